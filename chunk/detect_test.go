@@ -1,0 +1,45 @@
+package chunk
+
+import "testing"
+
+func TestDetectLanguage(t *testing.T) {
+	tests := []struct {
+		path, content, want string
+	}{
+		{"main.go", "", "go"},
+		{"a/b/script.PY", "", "python"},
+		{"x.jsx", "", "javascript"},
+		{"x.mjs", "", "javascript"},
+		{"x.cjs", "", "javascript"},
+		{"x.d.ts", "", "typescript"},
+		{"x.tsx", "", "tsx"},
+		{"README.md", "", "markdown"},
+		{"Main.java", "", "java"},
+		{"lib.rs", "", "rust"},
+		{"x.h", "", "c"},
+		{"x.hpp", "", "cpp"},
+		{"Makefile", "", "makefile"},
+		{"sub/GNUmakefile", "", "makefile"},
+		{"Dockerfile", "", "dockerfile"},
+		{"Dockerfile.dev", "", "dockerfile"},
+		{"CMakeLists.txt", "", "cmake"},
+		{"Gemfile", "", "ruby"},
+		{"BUILD.bazel", "", "starlark"},
+		{`win\path\x.go`, "", "go"},
+		{"bin/tool", "#!/usr/bin/env python3\nprint(1)\n", "python"},
+		{"bin/tool", "#!/usr/bin/env -S node --no-warnings\n", "javascript"},
+		{"bin/tool", "#!/bin/bash\n", "shell"},
+		{"run.cgi", "#!/usr/bin/perl -w\n", "perl"},
+		{"bin/tool", "#!\n", "text"},
+		{"LICENSE", "MIT", "text"},
+		{"notes.txt", "#!/bin/sh\n", "text"},
+		{"", "", "text"},
+		{".bashrc", "", "shell"},
+		{".gitignore", "", "text"},
+	}
+	for _, tt := range tests {
+		if got := DetectLanguage(tt.path, []byte(tt.content)); got != tt.want {
+			t.Errorf("DetectLanguage(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+package chunk
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzExts are the paths FuzzSplit picks from, one per splitter.
+var fuzzExts = []string{"f.go", "f.py", "f.js", "f.ts", "f.tsx", "f.md", "f.txt"}
+
+func FuzzSplit(f *testing.F) {
+	for _, name := range fixtures(f) {
+		src, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, p := range fuzzExts {
+			if filepath.Ext(p) == filepath.Ext(name) {
+				f.Add(uint8(i), src)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, ext uint8, src []byte) {
+		file := Split(fuzzExts[int(ext)%len(fuzzExts)], src)
+		checkInvariants(t, src, file)
+	})
+}

@@ -1,0 +1,7 @@
+package crlf
+
+// Doc line.
+func F() {
+}
+
+func G() {}

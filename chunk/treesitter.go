@@ -1,0 +1,247 @@
+package chunk
+
+import (
+	"context"
+	"path"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/javascript"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+// maxParseBytes bounds what is handed to tree-sitter (~4 MB/s per core):
+// bigger files are nearly always generated or minified and get windows.
+const maxParseBytes = 2 << 20
+
+// maxDepth bounds the descent through classes, namespaces and ERROR nodes.
+const maxDepth = 32
+
+// grammar is what splitTree needs to know about one tree-sitter language.
+type grammar struct {
+	lang *sitter.Language
+	// visit turns one child of a container node into chunks.
+	visit func(w *walker, it item, parent int, inClass bool)
+	// docs says which comments directly above a definition are its doc.
+	docs func(src []byte, comment item) bool
+}
+
+var (
+	grammarsOnce sync.Once
+	grammars     map[string]*grammar
+)
+
+func grammarFor(lang string) *grammar {
+	grammarsOnce.Do(func() {
+		grammars = map[string]*grammar{
+			"go":         {lang: golang.GetLanguage(), visit: visitGo, docs: anyComment},
+			"python":     {lang: python.GetLanguage(), visit: visitPython},
+			"javascript": {lang: javascript.GetLanguage(), visit: visitJS, docs: anyComment},
+			"typescript": {lang: typescript.GetLanguage(), visit: visitJS, docs: anyComment},
+			"tsx":        {lang: tsx.GetLanguage(), visit: visitJS, docs: anyComment},
+		}
+	})
+	return grammars[lang]
+}
+
+func anyComment([]byte, item) bool { return true }
+
+// parsers holds one parser per goroutine at a time; SetLanguage is cheap.
+var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
+
+// item is a child node with the facts the walkers look at, fetched once
+// because every access is a cgo call.
+type item struct {
+	n          *sitter.Node
+	typ        string
+	start, end int
+	prev       []item // the siblings before it, for doc comments
+}
+
+// walker accumulates the chunks of one file.
+type walker struct {
+	src    []byte
+	li     lineIndex
+	g      *grammar
+	chunks []Chunk
+	depth  int
+}
+
+// splitTree parses src and chunks its definitions. ok is false when the parse
+// failed or yielded nothing but errors; the caller then uses windows.
+func splitTree(lang, p string, src []byte) (f File, ok bool) {
+	g := grammarFor(lang)
+	f.Language = lang
+	parser := parsers.Get().(*sitter.Parser)
+	parser.SetLanguage(g.lang)
+	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if err != nil || tree == nil {
+		parsers.Put(parser)
+		return f, false
+	}
+	defer func() {
+		tree.Close()
+		parsers.Put(parser)
+	}()
+	root := tree.RootNode()
+	if root.HasError() {
+		f.SyntaxErrors = countErrors(root)
+	}
+	w := &walker{src: src, li: newLineIndex(src), g: g}
+	n := len(src)
+	w.chunks = append(w.chunks, Chunk{
+		Kind: KindFile, Name: path.Base(p), Parent: -1,
+		StartLine: 1, EndLine: w.li.count(n), EndByte: n,
+		SyntaxError: root.HasError(),
+	})
+	if root.Type() == "ERROR" {
+		return f, false
+	}
+	items := w.children(root)
+	if !anyValid(items) {
+		return f, false
+	}
+	w.container(items, 0, false)
+	f.Chunks = w.chunks
+	if f.check(n) != nil {
+		return f, false
+	}
+	return f, true
+}
+
+// anyValid reports whether some top-level node is not an error; an empty
+// file is valid.
+func anyValid(items []item) bool {
+	for _, it := range items {
+		if it.typ != "ERROR" {
+			return true
+		}
+	}
+	return len(items) == 0
+}
+
+// children lists the named children of n.
+func (w *walker) children(n *sitter.Node) []item {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	var items []item
+	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
+		k := c.CurrentNode()
+		if !k.IsNamed() {
+			continue
+		}
+		items = append(items, item{n: k, typ: k.Type(), start: int(k.StartByte()), end: int(k.EndByte())})
+	}
+	return items
+}
+
+// container visits the children of a node that holds definitions: a file, a
+// class body, a namespace or an ERROR node.
+func (w *walker) container(items []item, parent int, inClass bool) {
+	if w.depth >= maxDepth {
+		return
+	}
+	w.depth++
+	defer func() { w.depth-- }()
+	for i, it := range items {
+		if it.typ != "comment" {
+			it.prev = items[:i]
+			w.g.visit(w, it, parent, inClass)
+		}
+	}
+}
+
+// into visits the children of node n (if any) as a container.
+func (w *walker) into(n *sitter.Node, parent int, inClass bool) {
+	if n != nil {
+		w.container(w.children(n), parent, inClass)
+	}
+}
+
+// docAbove returns where the comment block directly above it starts and its
+// cleaned text. A comment belongs to the block when it starts its own line and
+// no blank line separates it from what follows.
+func (w *walker) docAbove(it item) (int, string) {
+	if w.g.docs == nil {
+		return it.start, ""
+	}
+	start := it.start
+	i := len(it.prev) - 1
+	// TypeScript puts the decorators of class members before them as siblings.
+	for ; i >= 0 && it.prev[i].typ == "decorator" && adjacent(w.src, it.prev[i].end, start); i-- {
+		start = it.prev[i].start
+	}
+	docEnd := start
+	for ; i >= 0; i-- {
+		p := it.prev[i]
+		if p.typ != "comment" || !adjacent(w.src, p.end, start) || !startsLine(w.src, p.start) || !w.g.docs(w.src, p) {
+			break
+		}
+		start = p.start
+	}
+	if start == docEnd {
+		return start, ""
+	}
+	return start, cleanComment(string(w.src[start:docEnd]))
+}
+
+// add appends a chunk for [start, end) and returns its index.
+func (w *walker) add(kind, name string, parent, start, end int, sig, doc string, n *sitter.Node) int {
+	sl, el := w.li.lines(start, end)
+	w.chunks = append(w.chunks, Chunk{
+		Kind: kind, Name: name, Parent: parent,
+		Signature: sig, Doc: doc,
+		StartLine: sl, EndLine: el, StartByte: start, EndByte: end,
+		SyntaxError: n != nil && n.HasError(),
+	})
+	return len(w.chunks) - 1
+}
+
+// text returns the source of n, "" for nil.
+func (w *walker) text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	return string(w.src[n.StartByte():n.EndByte()])
+}
+
+// sig is the whitespace-collapsed source from start up to the body of n (the
+// whole of n when it has no body field).
+func (w *walker) sig(start int, n *sitter.Node) string {
+	end := int(n.EndByte())
+	if b := n.ChildByFieldName("body"); b != nil {
+		end = int(b.StartByte())
+	}
+	if end < start {
+		return ""
+	}
+	return strings.TrimSuffix(collapse(w.src[start:end]), ";")
+}
+
+// countErrors counts ERROR and MISSING nodes, descending only into subtrees
+// that contain one.
+func countErrors(root *sitter.Node) int {
+	c := sitter.NewTreeCursor(root)
+	defer c.Close()
+	count := 0
+	for {
+		n := c.CurrentNode()
+		if n.HasError() {
+			if n.IsError() || n.IsMissing() {
+				count++
+			}
+			if c.GoToFirstChild() {
+				continue
+			}
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return count
+			}
+		}
+	}
+}

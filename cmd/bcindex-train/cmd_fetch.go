@@ -1,0 +1,213 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// fetch makes every source available under cache/src and returns, per source,
+// the directory holding its files. Versions "latest" are resolved in place.
+func fetch(ctx context.Context, cache string, srcs []source, logf func(string, ...any)) ([]string, error) {
+	dirs := make([]string, len(srcs))
+	var errs []error
+	for i := range srcs {
+		s := &srcs[i]
+		dir, err := fetchOne(ctx, cache, s)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			// Keep going: one unavailable package should not hide the others.
+			err = fmt.Errorf("fetch %s: %w", s, err)
+			logf("%v", err)
+			errs = append(errs, err)
+			continue
+		}
+		logf("fetched %s -> %s", s, dir)
+		dirs[i] = dir
+	}
+	return dirs, errors.Join(errs...)
+}
+
+func fetchOne(ctx context.Context, cache string, s *source) (string, error) {
+	switch s.Kind {
+	case "goroot":
+		v := strings.TrimPrefix(runtime.Version(), "go")
+		if s.Version != "latest" && s.Version != v {
+			return "", fmt.Errorf("pinned Go %s, running %s", s.Version, v)
+		}
+		s.Version = v
+		return filepath.Join(runtime.GOROOT(), "src"), nil
+	case "go":
+		out, err := runCmd(ctx, os.TempDir(), "go", "mod", "download", "-json", s.Name+"@"+s.Version)
+		if err != nil {
+			return "", err
+		}
+		var m struct{ Version, Dir, Error string }
+		if err := json.Unmarshal(out, &m); err != nil {
+			return "", fmt.Errorf("go mod download: %w", err)
+		}
+		if m.Error != "" {
+			return "", fmt.Errorf("go mod download: %s", m.Error)
+		}
+		s.Version = m.Version
+		return m.Dir, nil
+	case "npm":
+		if s.Version == "latest" {
+			out, err := runCmd(ctx, os.TempDir(), "npm", "view", s.Name+"@latest", "version")
+			if err != nil {
+				return "", err
+			}
+			s.Version = strings.TrimSpace(string(out))
+		}
+		dir := filepath.Join(cache, "src", s.dirName())
+		if done(dir) {
+			return dir, nil
+		}
+		tmp, err := os.MkdirTemp(cache, "npm-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(tmp)
+		if _, err := runCmd(ctx, tmp, "npm", "pack", "--silent", s.Name+"@"+s.Version); err != nil {
+			return "", err
+		}
+		tgz, _ := filepath.Glob(filepath.Join(tmp, "*.tgz"))
+		if len(tgz) != 1 {
+			return "", fmt.Errorf("npm pack left %d archives", len(tgz))
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		if _, err := runCmd(ctx, dir, "tar", "xzf", tgz[0]); err != nil {
+			return "", err
+		}
+		return dir, markDone(dir)
+	case "deb", "debzip":
+		if s.Version == "latest" {
+			out, err := runCmd(ctx, os.TempDir(), "apt-cache", "policy", s.Name)
+			if err != nil {
+				return "", err
+			}
+			for _, l := range strings.Split(string(out), "\n") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Candidate:"); ok {
+					s.Version = strings.TrimSpace(v)
+				}
+			}
+			if s.Version == "latest" || s.Version == "(none)" {
+				return "", fmt.Errorf("apt-cache policy: no candidate (run apt-get update)")
+			}
+		}
+		dir := filepath.Join(cache, "src", s.dirName())
+		if done(dir) {
+			return dir, nil
+		}
+		tmp, err := os.MkdirTemp(cache, "deb-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(tmp)
+		if _, err := runCmd(ctx, tmp, "apt-get", "download", s.Name+"="+s.Version); err != nil {
+			return "", err
+		}
+		debs, _ := filepath.Glob(filepath.Join(tmp, "*.deb"))
+		if len(debs) != 1 {
+			return "", fmt.Errorf("apt-get download left %d packages", len(debs))
+		}
+		x := dir
+		if s.Kind == "debzip" {
+			x = filepath.Join(tmp, "x")
+		}
+		if _, err := runCmd(ctx, tmp, "dpkg-deb", "-x", debs[0], x); err != nil {
+			return "", err
+		}
+		if s.Kind == "debzip" {
+			if err := unzipSources(x, dir); err != nil {
+				return "", err
+			}
+		}
+		return dir, markDone(dir)
+	}
+	return "", fmt.Errorf("unknown kind %q", s.Kind)
+}
+
+// unzipSources extracts every src.zip found under root into dir.
+func unzipSources(root, dir string) error {
+	var zips []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && d.Name() == "src.zip" {
+			zips = append(zips, p)
+		}
+		return nil
+	})
+	if len(zips) == 0 {
+		return fmt.Errorf("no src.zip in package")
+	}
+	for _, z := range zips {
+		r, err := zip.OpenReader(z)
+		if err != nil {
+			return fmt.Errorf("unzip %s: %w", z, err)
+		}
+		for _, f := range r.File {
+			if f.FileInfo().IsDir() || !isSourceFile(f.Name) {
+				continue
+			}
+			dst := filepath.Join(dir, filepath.FromSlash(f.Name))
+			if !strings.HasPrefix(dst, filepath.Clean(dir)+string(os.PathSeparator)) {
+				continue // zip slip
+			}
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				r.Close()
+				return err
+			}
+			rc, err := f.Open()
+			if err != nil {
+				r.Close()
+				return err
+			}
+			data, err := io.ReadAll(rc)
+			rc.Close()
+			if err == nil {
+				err = os.WriteFile(dst, data, 0o644)
+			}
+			if err != nil {
+				r.Close()
+				return fmt.Errorf("unzip %s: %w", f.Name, err)
+			}
+		}
+		r.Close()
+	}
+	return nil
+}
+
+func done(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ".bcindex-fetched"))
+	return err == nil
+}
+
+func markDone(dir string) error {
+	return os.WriteFile(filepath.Join(dir, ".bcindex-fetched"), nil, 0o644)
+}
+
+// runCmd runs a command in dir and returns its standard output.
+func runCmd(ctx context.Context, dir, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GO111MODULE=on")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// A source is one pinned package of the corpus (a line of sources.txt).
+type source struct {
+	Kind    string // go, goroot, npm, deb, debzip
+	Name    string
+	Version string
+	Split   string   // "train" or "eval"
+	Keep    []string // path prefixes to keep (empty: all)
+	Drop    []string // path prefixes to drop
+}
+
+// reserved packages are kept out of every training, tuning and evaluation
+// set: an independent evaluation uses them.
+var reserved = []string{
+	"spf13/cobra", "gin-gonic/gin", "psf/requests", "python3-requests",
+	"pallets/click", "python3-click", "commander", "google/gson",
+}
+
+func isReserved(name string) bool {
+	n := strings.ToLower(name)
+	for _, r := range reserved {
+		if n == r || strings.HasSuffix(n, "/"+r) || strings.Contains(n, r+"/") || strings.HasSuffix(n, r) && strings.Contains(r, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// dirName is the source's directory name inside the cache.
+func (s source) dirName() string {
+	return strings.NewReplacer("/", "_", "@", "_").Replace(s.Kind + "-" + s.Name + "@" + s.Version)
+}
+
+func (s source) String() string { return s.Kind + " " + s.Name + "@" + s.Version }
+
+// keepPath applies the source's path filter to a path relative to its root.
+func (s source) keepPath(p string) bool {
+	for _, d := range s.Drop {
+		if strings.HasPrefix(p, d) {
+			return false
+		}
+	}
+	if len(s.Keep) == 0 {
+		return true
+	}
+	for _, k := range s.Keep {
+		if strings.HasPrefix(p, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSources parses a sources.txt file.
+func readSources(path string) ([]source, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read sources: %w", err)
+	}
+	var out []source
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || len(f) > 5 {
+			return nil, fmt.Errorf("%s:%d: want kind name version split [filter]", path, n)
+		}
+		s := source{Kind: f[0], Name: f[1], Version: f[2], Split: f[3]}
+		if s.Split != "train" && s.Split != "eval" {
+			return nil, fmt.Errorf("%s:%d: split %q is neither train nor eval", path, n, s.Split)
+		}
+		if isReserved(s.Name) {
+			return nil, fmt.Errorf("%s:%d: %s is reserved for independent evaluation", path, n, s.Name)
+		}
+		if len(f) == 5 {
+			for _, p := range strings.Split(f[4], ",") {
+				if d, ok := strings.CutPrefix(p, "-"); ok {
+					s.Drop = append(s.Drop, d)
+				} else if p != "" {
+					s.Keep = append(s.Keep, p)
+				}
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// pinSources rewrites the version field of each source line in path.
+func pinSources(path string, srcs []source) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("pin sources: %w", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	i := 0
+	for n, line := range lines {
+		t := strings.TrimSpace(line)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		f := strings.Fields(t)
+		f[2] = srcs[i].Version
+		lines[n] = strings.Join(f, " ")
+		i++
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		return fmt.Errorf("pin sources: %w", err)
+	}
+	return os.Rename(tmp, filepath.Clean(path))
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"math"
+)
+
+// contribution is one encoded text of a batch with the gradient of the loss
+// with respect to its unnormalised sum.
+type contribution struct {
+	sp *sparse
+	ds []float32
+}
+
+// step runs one batch of in-batch contrastive training (symmetric InfoNCE:
+// each query against every code of the batch and each code against every
+// query) and returns the batch loss.
+func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) float64 {
+	B, D := len(idx), tr.D
+	temp := float32(tr.cfg.temp)
+	uq, uc := make([]float32, B*D), make([]float32, B*D)
+	nq, nc := make([]float32, B), make([]float32, B)
+	tr.parallel(B, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			nq[i] = encode(query, &qs[idx[i]], uq[i*D:(i+1)*D], D)
+			nc[i] = encode(code, &cs[idx[i]], uc[i*D:(i+1)*D], D)
+		}
+	})
+	// S[i][j] = cos(q_i, c_j)/temp; G = dLoss/dS.
+	S := make([]float32, B*B)
+	tr.parallel(B, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			qi := uq[i*D : (i+1)*D]
+			for j := 0; j < B; j++ {
+				S[i*B+j] = dot(qi, uc[j*D:(j+1)*D]) / temp
+			}
+		}
+	})
+	G := make([]float32, B*B)
+	var loss float64
+	for i := 0; i < B; i++ { // rows: query i over codes
+		row := S[i*B : (i+1)*B]
+		m := row[0]
+		for _, x := range row {
+			m = max(m, x)
+		}
+		var z float64
+		for _, x := range row {
+			z += math.Exp(float64(x - m))
+		}
+		loss -= float64(row[i]-m) - math.Log(z)
+		for j, x := range row {
+			p := float32(math.Exp(float64(x-m)) / z)
+			if i == j {
+				p--
+			}
+			G[i*B+j] += 0.5 * p / float32(B)
+		}
+	}
+	for j := 0; j < B; j++ { // columns: code j over queries
+		m := S[j]
+		for i := 0; i < B; i++ {
+			m = max(m, S[i*B+j])
+		}
+		var z float64
+		for i := 0; i < B; i++ {
+			z += math.Exp(float64(S[i*B+j] - m))
+		}
+		loss -= float64(S[j*B+j]-m) - math.Log(z)
+		for i := 0; i < B; i++ {
+			p := float32(math.Exp(float64(S[i*B+j]-m)) / z)
+			if i == j {
+				p--
+			}
+			G[i*B+j] += 0.5 * p / float32(B)
+		}
+	}
+	// Back through the cosine and the normalisation to the sums.
+	dq, dc := make([]float32, B*D), make([]float32, B*D)
+	tr.parallel(B, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			du := dq[i*D : (i+1)*D]
+			for j := 0; j < B; j++ {
+				axpy(G[i*B+j]/temp, uc[j*D:(j+1)*D], du)
+			}
+			unnorm(du, uq[i*D:(i+1)*D], nq[i])
+			du = dc[i*D : (i+1)*D]
+			for j := 0; j < B; j++ {
+				axpy(G[j*B+i]/temp, uq[j*D:(j+1)*D], du)
+			}
+			unnorm(du, uc[i*D:(i+1)*D], nc[i])
+		}
+	})
+	qc := make([]contribution, B)
+	cc := make([]contribution, B)
+	for i := 0; i < B; i++ {
+		qc[i] = contribution{&qs[idx[i]], dq[i*D : (i+1)*D]}
+		cc[i] = contribution{&cs[idx[i]], dc[i*D : (i+1)*D]}
+	}
+	if query.table == code.table {
+		tr.update(code, append(qc, cc...), t)
+	} else {
+		tr.update(query, qc, t)
+		tr.update(code, cc, t)
+	}
+	return loss / float64(2*B)
+}
+
+// encode writes the normalised weighted sum of sp's rows into out and
+// returns the norm of the sum.
+func encode(s side, sp *sparse, out []float32, D int) float32 {
+	for k, r := range sp.rows {
+		w := s.weight.w[r] * sp.tf[k]
+		if w > 0 {
+			axpy(w, s.table.w[int(r)*D:int(r+1)*D], out)
+		}
+	}
+	n := float32(math.Sqrt(float64(dot(out, out))))
+	if n == 0 {
+		return 1
+	}
+	for j := range out {
+		out[j] /= n
+	}
+	return n
+}
+
+// unnorm turns d(loss)/d(u) into d(loss)/d(s) for u = s/|s|, in place.
+func unnorm(du, u []float32, n float32) {
+	p := dot(u, du)
+	for j := range du {
+		du[j] = (du[j] - u[j]*p) / n
+	}
+}
+
+// update accumulates the row gradients of a batch and applies lazy Adam to
+// the touched rows only. Rows are sharded across workers by slot.
+func (tr *trainer) update(s side, cs []contribution, t int) {
+	D := tr.D
+	slot := map[int32]int{}
+	var touched []int32
+	for _, c := range cs {
+		for _, r := range c.sp.rows {
+			if _, ok := slot[r]; !ok {
+				slot[r] = len(touched)
+				touched = append(touched, r)
+			}
+		}
+	}
+	gE := make([]float32, len(touched)*D)
+	gW := make([]float32, len(touched))
+	W := max(tr.cfg.workers, 1)
+	tr.parallel(W, func(lo, hi int) {
+		for g := lo; g < hi; g++ {
+			for _, c := range cs {
+				for k, r := range c.sp.rows {
+					sl := slot[r]
+					if sl%W != g {
+						continue
+					}
+					// Straight-through for the weight, so a row clamped to
+					// zero can come back.
+					tf := c.sp.tf[k]
+					gW[sl] += tf * dot(c.ds, s.table.w[int(r)*D:int(r+1)*D])
+					if w := s.weight.w[r]; w > 0 {
+						axpy(tf*w, c.ds, gE[sl*D:(sl+1)*D])
+					}
+				}
+			}
+		}
+	})
+	tr.parallel(len(touched), func(lo, hi int) {
+		for sl := lo; sl < hi; sl++ {
+			r := int(touched[sl])
+			s.table.adam(r*D, gE[sl*D:(sl+1)*D], tr.cfg.lr, t)
+			s.weight.adam(r, gW[sl:sl+1], tr.cfg.lrWeight, t)
+			if s.weight.w[r] < 0 {
+				s.weight.w[r] = 0
+			}
+		}
+	})
+}
+
+func dot(a, b []float32) float32 {
+	var s0, s1, s2, s3 float32
+	n := len(a)
+	b = b[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < n; i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// axpy adds a*x to y.
+func axpy(a float32, x, y []float32) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += a * v
+	}
+}

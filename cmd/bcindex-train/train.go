@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+)
+
+// trainConfig holds the hyper-parameters; their defaults made the shipped
+// model.
+type trainConfig struct {
+	id        string
+	dim       int
+	vocab     int
+	buckets   int
+	minDF     int
+	maxTokens int
+	epochs    int
+	batch     int
+	lr        float64
+	lrWeight  float64
+	temp      float64
+	separate  bool
+	seed      uint64
+	workers   int
+	evalEvery bool
+}
+
+func (c *trainConfig) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.id, "id", "bcindex-code-v1", "train: model ID")
+	fs.IntVar(&c.dim, "dim", 256, "train: embedding dimension")
+	fs.IntVar(&c.vocab, "vocab", 40000, "train: sub-token vocabulary size")
+	fs.IntVar(&c.buckets, "buckets", 4096, "train: hashed rows for unknown sub-tokens")
+	fs.IntVar(&c.minDF, "mindf", 5, "train: minimum document frequency of a vocabulary sub-token")
+	fs.IntVar(&c.maxTokens, "maxtokens", 512, "train: sub-tokens read from each text")
+	fs.IntVar(&c.epochs, "epochs", 4, "train: passes over the pairs")
+	fs.IntVar(&c.batch, "batch", 512, "train: pairs per batch (the in-batch negatives)")
+	fs.Float64Var(&c.lr, "lr", 0.005, "train: Adam learning rate of the table")
+	fs.Float64Var(&c.lrWeight, "lrw", 0.01, "train: Adam learning rate of the token weights")
+	fs.Float64Var(&c.temp, "temp", 0.05, "train: softmax temperature")
+	fs.BoolVar(&c.separate, "separate", false, "train: separate query and code tables")
+	fs.Uint64Var(&c.seed, "seed", 1, "train: random seed")
+	fs.IntVar(&c.workers, "workers", 2, "train: goroutines")
+	fs.BoolVar(&c.evalEvery, "evalepoch", true, "train: evaluate after every epoch")
+}
+
+// sparse is a tokenised text: distinct rows and their damped counts.
+type sparse struct {
+	rows []int32
+	tf   []float32
+}
+
+// rowsOf maps tokens to rows the way embed.Static.Row does.
+func toSparse(toks []string, maxTokens int, vocab map[string]int32, nv, buckets int) sparse {
+	if len(toks) > maxTokens {
+		toks = toks[:maxTokens]
+	}
+	counts := map[int32]int{}
+	for _, t := range toks {
+		r, ok := vocab[t]
+		if !ok {
+			r = int32(nv + int(embed.BucketHash(t)%uint64(buckets)))
+		}
+		counts[r]++
+	}
+	s := sparse{rows: make([]int32, 0, len(counts)), tf: make([]float32, 0, len(counts))}
+	for r := range counts {
+		s.rows = append(s.rows, r)
+	}
+	sort.Slice(s.rows, func(a, b int) bool { return s.rows[a] < s.rows[b] })
+	for _, r := range s.rows {
+		s.tf = append(s.tf, embed.TFWeight(counts[r]))
+	}
+	return s
+}
+
+// buildVocab keeps the sub-tokens in at least minDF texts, most frequent first.
+func buildVocab(texts [][]string, size, minDF int) ([]string, map[string]int) {
+	df := map[string]int{}
+	seen := map[string]bool{}
+	for _, toks := range texts {
+		clear(seen)
+		for _, t := range toks {
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+	}
+	var vocab []string
+	for t, n := range df {
+		if n >= minDF {
+			vocab = append(vocab, t)
+		}
+	}
+	sort.Slice(vocab, func(a, b int) bool {
+		if df[vocab[a]] != df[vocab[b]] {
+			return df[vocab[a]] > df[vocab[b]]
+		}
+		return vocab[a] < vocab[b]
+	})
+	if len(vocab) > size {
+		vocab = vocab[:size]
+	}
+	return vocab, df
+}
+
+// param is a dense parameter with lazy (sparse) Adam state.
+type param struct {
+	w, m, v []float32
+}
+
+func newParam(n int) *param {
+	return &param{w: make([]float32, n), m: make([]float32, n), v: make([]float32, n)}
+}
+
+const (
+	beta1 = 0.9
+	beta2 = 0.999
+	eps   = 1e-8
+)
+
+// adam updates w[off:off+len(g)] with gradient g at step t.
+func (p *param) adam(off int, g []float32, lr float64, t int) {
+	c1 := 1 - math.Pow(beta1, float64(t))
+	c2 := 1 - math.Pow(beta2, float64(t))
+	step := float32(lr * math.Sqrt(c2) / c1)
+	w, m, v := p.w[off:off+len(g)], p.m[off:off+len(g)], p.v[off:off+len(g)]
+	for i, gi := range g {
+		m[i] = beta1*m[i] + (1-beta1)*gi
+		v[i] = beta2*v[i] + (1-beta2)*gi*gi
+		w[i] -= step * m[i] / (float32(math.Sqrt(float64(v[i]))) + eps)
+	}
+}
+
+// side is one encoder: a table and per-row weights.
+type side struct {
+	table, weight *param
+}
+
+func runTrain(ctx context.Context, o options) error {
+	var pairs []pair
+	if err := readGob(filepath.Join(o.cache, "train.gob"), &pairs); err != nil {
+		return err
+	}
+	var evals []evalSet
+	if o.cfg.evalEvery {
+		if err := readGob(filepath.Join(o.cache, "eval.gob"), &evals); err != nil {
+			return err
+		}
+	}
+	data, err := train(ctx, o.cfg, pairs, evals, o.maxQ)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if err := os.WriteFile(o.out+".tmp", data, 0o644); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	logf("wrote %s (%d bytes)", o.out, len(data))
+	return os.Rename(o.out+".tmp", o.out)
+}
+
+// train returns the encoded model file.
+func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, maxQ int) ([]byte, error) {
+	start := time.Now()
+	qt := make([][]string, len(pairs))
+	ct := make([][]string, len(pairs))
+	all := make([][]string, 0, 2*len(pairs))
+	for i, p := range pairs {
+		qt[i] = embed.Tokens(p.Query)
+		ct[i] = embed.Tokens(p.Code)
+		if len(ct[i]) > cfg.maxTokens {
+			ct[i] = ct[i][:cfg.maxTokens]
+		}
+		all = append(all, qt[i], ct[i])
+	}
+	vocab, df := buildVocab(all, cfg.vocab, cfg.minDF)
+	index := make(map[string]int32, len(vocab))
+	for i, t := range vocab {
+		index[t] = int32(i)
+	}
+	nv, rows, D := len(vocab), len(vocab)+cfg.buckets, cfg.dim
+	qs := make([]sparse, len(pairs))
+	cs := make([]sparse, len(pairs))
+	for i := range pairs {
+		qs[i] = toSparse(qt[i], cfg.maxTokens, index, nv, cfg.buckets)
+		cs[i] = toSparse(ct[i], cfg.maxTokens, index, nv, cfg.buckets)
+	}
+	logf("train: %d pairs, vocab %d (+%d buckets), dim %d, prepared in %v", len(pairs), nv, cfg.buckets, D, time.Since(start).Round(time.Millisecond))
+
+	// Weights start at IDF; the table at small random values.
+	n := float64(len(all))
+	idf := make([]float32, rows)
+	for i, t := range vocab {
+		idf[i] = float32(math.Log(n / float64(df[t])))
+	}
+	for r := nv; r < rows; r++ {
+		idf[r] = float32(math.Log(n / float64(cfg.minDF)))
+	}
+	rng := rand.New(rand.NewPCG(cfg.seed, 0x62636964))
+	newSide := func() side {
+		s := side{table: newParam(rows * D), weight: newParam(rows)}
+		for i := range s.table.w {
+			s.table.w[i] = float32(rng.NormFloat64() * 0.1)
+		}
+		copy(s.weight.w, idf)
+		return s
+	}
+	code := newSide()
+	query := code
+	if cfg.separate {
+		query = newSide()
+		copy(query.table.w, code.table.w)
+	}
+
+	tr := &trainer{cfg: cfg, rows: rows, D: D}
+	tr.init()
+	step := 0
+	for epoch := 1; epoch <= cfg.epochs; epoch++ {
+		order := rng.Perm(len(pairs))
+		var loss float64
+		nb := 0
+		for b := 0; b+cfg.batch <= len(order); b += cfg.batch {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
+			idx := order[b : b+cfg.batch]
+			step++
+			loss += tr.step(query, code, qs, cs, idx, step)
+			nb++
+			if nb%200 == 0 {
+				logf("epoch %d batch %d loss %.4f (%v)", epoch, nb, loss/float64(nb), time.Since(start).Round(time.Second))
+			}
+		}
+		logf("epoch %d: loss %.4f, %v", epoch, loss/float64(max(nb, 1)), time.Since(start).Round(time.Second))
+		if len(evals) > 0 && (epoch == cfg.epochs || cfg.evalEvery) {
+			data, err := encodeModel(cfg, vocab, query, code, rows)
+			if err != nil {
+				return nil, err
+			}
+			m, err := embed.LoadStatic(data)
+			if err != nil {
+				return nil, err
+			}
+			res, err := evaluate(ctx, evals, m, maxQ)
+			if err != nil {
+				return nil, err
+			}
+			printResults(os.Stderr, fmt.Sprintf("epoch %d", epoch), res)
+		}
+	}
+	return encodeModel(cfg, vocab, query, code, rows)
+}
+
+func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([]byte, error) {
+	toTable := func(s side) embed.StaticTable {
+		t := embed.StaticTable{Weight: make([]float32, rows), Rows: make([][]float32, rows)}
+		for r := 0; r < rows; r++ {
+			t.Weight[r] = max(s.weight.w[r], 0)
+			t.Rows[r] = s.table.w[r*cfg.dim : (r+1)*cfg.dim]
+		}
+		return t
+	}
+	tables := []embed.StaticTable{toTable(code)}
+	if cfg.separate {
+		tables = append(tables, toTable(query))
+	}
+	hdr := embed.StaticHeader{
+		ID: cfg.id, Dim: cfg.dim, Buckets: cfg.buckets, MaxTokens: cfg.maxTokens,
+		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, seed %d",
+			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.seed),
+	}
+	var buf bytes.Buffer
+	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// trainer holds the per-batch buffers.
+type trainer struct {
+	cfg     trainConfig
+	rows, D int
+	mu      sync.Mutex
+}
+
+func (tr *trainer) init() {}
+
+// parallel runs f(i) for i in [0, n) on cfg.workers goroutines.
+func (tr *trainer) parallel(n int, f func(lo, hi int)) {
+	w := max(tr.cfg.workers, 1)
+	var wg sync.WaitGroup
+	for g := 0; g < w; g++ {
+		lo, hi := g*n/w, (g+1)*n/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
+)
+
+// Exit codes, decided here only (like git grep: 1 means no match).
+const (
+	exitOK          = 0
+	exitNoResults   = 1
+	exitError       = 2
+	exitInterrupted = 130
+)
+
+// errNoResults makes a search without hits exit 1 without printing an error.
+var errNoResults = errors.New("no results")
+
+// usageError marks a mistake in the command line.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "git-bcindex",
+		HelpName:  "git bcindex",
+		Usage:     "search any revision of a git repository by symbol, keyword and meaning",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+		},
+		Commands: []*cli.Command{
+			indexCommand(),
+			searchCommand(),
+			statusCommand(),
+		},
+		HideHelpCommand:      false,
+		EnableBashCompletion: true,
+		ExitErrHandler:       func(*cli.Context, error) {}, // run decides exit codes
+	}
+}
+
+// run executes the command line and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := newApp(stdout, stderr).RunContext(ctx, args)
+	return exitCode(err, stderr)
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, errNoResults) {
+		return exitNoResults
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "interrupted: the finished part of the index is kept; run the command again to resume")
+		return exitInterrupted
+	}
+	fmt.Fprintf(stderr, "error: %v\n", err)
+	if h := hint(err); h != "" {
+		fmt.Fprintf(stderr, "hint: %s\n", h)
+	}
+	return exitError
+}
+
+func hint(err error) string {
+	switch {
+	case errors.Is(err, gitindex.ErrNoIndex):
+		return "run `git bcindex index` first"
+	case errors.Is(err, gitindex.ErrSchema), errors.Is(err, gitindex.ErrCorrupt):
+		return "rebuild it with `git bcindex index --rebuild`"
+	case errors.Is(err, gitindex.ErrLocked):
+		return "wait for it to finish (see `git bcindex status`), or search with --no-index"
+	case errors.Is(err, gitindex.ErrUnknownRevision):
+		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
+	case errors.Is(err, gitindex.ErrNotRepository):
+		return "run git bcindex inside a git repository, or pass -C DIR"
+	case errors.Is(err, search.ErrEmptyQuery):
+		return "usage: git bcindex search [options] QUERY"
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return "see `git bcindex help`"
+	}
+	return ""
+}
+
+// openRepo opens the repository at -C or the current directory.
+func openRepo(c *cli.Context) (*gitindex.Repo, error) {
+	dir := c.String("C")
+	if dir == "" {
+		dir = "."
+	}
+	return gitindex.OpenRepo(dir)
+}

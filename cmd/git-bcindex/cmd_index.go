@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+func indexCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "index",
+		Usage:     "index revisions (default HEAD); only blobs not indexed yet are processed",
+		ArgsUsage: "[REV...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+			&cli.BoolFlag{Name: "rebuild", Usage: "delete the index and build it again"},
+			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
+		},
+		Action: func(c *cli.Context) error {
+			repo, err := openRepo(c)
+			if err != nil {
+				return err
+			}
+			revs := c.Args().Slice()
+			if len(revs) == 0 {
+				revs = []string{"HEAD"}
+			}
+			if c.Bool("rebuild") {
+				if err := removeIndex(c, repo); err != nil {
+					return err
+				}
+			}
+			s, err := readSettings(repo)
+			if err != nil {
+				return err
+			}
+			opts := gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.embedder()}
+			if !c.Bool("json") {
+				opts.Progress = newProgress(c.App.ErrWriter)
+			}
+			sum, err := gitindex.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
+			if sum != nil {
+				printSummary(c.App.Writer, sum, c.Bool("json"))
+			}
+			return err
+		},
+	}
+}
+
+func removeIndex(c *cli.Context, repo *gitindex.Repo) error {
+	lock, err := gitindex.AcquireLock(c.Context, repo.IndexDir, c.Duration("wait"))
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	for _, name := range []string{"db", "segments", "trees"} {
+		if err := os.RemoveAll(filepath.Join(repo.IndexDir, name)); err != nil {
+			return fmt.Errorf("remove index: %w", err)
+		}
+	}
+	return nil
+}
+
+// summaryJSON is the stable --json form of an indexing summary.
+type summaryJSON struct {
+	Revisions []revJSON `json:"revisions"`
+	*gitindex.Summary
+	ElapsedMS int64 `json:"elapsed_ms"`
+}
+
+type revJSON struct {
+	Rev    string `json:"rev"`
+	Commit string `json:"commit"`
+}
+
+func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
+	if asJSON {
+		out := summaryJSON{Summary: s, ElapsedMS: s.Elapsed.Milliseconds()}
+		for _, c := range s.Commits {
+			out.Revisions = append(out.Revisions, revJSON{Rev: c.Rev, Commit: c.Hash.String()})
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	var revs []string
+	for _, c := range s.Commits {
+		revs = append(revs, fmt.Sprintf("%s (%s)", c.Rev, c.Hash.String()[:12]))
+	}
+	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)
+	if s.BlobsNew > 0 {
+		rate := ""
+		if secs := s.Elapsed.Seconds(); secs > 0 {
+			rate = fmt.Sprintf(" (%.0f blobs/s, %.1f MB/s)", float64(s.BlobsNew)/secs, float64(s.Bytes)/1e6/secs)
+		}
+		fmt.Fprintf(w, "  chunks %d, vectors computed %d, reused %d%s\n", s.Chunks, s.Embedded, s.VectorsReused, rate)
+	}
+	if len(s.Skipped) > 0 {
+		var parts []string
+		for reason, n := range s.Skipped {
+			parts = append(parts, fmt.Sprintf("%s %d", reason, n))
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(w, "  skipped: %s\n", strings.Join(parts, ", "))
+	}
+	if s.SyntaxErrors > 0 || s.Fallback > 0 {
+		fmt.Fprintf(w, "  files with syntax errors %d, split into line windows %d\n", s.SyntaxErrors, s.Fallback)
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fatih/color"
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
+)
+
+func searchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "search a revision (default HEAD) by symbol, keyword and meaning",
+		ArgsUsage: "QUERY",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "revision to search: branch, tag, SHA, HEAD~3, ..."},
+			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line"},
+			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
+			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB` (e.g. 'pkg/**/*.go', '*.py')"},
+			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE` (go, python, typescript, ...)"},
+			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND` (function, method, class, type, section, ...)"},
+			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
+			&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
+			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; search what is indexed"},
+		},
+		Action: runSearch,
+	}
+}
+
+func runSearch(c *cli.Context) error {
+	query := strings.Join(c.Args().Slice(), " ")
+	if strings.TrimSpace(query) == "" {
+		return search.ErrEmptyQuery
+	}
+	if c.Int("k") < 1 || c.Int("k") > 10000 {
+		return usageError{"-k must be between 1 and 10000"}
+	}
+	repo, err := openRepo(c)
+	if err != nil {
+		return err
+	}
+	s, err := readSettings(repo)
+	if err != nil {
+		return err
+	}
+	asJSON := c.Bool("json")
+	opts := search.Options{
+		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
+		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
+		Embedder: s.embedder(), LockWait: 2 * time.Minute,
+		Index: gitindex.Options{MaxFileSize: s.maxFileSize},
+	}
+	if !asJSON {
+		opts.Index.Progress = newProgress(c.App.ErrWriter)
+	}
+	opts.OnIndexed = func(sum *gitindex.Summary) {
+		if sum.BlobsNew > 0 && !asJSON {
+			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, opts.Rev, sum.Elapsed.Round(time.Millisecond))
+		}
+	}
+	res, err := search.Search(c.Context, repo, opts)
+	if err != nil {
+		return err
+	}
+	if res.Pending > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, opts.Rev)
+	}
+	if asJSON {
+		enc := json.NewEncoder(c.App.Writer)
+		for _, h := range res.Hits {
+			if err := enc.Encode(h); err != nil {
+				return err
+			}
+		}
+	} else {
+		printHits(c.App.Writer, res.Hits)
+	}
+	if len(res.Hits) == 0 {
+		return errNoResults
+	}
+	return nil
+}
+
+func printHits(w io.Writer, hits []search.Hit) {
+	useColor := !color.NoColor && isTerminal(w)
+	paint := func(c *color.Color, s string) string {
+		if !useColor {
+			return s
+		}
+		return c.Sprint(s)
+	}
+	loc, crumb, dim := color.New(color.FgMagenta, color.Bold), color.New(color.FgCyan), color.New(color.Faint)
+	for i, h := range hits {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s  %s  %s\n", paint(loc, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine)),
+			paint(crumb, strings.Join(h.Breadcrumb, " › ")), paint(dim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
+		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
+		for j, l := range lines {
+			n := h.SnippetStart + j
+			mark := " "
+			if n >= h.StartLine && n <= h.EndLine {
+				mark = "│"
+			}
+			fmt.Fprintf(w, "%s %s %s\n", paint(dim, fmt.Sprintf("%5d", n)), paint(dim, mark), l)
+		}
+		if last := h.SnippetStart + len(lines) - 1; last < h.EndLine {
+			fmt.Fprintf(w, "%s\n", paint(dim, fmt.Sprintf("        … %d more lines", h.EndLine-last)))
+		}
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

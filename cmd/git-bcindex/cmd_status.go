@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+func statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "show how far the index covers a revision (default HEAD)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "revision to report on"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			repo, err := openRepo(c)
+			if err != nil {
+				return err
+			}
+			s, err := readSettings(repo)
+			if err != nil {
+				return err
+			}
+			model := "(vectors off: bcindex.vectors=false)"
+			if e := s.embedder(); e != nil {
+				model = e.ID()
+			}
+			st, err := repo.Status(c.String("ref"), model)
+			if err != nil {
+				return err
+			}
+			w := c.App.Writer
+			if c.Bool("json") {
+				b, _ := json.Marshal(st)
+				fmt.Fprintln(w, string(b))
+				return nil
+			}
+			state := "up to date"
+			switch {
+			case st.Segments == 0 && st.Pending > 0:
+				state = "not indexed (run `git bcindex index`)"
+			case st.Pending > 0:
+				state = fmt.Sprintf("%d blobs pending (run `git bcindex index`)", st.Pending)
+			}
+			if st.Indexing {
+				state += "; an indexer is running"
+			}
+			fmt.Fprintf(w, "revision   %s (%s)\n", st.Rev, st.Commit)
+			fmt.Fprintf(w, "state      %s\n", state)
+			fmt.Fprintf(w, "files      %d, blobs %d, chunks %d, with vectors %d\n", st.Files, st.Blobs, st.Chunks, st.Vectors)
+			if len(st.Skipped) > 0 {
+				var parts []string
+				for k, n := range st.Skipped {
+					parts = append(parts, fmt.Sprintf("%s %d", k, n))
+				}
+				sort.Strings(parts)
+				fmt.Fprintf(w, "skipped    %s\n", strings.Join(parts, ", "))
+			}
+			fmt.Fprintf(w, "model      %s\n", st.Model)
+			fmt.Fprintf(w, "store      %s, %.1f MB, %d segments, schema %d\n", st.IndexDir, float64(st.StoreBytes)/1e6, st.Segments, st.Schema)
+			return nil
+		},
+	}
+}

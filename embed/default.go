@@ -1,0 +1,6 @@
+package embed
+
+// Default returns the built-in offline embedder.
+func Default() Embedder {
+	return Hash{}
+}

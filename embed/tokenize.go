@@ -1,0 +1,138 @@
+package embed
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxTokenLen drops runs longer than this (hashes, base64, minified code):
+// they carry no meaning a static model could learn.
+const maxTokenLen = 40
+
+// Tokens splits text code-aware: words and identifiers are cut into
+// sub-tokens at snake_case underscores, camelCase humps (an acronym keeps
+// together: "HTTPServer" → "http", "server") and letter/digit boundaries, then
+// lowercased. Everything that is not a letter or digit separates tokens.
+func Tokens(text string) []string {
+	return appendTokens(nil, text)
+}
+
+// appendTokens appends the sub-tokens of text to dst.
+func appendTokens(dst []string, text string) []string {
+	start := -1 // start of the current word (letters/digits run)
+	for i := 0; i < len(text); {
+		c := text[i]
+		size := 1
+		isWord := false
+		if c < utf8.RuneSelf {
+			isWord = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			isWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		if isWord {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			dst = splitWord(dst, text[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		dst = splitWord(dst, text[start:])
+	}
+	return dst
+}
+
+// charClass of a rune inside a word.
+const (
+	clsLower = iota
+	clsUpper
+	clsDigit
+	clsOther // non-ASCII letters: never split inside
+)
+
+func classOf(r rune) int {
+	switch {
+	case 'a' <= r && r <= 'z':
+		return clsLower
+	case 'A' <= r && r <= 'Z':
+		return clsUpper
+	case '0' <= r && r <= '9':
+		return clsDigit
+	}
+	if unicode.IsUpper(r) {
+		return clsUpper
+	}
+	if unicode.IsDigit(r) {
+		return clsDigit
+	}
+	if unicode.IsLower(r) {
+		return clsLower
+	}
+	return clsOther
+}
+
+// splitWord appends the lowercased camelCase/digit pieces of a word.
+func splitWord(dst []string, w string) []string {
+	if len(w) > maxTokenLen {
+		return dst
+	}
+	start := 0
+	prev := -1
+	for i, r := range w {
+		cls := classOf(r)
+		if i > start && cls != prev {
+			cut := false
+			switch {
+			case prev == clsDigit || cls == clsDigit:
+				cut = true // "utf8" → "utf", "8"
+			case prev == clsLower && cls == clsUpper:
+				cut = true // "fooBar"
+			case prev == clsUpper && cls == clsLower:
+				// "HTTPServer": the last upper starts the next word.
+				if j := lastRuneStart(w, i); j > start {
+					dst = append(dst, lower(w[start:j]))
+					start = j
+				}
+			}
+			if cut {
+				dst = append(dst, lower(w[start:i]))
+				start = i
+			}
+		}
+		prev = cls
+	}
+	if start < len(w) {
+		dst = append(dst, lower(w[start:]))
+	}
+	return dst
+}
+
+// lastRuneStart returns the index of the rune before byte offset i.
+func lastRuneStart(s string, i int) int {
+	_, size := utf8.DecodeLastRuneInString(s[:i])
+	return i - size
+}
+
+// lower lowercases s, avoiding an allocation when it is already lower case.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return toLowerSlow(s)
+		}
+	}
+	return s
+}
+
+func toLowerSlow(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return string(b)
+}

@@ -1,0 +1,361 @@
+package gitindex
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// DefaultMaxFileSize is the largest blob indexed unless configured otherwise.
+const DefaultMaxFileSize = 1 << 20
+
+// Progress receives indexing progress. Implementations must be safe for use
+// from one goroutine at a time (the indexer calls them from one).
+type Progress interface {
+	Start(totalBlobs int)
+	Add(blobs int, bytes int64)
+	Finish()
+}
+
+// Options configure an indexing run.
+type Options struct {
+	MaxFileSize     int64          // 0: DefaultMaxFileSize
+	Workers         int            // 0: GOMAXPROCS
+	Embedder        embed.Embedder // nil: no vectors (vector arm off)
+	Progress        Progress       // nil: silent
+	CheckpointBlobs int            // publish a segment every N blobs; 0: 4000
+}
+
+// Summary reports what an indexing run did.
+type Summary struct {
+	Commits       []Commit       `json:"-"`
+	Files         int            `json:"files"`          // file entries across the listed trees
+	Blobs         int            `json:"blobs"`          // distinct blobs to be searchable
+	BlobsNew      int            `json:"blobs_new"`      // read and chunked this run
+	BlobsReused   int            `json:"blobs_reused"`   // already in the index
+	Skipped       map[string]int `json:"skipped"`        // files (path rules) and new blobs (content rules) by reason
+	Chunks        int            `json:"chunks"`         // chunks written this run
+	Embedded      int            `json:"embedded"`       // chunk vectors computed this run
+	VectorsReused int            `json:"vectors_reused"` // chunk vectors found by content hash
+	SyntaxErrors  int            `json:"syntax_error_files"`
+	Fallback      int            `json:"fallback_files"` // files split into line windows
+	Bytes         int64          `json:"bytes"`          // bytes chunked this run
+	Elapsed       time.Duration  `json:"-"`
+}
+
+// Indexer indexes revisions of one repository.
+type Indexer struct {
+	repo *Repo
+	opts Options
+}
+
+// NewIndexer prepares an indexer; nothing is opened until Index.
+func NewIndexer(repo *Repo, opts Options) *Indexer {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opts.CheckpointBlobs <= 0 {
+		opts.CheckpointBlobs = 4000
+	}
+	return &Indexer{repo: repo, opts: opts}
+}
+
+type todoBlob struct {
+	sha  plumbing.Hash
+	path string
+}
+
+// Index makes the given revisions searchable, processing only blobs that no
+// segment holds yet. It takes the index lock, waiting up to lockWait for a
+// running indexer. On cancellation the blobs finished so far are published,
+// so the next run resumes where this one stopped.
+func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Duration) (*Summary, error) {
+	start := time.Now()
+	commits := make([]Commit, 0, len(revs))
+	for _, rev := range revs {
+		c, err := ix.repo.Resolve(rev)
+		if err != nil {
+			return nil, err
+		}
+		commits = append(commits, c)
+	}
+	lock, err := AcquireLock(ctx, ix.repo.IndexDir, lockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+
+	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
+	var todo []todoBlob
+	seen := map[plumbing.Hash]bool{}
+	snap, err := OpenSnapshot(ix.repo.IndexDir, "")
+	if errors.Is(err, ErrNoIndex) {
+		snap, err = &Snapshot{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	for _, c := range commits {
+		l, err := ix.repo.Listing(c.Tree)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range l.Entries {
+			sum.Files++
+			if e.Skip != SkipNone {
+				sum.Skipped[e.Skip]++
+				continue
+			}
+			if seen[e.Blob] {
+				continue
+			}
+			seen[e.Blob] = true
+			sum.Blobs++
+			if _, ok := snap.FindBlob(e.Blob); ok {
+				sum.BlobsReused++
+				continue
+			}
+			todo = append(todo, todoBlob{sha: e.Blob, path: e.Path})
+		}
+	}
+	m, err := readManifest(ix.repo.IndexDir)
+	if errors.Is(err, ErrNoIndex) {
+		m, err = &manifest{Schema: SchemaVersion, Next: 1}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(todo) == 0 {
+		if len(m.Segments) == 0 && m.Next == 1 {
+			// Publish an empty manifest so that an empty revision counts as indexed.
+			if err := writeManifest(ix.repo.IndexDir, m); err != nil {
+				return nil, err
+			}
+		}
+		sum.Elapsed = time.Since(start)
+		return sum, nil
+	}
+	ix.removeOrphans(m)
+	store, err := OpenStore(ix.repo.IndexDir)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	err = ix.run(ctx, store, m, todo, sum)
+	sum.Elapsed = time.Since(start)
+	return sum, err
+}
+
+// removeOrphans deletes segment directories that no manifest names: leftovers
+// of a run that was killed before publishing. Readers only open segments the
+// manifest names, and we hold the lock, so this is safe.
+func (ix *Indexer) removeOrphans(m *manifest) {
+	live := map[string]bool{}
+	for _, id := range m.Segments {
+		live[id] = true
+	}
+	entries, _ := os.ReadDir(filepath.Join(ix.repo.IndexDir, "segments"))
+	for _, e := range entries {
+		if e.IsDir() && !live[e.Name()] {
+			os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", e.Name()))
+		}
+	}
+}
+
+// blobResult is one processed blob, ready to be written.
+type blobResult struct {
+	sha      plumbing.Hash
+	size     int
+	rec      *BlobRecord
+	tokens   [][]string    // per chunk; nil when not indexed
+	vectors  [][]int8      // per chunk; nil when none
+	scales   []float32     // per chunk
+	newVecs  map[[16]byte]int // content hash → chunk index, for vectors computed by this blob
+	embedded int
+	reused   int
+}
+
+func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []todoBlob, sum *Summary) error {
+	if p := ix.opts.Progress; p != nil {
+		p.Start(len(todo))
+		defer p.Finish()
+	}
+	type job struct {
+		todoBlob
+		content []byte
+		size    int64
+	}
+	jobs := make(chan job, ix.opts.Workers*4)
+	results := make(chan *blobResult, ix.opts.Workers*4)
+	g, gctx := errgroup.WithContext(ctx)
+	// One reader: go-git's object access is not meant for concurrent use, and
+	// reading is several times faster than parsing.
+	g.Go(func() error {
+		defer close(jobs)
+		for _, t := range todo {
+			size, err := ix.repo.BlobSize(t.sha)
+			if err != nil {
+				return err
+			}
+			j := job{todoBlob: t, size: size}
+			if size <= ix.opts.MaxFileSize {
+				if j.content, err = ix.repo.ReadBlob(t.sha); err != nil {
+					return err
+				}
+			}
+			select {
+			case jobs <- j:
+			case <-gctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	var wg sync.WaitGroup
+	for w := 0; w < ix.opts.Workers; w++ {
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			for j := range jobs {
+				r, err := ix.process(gctx, store, j.sha, j.path, j.content, j.size)
+				if err != nil {
+					return err
+				}
+				select {
+				case results <- r:
+				case <-gctx.Done():
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	w := newRunWriter(ix, store, m)
+	var werr error
+	for r := range results {
+		if werr != nil {
+			continue // drain
+		}
+		werr = w.add(r, sum)
+		if werr == nil && w.pending >= ix.opts.CheckpointBlobs {
+			werr = w.publish()
+		}
+		if p := ix.opts.Progress; p != nil {
+			p.Add(1, int64(r.size))
+		}
+	}
+	gerr := g.Wait()
+	// Publish whatever finished, even when cancelled: the next run resumes.
+	if werr == nil {
+		werr = w.publish()
+	}
+	if werr != nil {
+		return werr
+	}
+	if gerr != nil {
+		return gerr
+	}
+	return ctx.Err()
+}
+
+// process chunks one blob, tokenises and embeds its chunks.
+func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
+	r := &blobResult{sha: sha, size: int(size), rec: &BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
+	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != SkipNone {
+		r.rec.Skip = skip
+		return r, nil
+	}
+	f := chunk.Split(path, content)
+	r.rec.Language, r.rec.Fallback, r.rec.SyntaxErrors = f.Language, f.Fallback, f.SyntaxErrors
+	n := len(f.Chunks)
+	r.rec.Chunks = make([]ChunkRecord, n)
+	r.tokens = make([][]string, n)
+	r.vectors = make([][]int8, n)
+	r.scales = make([]float32, n)
+	var need []int
+	var texts []string
+	for i, c := range f.Chunks {
+		text := chunk.IndexText(content, f, i)
+		cr := ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Doc: c.Doc, Parent: c.Parent,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
+		if strings.TrimSpace(text) != "" {
+			cr.Hash = ContentHash(text)
+			// The name counts twice: once here, once in the text, so definitions
+			// named like the query outrank chunks that merely mention it.
+			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
+			if ix.opts.Embedder != nil {
+				v, err := store.Get(vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
+				if err != nil {
+					return nil, err
+				}
+				if v != nil {
+					if q, s, err := vector.Decode(v); err == nil {
+						r.vectors[i], r.scales[i] = q, s
+						r.reused++
+					}
+				}
+				if r.vectors[i] == nil {
+					need = append(need, i)
+					texts = append(texts, text)
+				}
+			}
+		}
+		r.rec.Chunks[i] = cr
+	}
+	if len(need) > 0 {
+		vecs, err := ix.opts.Embedder.Embed(ctx, texts, embed.RoleDocument)
+		if err != nil {
+			return nil, fmt.Errorf("embed %s (blob %s): %w", path, sha, err)
+		}
+		if len(vecs) != len(need) {
+			return nil, fmt.Errorf("embed %s: %d vectors for %d inputs", path, len(vecs), len(need))
+		}
+		r.newVecs = map[[16]byte]int{}
+		for k, i := range need {
+			r.vectors[i], r.scales[i] = vector.Quantize(vecs[k])
+			r.newVecs[r.rec.Chunks[i].Hash] = i
+		}
+		r.embedded = len(need)
+	}
+	return r, nil
+}
+
+// contentSkip decides from the content whether a blob is indexed.
+func contentSkip(content []byte, size, max int64) string {
+	if size > max {
+		return SkipTooLarge
+	}
+	head := content[:min(len(content), 8000)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return SkipBinary
+	}
+	top := head[:min(len(head), 1024)]
+	if (bytes.Contains(top, []byte("Code generated")) && bytes.Contains(top, []byte("DO NOT EDIT"))) || bytes.Contains(top, []byte("@generated")) {
+		return SkipGenerated
+	}
+	if len(content) > 20000 && bytes.Count(content, []byte{'\n'}) < len(content)/1000 {
+		return SkipMinified
+	}
+	return SkipNone
+}

@@ -1,0 +1,164 @@
+package gitindex
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ErrNotRepository is returned when no git repository encloses a directory.
+var ErrNotRepository = errors.New("not a git repository")
+
+// ErrUnknownRevision is returned when a revision does not resolve to a commit.
+var ErrUnknownRevision = errors.New("unknown revision")
+
+// Repo is an opened repository and the location of its index.
+type Repo struct {
+	Git       *git.Repository
+	GitDir    string // the worktree's own git dir (differs from CommonDir in linked worktrees)
+	CommonDir string // the shared git dir holding objects and refs
+	WorkTree  string // top of the working tree; "" for a bare repository
+	IndexDir  string // CommonDir/bcindex
+}
+
+// Commit is a resolved revision.
+type Commit struct {
+	Rev  string        // what the user asked for
+	Hash plumbing.Hash // the commit
+	Tree plumbing.Hash // its root tree
+}
+
+// OpenRepo finds the repository enclosing dir (any subdirectory or linked
+// worktree) and opens it with go-git.
+func OpenRepo(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository: %w", err)
+	}
+	gitDir, workTree, err := findGitDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		common = filepath.Clean(c)
+	}
+	g, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", abs, err)
+	}
+	return &Repo{Git: g, GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex")}, nil
+}
+
+// findGitDir walks up from dir to the first ".git" directory or gitfile, or
+// recognises dir itself as a bare repository.
+func findGitDir(dir string) (gitDir, workTree string, err error) {
+	for d := dir; ; {
+		p := filepath.Join(d, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				return p, d, nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return "", "", fmt.Errorf("read %s: %w", p, err)
+			}
+			target, ok := bytes.CutPrefix(bytes.TrimSpace(b), []byte("gitdir:"))
+			if !ok {
+				return "", "", fmt.Errorf("%s: not a gitfile", p)
+			}
+			g := strings.TrimSpace(string(target))
+			if !filepath.IsAbs(g) {
+				g = filepath.Join(d, g)
+			}
+			return filepath.Clean(g), d, nil
+		}
+		if isBareGitDir(d) {
+			return d, "", nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", fmt.Errorf("%w (or any parent up to /): %s", ErrNotRepository, dir)
+		}
+		d = parent
+	}
+}
+
+func isBareGitDir(d string) bool {
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Resolve turns any revision git understands (branch, remote branch, tag,
+// full or short SHA, HEAD~3, main^2) into a commit and its tree.
+func (r *Repo) Resolve(rev string) (Commit, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	h, err := r.Git.ResolveRevision(plumbing.Revision(rev))
+	if err != nil || h == nil || h.IsZero() {
+		if errors.Is(err, plumbing.ErrReferenceNotFound) || err == nil || h == nil || h.IsZero() {
+			if rev == "HEAD" {
+				return Commit{}, fmt.Errorf("%w %q: the repository has no commits yet", ErrUnknownRevision, rev)
+			}
+			return Commit{}, fmt.Errorf("%w %q: no branch, tag or commit has that name", ErrUnknownRevision, rev)
+		}
+		return Commit{}, fmt.Errorf("%w %q: %v", ErrUnknownRevision, rev, err)
+	}
+	c, err := r.Git.CommitObject(*h)
+	if err != nil {
+		return Commit{}, fmt.Errorf("read commit %s for %q: %w", h, rev, err)
+	}
+	return Commit{Rev: rev, Hash: c.Hash, Tree: c.TreeHash}, nil
+}
+
+// CommitObject reads a commit.
+func (r *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
+	c, err := r.Git.CommitObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
+// ReadBlob returns a blob's content.
+func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
+	obj, err := r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	buf := bytes.NewBuffer(make([]byte, 0, obj.Size()))
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// BlobSize returns a blob's size without inflating it.
+func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
+	obj, err := r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return 0, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	return obj.Size(), nil
+}

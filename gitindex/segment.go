@@ -1,0 +1,317 @@
+package gitindex
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// chunks.bin layout (little endian):
+//
+//	header   64 B: magic "BCSEG001", nblobs u32, nrows u32, dictLen u32, strLen u32
+//	dict     kinds then languages: u16 count, then (u8 len, bytes) each
+//	blobs    nblobs × 36 B sorted by SHA: sha[20], first row u32, rows u32,
+//	         size u32, skip reason u8, 3 B pad
+//	rows     nrows × 64 B, see rowSize
+//	strings  names and signatures
+//
+// A row: blob index u32, parent row i32 (-1 none), kind u8, language u8,
+// flags u8, pad u8, start line, end line, start byte, end byte (u32 each),
+// name offset u32, signature offset u32, name length u16, signature length
+// u16, content hash [16], 8 B reserved.
+const (
+	segMagic   = "BCSEG001"
+	headerSize = 64
+	blobSize   = 36
+	rowSize    = 64
+
+	flagSyntaxError = 1 << 0
+	flagIndexed     = 1 << 1 // the row has text of its own (tokens, vector)
+)
+
+// Row is one chunk of a segment.
+type Row struct {
+	Blob                 int // index in the segment's blob table
+	Parent               int // row in the same segment, or -1
+	Kind, Language       string
+	SyntaxError, Indexed bool
+	StartLine, EndLine   int
+	StartByte, EndByte   int
+	Name, Signature      string
+	Hash                 [16]byte
+}
+
+// segmentWriter accumulates rows for one segment, blob by blob.
+type segmentWriter struct {
+	blobs []segBlob
+	rows  []Row
+}
+
+type segBlob struct {
+	sha         [20]byte
+	first, n    int
+	size        int
+	skip        string
+	originalIdx int
+}
+
+func (w *segmentWriter) addBlob(sha [20]byte, size int, skip string, rows []Row) {
+	w.blobs = append(w.blobs, segBlob{sha: sha, first: len(w.rows), n: len(rows), size: size, skip: skip, originalIdx: len(w.blobs)})
+	w.rows = append(w.rows, rows...)
+}
+
+func (w *segmentWriter) encode() []byte {
+	sorted := append([]segBlob(nil), w.blobs...)
+	sort.Slice(sorted, func(i, j int) bool { return bytes.Compare(sorted[i].sha[:], sorted[j].sha[:]) < 0 })
+	blobIdx := make([]int, len(w.blobs))
+	for i, b := range sorted {
+		blobIdx[b.originalIdx] = i
+	}
+	kinds, langs := newDict(), newDict()
+	var strs bytes.Buffer
+	rows := make([]byte, 0, len(w.rows)*rowSize)
+	for bi, b := range w.blobs {
+		for r := b.first; r < b.first+b.n; r++ {
+			row := w.rows[r]
+			var rec [rowSize]byte
+			le := binary.LittleEndian
+			le.PutUint32(rec[0:], uint32(blobIdx[bi]))
+			le.PutUint32(rec[4:], uint32(int32(row.Parent)))
+			rec[8] = kinds.id(row.Kind)
+			rec[9] = langs.id(row.Language)
+			if row.SyntaxError {
+				rec[10] |= flagSyntaxError
+			}
+			if row.Indexed {
+				rec[10] |= flagIndexed
+			}
+			le.PutUint32(rec[12:], uint32(row.StartLine))
+			le.PutUint32(rec[16:], uint32(row.EndLine))
+			le.PutUint32(rec[20:], uint32(row.StartByte))
+			le.PutUint32(rec[24:], uint32(row.EndByte))
+			name, sig := clip(row.Name, 1<<16-1), clip(row.Signature, 1<<16-1)
+			le.PutUint32(rec[28:], uint32(strs.Len()))
+			strs.WriteString(name)
+			le.PutUint32(rec[32:], uint32(strs.Len()))
+			strs.WriteString(sig)
+			le.PutUint16(rec[36:], uint16(len(name)))
+			le.PutUint16(rec[38:], uint16(len(sig)))
+			copy(rec[40:56], row.Hash[:])
+			rows = append(rows, rec[:]...)
+		}
+	}
+	var dict bytes.Buffer
+	kinds.write(&dict)
+	langs.write(&dict)
+
+	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+strs.Len())
+	copy(out, segMagic)
+	binary.LittleEndian.PutUint32(out[8:], uint32(len(sorted)))
+	binary.LittleEndian.PutUint32(out[12:], uint32(len(w.rows)))
+	binary.LittleEndian.PutUint32(out[16:], uint32(dict.Len()))
+	binary.LittleEndian.PutUint32(out[20:], uint32(strs.Len()))
+	out = append(out, dict.Bytes()...)
+	for _, b := range sorted {
+		var rec [blobSize]byte
+		copy(rec[:20], b.sha[:])
+		binary.LittleEndian.PutUint32(rec[20:], uint32(b.first))
+		binary.LittleEndian.PutUint32(rec[24:], uint32(b.n))
+		binary.LittleEndian.PutUint32(rec[28:], uint32(min(b.size, 1<<32-1)))
+		rec[32] = skipCode(b.skip)
+		out = append(out, rec[:]...)
+	}
+	out = append(out, rows...)
+	return append(out, strs.Bytes()...)
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+type dict struct {
+	ids   map[string]byte
+	names []string
+}
+
+func newDict() *dict { return &dict{ids: map[string]byte{}} }
+
+func (d *dict) id(s string) byte {
+	if id, ok := d.ids[s]; ok {
+		return id
+	}
+	if len(d.names) == 255 {
+		return 0 // table full: the first entry stands in; 255 kinds or languages is far beyond use
+	}
+	id := byte(len(d.names))
+	d.ids[s] = id
+	d.names = append(d.names, s)
+	return id
+}
+
+func (d *dict) write(b *bytes.Buffer) {
+	binary.Write(b, binary.LittleEndian, uint16(len(d.names)))
+	for _, n := range d.names {
+		n = clip(n, 255)
+		b.WriteByte(byte(len(n)))
+		b.WriteString(n)
+	}
+}
+
+// chunkTable is a memory-mapped chunks.bin.
+type chunkTable struct {
+	data         []byte
+	nblobs       int
+	nrows        int
+	kinds, langs []string
+	blobs, rows  []byte
+	strs         []byte
+}
+
+func openChunkTable(path string) (*chunkTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open segment %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open segment %s: %w", path, err)
+	}
+	if fi.Size() < headerSize {
+		return nil, fmt.Errorf("open segment %s: %w: file too short", path, ErrCorrupt)
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(fi.Size()), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map segment %s: %w", path, err)
+	}
+	t, err := parseChunkTable(data)
+	if err != nil {
+		unix.Munmap(data)
+		return nil, fmt.Errorf("open segment %s: %w: %v", path, ErrCorrupt, err)
+	}
+	return t, nil
+}
+
+func parseChunkTable(data []byte) (*chunkTable, error) {
+	if string(data[:8]) != segMagic {
+		return nil, fmt.Errorf("bad magic")
+	}
+	le := binary.LittleEndian
+	t := &chunkTable{data: data, nblobs: int(le.Uint32(data[8:])), nrows: int(le.Uint32(data[12:]))}
+	dictLen, strLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:]))
+	want := headerSize + dictLen + t.nblobs*blobSize + t.nrows*rowSize + strLen
+	if want != len(data) || dictLen < 0 || strLen < 0 {
+		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
+	}
+	d := data[headerSize : headerSize+dictLen]
+	var err error
+	if t.kinds, d, err = readDict(d); err != nil {
+		return nil, err
+	}
+	if t.langs, _, err = readDict(d); err != nil {
+		return nil, err
+	}
+	off := headerSize + dictLen
+	t.blobs = data[off : off+t.nblobs*blobSize]
+	off += t.nblobs * blobSize
+	t.rows = data[off : off+t.nrows*rowSize]
+	t.strs = data[off+t.nrows*rowSize:]
+	return t, nil
+}
+
+func readDict(d []byte) ([]string, []byte, error) {
+	if len(d) < 2 {
+		return nil, nil, fmt.Errorf("dictionary truncated")
+	}
+	n := int(binary.LittleEndian.Uint16(d))
+	d = d[2:]
+	names := make([]string, n)
+	for i := range names {
+		if len(d) < 1 || len(d) < 1+int(d[0]) {
+			return nil, nil, fmt.Errorf("dictionary truncated")
+		}
+		names[i] = string(d[1 : 1+int(d[0])])
+		d = d[1+int(d[0]):]
+	}
+	return names, d, nil
+}
+
+func (t *chunkTable) close() error { return unix.Munmap(t.data) }
+
+// findBlob returns the row range of a blob, by binary search of the table.
+func (t *chunkTable) findBlob(sha plumbing.Hash) (first, n int, ok bool) {
+	i := sort.Search(t.nblobs, func(i int) bool {
+		return bytes.Compare(t.blobs[i*blobSize:i*blobSize+20], sha[:]) >= 0
+	})
+	if i < t.nblobs && bytes.Equal(t.blobs[i*blobSize:i*blobSize+20], sha[:]) {
+		rec := t.blobs[i*blobSize:]
+		return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:])), true
+	}
+	return 0, 0, false
+}
+
+// blobInfo returns the size and content skip reason of blob i.
+func (t *chunkTable) blobInfo(i int) (size int64, skip string) {
+	rec := t.blobs[i*blobSize:]
+	code := int(rec[32])
+	if code < len(skipCodes) {
+		skip = skipCodes[code]
+	}
+	return int64(binary.LittleEndian.Uint32(rec[28:])), skip
+}
+
+func (t *chunkTable) blobSHA(i int) plumbing.Hash {
+	var h plumbing.Hash
+	copy(h[:], t.blobs[i*blobSize:i*blobSize+20])
+	return h
+}
+
+func (t *chunkTable) row(i int) Row {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	le := binary.LittleEndian
+	r := Row{
+		Blob:        int(le.Uint32(rec[0:])),
+		Parent:      int(int32(le.Uint32(rec[4:]))),
+		SyntaxError: rec[10]&flagSyntaxError != 0,
+		Indexed:     rec[10]&flagIndexed != 0,
+		StartLine:   int(le.Uint32(rec[12:])),
+		EndLine:     int(le.Uint32(rec[16:])),
+		StartByte:   int(le.Uint32(rec[20:])),
+		EndByte:     int(le.Uint32(rec[24:])),
+	}
+	if int(rec[8]) < len(t.kinds) {
+		r.Kind = t.kinds[rec[8]]
+	}
+	if int(rec[9]) < len(t.langs) {
+		r.Language = t.langs[rec[9]]
+	}
+	r.Name = t.str(le.Uint32(rec[28:]), le.Uint16(rec[36:]))
+	r.Signature = t.str(le.Uint32(rec[32:]), le.Uint16(rec[38:]))
+	copy(r.Hash[:], rec[40:56])
+	return r
+}
+
+// name returns just the row's name, without decoding the rest.
+func (t *chunkTable) name(i int) string {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	return t.str(binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[36:]))
+}
+
+func (t *chunkTable) str(off uint32, n uint16) string {
+	if int(off)+int(n) > len(t.strs) {
+		return ""
+	}
+	return string(t.strs[off : int(off)+int(n)])
+}
+
+func segmentFile(dir, id, name string) string { return filepath.Join(dir, "segments", id, name) }

@@ -1,0 +1,190 @@
+package gitindex
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// ErrNoIndex is returned when a repository has not been indexed yet.
+var ErrNoIndex = errors.New("no index for this repository")
+
+// manifest lists the live segments. It is replaced atomically, so a reader
+// sees a complete set of segments before or after an indexing run.
+type manifest struct {
+	Schema   int      `json:"schema"`
+	Segments []string `json:"segments"`
+	Next     int      `json:"next"` // sequence number of the next segment
+}
+
+func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
+
+func readManifest(indexDir string) (*manifest, error) {
+	b, err := os.ReadFile(manifestPath(indexDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoIndex
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index manifest: %w", err)
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
+	}
+	if m.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, m.Schema, SchemaVersion)
+	}
+	return &m, nil
+}
+
+func writeManifest(indexDir string, m *manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(manifestPath(indexDir), append(b, '\n'))
+}
+
+// Segment is one opened, immutable segment.
+type Segment struct {
+	ID     string
+	chunks *chunkTable
+	Lex    *lexical.Index
+	Vec    *vector.Segment // nil when the segment has no vectors for the model
+}
+
+// Rows is the number of chunks in the segment.
+func (s *Segment) Rows() int { return s.chunks.nrows }
+
+// Row decodes one chunk.
+func (s *Segment) Row(i int) Row { return s.chunks.row(i) }
+
+// Name returns one chunk's name.
+func (s *Segment) Name(i int) string { return s.chunks.name(i) }
+
+// BlobSHA returns the SHA of the blob at index i of the blob table.
+func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.chunks.blobSHA(i) }
+
+// FindBlob returns the row range of a blob in this segment.
+func (s *Segment) FindBlob(sha plumbing.Hash) (first, n int, ok bool) { return s.chunks.findBlob(sha) }
+
+// Blobs is the number of blobs in the segment.
+func (s *Segment) Blobs() int { return s.chunks.nblobs }
+
+func (s *Segment) close() {
+	s.chunks.close()
+	if s.Lex != nil {
+		s.Lex.Close()
+	}
+	if s.Vec != nil {
+		s.Vec.Close()
+	}
+}
+
+// Snapshot is a consistent set of segments, opened for reading.
+type Snapshot struct {
+	Segments []*Segment
+	Model    string
+}
+
+// OpenSnapshot opens the live segments with the vectors of model. It never
+// opens Badger, so it works while an indexer runs.
+func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
+	// A concurrent merge may remove a segment between reading the manifest
+	// and opening it; the manifest then names a newer set, so read it again.
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		m, err := readManifest(indexDir)
+		if err != nil {
+			return nil, err
+		}
+		s, err := openSegments(indexDir, m.Segments, model)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func openSegments(indexDir string, ids []string, model string) (*Snapshot, error) {
+	snap := &Snapshot{Model: model}
+	for _, id := range ids {
+		seg, err := openSegment(indexDir, id, model)
+		if err != nil {
+			snap.Close()
+			return nil, err
+		}
+		snap.Segments = append(snap.Segments, seg)
+	}
+	return snap, nil
+}
+
+func openSegment(indexDir, id, model string) (*Segment, error) {
+	ct, err := openChunkTable(segmentFile(indexDir, id, "chunks.bin"))
+	if err != nil {
+		return nil, err
+	}
+	seg := &Segment{ID: id, chunks: ct}
+	lex, err := lexical.Open(segmentFile(indexDir, id, "lex.bin"))
+	if err != nil {
+		seg.close()
+		return nil, fmt.Errorf("open segment %s postings: %w", id, err)
+	}
+	seg.Lex = lex
+	if model != "" {
+		vec, err := vector.Open(segmentFile(indexDir, id, vectorFileName(model)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			seg.close()
+			return nil, fmt.Errorf("open segment %s vectors: %w", id, err)
+		}
+		seg.Vec = vec
+	}
+	return seg, nil
+}
+
+func vectorFileName(model string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, model)
+	return "vec-" + safe + ".bin"
+}
+
+// Close unmaps every segment.
+func (s *Snapshot) Close() {
+	for _, seg := range s.Segments {
+		seg.close()
+	}
+	s.Segments = nil
+}
+
+// BlobLoc locates a blob's rows.
+type BlobLoc struct {
+	Seg      int
+	First, N int
+}
+
+// FindBlob returns where a blob's rows are, searching newest segments first.
+func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
+	for i := len(s.Segments) - 1; i >= 0; i-- {
+		if first, n, ok := s.Segments[i].FindBlob(sha); ok {
+			return BlobLoc{Seg: i, First: first, N: n}, true
+		}
+	}
+	return BlobLoc{}, false
+}

@@ -1,0 +1,122 @@
+package gitindex
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/gofrs/flock"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Status describes how far the index covers one revision.
+type Status struct {
+	Rev        string         `json:"rev"`
+	Commit     string         `json:"commit"`
+	Indexed    bool           `json:"indexed"` // every blob of the revision is searchable
+	Files      int            `json:"files"`
+	Blobs      int            `json:"blobs"`
+	Pending    int            `json:"pending_blobs"`
+	Chunks     int            `json:"chunks"`
+	Vectors    int            `json:"chunks_with_vectors"`
+	Skipped    map[string]int `json:"skipped"`
+	Segments   int            `json:"segments"`
+	StoreBytes int64          `json:"store_bytes"`
+	Model      string         `json:"model"`
+	Schema     int            `json:"schema"`
+	IndexDir   string         `json:"index_dir"`
+	Indexing   bool           `json:"indexing"` // an indexer holds the lock now
+}
+
+// Status reports the index's coverage of rev without modifying the index
+// beyond caching the revision's tree listing.
+func (r *Repo) Status(rev, model string) (*Status, error) {
+	c, err := r.Resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Rev: c.Rev, Commit: c.Hash.String(), Model: model, Schema: SchemaVersion, IndexDir: r.IndexDir, Skipped: map[string]int{}}
+	st.StoreBytes = dirSize(r.IndexDir)
+	fl := flock.New(filepath.Join(r.IndexDir, "index.lock"))
+	if ok, err := fl.TryRLock(); err == nil {
+		if ok {
+			fl.Unlock()
+		} else {
+			st.Indexing = true
+		}
+	}
+	snap, err := OpenSnapshot(r.IndexDir, model)
+	if errors.Is(err, ErrNoIndex) {
+		snap, err = &Snapshot{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	st.Segments = len(snap.Segments)
+	l, err := r.Listing(c.Tree)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[plumbing.Hash]bool{}
+	for _, e := range l.Entries {
+		st.Files++
+		if e.Skip != SkipNone {
+			st.Skipped[e.Skip]++
+			continue
+		}
+		if seen[e.Blob] {
+			continue
+		}
+		seen[e.Blob] = true
+		st.Blobs++
+		loc, ok := snap.FindBlob(e.Blob)
+		if !ok {
+			st.Pending++
+			continue
+		}
+		seg := snap.Segments[loc.Seg]
+		if _, skip := seg.chunks.blobInfo(seg.blobIndex(loc.First, e.Blob)); skip != SkipNone {
+			st.Skipped[skip]++
+		}
+		st.Chunks += loc.N
+		if seg.Vec != nil {
+			for row := loc.First; row < loc.First+loc.N; row++ {
+				if seg.chunks.row(row).Indexed {
+					st.Vectors++
+				}
+			}
+		}
+	}
+	_, serr := readManifest(r.IndexDir)
+	st.Indexed = st.Pending == 0 && serr == nil
+	return st, nil
+}
+
+// blobIndex finds a blob's index in the blob table.
+func (s *Segment) blobIndex(_ int, sha plumbing.Hash) int {
+	t := s.chunks
+	lo, hi := 0, t.nblobs
+	for lo < hi {
+		m := (lo + hi) / 2
+		if string(t.blobs[m*blobSize:m*blobSize+20]) < string(sha[:]) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}

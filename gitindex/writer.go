@@ -1,0 +1,144 @@
+package gitindex
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// runWriter collects processed blobs and publishes them as segments: Badger
+// first (durable records and vectors), then the segment files, then the
+// manifest that makes them visible. A crash between steps leaves either an
+// orphan segment (removed by the next run) or Badger records without a
+// segment (their blobs are re-read, their vectors reused).
+type runWriter struct {
+	ix      *Indexer
+	store   *Store
+	m       *manifest
+	batch   *Batch
+	seg     segmentWriter
+	lex     *lexical.Writer
+	vecs    [][]int8
+	scales  []float32
+	pending int
+}
+
+func newRunWriter(ix *Indexer, store *Store, m *manifest) *runWriter {
+	return &runWriter{ix: ix, store: store, m: m, batch: store.NewBatch(), lex: lexical.NewWriter()}
+}
+
+func (w *runWriter) add(r *blobResult, sum *Summary) error {
+	if err := w.batch.PutBlob(r.sha, r.rec); err != nil {
+		return err
+	}
+	if emb := w.ix.opts.Embedder; emb != nil {
+		for _, i := range r.newVecs {
+			key := vector.Key(emb.ID(), r.rec.Chunks[i].Hash[:])
+			if err := w.batch.Put(key, vector.Encode(r.vectors[i], r.scales[i])); err != nil {
+				return err
+			}
+		}
+	}
+	base := len(w.seg.rows)
+	rows := make([]Row, len(r.rec.Chunks))
+	for i, c := range r.rec.Chunks {
+		parent := -1
+		if c.Parent >= 0 {
+			parent = base + c.Parent
+		}
+		rows[i] = Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
+			Indexed: r.tokens[i] != nil, StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
+			EndByte: c.EndByte, Name: c.Name, Signature: c.Signature, Hash: c.Hash}
+		if r.tokens[i] != nil {
+			w.lex.Add(base+i, r.tokens[i])
+		}
+		w.vecs = append(w.vecs, r.vectors[i])
+		w.scales = append(w.scales, r.scales[i])
+	}
+	w.seg.addBlob(r.sha, r.size, r.rec.Skip, rows)
+	w.pending++
+	sum.BlobsNew++
+	sum.Chunks += len(rows)
+	sum.Embedded += r.embedded
+	sum.VectorsReused += r.reused
+	if r.rec.Skip != SkipNone {
+		sum.Skipped[r.rec.Skip]++
+	} else {
+		sum.Bytes += int64(r.size)
+	}
+	if r.rec.SyntaxErrors > 0 {
+		sum.SyntaxErrors++
+	}
+	if r.rec.Fallback {
+		sum.Fallback++
+	}
+	return nil
+}
+
+// publish makes everything added so far durable and visible.
+func (w *runWriter) publish() error {
+	if w.pending == 0 {
+		return nil
+	}
+	if err := w.batch.Flush(); err != nil {
+		return err
+	}
+	w.batch = w.store.NewBatch()
+	id := fmt.Sprintf("%08d", w.m.Next)
+	dir := filepath.Join(w.ix.repo.IndexDir, "segments", id)
+	if err := w.writeSegment(dir); err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("write segment %s: %w", id, err)
+	}
+	next := *w.m
+	next.Segments = append(append([]string(nil), w.m.Segments...), id)
+	next.Next++
+	if err := writeManifest(w.ix.repo.IndexDir, &next); err != nil {
+		return err
+	}
+	*w.m = next
+	w.seg = segmentWriter{}
+	w.lex = lexical.NewWriter()
+	w.vecs, w.scales = nil, nil
+	w.pending = 0
+	return nil
+}
+
+func (w *runWriter) writeSegment(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "chunks.bin"), w.seg.encode()); err != nil {
+		return err
+	}
+	if err := w.lex.WriteFile(filepath.Join(dir, "lex.bin")); err != nil {
+		return err
+	}
+	if emb := w.ix.opts.Embedder; emb != nil {
+		vw, err := vector.Create(filepath.Join(dir, vectorFileName(emb.ID())), emb.Dim())
+		if err != nil {
+			return err
+		}
+		for i := range w.vecs {
+			if err := vw.Add(w.vecs[i], w.scales[i]); err != nil {
+				return err
+			}
+		}
+		if err := vw.Finish(); err != nil {
+			return err
+		}
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

@@ -1,0 +1,175 @@
+package search
+
+import (
+	"context"
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/lexical"
+)
+
+// armDepth is how many candidates each arm hands to fusion.
+const armDepth = 200
+
+// symbolExact is the symbol-arm score from which a match counts as exact
+// (ignoring case and separators) and earns the fusion boost.
+const symbolExact = 2.5
+
+// symbolArm ranks rows whose name matches the query: exact (case-sensitive)
+// above case-insensitive above a match ignoring separators ("parse config"
+// and "parse_config" both find parseConfig) above prefix.
+func (v *view) symbolArm(query string) []cand {
+	q := strings.TrimSpace(query)
+	if i := strings.LastIndexAny(q, ".:#"); i >= 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t") {
+		q = q[i+1:] // Class.method, pkg::func, Class#method: match the last part
+	}
+	lq := strings.ToLower(q)
+	nq := squash(q)
+	if nq == "" {
+		return nil
+	}
+	var out []cand
+	for s, seg := range v.snap.Segments {
+		allow := v.allow[s]
+		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {
+			name := seg.Name(int(r))
+			if name == "" {
+				continue
+			}
+			var score float64
+			switch {
+			case name == q:
+				score = 4
+			case strings.EqualFold(name, lq):
+				score = 3
+			case squash(name) == nq:
+				score = symbolExact
+			case len(nq) >= 3 && strings.HasPrefix(squash(name), nq):
+				score = 1 + float64(len(nq))/float64(len(squash(name)))
+			default:
+				continue
+			}
+			out = append(out, cand{seg: s, row: int(r), score: score})
+		}
+	}
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out
+}
+
+// squash lowercases and drops everything but letters and digits.
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// BM25 parameters.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// textArm ranks rows by BM25 over the revision's rows: document frequencies
+// and lengths are those of the rows visible at this revision.
+func (v *view) textArm(query string) []cand {
+	terms := dedupe(lexical.Tokens(query))
+	if len(terms) == 0 {
+		return nil
+	}
+	// Corpus statistics over the visible, indexed rows.
+	var n int
+	var totalLen int64
+	for s, seg := range v.snap.Segments {
+		allow := v.allow[s]
+		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {
+			if dl := seg.Lex.DocLen(int(r)); dl > 0 {
+				n++
+				totalLen += int64(dl)
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	avgdl := float64(totalLen) / float64(n)
+	type posting struct {
+		seg, row, tf int
+	}
+	scores := map[[2]int]float64{}
+	for _, t := range terms {
+		var ps []posting
+		for s, seg := range v.snap.Segments {
+			allow := v.allow[s]
+			it := seg.Lex.Postings(t)
+			for it.Next() {
+				if allow.Test(uint(it.Row())) {
+					ps = append(ps, posting{s, it.Row(), it.Freq()})
+				}
+			}
+		}
+		if len(ps) == 0 {
+			continue
+		}
+		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		for _, p := range ps {
+			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
+			tf := float64(p.tf)
+			scores[[2]int{p.seg, p.row}] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+		}
+	}
+	out := make([]cand, 0, len(scores))
+	for k, sc := range scores {
+		out = append(out, cand{seg: k[0], row: k[1], score: sc})
+	}
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out
+}
+
+func dedupe(ts []string) []string {
+	seen := map[string]bool{}
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// vectorArm ranks rows by cosine similarity with the query's embedding.
+func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) ([]cand, error) {
+	vecs, err := emb.Embed(ctx, []string{query}, embed.RoleQuery)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, nil
+	}
+	var out []cand
+	for s, seg := range v.snap.Segments {
+		if seg.Vec == nil {
+			continue
+		}
+		for _, h := range seg.Vec.Search(vecs[0], armDepth, v.allow[s]) {
+			out = append(out, cand{seg: s, row: h.Row, score: float64(h.Score)})
+		}
+	}
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out, nil
+}

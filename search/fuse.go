@@ -1,0 +1,134 @@
+package search
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bcindex/bcindex/lexical"
+)
+
+// rrfK is the reciprocal-rank-fusion constant: a hit at rank r in an arm
+// contributes weight/(rrfK+r).
+const rrfK = 60
+
+// fused is a row with its final score.
+type fused struct {
+	seg, row int
+	score    float64
+}
+
+// fuse merges arm rankings with weighted RRF, then applies code-aware
+// adjustments. Every mode goes through here, so one arm alone is ranked by
+// the same rules as the hybrid.
+func (v *view) fuse(query string, arms []arm) []fused {
+	scores := map[[2]int]float64{}
+	exact := map[[2]int]bool{}
+	for _, a := range arms {
+		for rank, c := range a.cands {
+			k := [2]int{c.seg, c.row}
+			scores[k] += a.weight / float64(rrfK+rank+1)
+			if a.name == ModeSymbol && c.score >= symbolExact {
+				exact[k] = true
+			}
+		}
+	}
+	qt := lexical.Tokens(query)
+	wantsTests := false
+	for _, t := range qt {
+		if t == "test" || t == "tests" || t == "spec" {
+			wantsTests = true
+		}
+	}
+	out := make([]fused, 0, len(scores))
+	for k, sc := range scores {
+		seg := v.snap.Segments[k[0]]
+		row := seg.Row(k[1])
+		mult := 1.0
+		if exact[k] {
+			mult *= 2
+		}
+		switch row.Kind {
+		case "file", "window":
+			mult *= 0.8 // code between definitions, or unstructured text
+		case "block":
+			mult *= 0.9
+		}
+		p := v.pathOf(k[0], k[1])
+		if !wantsTests && isTestPath(p) {
+			mult *= 0.7
+		}
+		if pathMatchesQuery(p, qt) {
+			mult *= 1.15
+		}
+		out = append(out, fused{seg: k[0], row: k[1], score: sc * mult})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		if out[i].seg != out[j].seg {
+			return out[i].seg < out[j].seg
+		}
+		return out[i].row < out[j].row
+	})
+	return v.collapse(out)
+}
+
+// arm is one ranking handed to fusion.
+type arm struct {
+	name   string
+	weight float64
+	cands  []cand
+}
+
+// collapse drops a row when its parent is already ranked above it with the
+// same evidence, so a method and its class header do not both fill the page.
+func (v *view) collapse(in []fused) []fused {
+	seen := map[[2]int]bool{}
+	out := in[:0:0]
+	for _, f := range in {
+		row := v.snap.Segments[f.seg].Row(f.row)
+		if row.Kind == "block" && row.Parent >= 0 && seen[[2]int{f.seg, row.Parent}] {
+			continue
+		}
+		seen[[2]int{f.seg, f.row}] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+func (v *view) pathOf(seg, row int) string {
+	first := int(v.first[seg][row])
+	if ps := v.paths[seg][first]; len(ps) > 0 {
+		return ps[0]
+	}
+	return ""
+}
+
+func isTestPath(p string) bool {
+	base := path.Base(p)
+	return strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "test_") ||
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "_test") ||
+		strings.Contains(p, "/test/") || strings.Contains(p, "/tests/") || strings.HasPrefix(p, "test/") || strings.HasPrefix(p, "tests/") ||
+		strings.Contains(p, "__tests__/") || strings.Contains(p, "testdata/")
+}
+
+// pathMatchesQuery reports whether a query token names the file or its directory.
+func pathMatchesQuery(p string, qt []string) bool {
+	if len(qt) == 0 || p == "" {
+		return false
+	}
+	pt := lexical.Tokens(strings.TrimSuffix(p, path.Ext(p)))
+	set := map[string]bool{}
+	for _, t := range pt {
+		set[t] = true
+	}
+	for _, t := range qt {
+		if len(t) > 2 && set[t] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,87 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// hits turns fused rows into results, reading snippets from the git blobs.
+func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
+	blobs := map[plumbing.Hash][]byte{}
+	out := make([]Hit, 0, len(rows))
+	for _, f := range rows {
+		seg := v.snap.Segments[f.seg]
+		row := seg.Row(f.row)
+		first := int(v.first[f.seg][f.row])
+		paths := v.paths[f.seg][first]
+		sha := v.blobOf[f.seg][first]
+		h := Hit{
+			Path: paths[0], StartLine: row.StartLine, EndLine: row.EndLine, StartByte: row.StartByte, EndByte: row.EndByte,
+			Name: row.Name, Kind: row.Kind, Language: row.Language, Signature: row.Signature,
+			Score: roundScore(f.score), Ref: v.rev, Commit: v.commit.Hash.String(), Blob: sha.String(),
+			ChunkID: fmt.Sprintf("%s:%d-%d", sha, row.StartByte, row.EndByte),
+			AlsoIn:  paths[1:],
+		}
+		h.Breadcrumb = append(h.Breadcrumb, h.Path)
+		var chain []string
+		for p := row.Parent; p >= 0; {
+			pr := seg.Row(p)
+			if pr.Kind != "file" && pr.Name != "" {
+				chain = append(chain, pr.Name)
+				if h.Parent == "" {
+					h.Parent = pr.Name
+				}
+			}
+			p = pr.Parent
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			h.Breadcrumb = append(h.Breadcrumb, chain[i])
+		}
+		if row.Kind != "file" && row.Name != "" {
+			h.Breadcrumb = append(h.Breadcrumb, row.Name)
+		}
+		content, ok := blobs[sha]
+		if !ok {
+			var err error
+			if content, err = v.repo.ReadBlob(sha); err != nil {
+				return nil, err
+			}
+			blobs[sha] = content
+		}
+		h.Snippet, h.SnippetStart = snippet(content, row.StartLine, row.EndLine, opts.Context, opts.MaxLines)
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func roundScore(s float64) float64 { return float64(int64(s*1e6+0.5)) / 1e6 }
+
+// snippet returns lines [start-ctx, end+ctx] of content (1-based), with the
+// chunk's own lines capped at maxLines (0: no cap).
+func snippet(content []byte, start, end, ctx, maxLines int) (string, int) {
+	if maxLines > 0 && end-start+1 > maxLines {
+		end = start + maxLines - 1
+	}
+	from := max(1, start-ctx)
+	to := end + ctx
+	var b strings.Builder
+	line := 1
+	for len(content) > 0 && line <= to {
+		i := bytes.IndexByte(content, '\n')
+		var l []byte
+		if i < 0 {
+			l, content = content, nil
+		} else {
+			l, content = content[:i], content[i+1:]
+		}
+		if line >= from {
+			b.Write(bytes.TrimRight(l, "\r"))
+			b.WriteByte('\n')
+		}
+		line++
+	}
+	return b.String(), from
+}

@@ -1,0 +1,170 @@
+package vector
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+const benchDim = 256
+
+var (
+	benchDir  string
+	benchSegs = map[int]*Segment{}
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, s := range benchSegs {
+		s.Close()
+	}
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchSegment returns a cached segment of rows random 256-d rows.
+func benchSegment(b *testing.B, rows int) *Segment {
+	if s := benchSegs[rows]; s != nil {
+		return s
+	}
+	if benchDir == "" {
+		d, err := os.MkdirTemp("", "vector-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDir = d
+	}
+	path := filepath.Join(benchDir, fmt.Sprintf("seg-%d", rows))
+	w, err := Create(path, benchDim)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(uint64(rows), 1))
+	words := make([]uint64, benchDim/8)
+	row := unsafe.Slice((*int8)(unsafe.Pointer(&words[0])), benchDim)
+	for range rows {
+		for i := range words {
+			words[i] = rng.Uint64()
+		}
+		for i, x := range row {
+			if x == -128 {
+				row[i] = -127
+			}
+		}
+		if err := w.Add(row, 0.5/127+rng.Float32()/127); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Finish(); err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchSegs[rows] = s
+	return s
+}
+
+var benchSizes = []struct {
+	name string
+	rows int
+}{{"100k", 100_000}, {"1M", 1_000_000}}
+
+// BenchmarkSearch reports bytes scanned (int8 rows plus scales) per second;
+// compare with BenchmarkMemRead at the same size and -cpu.
+func BenchmarkSearch(b *testing.B) {
+	names := make([]string, 0, len(allKernels))
+	for name := range allKernels {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	rng := rand.New(rand.NewPCG(2, 3))
+	query := randUnit(rng, benchDim)
+	for _, size := range benchSizes {
+		for _, name := range names {
+			b.Run(fmt.Sprintf("rows=%s/kernel=%s", size.name, name), func(b *testing.B) {
+				s := benchSegment(b, size.rows)
+				saved := dotRows
+				dotRows = allKernels[name]
+				defer func() { dotRows = saved }()
+				b.SetBytes(int64(size.rows) * (benchDim + 4))
+				for b.Loop() {
+					if hits := s.Search(query, 10, nil); len(hits) != 10 {
+						b.Fatalf("%d hits", len(hits))
+					}
+				}
+			})
+		}
+		// A filter keeping a random half of the rows, default kernel.
+		b.Run(fmt.Sprintf("rows=%s/kernel=%s/allow=50%%", size.name, kernelName), func(b *testing.B) {
+			s := benchSegment(b, size.rows)
+			allow := bitset.New(uint(size.rows))
+			for i := range size.rows {
+				if rng.IntN(2) == 0 {
+					allow.Set(uint(i))
+				}
+			}
+			b.SetBytes(int64(size.rows) * (benchDim + 4))
+			for b.Loop() {
+				if hits := s.Search(query, 10, allow); len(hits) != 10 {
+					b.Fatalf("%d hits", len(hits))
+				}
+			}
+		})
+	}
+}
+
+var memSink uint64
+
+// BenchmarkMemRead sums the same bytes Search scans, split across GOMAXPROCS
+// goroutines like Search: the memory-bandwidth ceiling for a scan.
+func BenchmarkMemRead(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run("rows="+size.name, func(b *testing.B) {
+			s := benchSegment(b, size.rows)
+			words := unsafe.Slice((*uint64)(unsafe.Pointer(&s.data[0])), len(s.data)/8)
+			words = words[headerSize/8:]
+			b.SetBytes(int64(size.rows) * (benchDim + 4))
+			shards := runtime.GOMAXPROCS(0)
+			sums := make([]uint64, shards)
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for i := range shards {
+					part := words[len(words)*i/shards : len(words)*(i+1)/shards]
+					wg.Go(func() { sums[i] = sumWords(part) })
+				}
+				wg.Wait()
+				for _, x := range sums {
+					memSink += x
+				}
+			}
+		})
+	}
+}
+
+func sumWords(w []uint64) uint64 {
+	var s0, s1, s2, s3 uint64
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		x := w[i : i+4 : i+4]
+		s0 += x[0]
+		s1 += x[1]
+		s2 += x[2]
+		s3 += x[3]
+	}
+	for ; i < len(w); i++ {
+		s0 += w[i]
+	}
+	return s0 + s1 + s2 + s3
+}

@@ -1,0 +1,67 @@
+// Package vector stores quantised embedding vectors and answers exact
+// nearest-neighbour queries over them.
+//
+// # Two representations
+//
+// Durable storage is Badger: one record per (model, content hash), with the key
+// built by [Key] and the value by [Encode]. Badger is the source of truth, but
+// it is not what queries read. Iterating a Badger prefix runs at a few hundred
+// MB/s at best (1.5–7 s for a million vectors, slower after a reopen), roughly
+// a hundred times slower than reading the same bytes from memory, and a query
+// has to look at every candidate vector. So queries never iterate Badger:
+// gitindex copies the vectors a revision needs, in row order, into a flat
+// segment file ([Create], [Writer.Add], [Writer.Finish]) and a query scans that
+// file through a read-only memory map ([Open], [Segment.Search]) at close to
+// memory bandwidth.
+//
+// # Quantisation
+//
+// [Quantize] maps a vector v to int8 values q in [-127, 127] and one float32
+// scale with v ≈ q*scale, where scale = max|v_i|/127 (symmetric max-abs, so
+// each component is off by at most scale/2). A vector that is all zero or has
+// a NaN or infinite component gets scale 0, which means "no vector": such a row
+// never matches a query.
+//
+// Search quantises the query too, to int16 with its own scale, and scores each
+// row with an exact integer dot product:
+//
+//	score = float32(dot(qquery, qrow)) * (qscale/|query|) * rowscale
+//
+// The integer products and sums are exact (the query range is chosen so that no
+// int32 partial sum can overflow), so the result does not depend on the order
+// of summation, the number of goroutines or which kernel ran: the pure Go
+// kernel and the SIMD kernel (Go's simd/archsimd, built with
+// GOEXPERIMENT=simd on amd64) return identical hits. Ties on score are broken
+// by the lower row number.
+//
+// # Segment file format (version 1)
+//
+// All integers are little-endian. The header is 64 bytes:
+//
+//	off len field
+//	  0   5 magic "BCVEC"
+//	  5   1 reserved, 0
+//	  6   2 format version, 1
+//	  8   4 dim (1..65536)
+//	 12   4 reserved, 0
+//	 16   8 rows
+//	 24   8 offset of the vector block (64)
+//	 32   8 offset of the scale block (vector block end rounded up to 64)
+//	 40   8 file size (scale block offset + 4*rows)
+//	 48   4 CRC-32C of everything after the header
+//	 52   8 reserved, 0
+//	 60   4 CRC-32C (Castagnoli) of bytes 0..59
+//
+// The vector block holds rows*dim int8 values, row after row; zero padding
+// follows up to a 64-byte boundary; the scale block holds rows float32 scales.
+// Keeping the int8 data in one contiguous, aligned block (and the scales in
+// another) lets a scan stream memory front to back with full-width SIMD loads.
+// A row added without a vector has dim zero bytes and scale 0.
+//
+// Open validates the header, its checksum, the dimensions and the exact file
+// size before mapping, so a truncated or corrupt file is reported as an error.
+// The body checksum is written for offline verification but not checked by
+// Open, which would have to read the whole file. Segments are written to
+// path+".tmp" and renamed into place only when complete, and never modified in
+// place afterwards, which is what makes it safe to map them.
+package vector

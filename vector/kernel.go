@@ -1,0 +1,78 @@
+package vector
+
+// A kernel sets out[j] to the exact integer dot product of the query with row
+// j of vecs, for every j < len(out); len(vecs) == len(out)*len(q.q16).
+//
+// The query is quantised so that every partial sum fits in int32 (see
+// quantizeQuery), so kernels may add products in any order and still return
+// identical results.
+type kernel func(q *query, vecs []int8, out []int32)
+
+// dotRows is the kernel Search uses: dotRowsGo, or a SIMD kernel installed by
+// kernel_simd_amd64.go when the CPU supports it.
+var (
+	dotRows    kernel = dotRowsGo
+	kernelName        = "go"
+	allKernels        = map[string]kernel{"go": dotRowsGo}
+)
+
+// dotRowsGo is the portable kernel: four rows at a time so that each query
+// value is loaded once per four products, unrolled by four dimensions, with
+// re-sliced operands so the compiler drops the bounds checks.
+func dotRowsGo(q *query, vecs []int8, out []int32) {
+	qv := q.q32
+	dim := len(qv)
+	j := 0
+	for ; j+4 <= len(out); j += 4 {
+		base := j * dim
+		r0 := vecs[base : base+dim : base+dim]
+		r1 := vecs[base+dim : base+2*dim : base+2*dim]
+		r2 := vecs[base+2*dim : base+3*dim : base+3*dim]
+		r3 := vecs[base+3*dim : base+4*dim : base+4*dim]
+		var a, b, c, d int32
+		i := 0
+		for ; i+4 <= dim; i += 4 {
+			qq := qv[i : i+4 : i+4]
+			x0 := r0[i : i+4 : i+4]
+			x1 := r1[i : i+4 : i+4]
+			x2 := r2[i : i+4 : i+4]
+			x3 := r3[i : i+4 : i+4]
+			a += qq[0]*int32(x0[0]) + qq[1]*int32(x0[1]) + qq[2]*int32(x0[2]) + qq[3]*int32(x0[3])
+			b += qq[0]*int32(x1[0]) + qq[1]*int32(x1[1]) + qq[2]*int32(x1[2]) + qq[3]*int32(x1[3])
+			c += qq[0]*int32(x2[0]) + qq[1]*int32(x2[1]) + qq[2]*int32(x2[2]) + qq[3]*int32(x2[3])
+			d += qq[0]*int32(x3[0]) + qq[1]*int32(x3[1]) + qq[2]*int32(x3[2]) + qq[3]*int32(x3[3])
+		}
+		for ; i < dim; i++ {
+			a += qv[i] * int32(r0[i])
+			b += qv[i] * int32(r1[i])
+			c += qv[i] * int32(r2[i])
+			d += qv[i] * int32(r3[i])
+		}
+		o := out[j : j+4 : j+4]
+		o[0], o[1], o[2], o[3] = a, b, c, d
+	}
+	for ; j < len(out); j++ {
+		out[j] = dotGo(qv, vecs[j*dim:(j+1)*dim])
+	}
+}
+
+// dotGo is the single-row portable dot product, unrolled by eight with four
+// independent accumulators.
+func dotGo(q []int32, r []int8) int32 {
+	n := len(q)
+	r = r[:n]
+	var s0, s1, s2, s3 int32
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		qq := q[i : i+8 : i+8]
+		rr := r[i : i+8 : i+8]
+		s0 += qq[0]*int32(rr[0]) + qq[4]*int32(rr[4])
+		s1 += qq[1]*int32(rr[1]) + qq[5]*int32(rr[5])
+		s2 += qq[2]*int32(rr[2]) + qq[6]*int32(rr[6])
+		s3 += qq[3]*int32(rr[3]) + qq[7]*int32(rr[7])
+	}
+	for ; i < n; i++ {
+		s0 += q[i] * int32(r[i])
+	}
+	return s0 + s1 + s2 + s3
+}

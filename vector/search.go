@@ -1,0 +1,263 @@
+package vector
+
+import (
+	"math"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/bits-and-blooms/bitset"
+)
+
+// Hit is one search result: a row number and its score.
+type Hit struct {
+	Row   int
+	Score float32
+}
+
+// query is a search vector quantised for the integer kernels.
+type query struct {
+	q16    []int16 // used by the SIMD kernels
+	q32    []int32 // the same values, for the portable kernel
+	factor float32 // score = float32(dot) * factor * rowScale
+}
+
+// quantizeQuery normalises v to unit length and quantises it to integers of
+// magnitude at most qmax, where dim*128*qmax < 2^31: since stored values are
+// in [-128, 127], no dot product (nor any partial sum of one) can overflow
+// int32. qmax is 32767 up to dim 512. It reports false for a zero or
+// non-finite vector.
+func quantizeQuery(v []float32) (*query, bool) {
+	var maxAbs, norm2 float64
+	for _, x := range v {
+		f := float64(x)
+		a := math.Abs(f)
+		if !(a <= math.MaxFloat32) {
+			return nil, false
+		}
+		maxAbs = max(maxAbs, a)
+		norm2 += f * f
+	}
+	if maxAbs == 0 || norm2 == 0 {
+		return nil, false
+	}
+	qmax := float64(min(math.MaxInt16, math.MaxInt32/(128*len(v))))
+	inv := qmax / maxAbs
+	q := &query{q16: make([]int16, len(v)), q32: make([]int32, len(v))}
+	for i, x := range v {
+		r := min(max(math.Round(float64(x)*inv), -qmax), qmax)
+		q.q16[i] = int16(r)
+		q.q32[i] = int32(r)
+	}
+	q.factor = float32(maxAbs / qmax / math.Sqrt(norm2))
+	if !(q.factor > 0 && q.factor <= math.MaxFloat32) {
+		return nil, false
+	}
+	return q, true
+}
+
+// Search returns the k best rows (cosine with query, highest first) among rows
+// set in allow (nil = all rows). Exact, parallel across cores.
+//
+// The score of a row is the dot product of the unit-length query (quantised
+// to int16) with the stored int8 row times its scale; for rows stored from
+// unit-length vectors that is their cosine with the query, up to quantisation
+// error. Equal scores are ordered by row number. Rows without vector (scale
+// 0) and bits of allow beyond Len are ignored. Search returns nil if k <= 0,
+// len(query) != Dim, the query is zero or not finite, or the segment is closed.
+func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) []Hit {
+	if s == nil || k <= 0 || len(query) != s.dim {
+		return nil
+	}
+	q, ok := quantizeQuery(query)
+	if !ok {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.data == nil || s.rows == 0 {
+		return nil
+	}
+	sc := scan{seg: s, q: q, k: k, limit: s.rows}
+	if allow != nil {
+		sc.filtered = true
+		sc.allow = allow.Words()
+		sc.limit = int(min(allow.Len(), uint(s.rows)))
+		if sc.limit == 0 {
+			return nil
+		}
+	}
+
+	// Shards are whole 64-row blocks (one allow word each), at least
+	// minShardBytes of vectors so goroutine start-up stays negligible.
+	const minShardBytes = 1 << 18
+	blocks := (sc.limit + 63) / 64
+	minBlocks := max(1, minShardBytes/(64*s.dim))
+	shards := max(1, min(runtime.GOMAXPROCS(0), blocks/minBlocks))
+	if shards == 1 {
+		return sc.run(0, blocks).sorted(k)
+	}
+	results := make([]*topK, shards)
+	var wg sync.WaitGroup
+	for i := range shards {
+		lo, hi := blocks*i/shards, blocks*(i+1)/shards
+		wg.Go(func() { results[i] = sc.run(lo, hi) })
+	}
+	wg.Wait()
+	all := results[0]
+	for _, r := range results[1:] {
+		all.h = append(all.h, r.h...)
+	}
+	return all.sorted(k)
+}
+
+// scan holds what every shard of one search shares.
+type scan struct {
+	seg      *Segment
+	q        *query
+	k        int
+	filtered bool     // allow applies; otherwise every row is a candidate
+	allow    []uint64 // the allow bitset's words
+	limit    int      // rows at or past limit are never candidates
+}
+
+// run scores the rows of 64-row blocks [lo, hi) and returns their top k.
+func (sc *scan) run(lo, hi int) *topK {
+	s := sc.seg
+	dim := s.dim
+	top := newTopK(min(sc.k, (hi-lo)*64))
+	var dots [64]int32
+	for blk := lo; blk < hi; blk++ {
+		base := blk * 64
+		m := ^uint64(0)
+		if sc.filtered {
+			m = 0
+			if blk < len(sc.allow) {
+				m = sc.allow[blk]
+			}
+		}
+		if n := sc.limit - base; n < 64 {
+			m &= 1<<n - 1
+		}
+		if m == 0 {
+			continue
+		}
+		// Dense blocks: one kernel call over the span of set bits (so SIMD
+		// kernels get four rows per step). Sparse blocks: row by row.
+		first, last := bits.TrailingZeros64(m), 63-bits.LeadingZeros64(m)
+		if span := last - first + 1; 2*bits.OnesCount64(m) >= span {
+			r0 := base + first
+			dotRows(sc.q, s.vecs[r0*dim:(r0+span)*dim], dots[:span])
+			for ; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros64(m)
+				top.offer(s.scales, base+i, dots[i-first], sc.q.factor)
+			}
+		} else {
+			for ; m != 0; m &= m - 1 {
+				r := base + bits.TrailingZeros64(m)
+				if !(s.scales[r] > 0) {
+					continue
+				}
+				dotRows(sc.q, s.vecs[r*dim:(r+1)*dim], dots[:1])
+				top.offer(s.scales, r, dots[0], sc.q.factor)
+			}
+		}
+	}
+	return top
+}
+
+// topK keeps the best k hits seen so far in a min-heap whose root is the
+// worst kept hit.
+type topK struct {
+	k int
+	h []Hit
+}
+
+func newTopK(k int) *topK { return &topK{k: k, h: make([]Hit, 0, k)} }
+
+// worse reports whether a ranks below b: lower score, or equal score and
+// higher row.
+func worse(a, b Hit) bool {
+	return a.Score < b.Score || (a.Score == b.Score && a.Row > b.Row)
+}
+
+// offer scores row r from its integer dot product and keeps it if it is
+// among the best so far. Rows whose scale is not a positive finite number
+// have no vector.
+func (t *topK) offer(scales []float32, r int, dot int32, factor float32) {
+	rs := scales[r]
+	if !(rs > 0 && rs <= math.MaxFloat32) {
+		return
+	}
+	t.push(Hit{Row: r, Score: float32(dot) * factor * rs})
+}
+
+func (t *topK) push(x Hit) {
+	if t.k == 0 {
+		return
+	}
+	if len(t.h) < t.k {
+		t.h = append(t.h, x)
+		t.up(len(t.h) - 1)
+		return
+	}
+	if !worse(t.h[0], x) {
+		return
+	}
+	t.h[0] = x
+	t.down(0)
+}
+
+func (t *topK) up(i int) {
+	h := t.h
+	for i > 0 {
+		p := (i - 1) / 2
+		if !worse(h[i], h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (t *topK) down(i int) {
+	h := t.h
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && worse(h[r], h[l]) {
+			m = r
+		}
+		if !worse(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// sorted returns the kept hits, best first, at most k of them.
+func (t *topK) sorted(k int) []Hit {
+	h := t.h
+	slices.SortFunc(h, func(a, b Hit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	if len(h) > k {
+		h = h[:k]
+	}
+	if len(h) == 0 {
+		return nil
+	}
+	return h
+}

@@ -1,0 +1,294 @@
+package vector
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeSegment writes rows (nil = no vector) with their scales to dir/name.
+func writeSegment(t testing.TB, path string, dim int, rows [][]int8, scales []float32) {
+	t.Helper()
+	w, err := Create(path, dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rows {
+		if err := w.Add(r, scales[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func openSegment(t testing.TB, path string) *Segment {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestSegmentRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dim  int
+		rows int
+	}{
+		{"empty", 4, 0},
+		{"one", 1, 1},
+		{"odd", 7, 13},
+		{"256", 256, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "seg")
+			rows := make([][]int8, tc.rows)
+			scales := make([]float32, tc.rows)
+			for i := range rows {
+				if i%5 == 3 {
+					scales[i] = 0.7 // ignored: no vector
+					continue
+				}
+				rows[i] = make([]int8, tc.dim)
+				for j := range rows[i] {
+					rows[i][j] = int8(i*31 + j*7)
+				}
+				scales[i] = float32(i+1) / 1000
+			}
+			writeSegment(t, path, tc.dim, rows, scales)
+			if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+				t.Fatalf("temporary file left behind: %v", err)
+			}
+			s := openSegment(t, path)
+			if s.Len() != tc.rows || s.Dim() != tc.dim {
+				t.Fatalf("Len, Dim = %d, %d; want %d, %d", s.Len(), s.Dim(), tc.rows, tc.dim)
+			}
+			for i := range rows {
+				want := scales[i]
+				if rows[i] == nil {
+					want = 0
+				}
+				if s.scales[i] != want {
+					t.Fatalf("row %d scale %v, want %v", i, s.scales[i], want)
+				}
+				for j := 0; j < tc.dim; j++ {
+					var w int8
+					if rows[i] != nil {
+						w = rows[i][j]
+					}
+					if g := s.vecs[i*tc.dim+j]; g != w {
+						t.Fatalf("row %d[%d] = %d, want %d", i, j, g, w)
+					}
+				}
+			}
+			// Header fields and body checksum.
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := parseHeader(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := crc32.Checksum(b[headerSize:], castagnoli); got != h.bodyCRC {
+				t.Fatalf("body CRC %08x, header says %08x", got, h.bodyCRC)
+			}
+			if h.scaleOff%blockAlign != 0 || h.vecOff%blockAlign != 0 {
+				t.Fatalf("blocks not aligned: %d, %d", h.vecOff, h.scaleOff)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatalf("second Close: %v", err)
+			}
+			if hits := s.Search(make([]float32, tc.dim), 1, nil); hits != nil {
+				t.Fatalf("Search after Close = %v", hits)
+			}
+		})
+	}
+}
+
+func TestWriterErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Create(filepath.Join(dir, "a"), 0); err == nil {
+		t.Fatal("Create with dim 0 succeeded")
+	}
+	if _, err := Create(filepath.Join(dir, "a"), maxDim+1); err == nil {
+		t.Fatal("Create with dim > maxDim succeeded")
+	}
+	if _, err := Create(filepath.Join(dir, "missing", "a"), 4); err == nil {
+		t.Fatal("Create in a missing directory succeeded")
+	}
+
+	for _, tc := range []struct {
+		name  string
+		q     []int8
+		scale float32
+		want  string
+	}{
+		{"short row", []int8{1, 2, 3}, 1, "dimension 3"},
+		{"long row", []int8{1, 2, 3, 4, 5}, 1, "dimension 5"},
+		{"nan scale", []int8{1, 2, 3, 4}, float32(math.NaN()), "invalid scale"},
+		{"negative scale", []int8{1, 2, 3, 4}, -1, "invalid scale"},
+		{"inf scale", []int8{1, 2, 3, 4}, float32(math.Inf(1)), "invalid scale"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "seg")
+			w, err := Create(path, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Add([]int8{1, 2, 3, 4}, 1); err != nil {
+				t.Fatal(err)
+			}
+			err = w.Add(tc.q, tc.scale)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Add err = %v, want %q", err, tc.want)
+			}
+			// The writer is poisoned: the next Add and Finish fail too, and
+			// neither the segment nor the temporary file exists.
+			if err2 := w.Add([]int8{1, 2, 3, 4}, 1); err2 == nil {
+				t.Fatal("Add after a failed Add succeeded")
+			}
+			if err2 := w.Finish(); err2 == nil || err2.Error() != err.Error() {
+				t.Fatalf("Finish err = %v, want %v", err2, err)
+			}
+			for _, p := range []string{path, path + ".tmp"} {
+				if _, err := os.Stat(p); !os.IsNotExist(err) {
+					t.Fatalf("%s exists after a failed write: %v", p, err)
+				}
+			}
+		})
+	}
+
+	t.Run("finish twice", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "seg")
+		w, err := Create(path, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add([]int8{1, 2}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Finish(); err != nil {
+			t.Fatalf("second Finish: %v", err)
+		}
+		if err := w.Add([]int8{1, 2}, 1); err == nil {
+			t.Fatal("Add after Finish succeeded")
+		}
+		if s := openSegment(t, path); s.Len() != 1 {
+			t.Fatalf("Len = %d, want 1", s.Len())
+		}
+	})
+
+	t.Run("stale tmp replaced", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "seg")
+		if err := os.WriteFile(path+".tmp", []byte("garbage from a crash, longer than a header would be ........"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		writeSegment(t, path, 3, [][]int8{{1, 2, 3}}, []float32{1})
+		if s := openSegment(t, path); s.Len() != 1 {
+			t.Fatalf("Len = %d, want 1", s.Len())
+		}
+	})
+}
+
+func TestOpenCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	writeSegment(t, good, 8, [][]int8{{1, 2, 3, 4, 5, 6, 7, 8}, nil, {-1, -2, -3, -4, -5, -6, -7, -8}}, []float32{1, 0, 2})
+	orig, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// edit returns a copy of the good file changed by f; if fixCRC, the
+	// header checksum is recomputed so that deeper checks are reached.
+	edit := func(fixCRC bool, f func(b []byte) []byte) []byte {
+		b := f(append([]byte(nil), orig...))
+		if fixCRC && len(b) >= headerSize {
+			binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], castagnoli))
+		}
+		return b
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"empty", nil, "truncated"},
+		{"partial header", orig[:10], "truncated"},
+		{"header only", orig[:headerSize], "truncated"},
+		{"missing last byte", orig[:len(orig)-1], "truncated"},
+		{"missing scales", orig[:len(orig)-12], "truncated"},
+		{"trailing byte", append(append([]byte(nil), orig...), 0), "trailing"},
+		{"bad magic", edit(false, func(b []byte) []byte { b[0] = 'X'; return b }), "bad magic"},
+		{"header bit flip", edit(false, func(b []byte) []byte { b[17] ^= 1; return b }), "checksum"},
+		{"checksum flip", edit(false, func(b []byte) []byte { b[61] ^= 1; return b }), "checksum"},
+		{"version 2", edit(true, func(b []byte) []byte { b[6] = 2; return b }), "version 2"},
+		{"dim 0", edit(true, func(b []byte) []byte { b[8] = 0; return b }), "dimension 0"},
+		{"dim too large", edit(true, func(b []byte) []byte { b[11] = 1; return b }), "invalid dimension"},
+		{"rows too large", edit(true, func(b []byte) []byte { b[23] = 0x80; return b }), "row count"},
+		{"more rows", edit(true, func(b []byte) []byte { b[16] = 4; return b }), "inconsistent layout"},
+		{"scale offset", edit(true, func(b []byte) []byte { b[32] += 64; return b }), "inconsistent layout"},
+		{"text", []byte(strings.Repeat("not a segment\n", 10)), "bad magic"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("Open err = %q, want it to mention %q and the path", err, tc.want)
+			}
+		})
+	}
+	t.Run("missing", func(t *testing.T) {
+		if _, err := Open(filepath.Join(dir, "nope")); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("Open err = %v, want not-exist", err)
+		}
+	})
+	t.Run("directory", func(t *testing.T) {
+		if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "regular") {
+			t.Fatalf("Open err = %v", err)
+		}
+	})
+	t.Run("corrupt body still searches", func(t *testing.T) {
+		// The body is not checksummed at Open; garbage scales (NaN, Inf,
+		// negative) must simply not match, never crash or poison results.
+		b := edit(false, func(b []byte) []byte {
+			_, scaleOff, _ := layout(8, 3)
+			binary.LittleEndian.PutUint32(b[scaleOff:], math.Float32bits(float32(math.NaN())))
+			binary.LittleEndian.PutUint32(b[scaleOff+4:], math.Float32bits(float32(math.Inf(1))))
+			binary.LittleEndian.PutUint32(b[scaleOff+8:], math.Float32bits(-1))
+			return b
+		})
+		path := filepath.Join(dir, "body")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := openSegment(t, path)
+		if hits := s.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 10, nil); hits != nil {
+			t.Fatalf("hits = %v, want none", hits)
+		}
+	})
+}
