@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // HashID is the ID of the feature-hashing embedder.
@@ -33,7 +34,7 @@ func (Hash) Dim() int { return hashDim }
 func (h Hash) Embed(ctx context.Context, texts []string, role Role) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var toks []string
-	counts := map[uint64]int{}
+	var keys []uint64
 	for i, t := range texts {
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -41,20 +42,27 @@ func (h Hash) Embed(ctx context.Context, texts []string, role Role) ([][]float32
 			}
 		}
 		toks = appendTokens(toks[:0], t)
-		clear(counts)
+		keys = keys[:0]
 		for j, tok := range toks {
-			counts[fnv64(tok, 0)]++
+			keys = append(keys, fnv64(tok, 0))
 			if j > 0 {
-				counts[fnv64(tok, fnv64(toks[j-1], 0))]++
+				keys = append(keys, fnv64(tok, fnv64(toks[j-1], 0)))
 			}
 		}
+		// Sorted: equal features form runs, and the summation order is fixed.
+		slices.Sort(keys)
 		v := make([]float32, hashDim)
-		for k, n := range counts {
-			w := float32(1 + math.Log(float64(n)))
+		for j := 0; j < len(keys); {
+			k, e := keys[j], j+1
+			for e < len(keys) && keys[e] == k {
+				e++
+			}
+			w := float32(1 + math.Log(float64(e-j)))
 			if k>>63 != 0 {
 				w = -w
 			}
 			v[k%hashDim] += w
+			j = e
 		}
 		normalize(v)
 		out[i] = v

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -200,9 +201,8 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 		t = &m.tables[1]
 	}
 	out := make([][]float32, len(texts))
-	acc := make([]float32, m.hdr.Dim)
 	var toks []string
-	counts := map[int]int{}
+	var rows []int
 	for i, text := range texts {
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -213,27 +213,39 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 		if m.hdr.MaxTokens > 0 && len(toks) > m.hdr.MaxTokens {
 			toks = toks[:m.hdr.MaxTokens]
 		}
-		clear(counts)
+		rows = rows[:0]
 		for _, tok := range toks {
-			counts[m.Row(tok)]++
+			rows = append(rows, m.Row(tok))
 		}
-		clear(acc)
-		for r, c := range counts {
-			w := t.weight[r] * TFWeight(c) * t.scale[r]
-			if w == 0 {
-				continue
-			}
-			row := t.q[r*m.hdr.Dim : (r+1)*m.hdr.Dim]
-			for j, x := range row {
-				acc[j] += w * float32(x)
-			}
-		}
+		// Sorted rows give runs of equal rows (their count) and a fixed
+		// summation order, so that vectors are bit-for-bit reproducible.
+		slices.Sort(rows)
 		v := make([]float32, m.hdr.Dim)
-		copy(v, acc)
+		for j := 0; j < len(rows); {
+			r, k := rows[j], j+1
+			for k < len(rows) && rows[k] == r {
+				k++
+			}
+			m.addRow(t, v, r, TFWeight(k-j))
+			j = k
+		}
 		normalize(v)
 		out[i] = v
 	}
 	return out, nil
+}
+
+// addRow adds row r of t, weighted by tf and the row's weight, to v.
+func (m *Static) addRow(t *staticTable, v []float32, r int, tf float32) {
+	w := t.weight[r] * tf * t.scale[r]
+	if w == 0 {
+		return
+	}
+	row := t.q[r*m.hdr.Dim : (r+1)*m.hdr.Dim]
+	v = v[:len(row)]
+	for j, x := range row {
+		v[j] += w * float32(x)
+	}
 }
 
 // TFWeight damps the count of a sub-token in one text; training uses the

@@ -316,13 +316,17 @@ func (it *Iterator) Next() bool {
 		}
 		return false
 	}
-	delta, a := binary.Uvarint(it.data[it.off:])
-	if a <= 0 {
-		return it.fail("bad row delta")
-	}
-	tf, b := binary.Uvarint(it.data[it.off+a:])
-	if b <= 0 {
-		return it.fail("bad term frequency")
+	var delta, tf uint64
+	var a, b int
+	if d := it.data[it.off:]; len(d) >= 2 && d[0] < 0x80 && d[1] < 0x80 {
+		delta, tf, a, b = uint64(d[0]), uint64(d[1]), 1, 1 // common case: one byte each
+	} else {
+		if delta, a = binary.Uvarint(d); a <= 0 {
+			return it.fail("bad row delta")
+		}
+		if tf, b = binary.Uvarint(d[a:]); b <= 0 {
+			return it.fail("bad term frequency")
+		}
 	}
 	if delta == 0 || delta > uint64(it.rows-it.row-1) || tf == 0 || tf > math.MaxUint32 || it.k >= it.n {
 		return it.fail("row or frequency out of range")

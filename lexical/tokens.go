@@ -83,13 +83,16 @@ func Tokens(text string) []string {
 	t := tokenizers.Get().(*tokenizer)
 	t.buf, t.spans = t.buf[:0], t.spans[:0]
 	for i := 0; i < len(text); {
-		cl, _, n := classAt(text, i)
-		switch cl {
-		case clSep, clHyphen:
+		if c := text[i]; c < utf8.RuneSelf {
+			if cl := asciiClass[c]; cl == clSep || cl == clHyphen {
+				i++
+				continue
+			}
+		} else if cl, _, n := classAt(text, i); cl == clSep {
 			i += n
-		default:
-			i = t.ident(text, i)
+			continue
 		}
+		i = t.ident(text, i)
 	}
 	var out []string
 	if len(t.spans) > 0 {
@@ -131,6 +134,17 @@ func (t *tokenizer) ident(text string, i int) int {
 
 scan:
 	for i < len(text) {
+		// Fast path: ASCII lowercase after lowercase, digit after digit.
+		if c := text[i]; c < utf8.RuneSelf && asciiClass[c] == prev && (prev == clLower || prev == clDigit) {
+			j := i + 1
+			for j < len(text) && text[j] < utf8.RuneSelf && asciiClass[text[j]] == prev {
+				j++
+			}
+			t.buf = append(t.buf, text[i:j]...)
+			lastRune = len(t.buf) - 1
+			i = j
+			continue
+		}
 		cl, r, n := classAt(text, i)
 		switch cl {
 		case clSep:

@@ -107,7 +107,7 @@ func checkTokens(t *testing.T, in string, toks []string) {
 			t.Fatalf("Tokens(%q): stop word %q", in, tok)
 		}
 		for _, r := range tok {
-			if unicode.IsUpper(r) || r != '_' && r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
+			if unicode.ToLower(r) != r || r != '_' && r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) {
 				t.Fatalf("Tokens(%q): token %q has rune %q", in, tok, r)
 			}
 		}

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/bits-and-blooms/bitset"
@@ -127,27 +129,70 @@ func BenchmarkSearch(b *testing.B) {
 
 var memSink uint64
 
+// BenchmarkScanVsMem alternates one Search (default kernel) with one memory
+// read of the same bytes and reports the fastest of each (min-ms) and their
+// ratio: the fraction of memory bandwidth the scan reaches. Minimums of
+// interleaved runs hold up on a shared, noisy machine where ns/op does not.
+func BenchmarkScanVsMem(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	query := randUnit(rng, benchDim)
+	for _, size := range benchSizes {
+		b.Run(fmt.Sprintf("rows=%s/kernel=%s", size.name, kernelName), func(b *testing.B) {
+			s := benchSegment(b, size.rows)
+			words := segmentWords(s)
+			shards := runtime.GOMAXPROCS(0)
+			sums := make([]uint64, shards)
+			minSearch, minMem := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+			for b.Loop() {
+				t0 := time.Now()
+				if hits := s.Search(query, 10, nil); len(hits) != 10 {
+					b.Fatalf("%d hits", len(hits))
+				}
+				t1 := time.Now()
+				memSink += parallelSum(words, sums)
+				t2 := time.Now()
+				minSearch = min(minSearch, t1.Sub(t0))
+				minMem = min(minMem, t2.Sub(t1))
+			}
+			b.ReportMetric(float64(minSearch)/1e6, "search-min-ms")
+			b.ReportMetric(float64(minMem)/1e6, "mem-min-ms")
+			b.ReportMetric(float64(minMem)/float64(minSearch), "mem/search")
+		})
+	}
+}
+
+// segmentWords returns the segment's body (vectors, padding, scales) as words.
+func segmentWords(s *Segment) []uint64 {
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(&s.data[0])), len(s.data)/8)
+	return words[headerSize/8:]
+}
+
+// parallelSum sums words split across len(sums) goroutines.
+func parallelSum(words, sums []uint64) uint64 {
+	var wg sync.WaitGroup
+	for i := range sums {
+		part := words[len(words)*i/len(sums) : len(words)*(i+1)/len(sums)]
+		wg.Go(func() { sums[i] = sumWords(part) })
+	}
+	wg.Wait()
+	var t uint64
+	for _, x := range sums {
+		t += x
+	}
+	return t
+}
+
 // BenchmarkMemRead sums the same bytes Search scans, split across GOMAXPROCS
 // goroutines like Search: the memory-bandwidth ceiling for a scan.
 func BenchmarkMemRead(b *testing.B) {
 	for _, size := range benchSizes {
 		b.Run("rows="+size.name, func(b *testing.B) {
 			s := benchSegment(b, size.rows)
-			words := unsafe.Slice((*uint64)(unsafe.Pointer(&s.data[0])), len(s.data)/8)
-			words = words[headerSize/8:]
+			words := segmentWords(s)
 			b.SetBytes(int64(size.rows) * (benchDim + 4))
-			shards := runtime.GOMAXPROCS(0)
-			sums := make([]uint64, shards)
+			sums := make([]uint64, runtime.GOMAXPROCS(0))
 			for b.Loop() {
-				var wg sync.WaitGroup
-				for i := range shards {
-					part := words[len(words)*i/shards : len(words)*(i+1)/shards]
-					wg.Go(func() { sums[i] = sumWords(part) })
-				}
-				wg.Wait()
-				for _, x := range sums {
-					memSink += x
-				}
+				memSink += parallelSum(words, sums)
 			}
 		})
 	}

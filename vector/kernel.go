@@ -1,15 +1,17 @@
 package vector
 
 // A kernel sets out[j] to the exact integer dot product of the query with row
-// j of vecs, for every j < len(out); len(vecs) == len(out)*len(q.q16).
+// rows[j] of vecs (the dim values at vecs[rows[j]*dim:]), for every j <
+// len(rows); dim == len(q.q16) and len(out) >= len(rows).
 //
-// The query is quantised so that every partial sum fits in int32 (see
-// quantizeQuery), so kernels may add products in any order and still return
-// identical results.
-type kernel func(q *query, vecs []int8, out []int32)
+// The query is quantised so that no dot product can overflow int32 (see
+// quantizeQuery); integer addition is associative, so kernels may add the
+// products in any order and still return identical results.
+type kernel func(q *query, vecs []int8, rows []int, out []int32)
 
 // dotRows is the kernel Search uses: dotRowsGo, or a SIMD kernel installed by
-// kernel_simd_amd64.go when the CPU supports it.
+// kernel_simd_amd64.go when built with GOEXPERIMENT=simd on a CPU that has
+// AVX2 or AVX-512.
 var (
 	dotRows    kernel = dotRowsGo
 	kernelName        = "go"
@@ -18,17 +20,17 @@ var (
 
 // dotRowsGo is the portable kernel: four rows at a time so that each query
 // value is loaded once per four products, unrolled by four dimensions, with
-// re-sliced operands so the compiler drops the bounds checks.
-func dotRowsGo(q *query, vecs []int8, out []int32) {
+// re-sliced operands so the compiler drops the bounds checks in the loop.
+func dotRowsGo(q *query, vecs []int8, rows []int, out []int32) {
 	qv := q.q32
 	dim := len(qv)
+	out = out[:len(rows)]
 	j := 0
-	for ; j+4 <= len(out); j += 4 {
-		base := j * dim
-		r0 := vecs[base : base+dim : base+dim]
-		r1 := vecs[base+dim : base+2*dim : base+2*dim]
-		r2 := vecs[base+2*dim : base+3*dim : base+3*dim]
-		r3 := vecs[base+3*dim : base+4*dim : base+4*dim]
+	for ; j+4 <= len(rows); j += 4 {
+		r0 := vecs[rows[j]*dim:][:dim:dim]
+		r1 := vecs[rows[j+1]*dim:][:dim:dim]
+		r2 := vecs[rows[j+2]*dim:][:dim:dim]
+		r3 := vecs[rows[j+3]*dim:][:dim:dim]
 		var a, b, c, d int32
 		i := 0
 		for ; i+4 <= dim; i += 4 {
@@ -51,8 +53,8 @@ func dotRowsGo(q *query, vecs []int8, out []int32) {
 		o := out[j : j+4 : j+4]
 		o[0], o[1], o[2], o[3] = a, b, c, d
 	}
-	for ; j < len(out); j++ {
-		out[j] = dotGo(qv, vecs[j*dim:(j+1)*dim])
+	for ; j < len(rows); j++ {
+		out[j] = dotGo(qv, vecs[rows[j]*dim:][:dim])
 	}
 }
 

@@ -9,10 +9,11 @@ import "simd/archsimd"
 // Each step sign-extends 16 (AVX2) or 32 (AVX-512) row bytes to int16
 // (VPMOVSXBW) and multiplies them with the int16 query, adding adjacent
 // products into int32 lanes (VPMADDWD). Four rows share each query load; their
-// lane sums are reduced together with horizontal adds. The products and sums
-// are exact, so results equal dotRowsGo's bit for bit. Every kernel call ends
-// with ClearAVXUpperBits (VZEROUPPER) so the scalar float code that scores the
-// rows does not pay the AVX-SSE transition penalty.
+// lanes are reduced together with horizontal adds. Dimensions past the last
+// multiple of 16 are done in scalar code. Products and sums are exact, so the
+// results equal dotRowsGo's bit for bit. Every kernel call ends with
+// ClearAVXUpperBits (VZEROUPPER) so that the scalar float code scoring the rows
+// does not pay the AVX-SSE transition penalty.
 
 func init() {
 	switch {
@@ -26,53 +27,53 @@ func init() {
 	}
 }
 
-func dotRowsAVX2(q *query, vecs []int8, out []int32) {
-	dim := len(q.q16)
-	nv := dim &^ 15 // vectorised prefix; the rest is done in scalar code
-	j := 0
-	if nv > 0 {
-		var o4 [4]int32
-		for ; j+4 <= len(out); j += 4 {
-			dot4AVX2(q.q16[:nv], vecs[j*dim:(j+4)*dim], dim, &o4)
-			copy(out[j:j+4], o4[:])
-		}
-		for ; j < len(out); j++ {
-			out[j] = dot1AVX2(q.q16[:nv], vecs[j*dim:j*dim+nv])
-		}
-		archsimd.ClearAVXUpperBits()
-	}
-	if nv < dim {
-		addTails(q, vecs, nv, out)
-	}
-}
-
-func dotRowsAVX512(q *query, vecs []int8, out []int32) {
+func dotRowsAVX2(q *query, vecs []int8, rows []int, out []int32) {
 	dim := len(q.q16)
 	nv := dim &^ 15
-	j := 0
+	out = out[:len(rows)]
 	if nv > 0 {
-		var o4 [4]int32
-		for ; j+4 <= len(out); j += 4 {
-			dot4AVX512(q.q16[:nv], vecs[j*dim:(j+4)*dim], dim, &o4)
-			copy(out[j:j+4], o4[:])
+		qv := q.q16[:nv]
+		j := 0
+		for ; j+4 <= len(rows); j += 4 {
+			dot4AVX2(qv, vecs[rows[j]*dim:], vecs[rows[j+1]*dim:], vecs[rows[j+2]*dim:], vecs[rows[j+3]*dim:], out[j:j+4])
 		}
-		for ; j < len(out); j++ {
-			out[j] = dot1AVX2(q.q16[:nv], vecs[j*dim:j*dim+nv])
+		for ; j < len(rows); j++ {
+			out[j] = dot1AVX2(qv, vecs[rows[j]*dim:])
 		}
 		archsimd.ClearAVXUpperBits()
 	}
 	if nv < dim {
-		addTails(q, vecs, nv, out)
+		dotTails(q, vecs, rows, nv, out)
 	}
 }
 
-// addTails sets (if nothing was vectorised) or adds the scalar dot product of
-// dimensions [from, dim) for every row.
-func addTails(q *query, vecs []int8, from int, out []int32) {
+func dotRowsAVX512(q *query, vecs []int8, rows []int, out []int32) {
+	dim := len(q.q16)
+	nv := dim &^ 15
+	out = out[:len(rows)]
+	if nv > 0 {
+		qv := q.q16[:nv]
+		j := 0
+		for ; j+4 <= len(rows); j += 4 {
+			dot4AVX512(qv, vecs[rows[j]*dim:], vecs[rows[j+1]*dim:], vecs[rows[j+2]*dim:], vecs[rows[j+3]*dim:], out[j:j+4])
+		}
+		for ; j < len(rows); j++ {
+			out[j] = dot1AVX2(qv, vecs[rows[j]*dim:])
+		}
+		archsimd.ClearAVXUpperBits()
+	}
+	if nv < dim {
+		dotTails(q, vecs, rows, nv, out)
+	}
+}
+
+// dotTails adds the scalar dot product over dimensions [from, dim) to out,
+// or sets it if from == 0.
+func dotTails(q *query, vecs []int8, rows []int, from int, out []int32) {
 	dim := len(q.q32)
 	qt := q.q32[from:]
-	for j := range out {
-		t := dotGo(qt, vecs[j*dim+from:(j+1)*dim])
+	for j, r := range rows {
+		t := dotGo(qt, vecs[r*dim+from:][:dim-from])
 		if from == 0 {
 			out[j] = t
 		} else {
@@ -81,8 +82,10 @@ func addTails(q *query, vecs []int8, from int, out []int32) {
 	}
 }
 
-// dot1AVX2 returns the dot product of q and r, len(r) == len(q), a multiple of 16.
+// dot1AVX2 returns the dot product of q and r; len(r) >= len(q), a multiple
+// of 16.
 func dot1AVX2(q []int16, r []int8) int32 {
+	r = r[:len(q)]
 	var acc0, acc1 archsimd.Int32x8
 	i := 0
 	for ; i+32 <= len(q); i += 32 {
@@ -99,14 +102,11 @@ func dot1AVX2(q []int16, r []int8) int32 {
 	return o[0] + o[1] + o[2] + o[3]
 }
 
-// dot4AVX2 computes the dot products of q with four consecutive rows of
-// length dim starting at r[0]; len(q) (<= dim) is a multiple of 16.
-func dot4AVX2(q []int16, r []int8, dim int, out *[4]int32) {
+// dot4AVX2 sets out[0..3] to the dot products of q with r0..r3 (each at least
+// len(q) long; len(q) a multiple of 16).
+func dot4AVX2(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
-	r0 := r[:n]
-	r1 := r[dim : dim+n]
-	r2 := r[2*dim : 2*dim+n]
-	r3 := r[3*dim : 3*dim+n]
+	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
 	var a, b, c, d archsimd.Int32x8
 	for i := 0; i+16 <= n; i += 16 {
 		qv := archsimd.LoadInt16x16Slice(q[i:])
@@ -119,12 +119,9 @@ func dot4AVX2(q []int16, r []int8, dim int, out *[4]int32) {
 }
 
 // dot4AVX512 is dot4AVX2 with 32 dimensions per step.
-func dot4AVX512(q []int16, r []int8, dim int, out *[4]int32) {
+func dot4AVX512(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
-	r0 := r[:n]
-	r1 := r[dim : dim+n]
-	r2 := r[2*dim : 2*dim+n]
-	r3 := r[3*dim : 3*dim+n]
+	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
 	var a, b, c, d archsimd.Int32x16
 	i := 0
 	for ; i+32 <= n; i += 32 {
@@ -149,8 +146,8 @@ func dot4AVX512(q []int16, r []int8, dim int, out *[4]int32) {
 }
 
 // reduce4 stores the lane sums of a, b, c and d in out[0..3].
-func reduce4(a, b, c, d archsimd.Int32x8, out *[4]int32) {
-	// Within each 128-bit half: [a01 a23 b01 b23], then [a b c d] partials.
+func reduce4(a, b, c, d archsimd.Int32x8, out []int32) {
+	// Within each 128-bit half: [a01 a23 b01 b23] + [c.. d..] -> [a b c d].
 	h := a.AddPairsGrouped(b).AddPairsGrouped(c.AddPairsGrouped(d))
-	h.GetLo().Add(h.GetHi()).Store(out)
+	h.GetLo().Add(h.GetHi()).StoreSlice(out)
 }

@@ -123,11 +123,17 @@ type scan struct {
 }
 
 // run scores the rows of 64-row blocks [lo, hi) and returns their top k.
+// Each block's candidate rows (allowed, with a vector) go to the kernel in
+// one call, so dense blocks and sparse ones alike get four rows per step.
 func (sc *scan) run(lo, hi int) *topK {
 	s := sc.seg
-	dim := s.dim
+	scales := s.scales
+	factor := sc.q.factor
 	top := newTopK(min(sc.k, (hi-lo)*64))
-	var dots [64]int32
+	var (
+		rows [64]int
+		dots [64]int32
+	)
 	for blk := lo; blk < hi; blk++ {
 		base := blk * 64
 		m := ^uint64(0)
@@ -140,28 +146,23 @@ func (sc *scan) run(lo, hi int) *topK {
 		if n := sc.limit - base; n < 64 {
 			m &= 1<<n - 1
 		}
-		if m == 0 {
+		n := 0
+		for ; m != 0; m &= m - 1 {
+			r := base + bits.TrailingZeros64(m)
+			// A scale that is not a positive finite number (0 for rows
+			// without vector; NaN, Inf or negative only in a corrupt
+			// file) never matches.
+			if rs := scales[r]; rs > 0 && rs <= math.MaxFloat32 {
+				rows[n] = r
+				n++
+			}
+		}
+		if n == 0 {
 			continue
 		}
-		// Dense blocks: one kernel call over the span of set bits (so SIMD
-		// kernels get four rows per step). Sparse blocks: row by row.
-		first, last := bits.TrailingZeros64(m), 63-bits.LeadingZeros64(m)
-		if span := last - first + 1; 2*bits.OnesCount64(m) >= span {
-			r0 := base + first
-			dotRows(sc.q, s.vecs[r0*dim:(r0+span)*dim], dots[:span])
-			for ; m != 0; m &= m - 1 {
-				i := bits.TrailingZeros64(m)
-				top.offer(s.scales, base+i, dots[i-first], sc.q.factor)
-			}
-		} else {
-			for ; m != 0; m &= m - 1 {
-				r := base + bits.TrailingZeros64(m)
-				if !(s.scales[r] > 0) {
-					continue
-				}
-				dotRows(sc.q, s.vecs[r*dim:(r+1)*dim], dots[:1])
-				top.offer(s.scales, r, dots[0], sc.q.factor)
-			}
+		dotRows(sc.q, s.vecs, rows[:n], dots[:n])
+		for j, r := range rows[:n] {
+			top.push(Hit{Row: r, Score: float32(dots[j]) * factor * scales[r]})
 		}
 	}
 	return top
@@ -180,17 +181,6 @@ func newTopK(k int) *topK { return &topK{k: k, h: make([]Hit, 0, k)} }
 // higher row.
 func worse(a, b Hit) bool {
 	return a.Score < b.Score || (a.Score == b.Score && a.Row > b.Row)
-}
-
-// offer scores row r from its integer dot product and keeps it if it is
-// among the best so far. Rows whose scale is not a positive finite number
-// have no vector.
-func (t *topK) offer(scales []float32, r int, dot int32, factor float32) {
-	rs := scales[r]
-	if !(rs > 0 && rs <= math.MaxFloat32) {
-		return
-	}
-	t.push(Hit{Row: r, Score: float32(dot) * factor * rs})
 }
 
 func (t *topK) push(x Hit) {

@@ -63,13 +63,26 @@ func TestKernels(t *testing.T) {
 						vecs[i] = -128 // row 0 all -128
 					}
 				}
+				// Contiguous rows, then a shuffled selection with repeats.
+				idx := make([]int, nrows)
+				for i := range idx {
+					idx[i] = i
+				}
+				var shuffled []int
+				if nrows > 0 {
+					for range nrows + 2 {
+						shuffled = append(shuffled, rng.IntN(nrows))
+					}
+				}
 				for qname, q := range queries {
-					out := make([]int32, nrows)
-					dotRows(q, vecs, out)
-					for j := range out {
-						want := naiveDot(q, vecs[j*dim:(j+1)*dim])
-						if int64(out[j]) != want {
-							t.Fatalf("dim %d rows %d %s query: row %d dot %d, want %d", dim, nrows, qname, j, out[j], want)
+					for _, rows := range [][]int{idx, shuffled} {
+						out := make([]int32, len(rows))
+						dotRows(q, vecs, rows, out)
+						for j, r := range rows {
+							want := naiveDot(q, vecs[r*dim:(r+1)*dim])
+							if int64(out[j]) != want {
+								t.Fatalf("dim %d rows %v %s query: row %d dot %d, want %d", dim, rows, qname, r, out[j], want)
+							}
 						}
 					}
 				}

@@ -32,15 +32,27 @@ var (
 // markup, or "" when the doc has none worth a query.
 func firstSentence(doc string) string {
 	doc = strings.TrimSpace(doc)
+	if strings.HasPrefix(doc, "@") {
+		// JSDoc written as tags only: "@summary Add days to a date".
+		for _, tag := range []string{"@summary", "@description"} {
+			if _, after, ok := strings.Cut(doc, "\n"+tag); ok || strings.HasPrefix(doc, tag) {
+				if !ok {
+					after = doc[len(tag):]
+				}
+				if i := strings.Index(after, "\n@"); i >= 0 {
+					after = after[:i]
+				}
+				return firstSentence(after)
+			}
+		}
+		return ""
+	}
 	// First paragraph, and never into an @tag block (Javadoc, JSDoc).
 	if i := strings.Index(doc, "\n\n"); i >= 0 {
 		doc = doc[:i]
 	}
 	if i := strings.Index(doc, "\n@"); i >= 0 {
 		doc = doc[:i]
-	}
-	if strings.HasPrefix(doc, "@") {
-		return ""
 	}
 	doc = reInlineJD.ReplaceAllString(doc, "$1")
 	doc = reHTML.ReplaceAllString(doc, "")

@@ -4,11 +4,12 @@ import "testing"
 
 func TestFirstSentence(t *testing.T) {
 	tests := map[string]string{
-		"Split slices s into substrings. It returns a slice.": "Split slices s into substrings",
-		"Returns the {@code String} form.\n@param x the x":    "Returns the String form",
-		"Read a file, e.g. a config.\n\nMore.":                "Read a file, e.g. a config",
-		"TODO: fix this":                                      "",
-		"Use :func:`os.open` to open\n the file":              "Use os.open to open the file",
+		"Split slices s into substrings. It returns a slice.":                 "Split slices s into substrings",
+		"Returns the {@code String} form.\n@param x the x":                    "Returns the String form",
+		"Read a file, e.g. a config.\n\nMore.":                                "Read a file, e.g. a config",
+		"@name addDays\n@summary Add the specified number of days.\n@param x": "Add the specified number of days",
+		"TODO: fix this":                         "",
+		"Use :func:`os.open` to open\n the file": "Use os.open to open the file",
 	}
 	for in, want := range tests {
 		if got := firstSentence(in); got != want {

@@ -39,12 +39,13 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run as if started in `DIR`"},
+			&cli.StringFlag{Name: "dir", Usage: "run as if started in `DIR` (like git -C)"},
 		},
 		Commands: []*cli.Command{
 			indexCommand(),
 			searchCommand(),
 			statusCommand(),
+			manCommand(),
 		},
 		HideHelpCommand:      false,
 		EnableBashCompletion: true,
@@ -89,7 +90,7 @@ func hint(err error) string {
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
 	case errors.Is(err, gitindex.ErrNotRepository):
-		return "run git bcindex inside a git repository, or pass -C DIR"
+		return "run git bcindex inside a git repository, or pass --dir DIR"
 	case errors.Is(err, search.ErrEmptyQuery):
 		return "usage: git bcindex search [options] QUERY"
 	}
@@ -100,9 +101,9 @@ func hint(err error) string {
 	return ""
 }
 
-// openRepo opens the repository at -C or the current directory.
+// openRepo opens the repository at --dir or the current directory.
 func openRepo(c *cli.Context) (*gitindex.Repo, error) {
-	dir := c.String("C")
+	dir := c.String("dir")
 	if dir == "" {
 		dir = "."
 	}

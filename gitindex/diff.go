@@ -1,0 +1,163 @@
+package gitindex
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/utils/merkletrie"
+)
+
+// TreeDiff says how a listing was obtained by ListingFrom.
+type TreeDiff struct {
+	Base     plumbing.Hash // tree whose cached listing was the starting point; zero after a full walk
+	Added    int
+	Modified int
+	Deleted  int
+	Cached   bool            // the listing was already cached; nothing was diffed
+	Walked   bool            // no usable base (or .gitattributes changed): the tree was walked in full
+	NewBlobs []plumbing.Hash // blobs of added or modified files, path-skipped ones excluded
+}
+
+// ListingFrom returns the listing of tree to, like Listing, but derives it
+// from the cached listing of the first base that has one plus the changes
+// go-git's tree diff reports, instead of walking the whole tree. Identical
+// subtrees are skipped by hash, so the cost follows the size of the change,
+// not of the repository. It falls back to a full walk when no base is cached
+// or when a .gitattributes file changed (attributes can re-classify any
+// file). The derived listing is cached under to.
+func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumbing.Hash) (*Listing, *TreeDiff, error) {
+	if l, err := readListing(r.IndexDir, to); err == nil {
+		return l, &TreeDiff{Cached: true}, nil
+	}
+	for _, base := range bases {
+		if base.IsZero() || base == to {
+			continue
+		}
+		old, err := readListing(r.IndexDir, base)
+		if err != nil {
+			continue
+		}
+		l, d, err := r.applyDiff(ctx, old, to)
+		if err != nil {
+			return nil, nil, err
+		}
+		if l == nil {
+			break // attributes changed: walk
+		}
+		if err := writeListing(r.IndexDir, l); err != nil {
+			return nil, nil, err
+		}
+		return l, d, nil
+	}
+	l, err := r.walkTree(to)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := writeListing(r.IndexDir, l); err != nil {
+		return nil, nil, err
+	}
+	d := &TreeDiff{Walked: true}
+	for _, e := range l.Entries {
+		if e.Skip == SkipNone {
+			d.NewBlobs = append(d.NewBlobs, e.Blob)
+		}
+	}
+	return l, d, nil
+}
+
+// applyDiff returns old's listing changed into tree to's, or nil when a
+// .gitattributes file changed.
+func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*Listing, *TreeDiff, error) {
+	a, err := r.Git.TreeObject(old.Tree)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read tree %s: %w", old.Tree, err)
+	}
+	b, err := r.Git.TreeObject(to)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read tree %s: %w", to, err)
+	}
+	changes, err := object.DiffTreeWithOptions(ctx, a, b, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("diff trees %s..%s: %w", old.Tree, to, err)
+	}
+	d := &TreeDiff{Base: old.Tree}
+	gone := map[string]bool{}
+	var added []Entry
+	for _, c := range changes {
+		action, err := c.Action()
+		if err != nil {
+			return nil, nil, fmt.Errorf("diff trees %s..%s: %w", old.Tree, to, err)
+		}
+		for _, name := range []string{c.From.Name, c.To.Name} {
+			if path.Base(name) == ".gitattributes" {
+				return nil, nil, nil
+			}
+		}
+		switch action {
+		case merkletrie.Delete:
+			d.Deleted++
+			gone[c.From.Name] = true
+			continue
+		case merkletrie.Modify:
+			d.Modified++
+			gone[c.From.Name] = true
+		case merkletrie.Insert:
+			d.Added++
+		}
+		added = append(added, entryFor(c.To.Name, c.To.TreeEntry))
+	}
+	l := &Listing{Tree: to, Entries: make([]Entry, 0, len(old.Entries)+len(added))}
+	var attrFiles []Entry
+	for _, e := range old.Entries {
+		if gone[e.Path] {
+			continue
+		}
+		l.Entries = append(l.Entries, e)
+		if path.Base(e.Path) == ".gitattributes" {
+			attrFiles = append(attrFiles, e)
+		}
+	}
+	if len(attrFiles) > 0 && len(added) > 0 {
+		r.classify(added, attrFiles)
+	}
+	for _, e := range added {
+		if e.Skip == SkipNone {
+			d.NewBlobs = append(d.NewBlobs, e.Blob)
+		}
+	}
+	l.Entries = append(l.Entries, added...)
+	sort.Slice(l.Entries, func(i, j int) bool { return l.Entries[i].Path < l.Entries[j].Path })
+	return l, d, nil
+}
+
+// entryFor classifies one file of a tree the way walkTree does.
+func entryFor(name string, te object.TreeEntry) Entry {
+	switch te.Mode {
+	case filemode.Symlink:
+		return Entry{Path: name, Blob: te.Hash, Skip: SkipSymlink}
+	case filemode.Submodule:
+		return Entry{Path: name, Blob: te.Hash, Skip: SkipSubmodule}
+	}
+	return Entry{Path: name, Blob: te.Hash, Skip: pathSkip(name)}
+}
+
+// classify applies the unchanged .gitattributes files (in listing order,
+// which is git's tree order, as walkTree reads them) to new entries.
+func (r *Repo) classify(entries []Entry, attrFiles []Entry) {
+	var attrs []gitattributes.MatchAttribute
+	for _, f := range attrFiles {
+		a, err := r.readAttributes(f.Path, f.Blob)
+		if err == nil {
+			attrs = append(attrs, a...)
+		}
+	}
+	if len(attrs) > 0 {
+		applyAttributes(&Listing{Entries: entries}, attrs)
+	}
+}

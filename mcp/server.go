@@ -1,0 +1,131 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Embedder computes query vectors and vectors of newly indexed chunks;
+	// nil turns the vector arm off (git config bcindex.vectors=false).
+	Embedder embed.Embedder
+	// MaxFileSize is the largest blob indexed; 0: gitindex.DefaultMaxFileSize.
+	MaxFileSize int64
+	// LockWait is how long a search waits for a running indexer; 0: 2 minutes.
+	LockWait time.Duration
+	// Version is reported to clients in the initialize handshake.
+	Version string
+	// Log receives internal errors (with stacks); nil: discarded. Never
+	// stdout, which carries the protocol.
+	Log io.Writer
+}
+
+// Server answers MCP tool calls about one repository.
+type Server struct {
+	repo *gitindex.Repo
+	opts Options
+	sdk  *sdk.Server
+}
+
+// instructions tell the agent how the tools fit together.
+const instructions = `bcindex searches and reads this git repository straight from its object database, at any revision (rev: branch, tag, SHA, HEAD~3; default HEAD), without a checkout.
+Typical flow: search → get_chunk (full text of a hit by its chunk_id) or read_file (a line range) → file_chunks (outline of a file) → list_directory to explore.
+Paths are relative to the repository root, with forward slashes. Every answer is capped; a truncated answer says how to get the rest.`
+
+// NewServer builds the MCP server for repo with every bcindex tool registered.
+func NewServer(repo *gitindex.Repo, opts Options) *Server {
+	if opts.LockWait <= 0 {
+		opts.LockWait = 2 * time.Minute
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{repo: repo, opts: opts}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "bcindex", Title: "bcindex code search", Version: opts.Version},
+		&sdk.ServerOptions{Instructions: instructions})
+	s.register()
+	return s
+}
+
+// SDK returns the underlying SDK server, to connect it to any transport.
+func (s *Server) SDK() *sdk.Server { return s.sdk }
+
+// Run serves one client over stdin/stdout until it disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	err := s.sdk.Run(ctx, &sdk.StdioTransport{})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("serve mcp over stdio: %w", err)
+	}
+	return err
+}
+
+func (s *Server) register() {
+	addTool(s, "search", "Search code at a revision by symbol, keyword and meaning (hybrid by default). "+
+		"Returns ranked chunks (functions, classes, sections...) with path, lines, breadcrumb, signature, snippet and a chunk_id for get_chunk. "+
+		"A revision that is not indexed yet is indexed first (missing blobs only).", s.search)
+	addTool(s, "get_chunk", "Full text of a chunk by its chunk_id (from search or file_chunks), "+
+		"with its parent chunk (signature; text too for micro chunks) and the names of its siblings and children.", s.getChunk)
+	addTool(s, "file_chunks", "Outline of one file at a revision: its chunks in order (kind, name, lines, signature, chunk_id).", s.fileChunks)
+	addTool(s, "read_file", "Read a file at a revision, with line numbers (cat -n style). "+
+		"Use start_line/end_line for a range; long answers are truncated with a note saying where to continue.", s.readFile)
+	addTool(s, "list_directory", "List a directory of the tree at a revision: files with sizes and languages, subdirectories with file counts. "+
+		"recursive/depth descend into subdirectories; offset/limit page through long listings.", s.listDirectory)
+	addTool(s, "index_status", "How far the bcindex index covers a revision: files, blobs, chunks, pending blobs, model, store size.", s.indexStatus)
+}
+
+// addTool registers a read-only tool whose handler never takes the server
+// down: a panic becomes a tool error the agent can read.
+func addTool[In, Out any](s *Server, name, desc string, h sdk.ToolHandlerFor[In, Out]) {
+	f := false
+	tool := &sdk.Tool{Name: name, Description: desc,
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}}
+	sdk.AddTool(s.sdk, tool, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				var zero Out
+				res, out = nil, zero
+				if s.opts.Log != nil {
+					fmt.Fprintf(s.opts.Log, "bcindex mcp: panic in %s: %v\n%s", name, p, debug.Stack())
+				}
+				err = fmt.Errorf("internal error in %s (please report it): %v", name, p)
+			}
+		}()
+		return h(ctx, req, in)
+	})
+}
+
+// text wraps a text answer as the tool's unstructured content.
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// resolve turns the rev argument into a commit and its tree listing.
+func (s *Server) resolve(rev string) (gitindex.Commit, *gitindex.Listing, error) {
+	c, err := s.repo.Resolve(rev)
+	if err != nil {
+		return c, nil, err
+	}
+	l, err := s.repo.Listing(c.Tree)
+	if err != nil {
+		return c, nil, fmt.Errorf("list tree of %s: %w", c.Rev, err)
+	}
+	return c, l, nil
+}
+
+// model is the embedder ID the index is read with; "" when vectors are off.
+func (s *Server) model() string {
+	if s.opts.Embedder == nil {
+		return ""
+	}
+	return s.opts.Embedder.ID()
+}

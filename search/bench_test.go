@@ -1,0 +1,100 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// benchCorpus commits real code nobody here wrote — the Go standard
+// library's net and encoding packages from GOROOT — into a temp repository.
+// BCINDEX_BENCH_SRC names another directory to use instead.
+func benchCorpus(b *testing.B) (*gittest.Repo, int64) {
+	b.Helper()
+	srcs := []string{filepath.Join(runtime.GOROOT(), "src", "net"), filepath.Join(runtime.GOROOT(), "src", "encoding")}
+	if s := os.Getenv("BCINDEX_BENCH_SRC"); s != "" {
+		srcs = strings.Split(s, string(os.PathListSeparator))
+	}
+	r := gittest.New(b)
+	var total int64
+	for _, src := range srcs {
+		err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return err
+			}
+			rel, _ := filepath.Rel(filepath.Dir(src), p)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			total += int64(len(data))
+			r.Write(map[string]string{filepath.ToSlash(rel): string(data)})
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	r.Git("add", "-A")
+	r.Git("commit", "-qm", "corpus")
+	return r, total
+}
+
+// BenchmarkIndex measures a full index of the corpus with the built-in embedder.
+func BenchmarkIndex(b *testing.B) {
+	r, size := benchCorpus(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	var sum *gitindex.Summary
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.RemoveAll(filepath.Join(r.Dir, ".git", "bcindex"))
+		repo, err := gitindex.OpenRepo(r.Dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		sum, err = gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	secs := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(sum.BlobsNew)/secs, "blobs/s")
+	b.ReportMetric(float64(sum.Chunks)/secs, "chunks/s")
+	b.ReportMetric(float64(sum.Chunks), "chunks")
+}
+
+// BenchmarkSearch measures warm query latency per mode on the indexed corpus
+// (a new process pays the same plus opening the segments).
+func BenchmarkSearch(b *testing.B) {
+	r, _ := benchCorpus(b)
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb := embed.Default()
+	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"parse the http request header", "ReadResponse", "encode base64 with padding", "dial tcp with timeout"}
+	for _, mode := range []string{ModeSymbol, ModeText, ModeVector, ModeHybrid} {
+		b.Run(mode, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				q := queries[i%len(queries)]
+				if _, err := Search(context.Background(), repo, Options{Query: q, Mode: mode, Embedder: emb, NoIndex: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,177 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+const retryGo = `package net
+
+import "time"
+
+// RetryWithBackoff calls fn until it succeeds, sleeping twice as long after
+// each failure.
+func RetryWithBackoff(fn func() error, attempts int) error {
+	delay := 10 * time.Millisecond
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+		time.Sleep(delay)
+		delay *= 2
+	}
+	return err
+}
+`
+
+const configPy = `import json
+
+
+class ConfigLoader:
+    """Loads settings from disk."""
+
+    def parse_config_file(self, path):
+        """Parse the config file at path and return a dict."""
+        with open(path) as f:
+            return json.load(f)
+
+
+def unrelated_helper(x):
+    return x * 2
+`
+
+func openRepo(t *testing.T, dir string) *gitindex.Repo {
+	t.Helper()
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+func run(t *testing.T, repo *gitindex.Repo, opts Options) *Result {
+	t.Helper()
+	if opts.Embedder == nil {
+		opts.Embedder = embed.Default()
+	}
+	res, err := Search(context.Background(), repo, opts)
+	if err != nil {
+		t.Fatalf("search %q: %v", opts.Query, err)
+	}
+	return res
+}
+
+func hasHit(res *Result, name string) bool {
+	for _, h := range res.Hits {
+		if h.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
+	r.Git("rm", "-q", "net/retry.go")
+	r.Git("commit", "-qm", "remove retry")
+	repo := openRepo(t, r.Dir)
+
+	for _, mode := range []string{ModeHybrid, ModeSymbol, ModeText, ModeVector} {
+		old := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD~1", Mode: mode})
+		if !hasHit(old, "RetryWithBackoff") {
+			t.Errorf("mode %s: RetryWithBackoff not found at HEAD~1: %+v", mode, old.Hits)
+		}
+		head := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD", Mode: mode})
+		if hasHit(head, "RetryWithBackoff") {
+			t.Errorf("mode %s: RetryWithBackoff found at HEAD after its deletion", mode)
+		}
+	}
+	old := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD~1"})
+	h := old.Hits[0]
+	if h.Path != "net/retry.go" || h.StartLine != 5 || h.Kind != "function" || h.Language != "go" {
+		t.Errorf("top hit = %+v, want net/retry.go function from line 5 (doc comment included)", h)
+	}
+	if !strings.Contains(h.Snippet, "func RetryWithBackoff") || h.Commit == "" || h.Blob == "" || h.Ref != "HEAD~1" {
+		t.Errorf("hit lacks snippet or provenance: %+v", h)
+	}
+}
+
+func TestHybridFindsByMeaningAndFilters(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy,
+		"docs/guide.md": "# Guide\n\nIntro.\n\n## Retry policy\n\nFailed calls are retried with exponential backoff.\n"})
+	repo := openRepo(t, r.Dir)
+
+	res := run(t, repo, Options{Query: "parse the config file"})
+	if len(res.Hits) == 0 || res.Hits[0].Name != "parse_config_file" {
+		t.Fatalf("top hit for 'parse the config file' = %+v, want parse_config_file", res.Hits)
+	}
+	if got := strings.Join(res.Hits[0].Breadcrumb, " › "); got != "cfg/config.py › ConfigLoader › parse_config_file" {
+		t.Errorf("breadcrumb = %q", got)
+	}
+	if res.Hits[0].Parent != "ConfigLoader" {
+		t.Errorf("parent = %q, want ConfigLoader", res.Hits[0].Parent)
+	}
+
+	res = run(t, repo, Options{Query: "retry", Lang: "markdown"})
+	for _, h := range res.Hits {
+		if h.Language != "markdown" {
+			t.Errorf("--lang markdown returned %s hit %s", h.Language, h.Path)
+		}
+	}
+	if len(res.Hits) == 0 {
+		t.Errorf("--lang markdown found nothing for 'retry'")
+	}
+	res = run(t, repo, Options{Query: "retry", Path: "net/**"})
+	if len(res.Hits) == 0 {
+		t.Fatal("--path net/** found nothing")
+	}
+	for _, h := range res.Hits {
+		if !strings.HasPrefix(h.Path, "net/") {
+			t.Errorf("--path net/** returned %s", h.Path)
+		}
+	}
+	res = run(t, repo, Options{Query: "config", Kind: "class"})
+	if len(res.Hits) != 1 || res.Hits[0].Name != "ConfigLoader" {
+		t.Errorf("--kind class hits = %+v, want ConfigLoader only", res.Hits)
+	}
+}
+
+func TestSameCodeSameIdentityAcrossRevisions(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", map[string]string{"net/retry.go": retryGo})
+	r.Commit("two", map[string]string{"other.go": "package other\n"})
+	repo := openRepo(t, r.Dir)
+	a := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD~1"}).Hits[0]
+	b := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD"}).Hits[0]
+	if a.ChunkID != b.ChunkID || a.Commit == b.Commit {
+		t.Fatalf("chunk identity differs across revisions: %s vs %s (commits %s, %s)", a.ChunkID, b.ChunkID, a.Commit, b.Commit)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a.go": retryGo})
+	repo := openRepo(t, r.Dir)
+	ctx := context.Background()
+	if _, err := Search(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
+		t.Errorf("empty query: %v", err)
+	}
+	if _, err := Search(ctx, repo, Options{Query: "x", Rev: "nope"}); !errors.Is(err, gitindex.ErrUnknownRevision) {
+		t.Errorf("unknown rev: %v", err)
+	}
+	if _, err := Search(ctx, repo, Options{Query: "x", Mode: "fuzzy"}); !errors.Is(err, ErrBadMode) {
+		t.Errorf("bad mode: %v", err)
+	}
+	if _, err := Search(ctx, repo, Options{Query: "x", NoIndex: true}); !errors.Is(err, gitindex.ErrNoIndex) {
+		t.Errorf("no index with --no-index: %v", err)
+	}
+}
