@@ -186,9 +186,9 @@ type blobResult struct {
 	sha      plumbing.Hash
 	size     int
 	rec      *BlobRecord
-	tokens   [][]string    // per chunk; nil when not indexed
-	vectors  [][]int8      // per chunk; nil when none
-	scales   []float32     // per chunk
+	tokens   [][]string       // per chunk; nil when not indexed
+	vectors  [][]int8         // per chunk; nil when none
+	scales   []float32        // per chunk
 	newVecs  map[[16]byte]int // content hash → chunk index, for vectors computed by this blob
 	embedded int
 	reused   int

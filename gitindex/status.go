@@ -5,8 +5,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/gofrs/flock"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/gofrs/flock"
 )
 
 // Status describes how far the index covers one revision.
