@@ -268,3 +268,48 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// cancelAfter cancels a context once n blobs are done.
+type cancelAfter struct {
+	n, done int
+	cancel  context.CancelFunc
+}
+
+func (c *cancelAfter) Start(int) {}
+func (c *cancelAfter) Finish()   {}
+func (c *cancelAfter) Add(blobs int, _ int64) {
+	c.done += blobs
+	if c.done == c.n {
+		c.cancel()
+	}
+}
+
+func TestInterruptedIndexResumes(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(600))
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	prog := &cancelAfter{n: 250, cancel: cancel}
+	sum, err := NewIndexer(repo, Options{Embedder: embed.Default(), Progress: prog, CheckpointBlobs: 100}).Index(ctx, []string{"HEAD"}, 0)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted index returned %v, want context.Canceled", err)
+	}
+	if sum.BlobsNew < 250 || sum.BlobsNew >= 600 {
+		t.Fatalf("interrupted run published %d blobs, want between 250 and 599", sum.BlobsNew)
+	}
+	done := sum.BlobsNew
+	st, err := repo.Status("HEAD", embed.Default().ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pending != 600-done {
+		t.Fatalf("status after interrupt: pending %d, want %d", st.Pending, 600-done)
+	}
+	sum = indexRevs(t, r.Dir, embed.Default(), "HEAD")
+	if sum.BlobsNew != 600-done || sum.BlobsReused != done {
+		t.Fatalf("resumed run: new %d reused %d, want %d/%d", sum.BlobsNew, sum.BlobsReused, 600-done, done)
+	}
+}
