@@ -144,7 +144,8 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 	if err != nil {
 		return nil, err
 	}
-	if len(todo) == 0 {
+	backfill := ix.segmentsWithoutVectors(m)
+	if len(todo) == 0 && len(backfill) == 0 {
 		if len(m.Segments) == 0 && m.Next == 1 {
 			// Publish an empty manifest so that an empty revision counts as indexed.
 			if err := writeManifest(ix.repo.IndexDir, m); err != nil {
@@ -160,7 +161,14 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 		return nil, err
 	}
 	defer store.Close()
-	err = ix.run(ctx, store, m, todo, sum)
+	if len(backfill) > 0 {
+		if err := ix.backfillVectors(ctx, store, m, sum); err != nil {
+			return sum, err
+		}
+	}
+	if len(todo) > 0 {
+		err = ix.run(ctx, store, m, todo, sum)
+	}
 	sum.Elapsed = time.Since(start)
 	return sum, err
 }

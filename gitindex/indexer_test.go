@@ -313,3 +313,38 @@ func TestInterruptedIndexResumes(t *testing.T) {
 		t.Fatalf("resumed run: new %d reused %d, want %d/%d", sum.BlobsNew, sum.BlobsReused, 600-done, done)
 	}
 }
+
+// otherModel stands for a second configured model: same vectors, another ID.
+type otherModel struct{ embed.Embedder }
+
+func (otherModel) ID() string { return "other-model-v1" }
+
+func TestSwitchingModelBackfillsVectors(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"calc.go": goFile})
+	indexRevs(t, r.Dir, nil, "HEAD") // vectors off
+	repo, _ := OpenRepo(r.Dir)
+	st, err := repo.Status("HEAD", "other-model-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Vectors != 0 {
+		t.Fatalf("vectors before backfill = %d, want 0", st.Vectors)
+	}
+	emb := &countingEmbedder{Embedder: otherModel{embed.Default()}}
+	sum := indexRevs(t, r.Dir, emb, "HEAD")
+	if sum.BlobsNew != 0 || sum.Embedded == 0 || sum.Embedded != emb.reset() {
+		t.Fatalf("backfill: new blobs %d, embedded %d", sum.BlobsNew, sum.Embedded)
+	}
+	snap, err := OpenSnapshot(repo.IndexDir, "other-model-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	if snap.Segments[0].Vec == nil || snap.Segments[0].Vec.Len() != snap.Segments[0].Rows() {
+		t.Fatalf("segment has no vector file for the new model after backfill")
+	}
+	if sum := indexRevs(t, r.Dir, emb, "HEAD"); sum.Embedded != 0 {
+		t.Fatalf("second run embedded %d, want 0", sum.Embedded)
+	}
+}

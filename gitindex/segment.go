@@ -254,10 +254,16 @@ func (t *chunkTable) findBlob(sha plumbing.Hash) (first, n int, ok bool) {
 		return bytes.Compare(t.blobs[i*blobSize:i*blobSize+20], sha[:]) >= 0
 	})
 	if i < t.nblobs && bytes.Equal(t.blobs[i*blobSize:i*blobSize+20], sha[:]) {
-		rec := t.blobs[i*blobSize:]
-		return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:])), true
+		first, n = t.blobRange(i)
+		return first, n, true
 	}
 	return 0, 0, false
+}
+
+// blobRange returns the rows of blob i of the table.
+func (t *chunkTable) blobRange(i int) (first, n int) {
+	rec := t.blobs[i*blobSize:]
+	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
 }
 
 // blobInfo returns the size and content skip reason of blob i.

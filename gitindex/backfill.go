@@ -1,0 +1,155 @@
+package gitindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// backfillVectors gives every live segment a vector file for the configured
+// model. Segments written under another model (or with vectors off) gain one
+// here: vectors already in Badger for a chunk's content hash are reused, the
+// rest are embedded from the blob text. Adding a file is invisible to readers
+// until it is complete (rename), and stored vectors of other models are kept
+// until gc, so switching models never mixes vectors.
+func (ix *Indexer) backfillVectors(ctx context.Context, store *Store, m *manifest, sum *Summary) error {
+	emb := ix.opts.Embedder
+	if emb == nil {
+		return nil
+	}
+	for _, id := range ix.segmentsWithoutVectors(m) {
+		p := segmentFile(ix.repo.IndexDir, id, vectorFileName(emb.ID()))
+		if err := ix.backfillSegment(ctx, store, id, p, emb, sum); err != nil {
+			return fmt.Errorf("backfill vectors of segment %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// segmentsWithoutVectors lists the live segments that lack a vector file
+// for the configured model.
+func (ix *Indexer) segmentsWithoutVectors(m *manifest) []string {
+	if ix.opts.Embedder == nil {
+		return nil
+	}
+	var out []string
+	for _, id := range m.Segments {
+		_, err := os.Stat(segmentFile(ix.repo.IndexDir, id, vectorFileName(ix.opts.Embedder.ID())))
+		if errors.Is(err, fs.ErrNotExist) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path string, emb embed.Embedder, sum *Summary) error {
+	ct, err := openChunkTable(segmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+	if err != nil {
+		return err
+	}
+	defer ct.close()
+	vecs := make([][]int8, ct.nrows)
+	scales := make([]float32, ct.nrows)
+	batch := store.NewBatch()
+	defer batch.Cancel()
+	for b := 0; b < ct.nblobs; b++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		first, n := ct.blobRange(b)
+		if n == 0 {
+			continue
+		}
+		rows := make([]Row, n)
+		var missing []int
+		for i := range rows {
+			rows[i] = ct.row(first + i)
+			if !rows[i].Indexed {
+				continue
+			}
+			v, err := store.Get(vector.Key(emb.ID(), rows[i].Hash[:]))
+			if err != nil {
+				return err
+			}
+			if v != nil {
+				if q, s, err := vector.Decode(v); err == nil {
+					vecs[first+i], scales[first+i] = q, s
+					sum.VectorsReused++
+					continue
+				}
+			}
+			missing = append(missing, i)
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		content, err := ix.repo.ReadBlob(ct.blobSHA(b))
+		if err != nil {
+			return err
+		}
+		f := fileFromRows(rows, first)
+		var texts []string
+		var which []int
+		for _, i := range missing {
+			text := chunk.IndexText(content, f, i)
+			if ContentHash(text) != rows[i].Hash {
+				continue // chunked by another chunker version: leave without a vector
+			}
+			texts = append(texts, text)
+			which = append(which, i)
+		}
+		if len(texts) == 0 {
+			continue
+		}
+		out, err := emb.Embed(ctx, texts, embed.RoleDocument)
+		if err != nil {
+			return fmt.Errorf("embed blob %s: %w", ct.blobSHA(b), err)
+		}
+		for k, i := range which {
+			q, s := vector.Quantize(out[k])
+			vecs[first+i], scales[first+i] = q, s
+			if err := batch.Put(vector.Key(emb.ID(), rows[i].Hash[:]), vector.Encode(q, s)); err != nil {
+				return err
+			}
+		}
+		sum.Embedded += len(which)
+	}
+	if err := batch.Flush(); err != nil {
+		return err
+	}
+	vw, err := vector.Create(path, emb.Dim())
+	if err != nil {
+		return err
+	}
+	for i := range vecs {
+		if err := vw.Add(vecs[i], scales[i]); err != nil {
+			return err
+		}
+	}
+	if err := vw.Finish(); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// fileFromRows rebuilds the chunk list of one blob from its segment rows,
+// enough for chunk.IndexText.
+func fileFromRows(rows []Row, first int) chunk.File {
+	f := chunk.File{Chunks: make([]chunk.Chunk, len(rows))}
+	for i, r := range rows {
+		parent := -1
+		if r.Parent >= 0 {
+			parent = r.Parent - first
+		}
+		f.Chunks[i] = chunk.Chunk{Kind: r.Kind, Name: r.Name, Parent: parent, Signature: r.Signature,
+			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte, SyntaxError: r.SyntaxError}
+	}
+	return f
+}

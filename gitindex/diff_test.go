@@ -1,0 +1,127 @@
+package gitindex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+func treeOf(t *testing.T, repo *Repo, rev string) plumbing.Hash {
+	t.Helper()
+	c, err := repo.Resolve(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Tree
+}
+
+// TestListingFromMatchesWalk checks that a listing derived from a diff is
+// exactly the listing a full walk produces, across the kinds of change.
+func TestListingFromMatchesWalk(t *testing.T) {
+	r := gittest.New(t)
+	files := manyFiles(50)
+	files[".gitattributes"] = "gen/** linguist-generated\n"
+	files["gen/a.go"] = "package gen\n"
+	files["dir/x.go"] = "package dir\n"
+	r.Commit("init", files)
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"modify one file", func() { r.Commit("m", map[string]string{"pkg0/f0.go": "package pkg0\n// changed\n"}) }},
+		{"add files under attributes and vendor", func() {
+			r.Commit("a", map[string]string{"gen/b.go": "package gen\n", "vendor/v.go": "package v\n", "new/n.go": "package n\n"})
+		}},
+		{"rename unchanged", func() { r.Git("mv", "pkg1/f1.go", "pkg1/renamed.go"); r.Commit("r", nil) }},
+		{"delete directory", func() { r.Git("rm", "-rq", "pkg2"); r.Commit("d", nil) }},
+		{"directory becomes file", func() { r.Git("rm", "-rq", "dir"); r.Commit("df", map[string]string{"dir": "now a file\n"}) }},
+		{"symlink", func() {
+			if err := os.Symlink("pkg3/f3.go", filepath.Join(r.Dir, "link.go")); err != nil {
+				t.Fatal(err)
+			}
+			r.Commit("s", nil)
+		}},
+		{"attributes change walks", func() { r.Commit("ga", map[string]string{".gitattributes": "new/** linguist-vendored\n"}) }},
+	}
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := repo.Listing(treeOf(t, repo, "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			s.do()
+			repo, err := OpenRepo(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev, head := treeOf(t, repo, "HEAD~1"), treeOf(t, repo, "HEAD")
+			got, d, err := repo.ListingFrom(ctx, head, plumbing.ZeroHash, prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := repo.walkTree(head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("derived listing differs from walk (diff %+v)\n got %v\nwant %v", d, got.Entries, want.Entries)
+			}
+			if wantWalk := s.name == "attributes change walks"; d.Walked != wantWalk {
+				t.Errorf("walked = %v, want %v (%+v)", d.Walked, wantWalk, d)
+			}
+			cached, err := repo.CachedListing(head)
+			if err != nil || !reflect.DeepEqual(cached, want) {
+				t.Fatalf("listing not cached: %v", err)
+			}
+		})
+	}
+}
+
+// TestDiffIndexCounts: after a commit, only the changed blobs go through
+// chunking: a pure rename processes nothing, a 1-file change one blob.
+func TestDiffIndexCounts(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(200))
+	emb := &countingEmbedder{Embedder: embed.Default()}
+	if sum := indexRevs(t, r.Dir, emb, "HEAD"); sum.BlobsNew != 200 {
+		t.Fatalf("first index: %d new blobs", sum.BlobsNew)
+	}
+	emb.reset()
+	check := func(name string, wantNew, wantAdded, wantDeleted, wantModified int) {
+		t.Helper()
+		repo, err := OpenRepo(r.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, d, err := repo.ListingFrom(context.Background(), treeOf(t, repo, "HEAD"), treeOf(t, repo, "HEAD~1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Walked || d.Added != wantAdded || d.Deleted != wantDeleted || d.Modified != wantModified {
+			t.Errorf("%s: diff %+v, want +%d -%d ~%d", name, d, wantAdded, wantDeleted, wantModified)
+		}
+		sum := indexRevs(t, r.Dir, emb, "HEAD")
+		if sum.BlobsNew != wantNew {
+			t.Errorf("%s: %d blobs processed, want %d", name, sum.BlobsNew, wantNew)
+		}
+		if wantNew == 0 && emb.reset() != 0 {
+			t.Errorf("%s: embedded texts for a change with no new content", name)
+		}
+	}
+	r.Git("mv", "pkg1/f1.go", "pkg1/moved.go")
+	r.Commit("rename", nil)
+	check("rename", 0, 1, 1, 0)
+	r.Commit("one file", map[string]string{"pkg2/f2.go": "package pkg2\n\n// F2 now retries.\nfunc F2() int { return retry() }\n"})
+	check("1-file commit", 1, 0, 0, 1)
+}
