@@ -30,8 +30,9 @@ type Index struct {
 }
 
 // Open memory-maps the postings file at path read-only. It checks the header
-// and section sizes, so truncated files and wrong file types are rejected;
-// Verify checks the rest.
+// and section sizes in constant time, so truncated files and wrong file types
+// are rejected; Verify checks the rest. The file must not be modified in
+// place while open; replacing it by rename, as WriteFile does, is safe.
 func Open(path string) (*Index, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -233,8 +234,9 @@ func (ix *Index) Iter(term string) Iterator {
 	}
 }
 
-// Close unmaps the file. Iterators obtained from ix must not be used after
-// Close. Close is idempotent.
+// Close unmaps the file. It must not run concurrently with other methods,
+// and iterators obtained from ix must not be used after it. Close is
+// idempotent; a closed Index is empty.
 func (ix *Index) Close() error {
 	data, unmap := ix.data, ix.unmap
 	*ix = Index{path: ix.path}

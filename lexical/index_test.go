@@ -120,7 +120,7 @@ func writeAndOpen(t testing.TB, w *Writer) *Index {
 func randomDocs(rng *rand.Rand, nrows, vocab, maxLen int) (*Writer, *reference) {
 	words := make([]string, vocab)
 	for i := range words {
-		words[i] = fmt.Sprintf("w%x", i*2654435761%1000003)
+		words[i] = fmt.Sprintf("w%x", uint64(i)*2654435761%1000003)
 		if i%7 == 0 {
 			words[i] += "é"
 		}
