@@ -17,6 +17,9 @@ const armDepth = 200
 // (ignoring case and separators) and earns the fusion boost.
 const symbolExact = 2.5
 
+// symbolExactCase is the score of a name equal to the query as typed.
+const symbolExactCase = 4
+
 // symbolArm ranks rows whose name matches the query: exact (case-sensitive)
 // above case-insensitive above a match ignoring separators ("parse config"
 // and "parse_config" both find parseConfig) above prefix.
@@ -41,7 +44,7 @@ func (v *view) symbolArm(query string) []cand {
 			var score float64
 			switch {
 			case name == q:
-				score = 4
+				score = symbolExactCase
 			case strings.EqualFold(name, lq):
 				score = 3
 			case squash(name) == nq:

@@ -23,13 +23,18 @@ type fused struct {
 // the same rules as the hybrid.
 func (v *view) fuse(query string, arms []arm) []fused {
 	scores := map[[2]int]float64{}
-	exact := map[[2]int]bool{}
+	boost := map[[2]int]float64{}
 	for _, a := range arms {
 		for rank, c := range a.cands {
 			k := [2]int{c.seg, c.row}
 			scores[k] += a.weight / float64(rrfK+rank+1)
 			if a.name == ModeSymbol && c.score >= symbolExact {
-				exact[k] = true
+				// The name is the query: as typed (x3) or but for case and
+				// separators (x1.5), so ParseQuery beats parseQuery for "ParseQuery".
+				boost[k] = 1.5
+				if c.score >= symbolExactCase {
+					boost[k] = 3
+				}
 			}
 		}
 	}
@@ -45,8 +50,8 @@ func (v *view) fuse(query string, arms []arm) []fused {
 		seg := v.snap.Segments[k[0]]
 		row := seg.Row(k[1])
 		mult := 1.0
-		if exact[k] {
-			mult *= 2
+		if b, ok := boost[k]; ok {
+			mult *= b
 		}
 		switch row.Kind {
 		case "file", "window":
