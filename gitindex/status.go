@@ -25,7 +25,8 @@ type Status struct {
 	Model      string         `json:"model"`
 	Schema     int            `json:"schema"`
 	IndexDir   string         `json:"index_dir"`
-	Indexing   bool           `json:"indexing"` // an indexer holds the lock now
+	Indexing   bool           `json:"indexing"`        // an indexer holds the lock now
+	Hooks      bool           `json:"hooks_installed"` // set by the caller: git hooks keep the index fresh
 }
 
 // Status reports the index's coverage of rev without modifying the index

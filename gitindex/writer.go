@@ -100,6 +100,9 @@ func (w *runWriter) publish() error {
 		return err
 	}
 	*w.m = next
+	if err := w.ix.mergeSmallSegments(w.m); err != nil {
+		return fmt.Errorf("merge segments: %w", err)
+	}
 	w.seg = segmentWriter{}
 	w.lex = lexical.NewWriter()
 	w.vecs, w.scales = nil, nil
@@ -108,22 +111,39 @@ func (w *runWriter) publish() error {
 }
 
 func (w *runWriter) writeSegment(dir string) error {
+	vecs := map[string]*vecRows{}
+	if emb := w.ix.opts.Embedder; emb != nil {
+		vecs[vectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
+	}
+	return writeSegmentFiles(dir, &w.seg, w.lex, vecs)
+}
+
+// vecRows are the vectors of one model for every row of a segment.
+type vecRows struct {
+	dim    int
+	q      [][]int8
+	scales []float32
+}
+
+// writeSegmentFiles writes a complete segment directory: chunk table,
+// postings and one vector file per model (keyed by file name).
+func writeSegmentFiles(dir string, seg *segmentWriter, lex *lexical.Writer, vecs map[string]*vecRows) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "chunks.bin"), w.seg.encode()); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, "chunks.bin"), seg.encode()); err != nil {
 		return err
 	}
-	if err := w.lex.WriteFile(filepath.Join(dir, "lex.bin")); err != nil {
+	if err := lex.WriteFile(filepath.Join(dir, "lex.bin")); err != nil {
 		return err
 	}
-	if emb := w.ix.opts.Embedder; emb != nil {
-		vw, err := vector.Create(filepath.Join(dir, vectorFileName(emb.ID())), emb.Dim())
+	for name, v := range vecs {
+		vw, err := vector.Create(filepath.Join(dir, name), v.dim)
 		if err != nil {
 			return err
 		}
-		for i := range w.vecs {
-			if err := vw.Add(w.vecs[i], w.scales[i]); err != nil {
+		for i := range v.q {
+			if err := vw.Add(v.q[i], v.scales[i]); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,202 @@
+package gitindex
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// maxSegments is how many segments may be live before the indexer merges
+// the smaller ones. Every indexing run (every hook run) adds a segment, and
+// a query looks each blob up in every segment.
+const maxSegments = 8
+
+// mergeSmallSegments merges the smallest segments into one when there are
+// more than maxSegments, so that the count stays bounded and the work done
+// stays proportional to the small segments (large ones are rarely rewritten).
+func (ix *Indexer) mergeSmallSegments(m *manifest) error {
+	if len(m.Segments) <= maxSegments {
+		return nil
+	}
+	type sized struct {
+		id   string
+		rows int
+	}
+	var segs []sized
+	for _, id := range m.Segments {
+		ct, err := openChunkTable(segmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+		if err != nil {
+			return err
+		}
+		segs = append(segs, sized{id, ct.nrows})
+		ct.close()
+	}
+	sort.SliceStable(segs, func(i, j int) bool { return segs[i].rows < segs[j].rows })
+	var ids []string
+	for _, s := range segs[:len(segs)-maxSegments/2] {
+		ids = append(ids, s.id)
+	}
+	return ix.mergeSegments(m, ids, nil)
+}
+
+// mergeSegments rewrites the segments ids as one, keeping only the blobs
+// for which keep returns true (nil keeps all), then publishes a manifest
+// without them and removes their directories. Postings and vectors are
+// copied, never recomputed; a model's vectors are kept when every merged
+// segment has them (backfill recreates the others).
+func (ix *Indexer) mergeSegments(m *manifest, ids []string, keep func(plumbing.Hash) bool) error {
+	var (
+		seg    segmentWriter
+		lw     = lexical.NewWriter()
+		vecs   = map[string]*vecRows{}
+		models []string
+	)
+	for k, id := range ids {
+		names, err := vectorFiles(ix.repo.IndexDir, id)
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			models = names
+		} else {
+			models = intersect(models, names)
+		}
+	}
+	for _, id := range ids {
+		if err := ix.appendSegment(id, models, keep, &seg, lw, vecs); err != nil {
+			return fmt.Errorf("merge segment %s: %w", id, err)
+		}
+	}
+	next := &manifest{Schema: SchemaVersion, Next: m.Next + 1}
+	drop := map[string]bool{}
+	for _, id := range ids {
+		drop[id] = true
+	}
+	for _, id := range m.Segments {
+		if !drop[id] {
+			next.Segments = append(next.Segments, id)
+		}
+	}
+	if len(seg.blobs) > 0 {
+		id := fmt.Sprintf("%08d", m.Next)
+		dir := filepath.Join(ix.repo.IndexDir, "segments", id)
+		if err := writeSegmentFiles(dir, &seg, lw, vecs); err != nil {
+			os.RemoveAll(dir)
+			return fmt.Errorf("write merged segment %s: %w", id, err)
+		}
+		next.Segments = append(next.Segments, id)
+	}
+	if err := writeManifest(ix.repo.IndexDir, next); err != nil {
+		return err
+	}
+	*m = *next
+	// Readers that opened the old segments keep their mappings; readers that
+	// read the old manifest but not yet the files retry with the new one.
+	for _, id := range ids {
+		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
+	}
+	return nil
+}
+
+// appendSegment copies the kept blobs of one segment into the writers.
+func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *segmentWriter, lw *lexical.Writer, vecs map[string]*vecRows) error {
+	ct, err := openChunkTable(segmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+	if err != nil {
+		return err
+	}
+	defer ct.close()
+	lex, err := lexical.Open(segmentFile(ix.repo.IndexDir, id, "lex.bin"))
+	if err != nil {
+		return err
+	}
+	defer lex.Close()
+	srcVecs := map[string]*vector.Segment{}
+	for _, name := range models {
+		vs, err := vector.Open(segmentFile(ix.repo.IndexDir, id, name))
+		if err != nil {
+			return err
+		}
+		defer vs.Close()
+		srcVecs[name] = vs
+		if vecs[name] == nil {
+			vecs[name] = &vecRows{dim: vs.Dim()}
+		}
+	}
+	// Blobs in row order, so that old rows map to increasing new rows.
+	order := make([]int, ct.nblobs)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		fa, _ := ct.blobRange(order[a])
+		fb, _ := ct.blobRange(order[b])
+		return fa < fb
+	})
+	rowMap := make([]int32, ct.nrows)
+	for i := range rowMap {
+		rowMap[i] = -1
+	}
+	for _, b := range order {
+		sha := ct.blobSHA(b)
+		if keep != nil && !keep(sha) {
+			continue
+		}
+		first, n := ct.blobRange(b)
+		size, skip := ct.blobInfo(b)
+		base := len(seg.rows)
+		rows := make([]Row, n)
+		for i := range rows {
+			r := ct.row(first + i)
+			if r.Parent >= 0 {
+				r.Parent = r.Parent - first + base
+			}
+			rows[i] = r
+			rowMap[first+i] = int32(base + i)
+			for name, vs := range srcVecs {
+				q, s := vs.Row(first + i)
+				vecs[name].q = append(vecs[name].q, q)
+				vecs[name].scales = append(vecs[name].scales, s)
+			}
+		}
+		seg.addBlob(sha, int(size), skip, rows)
+	}
+	return lw.Append(lex, rowMap)
+}
+
+// vectorFiles lists a segment's vector files.
+func vectorFiles(indexDir, id string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(indexDir, "segments", id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "vec-") && strings.HasSuffix(e.Name(), ".bin") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+func intersect(a, b []string) []string {
+	set := map[string]bool{}
+	for _, x := range b {
+		set[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if set[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
