@@ -31,7 +31,11 @@ done
 
 mkdir -p "$prefix/bin" "$prefix/share/man/man1"
 echo "building git-bcindex..."
-CGO_ENABLED=1 go build -trimpath -o "$prefix/bin/git-bcindex" ./cmd/git-bcindex
+# On amd64 the vector scan uses AVX2/AVX-512 through Go's simd/archsimd,
+# which needs GOEXPERIMENT=simd; elsewhere it falls back to pure Go.
+experiment=""
+if [ "$(go env GOARCH)" = amd64 ] && GOEXPERIMENT=simd go version >/dev/null 2>&1; then experiment=simd; fi
+GOEXPERIMENT="$experiment" CGO_ENABLED=1 go build -trimpath -o "$prefix/bin/git-bcindex" ./cmd/git-bcindex
 "$prefix/bin/git-bcindex" man > "$prefix/share/man/man1/git-bcindex.1"
 echo "installed $prefix/bin/git-bcindex and $prefix/share/man/man1/git-bcindex.1"
 

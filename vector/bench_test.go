@@ -78,6 +78,16 @@ func benchSegment(b *testing.B, rows int) *Segment {
 	return s
 }
 
+// reportCPU adds a cpu-ms/op metric: process CPU time per iteration since
+// start. Unlike ns/op it does not count time spent waiting for a core, so it
+// is the steadier figure on a shared machine (it still includes GC and, for
+// parallel searches, the work of every core).
+func reportCPU(b *testing.B, start time.Duration) {
+	if start > 0 && b.N > 0 {
+		b.ReportMetric(float64(processCPU()-start)/1e6/float64(b.N), "cpu-ms/op")
+	}
+}
+
 var benchSizes = []struct {
 	name string
 	rows int
@@ -101,11 +111,16 @@ func BenchmarkSearch(b *testing.B) {
 				dotRows = allKernels[name]
 				defer func() { dotRows = saved }()
 				b.SetBytes(int64(size.rows) * (benchDim + 4))
+				var cpu0 time.Duration
 				for b.Loop() {
+					if cpu0 == 0 {
+						cpu0 = processCPU()
+					}
 					if hits := s.Search(query, 10, nil); len(hits) != 10 {
 						b.Fatalf("%d hits", len(hits))
 					}
 				}
+				reportCPU(b, cpu0)
 			})
 		}
 		// A filter keeping a random half of the rows, default kernel.
@@ -118,11 +133,16 @@ func BenchmarkSearch(b *testing.B) {
 				}
 			}
 			b.SetBytes(int64(size.rows) * (benchDim + 4))
+			var cpu0 time.Duration
 			for b.Loop() {
+				if cpu0 == 0 {
+					cpu0 = processCPU()
+				}
 				if hits := s.Search(query, 10, allow); len(hits) != 10 {
 					b.Fatalf("%d hits", len(hits))
 				}
 			}
+			reportCPU(b, cpu0)
 		})
 	}
 }
@@ -191,9 +211,14 @@ func BenchmarkMemRead(b *testing.B) {
 			words := segmentWords(s)
 			b.SetBytes(int64(size.rows) * (benchDim + 4))
 			sums := make([]uint64, runtime.GOMAXPROCS(0))
+			var cpu0 time.Duration
 			for b.Loop() {
+				if cpu0 == 0 {
+					cpu0 = processCPU()
+				}
 				memSink += parallelSum(words, sums)
 			}
+			reportCPU(b, cpu0)
 		})
 	}
 }

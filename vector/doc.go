@@ -34,6 +34,15 @@
 // GOEXPERIMENT=simd on amd64) return identical hits. Ties on score are broken
 // by the lower row number.
 //
+// # Speed
+//
+// Search splits the rows across runtime.GOMAXPROCS goroutines, each keeping a
+// bounded top-k heap, and merges them. Built with GOEXPERIMENT=simd on an
+// amd64 CPU with AVX2 or AVX-512, the kernel runs at about memory bandwidth
+// (a million 256-d rows in roughly 15–25 ms on one core); the portable Go
+// kernel is about an order of magnitude slower. BenchmarkScanVsMem reports the
+// ratio to a plain read of the same bytes.
+//
 // # Segment file format (version 1)
 //
 // All integers are little-endian. The header is 64 bytes:

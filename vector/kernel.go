@@ -33,7 +33,7 @@ func dotRowsGo(q *query, vecs []int8, rows []int, out []int32) {
 		r3 := vecs[rows[j+3]*dim:][:dim:dim]
 		var a, b, c, d int32
 		i := 0
-		for ; i+4 <= dim; i += 4 {
+		for ; i <= dim-4; i += 4 {
 			qq := qv[i : i+4 : i+4]
 			x0 := r0[i : i+4 : i+4]
 			x1 := r1[i : i+4 : i+4]
@@ -65,7 +65,7 @@ func dotGo(q []int32, r []int8) int32 {
 	r = r[:n]
 	var s0, s1, s2, s3 int32
 	i := 0
-	for ; i+8 <= n; i += 8 {
+	for ; i <= n-8; i += 8 {
 		qq := q[i : i+8 : i+8]
 		rr := r[i : i+8 : i+8]
 		s0 += qq[0]*int32(rr[0]) + qq[4]*int32(rr[4])

@@ -2,7 +2,10 @@
 
 package vector
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+	"unsafe"
+)
 
 // SIMD kernels built on Go 1.26's simd/archsimd (GOEXPERIMENT=simd).
 //
@@ -82,18 +85,25 @@ func dotTails(q *query, vecs []int8, rows []int, from int, out []int32) {
 	}
 }
 
+// The loops below address memory through unsafe.Pointer arithmetic: callers
+// re-slice every operand to the loop length first, so all loads are in
+// bounds, and the loops carry no bounds checks, slice-pointer masking or
+// spills.
+
 // dot1AVX2 returns the dot product of q and r; len(r) >= len(q), a multiple
 // of 16.
 func dot1AVX2(q []int16, r []int8) int32 {
-	r = r[:len(q)]
+	n := len(q)
+	r = r[:n]
+	qp, rp := unsafe.Pointer(unsafe.SliceData(q)), unsafe.Pointer(unsafe.SliceData(r))
 	var acc0, acc1 archsimd.Int32x8
 	i := 0
-	for ; i+32 <= len(q); i += 32 {
-		acc0 = acc0.Add(archsimd.LoadInt8x16Slice(r[i:]).ExtendToInt16().DotProductPairs(archsimd.LoadInt16x16Slice(q[i:])))
-		acc1 = acc1.Add(archsimd.LoadInt8x16Slice(r[i+16:]).ExtendToInt16().DotProductPairs(archsimd.LoadInt16x16Slice(q[i+16:])))
+	for ; i+32 <= n; i += 32 {
+		acc0 = acc0.Add(loadRow16(rp, i).DotProductPairs(loadQuery16(qp, i)))
+		acc1 = acc1.Add(loadRow16(rp, i+16).DotProductPairs(loadQuery16(qp, i+16)))
 	}
-	if i < len(q) {
-		acc0 = acc0.Add(archsimd.LoadInt8x16Slice(r[i:]).ExtendToInt16().DotProductPairs(archsimd.LoadInt16x16Slice(q[i:])))
+	if i < n {
+		acc0 = acc0.Add(loadRow16(rp, i).DotProductPairs(loadQuery16(qp, i)))
 	}
 	acc := acc0.Add(acc1)
 	s := acc.GetLo().Add(acc.GetHi())
@@ -107,13 +117,16 @@ func dot1AVX2(q []int16, r []int8) int32 {
 func dot4AVX2(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
 	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
+	qp := unsafe.Pointer(unsafe.SliceData(q))
+	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
+	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
 	var a, b, c, d archsimd.Int32x8
-	for i := 0; i+16 <= n; i += 16 {
-		qv := archsimd.LoadInt16x16Slice(q[i:])
-		a = a.Add(archsimd.LoadInt8x16Slice(r0[i:]).ExtendToInt16().DotProductPairs(qv))
-		b = b.Add(archsimd.LoadInt8x16Slice(r1[i:]).ExtendToInt16().DotProductPairs(qv))
-		c = c.Add(archsimd.LoadInt8x16Slice(r2[i:]).ExtendToInt16().DotProductPairs(qv))
-		d = d.Add(archsimd.LoadInt8x16Slice(r3[i:]).ExtendToInt16().DotProductPairs(qv))
+	for i := 0; i < n; i += 16 {
+		qv := loadQuery16(qp, i)
+		a = a.Add(loadRow16(p0, i).DotProductPairs(qv))
+		b = b.Add(loadRow16(p1, i).DotProductPairs(qv))
+		c = c.Add(loadRow16(p2, i).DotProductPairs(qv))
+		d = d.Add(loadRow16(p3, i).DotProductPairs(qv))
 	}
 	reduce4(a, b, c, d, out)
 }
@@ -122,27 +135,45 @@ func dot4AVX2(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 func dot4AVX512(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
 	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
+	qp := unsafe.Pointer(unsafe.SliceData(q))
+	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
+	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
 	var a, b, c, d archsimd.Int32x16
 	i := 0
 	for ; i+32 <= n; i += 32 {
-		qv := archsimd.LoadInt16x32Slice(q[i:])
-		a = a.Add(archsimd.LoadInt8x32Slice(r0[i:]).ExtendToInt16().DotProductPairs(qv))
-		b = b.Add(archsimd.LoadInt8x32Slice(r1[i:]).ExtendToInt16().DotProductPairs(qv))
-		c = c.Add(archsimd.LoadInt8x32Slice(r2[i:]).ExtendToInt16().DotProductPairs(qv))
-		d = d.Add(archsimd.LoadInt8x32Slice(r3[i:]).ExtendToInt16().DotProductPairs(qv))
+		qv := archsimd.LoadInt16x32((*[32]int16)(unsafe.Add(qp, 2*i)))
+		a = a.Add(loadRow32(p0, i).DotProductPairs(qv))
+		b = b.Add(loadRow32(p1, i).DotProductPairs(qv))
+		c = c.Add(loadRow32(p2, i).DotProductPairs(qv))
+		d = d.Add(loadRow32(p3, i).DotProductPairs(qv))
 	}
 	a8 := a.GetLo().Add(a.GetHi())
 	b8 := b.GetLo().Add(b.GetHi())
 	c8 := c.GetLo().Add(c.GetHi())
 	d8 := d.GetLo().Add(d.GetHi())
 	if i < n { // one 16-wide step left
-		qv := archsimd.LoadInt16x16Slice(q[i:])
-		a8 = a8.Add(archsimd.LoadInt8x16Slice(r0[i:]).ExtendToInt16().DotProductPairs(qv))
-		b8 = b8.Add(archsimd.LoadInt8x16Slice(r1[i:]).ExtendToInt16().DotProductPairs(qv))
-		c8 = c8.Add(archsimd.LoadInt8x16Slice(r2[i:]).ExtendToInt16().DotProductPairs(qv))
-		d8 = d8.Add(archsimd.LoadInt8x16Slice(r3[i:]).ExtendToInt16().DotProductPairs(qv))
+		qv := loadQuery16(qp, i)
+		a8 = a8.Add(loadRow16(p0, i).DotProductPairs(qv))
+		b8 = b8.Add(loadRow16(p1, i).DotProductPairs(qv))
+		c8 = c8.Add(loadRow16(p2, i).DotProductPairs(qv))
+		d8 = d8.Add(loadRow16(p3, i).DotProductPairs(qv))
 	}
 	reduce4(a8, b8, c8, d8, out)
+}
+
+// loadRow16 loads row bytes [i, i+16) sign-extended to int16.
+func loadRow16(p unsafe.Pointer, i int) archsimd.Int16x16 {
+	return archsimd.LoadInt8x16((*[16]int8)(unsafe.Add(p, i))).ExtendToInt16()
+}
+
+// loadRow32 loads row bytes [i, i+32) sign-extended to int16 (AVX-512).
+func loadRow32(p unsafe.Pointer, i int) archsimd.Int16x32 {
+	return archsimd.LoadInt8x32((*[32]int8)(unsafe.Add(p, i))).ExtendToInt16()
+}
+
+// loadQuery16 loads query values [i, i+16).
+func loadQuery16(p unsafe.Pointer, i int) archsimd.Int16x16 {
+	return archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(p, 2*i)))
 }
 
 // reduce4 stores the lane sums of a, b, c and d in out[0..3].

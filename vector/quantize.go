@@ -70,6 +70,8 @@ const (
 
 // Encode returns the Badger value for a quantised vector. A nil or empty q
 // encodes a record without vector (dim 0); its scale is stored as given.
+// Decode rejects records longer than 65536 values and invalid scales, so
+// encode only what Quantize produces.
 func Encode(q []int8, scale float32) []byte {
 	b := make([]byte, recordHeader+len(q))
 	b[0] = recordVersion

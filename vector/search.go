@@ -123,8 +123,12 @@ type scan struct {
 }
 
 // run scores the rows of 64-row blocks [lo, hi) and returns their top k.
-// Each block's candidate rows (allowed, with a vector) go to the kernel in
-// one call, so dense blocks and sparse ones alike get four rows per step.
+//
+// Each block makes one kernel call. When at least a quarter of the span
+// between a block's first and last candidate row are candidates, the kernel
+// runs over the whole span, reading memory sequentially (the extra rows cost
+// little: a sequential scan is bound by memory bandwidth, and a scattered
+// one by memory latency); otherwise it gets just the candidate rows.
 func (sc *scan) run(lo, hi int) *topK {
 	s := sc.seg
 	scales := s.scales
@@ -146,27 +150,50 @@ func (sc *scan) run(lo, hi int) *topK {
 		if n := sc.limit - base; n < 64 {
 			m &= 1<<n - 1
 		}
+		for mm := m; mm != 0; mm &= mm - 1 {
+			if i := bits.TrailingZeros64(mm); !usableScale(scales[base+i]) {
+				m &^= 1 << i
+			}
+		}
+		if m == 0 {
+			continue
+		}
+		first := bits.TrailingZeros64(m)
+		span := 64 - bits.LeadingZeros64(m) - first
+		var dotIdx [64]uint8 // dots index of block row i
 		n := 0
-		for ; m != 0; m &= m - 1 {
-			r := base + bits.TrailingZeros64(m)
-			// A scale that is not a positive finite number (0 for rows
-			// without vector; NaN, Inf or negative only in a corrupt
-			// file) never matches.
-			if rs := scales[r]; rs > 0 && rs <= math.MaxFloat32 {
-				rows[n] = r
+		if 4*bits.OnesCount64(m) >= span {
+			for j := range span {
+				rows[j] = base + first + j
+				dotIdx[first+j] = uint8(j)
+			}
+			n = span
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				i := bits.TrailingZeros64(mm)
+				rows[n] = base + i
+				dotIdx[i] = uint8(n)
 				n++
 			}
 		}
-		if n == 0 {
-			continue
-		}
 		dotRows(sc.q, s.vecs, rows[:n], dots[:n])
-		for j, r := range rows[:n] {
-			top.push(Hit{Row: r, Score: float32(dots[j]) * factor * scales[r]})
+		for ; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros64(m)
+			r := base + i
+			score := float32(dots[dotIdx[i]]) * factor * scales[r]
+			if len(top.h) == top.k && score < top.h[0].Score {
+				continue // fast reject; push handles ties
+			}
+			top.push(Hit{Row: r, Score: score})
 		}
 	}
 	return top
 }
+
+// usableScale reports whether a row with scale rs has a vector: rs is a
+// positive finite number. It is 0 for rows added without vector; NaN, Inf or
+// negative only in a corrupt file.
+func usableScale(rs float32) bool { return rs > 0 && rs <= math.MaxFloat32 }
 
 // topK keeps the best k hits seen so far in a min-heap whose root is the
 // worst kept hit.

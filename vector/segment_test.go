@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -290,5 +291,43 @@ func TestOpenCorrupt(t *testing.T) {
 		if hits := s.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 10, nil); hits != nil {
 			t.Fatalf("hits = %v, want none", hits)
 		}
+		for i := range 3 {
+			if q, scale := s.Row(i); q != nil || scale != 0 {
+				t.Fatalf("Row(%d) = %v, %v; want no vector", i, q, scale)
+			}
+		}
 	})
+}
+
+func TestRow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "seg")
+	writeSegment(t, path, 3, [][]int8{{1, -2, 3}, nil, {-127, 0, 127}, {4, 5, 6}}, []float32{0.5, 0.9, 2, 0})
+	s := openSegment(t, path)
+	for _, tc := range []struct {
+		row   int
+		q     []int8
+		scale float32
+	}{
+		{0, []int8{1, -2, 3}, 0.5},
+		{1, nil, 0}, // added without vector
+		{2, []int8{-127, 0, 127}, 2},
+		{3, nil, 0}, // scale 0
+		{-1, nil, 0},
+		{4, nil, 0},
+	} {
+		q, scale := s.Row(tc.row)
+		if !slices.Equal(q, tc.q) || (q == nil) != (tc.q == nil) || scale != tc.scale {
+			t.Errorf("Row(%d) = %v, %v; want %v, %v", tc.row, q, scale, tc.q, tc.scale)
+		}
+	}
+	// The copy does not alias the mapping.
+	q, _ := s.Row(0)
+	q[0] = 99
+	if q2, _ := s.Row(0); q2[0] != 1 {
+		t.Fatal("Row returned memory aliasing the segment")
+	}
+	s.Close()
+	if q, scale := s.Row(0); q != nil || scale != 0 {
+		t.Fatalf("Row after Close = %v, %v", q, scale)
+	}
 }
