@@ -11,19 +11,19 @@ import (
 // raise it up to a hard ceiling. A value above the ceiling is an error rather
 // than silently clamped, so the agent learns the real limit.
 const (
-	searchK, searchKMax               = 10, 100
-	searchContext, searchContextMax   = 2, 20
-	searchLines, searchLinesMax       = 12, 400
-	searchBytes, searchBytesMax       = 24_000, 200_000
-	chunkBytes, chunkBytesMax         = 32_000, 256_000
-	parentBytes                       = 8_000 // parent text shown with a micro chunk
-	relatedNames                      = 50    // sibling and child names listed with a chunk
-	outlineChunks, outlineChunksMax   = 300, 3000
-	readLines, readLinesMax           = 500, 5000
-	readBytes, readBytesMax           = 48_000, 256_000
-	listEntries, listEntriesMax       = 300, 5000
-	maxBlobBytes                      = 64 << 20 // larger blobs are not read at all
-	binarySniff                       = 8000     // bytes looked at for a NUL, like git
+	searchK, searchKMax             = 10, 100
+	searchContext, searchContextMax = 2, 20
+	searchLines, searchLinesMax     = 12, 400
+	searchBytes, searchBytesMax     = 24_000, 200_000
+	chunkBytes, chunkBytesMax       = 32_000, 256_000
+	parentBytes                     = 8_000 // parent text shown with a micro chunk
+	relatedNames                    = 50    // sibling and child names listed with a chunk
+	outlineChunks, outlineChunksMax = 300, 3000
+	readLines, readLinesMax         = 500, 5000
+	readBytes, readBytesMax         = 48_000, 256_000
+	listEntries, listEntriesMax     = 300, 5000
+	maxBlobBytes                    = 64 << 20 // larger blobs are not read at all
+	binarySniff                     = 8000     // bytes looked at for a NUL, like git
 )
 
 // intArg applies a default to an optional argument and checks it against
@@ -97,23 +97,21 @@ func splitLines(content []byte) []string {
 	return lines
 }
 
-// numbered renders lines[from-1:] with cat -n style line numbers until
-// either to or maxBytes is reached. It returns the text and the last line
-// written; a single line longer than the budget is clipped.
-func numbered(lines []string, from, to, maxBytes int) (string, int) {
+// numbered renders lines with cat -n style numbers, the first one numbered
+// first, until the lines or maxBytes run out. It returns the text and how
+// many lines it holds; a first line longer than the budget is clipped.
+func numbered(lines []string, first, maxBytes int) (string, int) {
 	var b strings.Builder
-	last := from - 1
-	for n := from; n <= to && n <= len(lines); n++ {
-		l := fmt.Sprintf("%6d\t%s\n", n, lines[n-1])
+	for i, line := range lines {
+		l := fmt.Sprintf("%6d\t%s\n", first+i, line)
 		if b.Len()+len(l) > maxBytes {
-			if n == from {
+			if i == 0 {
 				b.WriteString(clip(l[:len(l)-1], maxBytes) + " [line clipped]\n")
-				last = n
+				return b.String(), 1
 			}
-			break
+			return b.String(), i
 		}
 		b.WriteString(l)
-		last = n
 	}
-	return b.String(), last
+	return b.String(), len(lines)
 }

@@ -45,6 +45,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			indexCommand(),
 			searchCommand(),
 			statusCommand(),
+			mcpCommand(),
 			manCommand(),
 		},
 		HideHelpCommand:      false,

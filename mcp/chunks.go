@@ -1,0 +1,129 @@
+package mcp
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// chunkRec is one chunk of a blob, from the index or from chunk.Split.
+type chunkRec struct {
+	Kind, Name, Signature string
+	Parent                int // index in blobChunks.chunks; -1 for the file chunk
+	StartLine, EndLine    int
+	StartByte, EndByte    int
+}
+
+// blobChunks are the chunks of one blob, in order, parents before children.
+type blobChunks struct {
+	blob     plumbing.Hash
+	language string
+	chunks   []chunkRec
+	indexed  bool // read from the index, rather than chunked on the fly
+}
+
+// id is the chunk ID of chunk i, the same as search reports.
+func (b *blobChunks) id(i int) string {
+	c := b.chunks[i]
+	return fmt.Sprintf("%s:%d-%d", b.blob, c.StartByte, c.EndByte)
+}
+
+// depth is how many ancestors chunk i has.
+func (b *blobChunks) depth(i int) int {
+	d := 0
+	for p := b.chunks[i].Parent; p >= 0 && d < len(b.chunks); p = b.chunks[p].Parent {
+		d++
+	}
+	return d
+}
+
+// find returns the chunk spanning exactly [start, end).
+func (b *blobChunks) find(start, end int) (int, bool) {
+	for i, c := range b.chunks {
+		if c.StartByte == start && c.EndByte == end {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// chunksOf returns the chunks of a blob: the index's rows when it holds the
+// blob (so IDs match search results exactly), else chunk.Split of content,
+// which is what the indexer would store. path decides the language.
+func (s *Server) chunksOf(blob plumbing.Hash, path string, content []byte) *blobChunks {
+	if b := s.indexedChunks(blob); b != nil {
+		return b
+	}
+	f := chunk.Split(path, content)
+	b := &blobChunks{blob: blob, language: f.Language, chunks: make([]chunkRec, len(f.Chunks))}
+	for i, c := range f.Chunks {
+		b.chunks[i] = chunkRec{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte}
+	}
+	return b
+}
+
+// indexedChunks reads a blob's rows from the index; nil when the index does
+// not hold them (not indexed yet, or skipped as generated, too large...).
+func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
+	snap, err := gitindex.OpenSnapshot(s.repo.IndexDir, "")
+	if err != nil {
+		return nil // no index, or unreadable: chunk on the fly instead
+	}
+	defer snap.Close()
+	loc, ok := snap.FindBlob(blob)
+	if !ok || loc.N == 0 {
+		return nil
+	}
+	seg := snap.Segments[loc.Seg]
+	b := &blobChunks{blob: blob, indexed: true, chunks: make([]chunkRec, loc.N)}
+	for i := range loc.N {
+		r := seg.Row(loc.First + i)
+		parent := -1
+		if r.Parent >= loc.First && r.Parent < loc.First+loc.N {
+			parent = r.Parent - loc.First
+		}
+		b.chunks[i] = chunkRec{Kind: r.Kind, Name: r.Name, Signature: r.Signature, Parent: parent,
+			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte}
+		if i == 0 {
+			b.language = r.Language
+		}
+	}
+	return b
+}
+
+var chunkIDPattern = regexp.MustCompile(`^([0-9a-f]{40}):([0-9]{1,10})-([0-9]{1,10})$`)
+
+// parseChunkID splits "<blob sha>:<start byte>-<end byte>".
+func parseChunkID(id string) (plumbing.Hash, int, int, error) {
+	m := chunkIDPattern.FindStringSubmatch(id)
+	if m == nil {
+		return plumbing.ZeroHash, 0, 0, fmt.Errorf("chunk_id %q is malformed: want <40-hex blob SHA>:<start byte>-<end byte>, as returned by search or file_chunks", clip(id, 120))
+	}
+	start, err1 := strconv.Atoi(m[2])
+	end, err2 := strconv.Atoi(m[3])
+	if err1 != nil || err2 != nil || end < start {
+		return plumbing.ZeroHash, 0, 0, fmt.Errorf("chunk_id %q: bad byte range", id)
+	}
+	return plumbing.NewHash(m[1]), start, end, nil
+}
+
+// breadcrumb is path › ancestors › the chunk's own name, like search's.
+func (b *blobChunks) breadcrumb(path string, i int) []string {
+	var chain []string
+	for p := i; p >= 0 && len(chain) <= len(b.chunks); p = b.chunks[p].Parent {
+		if c := b.chunks[p]; c.Kind != chunk.KindFile && c.Name != "" {
+			chain = append(chain, c.Name)
+		}
+	}
+	out := []string{path}
+	for j := len(chain) - 1; j >= 0; j-- {
+		out = append(out, chain[j])
+	}
+	return out
+}

@@ -1,0 +1,206 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
+)
+
+type searchIn struct {
+	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
+	Rev      string `json:"rev,omitempty" jsonschema:"revision: branch, tag, SHA, HEAD~3...; default HEAD"`
+	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"hits to skip, to page past earlier ones; offset+k at most 1000"`
+	Mode     string `json:"mode,omitempty" jsonschema:"hybrid (default), symbol, text or vector"`
+	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
+	Lang     string `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
+	Kind     string `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
+	Context  *int   `json:"context,omitempty" jsonschema:"lines of context around each snippet; default 2, ceiling 20"`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400 (get_chunk gives the whole chunk)"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
+	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
+}
+
+type hitOut struct {
+	Path       string   `json:"path"`
+	StartLine  int      `json:"start_line"`
+	EndLine    int      `json:"end_line"`
+	Name       string   `json:"name,omitempty"`
+	Kind       string   `json:"kind"`
+	Language   string   `json:"language"`
+	Signature  string   `json:"signature,omitempty"`
+	Breadcrumb []string `json:"breadcrumb"`
+	Score      float64  `json:"score"`
+	Snippet    string   `json:"snippet" jsonschema:"numbered lines: the chunk's first lines with context"`
+	Rev        string   `json:"rev"`
+	Commit     string   `json:"commit"`
+	Blob       string   `json:"blob"`
+	ChunkID    string   `json:"chunk_id" jsonschema:"pass to get_chunk for the full text"`
+	AlsoIn     []string `json:"also_in,omitempty" jsonschema:"other paths holding the same content"`
+}
+
+type searchOut struct {
+	Rev       string   `json:"rev"`
+	Commit    string   `json:"commit"`
+	Hits      []hitOut `json:"hits"`
+	Pending   int      `json:"pending_blobs,omitempty" jsonschema:"blobs of rev not indexed yet, missing from the results"`
+	NewBlobs  int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
+	Truncated bool     `json:"truncated"`
+	Note      string   `json:"note,omitempty"`
+}
+
+const searchWindowMax = 1000 // offset + k
+
+func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in searchIn) (*sdk.CallToolResult, searchOut, error) {
+	out := searchOut{Hits: []hitOut{}}
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, out, fmt.Errorf("query is required: a symbol name, keywords or a description")
+	}
+	k, err := intArg("k", in.K, searchK, searchKMax)
+	if err != nil {
+		return nil, out, err
+	}
+	offset, err := offsetArg(in.Offset)
+	if err != nil {
+		return nil, out, err
+	}
+	if offset+k > searchWindowMax {
+		return nil, out, fmt.Errorf("offset+k is %d, above the ceiling %d; narrow the query or filter by path, lang or kind", offset+k, searchWindowMax)
+	}
+	ctxLines, err := optIntArg("context", in.Context, searchContext, searchContextMax)
+	if err != nil {
+		return nil, out, err
+	}
+	maxLines, err := intArg("max_lines", in.MaxLines, searchLines, searchLinesMax)
+	if err != nil {
+		return nil, out, err
+	}
+	maxBytes, err := intArg("max_bytes", in.MaxBytes, searchBytes, searchBytesMax)
+	if err != nil {
+		return nil, out, err
+	}
+	opts := search.Options{Query: in.Query, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
+		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
+		Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: gitindex.Options{MaxFileSize: s.opts.MaxFileSize}}
+	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
+	}
+	res, err := search.Search(ctx, s.repo, opts)
+	if err != nil {
+		return nil, out, fmt.Errorf("search %q: %w", clip(in.Query, 100), err)
+	}
+	out.Rev, out.Commit, out.Pending = res.Commit.Rev, res.Commit.Hash.String(), res.Pending
+	if res.Indexed != nil {
+		out.NewBlobs = res.Indexed.BlobsNew
+	}
+	hits := res.Hits[min(offset, len(res.Hits)):]
+	used := 0
+	for i, h := range hits {
+		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
+			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
+			ChunkID: h.ChunkID, AlsoIn: h.AlsoIn}
+		ho.Snippet, _ = numbered(splitLines([]byte(h.Snippet)), h.SnippetStart, maxBytes)
+		size := jsonSize(ho)
+		if used+size > maxBytes && i > 0 {
+			out.Truncated = true
+			out.Note = fmt.Sprintf("truncated: %d more hits did not fit the %d-byte budget; continue with offset=%d, lower max_lines or context, or raise max_bytes (ceiling %d)",
+				len(hits)-i, maxBytes, offset+i, searchBytesMax)
+			break
+		}
+		used += size
+		out.Hits = append(out.Hits, ho)
+	}
+	if out.Pending > 0 {
+		out.Note = joinNote(out.Note, fmt.Sprintf("%d blobs of %s are not indexed yet; results may miss them", out.Pending, out.Rev))
+	}
+	if len(out.Hits) == 0 {
+		out.Note = joinNote(out.Note, "no hits; try other words, mode=text for exact identifiers, or fewer filters")
+	}
+	return text(renderHits(out)), out, nil
+}
+
+func jsonSize(v any) int {
+	b, _ := json.Marshal(v)
+	return len(b)
+}
+
+func renderHits(o searchOut) string {
+	var b strings.Builder
+	for i, h := range o.Hits {
+		fmt.Fprintf(&b, "%d. %s:%d-%d  %s  (%s, score %.4f)\n   chunk_id %s\n", i+1, h.Path, h.StartLine, h.EndLine,
+			strings.Join(h.Breadcrumb[min(1, len(h.Breadcrumb)):], " › "), h.Kind, h.Score, h.ChunkID)
+		if h.Signature != "" {
+			fmt.Fprintf(&b, "   %s\n", h.Signature)
+		}
+		b.WriteString(h.Snippet)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "[%d hits at %s (commit %.12s)]\n", len(o.Hits), o.Rev, o.Commit)
+	if o.Note != "" {
+		b.WriteString("[" + o.Note + "]\n")
+	}
+	return b.String()
+}
+
+// progress turns indexing progress into MCP progress notifications, at most
+// a few per second, each one further than the last as the protocol asks.
+type progress struct {
+	ctx   context.Context
+	ss    *sdk.ServerSession
+	token any
+	rev   string
+
+	mu         sync.Mutex
+	total      int
+	done, sent int
+	last       time.Time
+}
+
+var _ gitindex.Progress = (*progress)(nil)
+
+func (p *progress) Start(total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total = total
+	p.notify(fmt.Sprintf("indexing %d new blobs of %s", total, revOrHead(p.rev)))
+}
+
+func (p *progress) Add(blobs int, _ int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += blobs
+	if time.Since(p.last) >= 200*time.Millisecond {
+		p.notify("")
+	}
+}
+
+func (p *progress) Finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.notify("indexed")
+}
+
+func (p *progress) notify(msg string) {
+	if p.done <= p.sent && !p.last.IsZero() {
+		return
+	}
+	p.sent, p.last = p.done, time.Now()
+	// A client that went away must not stop the indexing: ignore errors.
+	_ = p.ss.NotifyProgress(p.ctx, &sdk.ProgressNotificationParams{ProgressToken: p.token, Message: msg,
+		Progress: float64(p.done), Total: float64(p.total)})
+}
+
+func revOrHead(rev string) string {
+	if rev == "" {
+		return "HEAD"
+	}
+	return rev
+}
