@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -68,4 +69,50 @@ func BenchmarkIndexText(b *testing.B) {
 		}
 	}
 	_ = strings.Builder{}
+}
+
+// BenchmarkSplitLanguages measures parse+chunk throughput per language on
+// the real code of realCorpus (fixtures for languages absent offline) and
+// reports the share of files that fell back to windows.
+// BCINDEX_REAL_PER_LANG=200 gives a larger sample.
+func BenchmarkSplitLanguages(b *testing.B) {
+	byLang := map[string][]realFile{}
+	for _, rf := range realCorpus(b) {
+		byLang[rf.lang] = append(byLang[rf.lang], rf)
+	}
+	for _, name := range fixtures(b) {
+		src, _ := os.ReadFile(filepath.Join("testdata", name))
+		lang := DetectLanguage(name, src)
+		if len(byLang[lang]) == 0 || byLang[lang][0].path[:8] == "testdata" {
+			byLang[lang] = append(byLang[lang], realFile{filepath.Join("testdata", name), lang, src})
+		}
+	}
+	var langs []string
+	for l := range byLang {
+		if grammarFor(l) != nil || l == "markdown" || l == "json" || l == "yaml" || l == "toml" || l == "text" {
+			langs = append(langs, l)
+		}
+	}
+	sort.Strings(langs)
+	for _, l := range langs {
+		files := byLang[l]
+		b.Run(l, func(b *testing.B) {
+			var total int64
+			fallback := 0
+			for _, rf := range files {
+				total += int64(len(rf.src))
+				if Split(rf.path, rf.src).Fallback {
+					fallback++
+				}
+			}
+			b.SetBytes(total)
+			for b.Loop() {
+				for _, rf := range files {
+					Split(rf.path, rf.src)
+				}
+			}
+			b.ReportMetric(float64(len(files)), "files")
+			b.ReportMetric(100*float64(fallback)/float64(len(files)), "fallback%")
+		})
+	}
 }

@@ -1,7 +1,9 @@
 package chunk
 
 import (
+	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -12,7 +14,14 @@ import (
 //
 //	1: tree-sitter chunks for Go, Python, JavaScript, TypeScript, TSX;
 //	   markdown sections; 40-line windows for everything else.
-const Version = 1
+//	2: grammars for Java, Rust, C, C++, C#, Ruby, PHP, Kotlin, Scala, Swift,
+//	   Bash, Lua, Elixir, OCaml, HCL, SQL, Protobuf, Dockerfile; micro
+//	   chunks ("block") in long functions; large top-level constants
+//	   ("const"); JSON/YAML/TOML keys, text paragraphs; windows over long
+//	   file-level text, sections, keys and paragraphs (the chunk's own
+//	   IndexText is then ""); metadata fields (QualifiedName, Access,
+//	   Decorators, Imports, ErrorDetail).
+const Version = 2
 
 // Chunk kinds.
 const (
@@ -29,7 +38,17 @@ const (
 	KindBlock     = "block"
 	KindKey       = "key"
 	KindParagraph = "paragraph"
+	KindTrait     = "trait"
+	KindModule    = "module"
+	KindImpl      = "impl"
+	KindConst     = "const"
+	KindTable     = "table" // SQL tables and views
+	KindStage     = "stage" // Dockerfile build stages
 )
+
+// constMinLines is the size from which a top-level constant or variable is
+// a chunk of its own rather than part of the file chunk.
+const constMinLines = 4
 
 // Chunk is one searchable unit of a file: the file itself, a definition, a
 // markdown section or a window of lines.
@@ -44,6 +63,29 @@ type Chunk struct {
 	StartByte   int    // inclusive
 	EndByte     int    // exclusive
 	SyntaxError bool
+
+	// Metadata (Version 2).
+
+	// QualifiedName is the path of Name below the named ancestors, dotted
+	// ("Cart.add", "Cart.add.for-loop@L120"; a Rust impl's methods are the
+	// type's), markdown sections joined with " › " ("Install › Linux").
+	// Windows take their parent's. "" for chunk 0.
+	QualifiedName string
+	// Access is "public", "private", "protected", "internal" or "package"
+	// (Java), from a modifier or the language's default or naming
+	// convention (Go capitals, Python and JavaScript leading underscore);
+	// "" for chunks that are not definitions.
+	Access string
+	// Decorators lists the decorators, annotations and attributes of a
+	// definition as written, whitespace-collapsed: "@functools.lru_cache",
+	// "@Override", "#[derive(Debug)]", "[Serializable]".
+	Decorators []string
+	// Imports lists, sorted, the names bound by the file's imports that the
+	// chunk's text uses; chunk 0 lists every name the imports bind.
+	Imports []string
+	// ErrorDetail describes the chunk's first syntax error when SyntaxError
+	// is set: "line 12: unexpected `}`", "line 3: missing `;`".
+	ErrorDetail string
 }
 
 // File is the result of splitting one file.
@@ -70,22 +112,206 @@ func Split(path string, content []byte) (f File) {
 		f, ok = splitTree(lang, path, content)
 	case lang == "markdown":
 		f, ok = splitMarkdown(path, content), true
+	case len(content) > maxParseBytes:
+	case lang == "json":
+		f, ok = splitJSON(path, content)
+	case lang == "yaml":
+		f, ok = splitYAML(path, content)
+	case lang == "toml":
+		f, ok = splitTOML(path, content)
+	case lang == "text" || lang == "rst" || lang == "asciidoc":
+		f, ok = splitText(lang, path, content)
 	}
 	if !ok {
 		errs := f.SyntaxErrors
+		detail := ""
+		if len(f.Chunks) > 0 {
+			detail = f.Chunks[0].ErrorDetail
+		}
 		f = splitWindows(lang, path, content)
 		f.SyntaxErrors = errs
 		f.Chunks[0].SyntaxError = errs > 0
+		f.Chunks[0].ErrorDetail = detail
+		annotate(&f, content)
+		return f
 	}
+	splitLong(&f, content)
+	annotate(&f, content)
 	return f
+}
+
+// longLines is how long the own text of the file chunk (the code between
+// definitions), a markdown section, a document key or a paragraph may be
+// before windows are made over it.
+const longLines = 60
+
+// unit is a piece of a chunk's own text for windowing: a line, a paragraph
+// or a whole child (counting as the one line of its signature).
+type unit struct{ s, e, lines int }
+
+// ownUnits lists the units of chunk idx's own text, byParagraph or by line.
+func ownUnits(f *File, src []byte, idx int, byParagraph bool) []unit {
+	c := f.Chunks[idx]
+	var us []unit
+	addLines := func(s, e int) {
+		for s < e {
+			j := bytes.IndexByte(src[s:e], '\n')
+			if j < 0 {
+				us = append(us, unit{s, e, 1})
+				return
+			}
+			us = append(us, unit{s, s + j + 1, 1})
+			s += j + 1
+		}
+	}
+	if byParagraph {
+		addLines = func(s, e int) {
+			for _, p := range paragraphs(src, s, e) {
+				us = append(us, p)
+			}
+		}
+	}
+	pos := c.StartByte
+	for j := idx + 1; j < len(f.Chunks); j++ {
+		d := f.Chunks[j]
+		if d.StartByte >= c.EndByte {
+			break
+		}
+		if d.Parent != idx || d.Kind == KindBlock || d.Kind == KindWindow || d.StartByte < pos {
+			continue
+		}
+		addLines(pos, d.StartByte)
+		e := d.EndByte
+		// The rest of the child's last line goes with it.
+		if k := bytes.IndexByte(src[e:c.EndByte], '\n'); k >= 0 && len(bytes.TrimSpace(src[e:e+k])) == 0 {
+			e += k + 1
+		}
+		us = append(us, unit{d.StartByte, e, 1})
+		pos = e
+	}
+	addLines(pos, c.EndByte)
+	return us
+}
+
+// paragraphs splits [s, e) into runs of lines ended by blank lines (which
+// belong to the paragraph before them), each with its line count.
+func paragraphs(src []byte, s, e int) []unit {
+	var ps []unit
+	start, lines, blank := s, 0, false
+	for p := s; p < e; {
+		j := bytes.IndexByte(src[p:e], '\n')
+		end := e
+		if j >= 0 {
+			end = p + j + 1
+		}
+		isBlank := len(bytes.TrimSpace(src[p:end])) == 0
+		if !isBlank && blank && lines > 0 {
+			ps = append(ps, unit{start, p, lines})
+			start, lines = p, 0
+		}
+		blank = isBlank
+		if !isBlank {
+			lines++
+		}
+		p = end
+	}
+	if start < e {
+		ps = append(ps, unit{start, e, max(lines, 1)})
+	}
+	return ps
+}
+
+// windowUnits groups units into overlapping windows of about windowLines
+// lines, children of parent: consecutive windows share windowOverlap lines,
+// or one unit when byUnit (paragraphs).
+func windowUnits(li lineIndex, us []unit, parent int, byUnit bool) []Chunk {
+	var ws []Chunk
+	for i := 0; i < len(us); {
+		j, n := i, 0
+		for j < len(us) && (j == i || n+us[j].lines <= windowLines) {
+			n += us[j].lines
+			j++
+		}
+		s, e := us[i].s, us[j-1].e
+		if e > s {
+			sl, el := li.lines(s, e)
+			ws = append(ws, Chunk{Kind: KindWindow, Parent: parent, StartLine: sl, EndLine: el, StartByte: s, EndByte: e})
+		}
+		if j == len(us) {
+			break
+		}
+		next, back := j, 0
+		for next-1 > i && (byUnit && next == j || !byUnit && back+us[next-1].lines <= windowOverlap) {
+			back += us[next-1].lines
+			next--
+		}
+		i = next
+	}
+	return ws
+}
+
+// splitLong makes windows over the own text of the chunks whose IndexText
+// is longer than longLines: the file chunk and, for documents, sections,
+// keys and paragraphs. The windows then carry that text and the chunk
+// itself indexes nothing.
+func splitLong(f *File, src []byte) {
+	var extra []Chunk
+	li := newLineIndex(src)
+	for i, c := range f.Chunks {
+		if i > 0 && c.Kind != KindSection && c.Kind != KindKey && c.Kind != KindParagraph {
+			continue
+		}
+		if c.EndLine-c.StartLine < longLines || strings.Count(IndexText(src, *f, i), "\n") < longLines {
+			continue
+		}
+		byPara := c.Kind == KindSection || f.Language == "markdown" && i == 0
+		extra = append(extra, windowUnits(li, ownUnits(f, src, i, byPara), i, byPara)...)
+	}
+	if len(extra) > 0 {
+		sort.SliceStable(extra, func(a, b int) bool { return extra[a].StartByte < extra[b].StartByte })
+		f.Chunks = insertChunks(f.Chunks, extra)
+	}
+}
+
+// insertChunks merges extra chunks, sorted by StartByte, whose parents are
+// indexes into chunks, renumbering all parents. An extra chunk goes before
+// an original one starting at the same byte when its parent comes earlier.
+func insertChunks(chunks, extra []Chunk) []Chunk {
+	out := make([]Chunk, 0, len(chunks)+len(extra))
+	newIdx := make([]int, len(chunks))
+	var extraAt []int
+	k := 0
+	for i, c := range chunks {
+		for k < len(extra) && extra[k].Parent < i && extra[k].StartByte <= c.StartByte {
+			extraAt = append(extraAt, len(out))
+			out = append(out, extra[k])
+			k++
+		}
+		newIdx[i] = len(out)
+		out = append(out, c)
+	}
+	for ; k < len(extra); k++ {
+		extraAt = append(extraAt, len(out))
+		out = append(out, extra[k])
+	}
+	for i := 1; i < len(chunks); i++ {
+		out[newIdx[i]].Parent = newIdx[chunks[i].Parent]
+	}
+	for _, at := range extraAt {
+		out[at].Parent = newIdx[out[at].Parent]
+	}
+	return out
 }
 
 // IndexText is the text that is tokenised and embedded for chunk i: the chunk's
 // byte range with the ranges of its definition children (functions, methods,
 // classes, types...) replaced by their signature line, so a class reads as its
 // header and the file chunk as the code between definitions. Micro chunks
-// ("block") and windows are not cut out of their parent. May be "" (nothing
-// to index).
+// ("block") and windows are not cut out of their parent. A window reads as the
+// part of its parent's text it spans (definitions cut the same way); a chunk
+// with windows (the file chunk of a Fallback file, a long file-level text,
+// section, key or paragraph) reads as "": its windows carry its text. May be
+// "" (nothing to index).
 func IndexText(content []byte, f File, i int) string {
 	if i < 0 || i >= len(f.Chunks) {
 		return ""
@@ -94,6 +320,12 @@ func IndexText(content []byte, f File, i int) string {
 	start, end := clamp(c.StartByte, len(content)), clamp(c.EndByte, len(content))
 	if start >= end {
 		return ""
+	}
+	// A window stands for the part of its parent's text it spans: the
+	// definitions it holds are cut like in the parent.
+	owner := i
+	if c.Kind == KindWindow {
+		owner = c.Parent
 	}
 	var sb strings.Builder
 	pos := start
@@ -104,7 +336,10 @@ func IndexText(content []byte, f File, i int) string {
 		if d.StartByte >= end {
 			break
 		}
-		if d.Parent != i || d.Kind == KindBlock || d.Kind == KindWindow {
+		if d.Parent == i && d.Kind == KindWindow && !d.SyntaxError {
+			return "" // the windows carry the text
+		}
+		if d.Parent != owner || d.Kind == KindBlock || d.Kind == KindWindow && !d.SyntaxError {
 			continue
 		}
 		ds, de := clamp(d.StartByte, end), clamp(d.EndByte, end)

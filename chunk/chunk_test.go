@@ -44,6 +44,21 @@ func render(f File) string {
 		if c.Doc != "" {
 			fmt.Fprintf(&b, " doc=%q", c.Doc)
 		}
+		if c.QualifiedName != c.Name && c.QualifiedName != "" {
+			fmt.Fprintf(&b, " qn=%q", c.QualifiedName)
+		}
+		if c.Access != "" {
+			fmt.Fprintf(&b, " access=%s", c.Access)
+		}
+		if len(c.Decorators) > 0 {
+			fmt.Fprintf(&b, " deco=%q", c.Decorators)
+		}
+		if len(c.Imports) > 0 {
+			fmt.Fprintf(&b, " imports=%q", c.Imports)
+		}
+		if c.ErrorDetail != "" {
+			fmt.Fprintf(&b, " err=%q", c.ErrorDetail)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -90,7 +105,7 @@ func checkInvariants(t testing.TB, src []byte, f File) {
 	if c0 := f.Chunks[0]; c0.StartLine != 1 || c0.EndLine != li.count(len(src)) {
 		t.Errorf("chunk 0 lines %d-%d, want 1-%d", c0.StartLine, c0.EndLine, li.count(len(src)))
 	}
-	covered := 0 // windows must cover the file without gaps
+	covered := map[int]int{} // end of the windows of each parent so far: no gaps
 	for i, c := range f.Chunks {
 		if sl, el := li.lines(c.StartByte, c.EndByte); i > 0 && (sl != c.StartLine || el != c.EndLine) {
 			t.Errorf("chunk %d: lines %d-%d, bytes say %d-%d", i, c.StartLine, c.EndLine, sl, el)
@@ -106,16 +121,29 @@ func checkInvariants(t testing.TB, src []byte, f File) {
 		if (c.Kind == KindWindow) != (c.Name == "" && c.Kind == KindWindow) {
 			t.Errorf("chunk %d: window with name %q", i, c.Name)
 		}
-		if c.Kind == KindWindow {
-			if c.StartByte > covered || c.EndByte <= c.StartByte {
-				t.Errorf("chunk %d: window [%d,%d) leaves a gap after %d", i, c.StartByte, c.EndByte, covered)
+		if c.Kind == KindWindow && !c.SyntaxError {
+			end, ok := covered[c.Parent]
+			if !ok && c.StartByte != f.Chunks[c.Parent].StartByte && f.Fallback {
+				t.Errorf("chunk %d: first window starts at %d", i, c.StartByte)
 			}
-			covered = max(covered, c.EndByte)
+			if ok && c.StartByte > end || c.EndByte <= c.StartByte {
+				t.Errorf("chunk %d: window [%d,%d) leaves a gap after %d", i, c.StartByte, c.EndByte, end)
+			}
+			covered[c.Parent] = max(end, c.EndByte)
+		}
+		if c.Kind != KindFile && c.Kind != KindWindow && c.EndByte <= c.StartByte {
+			t.Errorf("chunk %d: empty %s", i, c.Kind)
 		}
 		_ = IndexText(src, f, i)
 	}
-	if f.Fallback && covered != len(src) {
-		t.Errorf("windows cover %d of %d bytes", covered, len(src))
+	if f.Fallback && covered[0] != len(src) {
+		t.Errorf("windows cover %d of %d bytes", covered[0], len(src))
+	}
+	// Windows of a chunk cover its whole range.
+	for p, end := range covered {
+		if f.Chunks[p].EndByte != end {
+			t.Errorf("windows of chunk %d end at %d, not %d", p, end, f.Chunks[p].EndByte)
+		}
 	}
 }
 
@@ -159,11 +187,18 @@ func TestIndexText(t *testing.T) {
 		t.Errorf("IndexText out of range = %q", got)
 	}
 
-	// Windows are not cut out of the file chunk.
+	// The windows of a fallback file carry its text; chunk 0 has none.
 	text := []byte(strings.Repeat("some line\n", 100))
-	w := Split("notes.txt", text)
-	if got := IndexText(text, w, 0); got != string(text) {
-		t.Errorf("fallback file chunk IndexText is %d bytes, want the whole %d", len(got), len(text))
+	w := Split("notes.pl", text)
+	if got := IndexText(text, w, 0); got != "" {
+		t.Errorf("fallback file chunk IndexText is %d bytes, want none", len(got))
+	}
+	var all strings.Builder
+	for i := range w.Chunks {
+		all.WriteString(IndexText(text, w, i))
+	}
+	if !strings.Contains(all.String(), string(text[:200])) {
+		t.Errorf("windows lack the text")
 	}
 	if got := IndexText(nil, Split("empty.go", nil), 0); got != "" {
 		t.Errorf("empty file IndexText = %q", got)
@@ -188,9 +223,9 @@ func TestWindows(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := Split("x.unknownext", tt.src)
+			f := Split("x.pl", tt.src) // no grammar
 			checkInvariants(t, tt.src, f)
-			if !f.Fallback || f.Language != "text" {
+			if !f.Fallback || f.Language != "perl" {
 				t.Errorf("Fallback=%v Language=%q", f.Fallback, f.Language)
 			}
 			var got [][2]int

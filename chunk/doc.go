@@ -6,29 +6,51 @@
 // at its enclosing chunk. Ranges of definitions and sections nest and never
 // overlap their siblings; windows may overlap each other.
 //
-// Go, Python, JavaScript, TypeScript and TSX are parsed with tree-sitter:
+// Go, Python, JavaScript (and JSX), TypeScript and TSX, Java, Rust, C, C++,
+// C#, Ruby, PHP, Kotlin, Scala, Swift, Bash, Lua, Elixir, OCaml, HCL, SQL,
+// Protobuf and Dockerfile are parsed with tree-sitter. Go, Python and the
+// JavaScript family have hand-written visitors; the others are driven by a
+// table per language (languages.go: node type → kind, name field, body).
 //
-//   - one chunk per function, method, class and type declaration (Go type
-//     specs are "struct", "interface" or "type"; TypeScript interfaces, type
-//     aliases and enums are "interface", "type" and "enum");
-//   - methods are children of their class; Go methods are children of the
-//     file, named by the method, with the receiver in the signature;
+//   - one chunk per function, method, class, struct, interface, enum, trait,
+//     impl, module and type declaration; top-level constants spanning at
+//     least constMinLines lines are "const" chunks (a one-liner stays in the
+//     file chunk); SQL CREATE TABLE/VIEW are "table", HCL blocks "key",
+//     Dockerfile build stages "stage";
+//   - methods are children of their class (struct, trait, impl...); Go
+//     methods are children of the file, named by the method, with the
+//     receiver in the signature; functions of a module stay functions;
 //   - a chunk starts at its doc comment (the comment lines directly above, no
-//     blank line between) or first decorator; Doc holds the comment text or
-//     the Python docstring without markers;
-//   - nested functions stay inside the enclosing function;
+//     blank line between) or first decorator/attribute; Doc holds the comment
+//     text, the Python docstring or Elixir @doc without markers;
+//   - nested functions stay inside the enclosing function; in a function of
+//     more than microMinFunc lines, logic blocks (loops, conditionals,
+//     switch/match, try, with/using, closures) of microMinBlock lines or more
+//     are "block" children named like "for-loop@L120", two levels deep, or
+//     only the outermost over microTopOnly lines;
 //   - a function or class expression assigned to a top-level variable, an
 //     export or a module.exports property is a chunk named by that name;
-//   - TypeScript namespaces and ERROR nodes are looked through, so
-//     definitions around a syntax error are still chunked.
+//   - namespaces, preprocessor conditionals and ERROR nodes are looked
+//     through, so definitions around a syntax error are still chunked.
 //
 // Markdown is split by headings found with a line scan: each section runs to
 // the next heading of the same or a higher level and holds the deeper ones.
+// JSON, YAML and TOML are split by top-level keys holding structure ("key");
+// plain text by paragraphs ("paragraph", short ones grouped).
+//
+// A chunk whose own text is longer than longLines lines (the file chunk's
+// code between definitions, a section, a key, a paragraph) gets overlapping
+// window children over that text (by paragraphs for markdown sections);
+// its IndexText is then "" and the windows carry the text.
 //
 // Everything else, files whose parse yields only errors, and files over
 // maxParseBytes become overlapping windows of 40 lines (Fallback). Split
 // recovers from any panic the same way, so that one odd blob cannot stop an
 // index run.
+//
+// Every chunk carries metadata: QualifiedName, Access, Decorators, Imports
+// and, with SyntaxError, ErrorDetail. EmbedWindows cuts a long IndexText
+// into overlapping pieces within the embedder's budget.
 //
 // IndexText gives the text to index for a chunk: its source with its
 // definition children replaced by their signatures, so the file chunk reads

@@ -7,7 +7,10 @@ import (
 )
 
 // fuzzExts are the paths FuzzSplit picks from, one per splitter.
-var fuzzExts = []string{"f.go", "f.py", "f.js", "f.ts", "f.tsx", "f.md", "f.txt"}
+var fuzzExts = []string{"f.go", "f.py", "f.js", "f.ts", "f.tsx", "f.md", "f.txt",
+	"f.java", "f.rs", "f.c", "f.cpp", "f.cs", "f.rb", "f.php", "f.kt", "f.scala", "f.swift",
+	"f.sh", "f.lua", "f.ex", "f.ml", "f.tf", "f.sql", "f.proto", "Dockerfile", "f.jsx",
+	"f.json", "f.yaml", "f.toml"}
 
 func FuzzSplit(f *testing.F) {
 	for _, name := range fixtures(f) {
@@ -16,7 +19,7 @@ func FuzzSplit(f *testing.F) {
 			f.Fatal(err)
 		}
 		for i, p := range fuzzExts {
-			if filepath.Ext(p) == filepath.Ext(name) {
+			if filepath.Ext(p) == filepath.Ext(name) || p == name {
 				f.Add(uint8(i), src)
 			}
 		}

@@ -3,6 +3,8 @@ package chunk
 import (
 	"bytes"
 	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // visitGo chunks one top-level Go declaration. Methods are children of the
@@ -43,6 +45,20 @@ func visitGo(w *walker, it item, parent int, _ bool) {
 				w.goTypeSpec(s, parent, start, s.end, doc)
 			}
 		}
+	case "var_declaration", "const_declaration":
+		specs := w.children(it.n)
+		if len(specs) == 1 {
+			start, doc := w.docAbove(it)
+			w.constChunk(specs[0].n.ChildByFieldName("name"), parent, start, it.end, doc, it.n)
+			return
+		}
+		for i, s := range specs {
+			if s.typ == "var_spec" || s.typ == "const_spec" {
+				s.prev = specs[:i]
+				start, doc := w.docAbove(s)
+				w.constChunk(s.n.ChildByFieldName("name"), parent, start, s.end, doc, s.n)
+			}
+		}
 	case "package_clause":
 		_, doc := w.docAbove(it)
 		w.chunks[0].Doc = doc
@@ -75,4 +91,24 @@ func (w *walker) goTypeSpec(s item, parent, start, end int, doc string) {
 		sig = collapse([]byte("type " + sig))
 	}
 	w.add(kind, w.text(s.n.ChildByFieldName("name")), parent, start, end, sig, doc, s.n)
+}
+
+// constChunk adds a KindConst chunk for a top-level constant or variable
+// named by name when [start, end) has at least constMinLines lines: a large
+// literal is worth its own chunk, a one-liner stays in the file chunk.
+func (w *walker) constChunk(name *sitter.Node, parent, start, end int, doc string, n *sitter.Node) {
+	if name == nil || parent != 0 {
+		return
+	}
+	sl, el := w.li.lines(start, end)
+	if el-sl+1 < constMinLines {
+		return
+	}
+	ns := int(n.StartByte())
+	e := ns
+	for e < end && w.src[e] != '\n' {
+		e++
+	}
+	sig := strings.TrimSpace(strings.TrimRight(collapse(w.src[ns:e]), "{[(= "))
+	w.add(KindConst, w.text(name), parent, start, end, sig, doc, n)
 }

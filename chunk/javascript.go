@@ -1,6 +1,8 @@
 package chunk
 
 import (
+	"strings"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -111,6 +113,17 @@ func (w *walker) jsValue(decl, v *sitter.Node, name string, sp span, doc string,
 	case t == "class":
 		i := w.add(KindClass, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
 		w.into(v.ChildByFieldName("body"), i, true)
+	case t == "object" || t == "array" || t == "template_string" || t == "call_expression" || t == "new_expression" || t == "as_expression" || t == "satisfies_expression":
+		if parent == 0 && name != "" {
+			if sl, el := w.li.lines(sp.start, sp.end); el-sl+1 >= constMinLines {
+				e := sp.sig
+				for e < sp.end && w.src[e] != '\n' {
+					e++
+				}
+				sig := strings.TrimSpace(strings.TrimRight(collapse(w.src[sp.sig:e]), "{[(= "))
+				w.add(KindConst, name, parent, sp.start, sp.end, sig, doc, decl)
+			}
+		}
 	}
 }
 

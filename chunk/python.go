@@ -22,6 +22,11 @@ func visitPython(w *walker, it item, parent int, inClass bool) {
 		if parent == 0 && onlyComments(it.prev) && w.chunks[0].Doc == "" {
 			w.chunks[0].Doc = w.docstring(it.n)
 		}
+		if a := it.n.NamedChild(0); a != nil && a.Type() == "assignment" {
+			if l := a.ChildByFieldName("left"); l != nil && l.Type() == "identifier" {
+				w.constChunk(l, parent, it.start, it.end, "", it.n)
+			}
+		}
 		return
 	case "ERROR":
 		w.into(it.n, parent, inClass)

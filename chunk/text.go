@@ -70,6 +70,23 @@ func cleanComment(text string) string {
 	for len(text) > 0 {
 		text = strings.TrimLeft(text, " \t\r\n")
 		switch {
+		case strings.HasPrefix(text, "(*"):
+			end := strings.Index(text, "*)")
+			body := text[2:]
+			if end >= 0 {
+				body, text = text[2:end], text[end+2:]
+			} else {
+				text = ""
+			}
+			body = strings.TrimPrefix(body, "*") // OCaml (** doc *)
+			for _, l := range strings.Split(body, "\n") {
+				out = append(out, strings.TrimSpace(l))
+			}
+		case strings.HasPrefix(text, "--"):
+			l, rest, _ := strings.Cut(text, "\n")
+			text = rest
+			l = strings.TrimLeft(strings.TrimRight(l, " \t\r"), "-")
+			out = append(out, strings.TrimPrefix(l, " "))
 		case strings.HasPrefix(text, "/*"):
 			end := strings.Index(text, "*/")
 			body := text[2:]
@@ -100,6 +117,10 @@ func cleanComment(text string) string {
 			// Not a comment: stop rather than loop.
 			text = ""
 		}
+	}
+	for i, l := range out {
+		// C# XML doc: keep the text, drop the wrapper tags.
+		out[i] = strings.NewReplacer("<summary>", "", "</summary>", "", "<para>", "", "</para>", "").Replace(l)
 	}
 	return trimBlankLines(out)
 }

@@ -28,6 +28,11 @@ type grammar struct {
 	visit func(w *walker, it item, parent int, inClass bool)
 	// docs says which comments directly above a definition are its doc.
 	docs func(src []byte, comment item) bool
+	// spec drives visitTable.
+	spec *langSpec
+	// serial is set for grammars whose external scanner keeps global state
+	// (Lua): their parses must not run concurrently.
+	serial *sync.Mutex
 }
 
 var (
@@ -44,11 +49,26 @@ func grammarFor(lang string) *grammar {
 			"typescript": {lang: typescript.GetLanguage(), visit: visitJS, docs: anyComment},
 			"tsx":        {lang: tsx.GetLanguage(), visit: visitJS, docs: anyComment},
 		}
+		tableGrammars(grammars)
 	})
 	return grammars[lang]
 }
 
 func anyComment([]byte, item) bool { return true }
+
+// isComment reports whether a node type is a comment in some grammar.
+func isComment(t string) bool {
+	switch t {
+	case "comment", "line_comment", "block_comment", "multiline_comment":
+		return true
+	}
+	return false
+}
+
+// isAttr reports whether a sibling of type t before a definition belongs to it.
+func (w *walker) isAttr(t string) bool {
+	return t == "decorator" || w.g.spec != nil && w.g.spec.attrs[t]
+}
 
 // parsers holds one parser per goroutine at a time; SetLanguage is cheap.
 var parsers = sync.Pool{New: func() any { return sitter.NewParser() }}
@@ -78,7 +98,13 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 	f.Language = lang
 	parser := parsers.Get().(*sitter.Parser)
 	parser.SetLanguage(g.lang)
+	if g.serial != nil {
+		g.serial.Lock()
+	}
 	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	if g.serial != nil {
+		g.serial.Unlock()
+	}
 	if err != nil || tree == nil {
 		parsers.Put(parser)
 		return f, false
@@ -88,24 +114,34 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 		parsers.Put(parser)
 	}()
 	root := tree.RootNode()
+	li := newLineIndex(src)
+	var errs []synErr
 	if root.HasError() {
-		f.SyntaxErrors = countErrors(root)
+		f.SyntaxErrors, errs = syntaxErrors(root, src, li)
 	}
-	w := &walker{src: src, li: newLineIndex(src), g: g}
+	w := &walker{src: src, li: li, g: g}
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
 		Kind: KindFile, Name: path.Base(p), Parent: -1,
 		StartLine: 1, EndLine: w.li.count(n), EndByte: n,
 		SyntaxError: root.HasError(),
+		ErrorDetail: errorDetail(errs, 0, n),
 	})
-	if root.Type() == "ERROR" {
-		return f, false
-	}
+	f.Chunks = w.chunks // for the caller's fallback to keep the error detail
 	items := w.children(root)
 	if !anyValid(items) {
 		return f, false
 	}
 	w.container(items, 0, false)
+	if root.Type() == "ERROR" && len(w.chunks) == 1 {
+		// Nothing but errors: windows will do better than one big chunk.
+		return f, false
+	}
+	for i := range w.chunks {
+		if c := &w.chunks[i]; c.SyntaxError {
+			c.ErrorDetail = errorDetail(errs, c.StartByte, c.EndByte)
+		}
+	}
 	f.Chunks = w.chunks
 	if f.check(n) != nil {
 		return f, false
@@ -148,7 +184,7 @@ func (w *walker) container(items []item, parent int, inClass bool) {
 	w.depth++
 	defer func() { w.depth-- }()
 	for i, it := range items {
-		if it.typ != "comment" {
+		if !isComment(it.typ) {
 			it.prev = items[:i]
 			w.g.visit(w, it, parent, inClass)
 		}
@@ -172,13 +208,13 @@ func (w *walker) docAbove(it item) (int, string) {
 	start := it.start
 	i := len(it.prev) - 1
 	// TypeScript puts the decorators of class members before them as siblings.
-	for ; i >= 0 && it.prev[i].typ == "decorator" && adjacent(w.src, it.prev[i].end, start); i-- {
+	for ; i >= 0 && w.isAttr(it.prev[i].typ) && adjacent(w.src, it.prev[i].end, start); i-- {
 		start = it.prev[i].start
 	}
 	docEnd := start
 	for ; i >= 0; i-- {
 		p := it.prev[i]
-		if p.typ != "comment" || !adjacent(w.src, p.end, start) || !startsLine(w.src, p.start) || !w.g.docs(w.src, p) {
+		if !isComment(p.typ) || !adjacent(w.src, p.end, start) || !startsLine(w.src, p.start) || !w.g.docs(w.src, p) {
 			break
 		}
 		start = p.start
@@ -198,7 +234,11 @@ func (w *walker) add(kind, name string, parent, start, end int, sig, doc string,
 		StartLine: sl, EndLine: el, StartByte: start, EndByte: end,
 		SyntaxError: n != nil && n.HasError(),
 	})
-	return len(w.chunks) - 1
+	i := len(w.chunks) - 1
+	if kind == KindFunction || kind == KindMethod {
+		w.blocks(n, i)
+	}
+	return i
 }
 
 // text returns the source of n, "" for nil.
@@ -220,28 +260,4 @@ func (w *walker) sig(start int, n *sitter.Node) string {
 		return ""
 	}
 	return strings.TrimSuffix(collapse(w.src[start:end]), ";")
-}
-
-// countErrors counts ERROR and MISSING nodes, descending only into subtrees
-// that contain one.
-func countErrors(root *sitter.Node) int {
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	count := 0
-	for {
-		n := c.CurrentNode()
-		if n.HasError() {
-			if n.IsError() || n.IsMissing() {
-				count++
-			}
-			if c.GoToFirstChild() {
-				continue
-			}
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return count
-			}
-		}
-	}
 }

@@ -1,0 +1,488 @@
+package chunk
+
+import (
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/bash"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/dockerfile"
+	"github.com/smacker/go-tree-sitter/elixir"
+	"github.com/smacker/go-tree-sitter/hcl"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/kotlin"
+	"github.com/smacker/go-tree-sitter/lua"
+	"github.com/smacker/go-tree-sitter/ocaml"
+	"github.com/smacker/go-tree-sitter/php"
+	"github.com/smacker/go-tree-sitter/protobuf"
+	"github.com/smacker/go-tree-sitter/ruby"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/scala"
+	"github.com/smacker/go-tree-sitter/sql"
+	"github.com/smacker/go-tree-sitter/swift"
+)
+
+// tableGrammars registers the table-driven languages.
+func tableGrammars(m map[string]*grammar) {
+	add := func(name string, l *sitter.Language, s *langSpec) {
+		m[name] = &grammar{lang: l, visit: visitTable, docs: anyComment, spec: s}
+	}
+	add("java", java.GetLanguage(), javaSpec)
+	add("rust", rust.GetLanguage(), rustSpec)
+	m["rust"].docs = rustDoc
+	add("c", c.GetLanguage(), cSpec)
+	add("cpp", cpp.GetLanguage(), cppSpec)
+	add("csharp", csharp.GetLanguage(), csharpSpec)
+	add("ruby", ruby.GetLanguage(), rubySpec)
+	add("php", php.GetLanguage(), phpSpec)
+	add("kotlin", kotlin.GetLanguage(), kotlinSpec)
+	add("scala", scala.GetLanguage(), scalaSpec)
+	add("swift", swift.GetLanguage(), swiftSpec)
+	add("shell", bash.GetLanguage(), bashSpec)
+	add("lua", lua.GetLanguage(), luaSpec)
+	m["lua"].serial = new(sync.Mutex) // its scanner state is a C global
+	add("ocaml", ocaml.GetLanguage(), ocamlSpec)
+	add("protobuf", protobuf.GetLanguage(), protoSpec)
+	add("sql", sql.GetLanguage(), sqlSpec)
+	add("hcl", hcl.GetLanguage(), hclSpec)
+	m["elixir"] = &grammar{lang: elixir.GetLanguage(), visit: visitElixir, docs: anyComment}
+	m["dockerfile"] = &grammar{lang: dockerfile.GetLanguage(), visit: visitDockerfile, docs: anyComment}
+}
+
+// rustDoc keeps /// and /** comments; //! and /*! document the enclosing item.
+func rustDoc(src []byte, c item) bool {
+	s := string(src[c.start:min(c.end, c.start+3)])
+	return s == "///" || s == "/**"
+}
+
+func fn(kind string, body ...string) defSpec { return defSpec{kind: kind, name: "name", body: body} }
+func class(kind string, body ...string) defSpec {
+	return defSpec{kind: kind, name: "name", body: body, members: true}
+}
+
+var javaSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_declaration":               class(KindClass, "body"),
+		"interface_declaration":           class(KindInterface, "body"),
+		"enum_declaration":                class(KindEnum, "body"),
+		"record_declaration":              class(KindClass, "body"),
+		"annotation_type_declaration":     class(KindInterface, "body"),
+		"method_declaration":              fn(KindFunction, "body"),
+		"constructor_declaration":         fn(KindFunction, "body"),
+		"compact_constructor_declaration": fn(KindFunction, "body"),
+	},
+	through: map[string]string{"enum_body_declarations": ""},
+}
+
+var rustSpec = &langSpec{
+	defs: map[string]defSpec{
+		"function_item":           fn(KindFunction, "body"),
+		"function_signature_item": fn(KindFunction),
+		"struct_item":             fn(KindStruct, "body"),
+		"union_item":              fn(KindStruct, "body"),
+		"enum_item":               fn(KindEnum, "body"),
+		"trait_item":              class(KindTrait, "body"),
+		"impl_item":               {kind: KindImpl, nameFn: rustImplName, body: []string{"body"}, members: true},
+		"mod_item":                class(KindModule, "body"),
+		"type_item":               fn(KindType),
+		"macro_definition":        fn(KindFunction),
+		"const_item":              {kind: KindConst, name: "name", minLines: constMinLines, topOnly: true},
+		"static_item":             {kind: KindConst, name: "name", minLines: constMinLines, topOnly: true},
+	},
+	attrs: map[string]bool{"attribute_item": true},
+}
+
+func rustImplName(w *walker, n *sitter.Node) string {
+	t := w.text(n.ChildByFieldName("type"))
+	if tr := n.ChildByFieldName("trait"); tr != nil {
+		return w.text(tr) + " for " + t
+	}
+	return t
+}
+
+var cDefs = map[string]defSpec{
+	"function_definition": {kind: KindFunction, nameFn: cFuncName, body: []string{"body"}},
+	"struct_specifier":    {kind: KindStruct, name: "name", body: []string{"body"}},
+	"union_specifier":     {kind: KindStruct, name: "name", body: []string{"body"}},
+	"enum_specifier":      {kind: KindEnum, name: "name", body: []string{"body"}},
+	"type_definition":     {kind: KindType, nameFn: cTypedefName},
+}
+
+var cThrough = map[string]string{
+	"preproc_ifdef": "", "preproc_if": "", "preproc_else": "", "preproc_elif": "",
+	"preproc_elifdef": "", "linkage_specification": "body", "declaration_list": "",
+}
+
+var cSpec = &langSpec{defs: cDefs, through: cThrough}
+
+func cFuncName(w *walker, n *sitter.Node) string {
+	name := declName(w, n.ChildByFieldName("declarator"))
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	return name
+}
+
+func cTypedefName(w *walker, n *sitter.Node) string {
+	return declName(w, n.ChildByFieldName("declarator"))
+}
+
+var cppSpec = &langSpec{
+	defs: merge(cDefs, map[string]defSpec{
+		"class_specifier":    {kind: KindClass, name: "name", body: []string{"body"}, members: true},
+		"struct_specifier":   {kind: KindStruct, name: "name", body: []string{"body"}, members: true},
+		"union_specifier":    {kind: KindStruct, name: "name", body: []string{"body"}, members: true},
+		"alias_declaration":  {kind: KindType, name: "name"},
+		"concept_definition": {kind: KindType, name: "name"},
+	}),
+	through: merge(cThrough, map[string]string{
+		"namespace_definition": "body", "template_declaration": "", "field_declaration_list": "",
+		"declaration": "",
+	}),
+}
+
+var csharpSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_declaration":         class(KindClass, "body"),
+		"struct_declaration":        class(KindStruct, "body"),
+		"interface_declaration":     class(KindInterface, "body"),
+		"enum_declaration":          class(KindEnum, "body"),
+		"record_declaration":        class(KindClass, "body"),
+		"record_struct_declaration": class(KindStruct, "body"),
+		"method_declaration":        fn(KindFunction, "body"),
+		"constructor_declaration":   fn(KindFunction, "body"),
+		"destructor_declaration":    fn(KindFunction, "body"),
+		"operator_declaration":      fn(KindFunction, "body"),
+		"local_function_statement":  fn(KindFunction, "body"),
+		"delegate_declaration":      fn(KindType),
+	},
+	through: map[string]string{
+		"namespace_declaration": "body", "file_scoped_namespace_declaration": "", "declaration_list": "",
+		"global_statement": "",
+	},
+}
+
+var rubySpec = &langSpec{
+	firstLine: true,
+	defs: map[string]defSpec{
+		"class":            {kind: KindClass, name: "name", members: true, body: []string{"body", "body_statement"}},
+		"module":           {kind: KindModule, name: "name", members: true, body: []string{"body", "body_statement"}},
+		"singleton_class":  {kind: KindClass, nameFn: func(w *walker, n *sitter.Node) string { return "<< " + w.text(n.ChildByFieldName("value")) }, members: true, body: []string{"body", "body_statement"}},
+		"method":           fn(KindFunction, "body", "body_statement"),
+		"singleton_method": {kind: KindFunction, nameFn: rubySingletonName, body: []string{"body", "body_statement"}},
+	},
+}
+
+func rubySingletonName(w *walker, n *sitter.Node) string {
+	return w.text(n.ChildByFieldName("object")) + "." + w.text(n.ChildByFieldName("name"))
+}
+
+var phpSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_declaration":     class(KindClass, "body"),
+		"interface_declaration": class(KindInterface, "body"),
+		"trait_declaration":     class(KindTrait, "body"),
+		"enum_declaration":      class(KindEnum, "body"),
+		"function_definition":   fn(KindFunction, "body"),
+		"method_declaration":    fn(KindFunction, "body"),
+	},
+	through: map[string]string{"namespace_definition": "body", "compound_statement": ""},
+}
+
+var kotlinSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_declaration":    {kind: KindClass, nameFn: kotlinClassName, kindFn: keywordKind, body: []string{"class_body", "enum_class_body"}, members: true},
+		"object_declaration":   {kind: KindClass, body: []string{"class_body"}, members: true},
+		"companion_object":     {kind: KindClass, nameFn: func(w *walker, n *sitter.Node) string { return nameOr(w, n, "Companion") }, body: []string{"class_body"}, members: true},
+		"function_declaration": {kind: KindFunction, body: []string{"function_body"}},
+		"type_alias":           {kind: KindType},
+	},
+}
+
+// kotlinClassName names a class; "interface" and "enum class" are told apart
+// by kotlinKind.
+func kotlinClassName(w *walker, n *sitter.Node) string { return w.text(firstIdent(n)) }
+
+// keywordKind tells classes, interfaces, enums, structs and extensions apart
+// by the keyword before the name (Kotlin, Swift).
+func keywordKind(w *walker, n *sitter.Node) string {
+	s, e := int(n.StartByte()), int(n.EndByte())
+	if id := n.ChildByFieldName("name"); id != nil {
+		e = int(id.StartByte())
+	} else if id := firstIdent(n); id != nil {
+		e = int(id.StartByte())
+	}
+	for _, f := range strings.Fields(string(w.src[s:e])) {
+		switch f {
+		case "interface", "protocol":
+			return KindInterface
+		case "enum":
+			return KindEnum
+		case "struct":
+			return KindStruct
+		case "extension":
+			return KindImpl
+		}
+	}
+	return KindClass
+}
+
+func nameOr(w *walker, n *sitter.Node, def string) string {
+	if s := w.text(firstIdent(n)); s != "" {
+		return s
+	}
+	return def
+}
+
+var scalaSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_definition":     class(KindClass, "body"),
+		"object_definition":    class(KindClass, "body"),
+		"trait_definition":     class(KindTrait, "body"),
+		"enum_definition":      class(KindEnum, "body"),
+		"function_definition":  fn(KindFunction, "body"),
+		"function_declaration": fn(KindFunction),
+		"type_definition":      fn(KindType),
+		"given_definition":     fn(KindFunction, "body"),
+	},
+	through: map[string]string{"package_clause": "body", "template_body": ""},
+}
+
+var swiftSpec = &langSpec{
+	defs: map[string]defSpec{
+		"class_declaration":             {kind: KindClass, name: "name", kindFn: keywordKind, body: []string{"body"}, members: true},
+		"protocol_declaration":          class(KindInterface, "body"),
+		"function_declaration":          fn(KindFunction, "body"),
+		"protocol_function_declaration": fn(KindFunction),
+		"init_declaration":              {kind: KindFunction, nameFn: func(*walker, *sitter.Node) string { return "init" }, body: []string{"body"}},
+		"deinit_declaration":            {kind: KindFunction, nameFn: func(*walker, *sitter.Node) string { return "deinit" }, body: []string{"body"}},
+		"typealias_declaration":         fn(KindType),
+	},
+}
+
+var bashSpec = &langSpec{
+	defs: map[string]defSpec{"function_definition": fn(KindFunction, "body")},
+}
+
+var luaSpec = &langSpec{
+	firstLine: true,
+	defs: map[string]defSpec{
+		"function_statement":                  fn(KindFunction, "function_body"),
+		"function_declaration":                fn(KindFunction, "body"),
+		"local_function_declaration":          fn(KindFunction, "body"),
+		"function_definition_statement":       fn(KindFunction, "body"),
+		"local_function_definition_statement": fn(KindFunction, "body"),
+	},
+}
+
+var ocamlSpec = &langSpec{
+	firstLine: true,
+	defs: map[string]defSpec{
+		"value_definition":       {kind: KindFunction, nameFn: ocamlLetName},
+		"type_definition":        {kind: KindType, nameFn: ocamlTypeName},
+		"module_definition":      {kind: KindModule, nameFn: ocamlModuleName, members: true, body: []string{"module_binding/body"}},
+		"module_type_definition": {kind: KindInterface, name: "name"},
+		"class_definition":       {kind: KindClass, nameFn: ocamlClassName},
+		"exception_definition":   {kind: KindType},
+	},
+}
+
+func ocamlLetName(w *walker, n *sitter.Node) string {
+	b := fieldOrChild(n, "let_binding")
+	if b == nil {
+		return ""
+	}
+	p := b.ChildByFieldName("pattern")
+	if p == nil || p.Type() != "value_name" {
+		return ""
+	}
+	return w.text(p)
+}
+
+func ocamlTypeName(w *walker, n *sitter.Node) string {
+	if b := fieldOrChild(n, "type_binding"); b != nil {
+		return w.text(b.ChildByFieldName("name"))
+	}
+	return ""
+}
+
+func ocamlModuleName(w *walker, n *sitter.Node) string {
+	if b := fieldOrChild(n, "module_binding"); b != nil {
+		return w.text(b.ChildByFieldName("name"))
+	}
+	return ""
+}
+
+func ocamlClassName(w *walker, n *sitter.Node) string {
+	if b := fieldOrChild(n, "class_binding"); b != nil {
+		return w.text(b.ChildByFieldName("name"))
+	}
+	return ""
+}
+
+var protoSpec = &langSpec{
+	firstLine: true,
+	defs: map[string]defSpec{
+		"message": {kind: KindStruct, body: []string{"message_body"}, members: true},
+		"enum":    {kind: KindEnum, body: []string{"enum_body"}},
+		"service": {kind: KindInterface, members: true, body: []string{"."}},
+		"rpc":     {kind: KindMethod},
+	},
+	through: map[string]string{"message_body": ""},
+}
+
+var sqlSpec = &langSpec{
+	defs: map[string]defSpec{
+		"statement": {kind: KindTable, kindFn: sqlKind, nameFn: sqlName},
+	},
+	firstLine: true,
+}
+
+// sqlKind is the kind of a CREATE statement, "" for other statements.
+func sqlKind(w *walker, n *sitter.Node) string {
+	c := n.NamedChild(0)
+	if c == nil {
+		return ""
+	}
+	switch c.Type() {
+	case "create_table", "create_view", "create_materialized_view":
+		return KindTable
+	case "create_function", "create_procedure":
+		return KindFunction
+	case "create_type":
+		return KindType
+	}
+	return ""
+}
+
+func sqlName(w *walker, n *sitter.Node) string {
+	if c := n.NamedChild(0); c != nil {
+		return w.text(fieldOrChild(c, "object_reference"))
+	}
+	return ""
+}
+
+var hclSpec = &langSpec{
+	defs: map[string]defSpec{
+		"block": {kind: KindKey, nameFn: hclName, body: []string{"body"}, topOnly: true},
+	},
+	through:   map[string]string{"body": ""},
+	firstLine: true,
+}
+
+// hclName joins a block's type and labels: resource.aws_instance.web.
+func hclName(w *walker, n *sitter.Node) string {
+	var parts []string
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		c := n.NamedChild(i)
+		switch c.Type() {
+		case "identifier":
+			parts = append(parts, w.text(c))
+		case "string_lit":
+			parts = append(parts, strings.Trim(w.text(c), `"`))
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+func merge[V any](a, b map[string]V) map[string]V {
+	m := make(map[string]V, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
+}
+
+// visitElixir chunks defmodule, def, defp, defmacro... calls. Module
+// attributes (@doc, @spec, @impl) directly above a definition belong to it.
+func visitElixir(w *walker, it item, parent int, _ bool) {
+	if it.typ == "ERROR" {
+		w.into(it.n, parent, false)
+		return
+	}
+	if it.typ != "call" {
+		return
+	}
+	target := w.text(it.n.ChildByFieldName("target"))
+	kind := ""
+	switch target {
+	case "defmodule", "defprotocol", "defimpl":
+		kind = KindModule
+	case "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate", "defn", "defnp":
+		kind = KindFunction
+	default:
+		return
+	}
+	args := fieldOrChild(it.n, "arguments")
+	if args == nil || args.NamedChildCount() == 0 {
+		return
+	}
+	head := args.NamedChild(0)
+	if head.Type() == "binary_operator" { // def f(x) when x > 0
+		if l := head.ChildByFieldName("left"); l != nil {
+			head = l
+		}
+	}
+	name := w.text(head)
+	if head.Type() == "call" {
+		name = w.text(head.ChildByFieldName("target"))
+	}
+	start, doc := it.start, ""
+	for i := len(it.prev) - 1; i >= 0; i-- {
+		p := it.prev[i]
+		if !adjacent(w.src, p.end, start) || !startsLine(w.src, p.start) {
+			break
+		}
+		t := w.text(p.n)
+		if isComment(p.typ) {
+			if doc == "" {
+				doc = cleanComment(t)
+			}
+		} else if p.typ != "unary_operator" || !strings.HasPrefix(t, "@") || strings.HasPrefix(t, "@moduledoc") {
+			break
+		} else if strings.HasPrefix(t, "@doc") {
+			doc = cleanDocstring(strings.TrimSpace(strings.TrimPrefix(t, "@doc")))
+		}
+		start = p.start
+	}
+	body := fieldOrChild(it.n, "do_block")
+	sig := w.sigTo(it.start, it.n, body)
+	sig = strings.TrimSuffix(strings.TrimSpace(sig), " do")
+	if body == nil {
+		sig, _, _ = strings.Cut(sig, ", do:")
+	}
+	i := w.add(kind, collapse([]byte(name)), parent, start, it.end, sig, doc, it.n)
+	if kind == KindModule && body != nil {
+		if d := body.NamedChild(0); d != nil && d.Type() == "unary_operator" && strings.HasPrefix(w.text(d), "@moduledoc") {
+			w.chunks[i].Doc = cleanDocstring(strings.TrimSpace(strings.TrimPrefix(w.text(d), "@moduledoc")))
+		}
+		w.into(body, i, false)
+	}
+}
+
+// visitDockerfile makes one chunk per build stage: from a FROM instruction
+// to the last instruction before the next FROM, named by the stage alias or
+// else the image.
+func visitDockerfile(w *walker, it item, parent int, _ bool) {
+	if it.typ != "from_instruction" {
+		return
+	}
+	end := it.end
+	for s := it.n.NextNamedSibling(); s != nil && s.Type() != "from_instruction"; s = s.NextNamedSibling() {
+		if !isComment(s.Type()) {
+			end = int(s.EndByte())
+		}
+	}
+	name := w.text(it.n.ChildByFieldName("as"))
+	if name == "" {
+		name = w.text(fieldOrChild(it.n, "image_spec"))
+	}
+	start, doc := w.docAbove(it)
+	w.add(KindStage, collapse([]byte(name)), parent, start, end, collapse(w.src[it.start:it.end]), doc, it.n)
+}

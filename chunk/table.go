@@ -1,0 +1,214 @@
+package chunk
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// langSpec describes a language for the table-driven visitor: which nodes are
+// definitions, which are looked through, and which siblings belong to the
+// definition that follows them.
+type langSpec struct {
+	// defs maps a node type to the chunk it makes.
+	defs map[string]defSpec
+	// through lists node types whose children are visited in place of the
+	// node (namespaces, preprocessor conditionals, export wrappers...), with
+	// the field or child type holding them ("" for the node's own children).
+	through map[string]string
+	// firstLine: signatures are the first line of the definition.
+	firstLine bool
+	// attrs are sibling node types placed before a definition that belong to
+	// it (Rust #[attributes], decorators).
+	attrs map[string]bool
+}
+
+// defSpec says how one definition node becomes a chunk.
+type defSpec struct {
+	kind string // KindFunction turns into KindMethod inside a class-like body
+	// name is the field holding the name, "" for the first identifier-like
+	// child; nameFn overrides both.
+	name   string
+	nameFn func(w *walker, n *sitter.Node) string
+	// body lists fields or child types holding the members of a class-like
+	// definition (visited with inClass) or the body of a function (which ends
+	// the signature). The first one present is used; "a/b" is field or type b
+	// of a, "." the node itself.
+	body []string
+	// members: the body holds class members (methods, nested types).
+	members bool
+	// kindFn overrides kind from the node's text (Kotlin "interface").
+	kindFn func(w *walker, n *sitter.Node) string
+	// minLines: the node is a chunk only when it spans at least this many
+	// lines (top-level constants with real content).
+	minLines int
+	// topOnly: only directly under the file or a namespace, not in a class.
+	topOnly bool
+}
+
+// identTypes are node types that can name a definition when there is no
+// name field.
+var identTypes = map[string]bool{
+	"identifier": true, "type_identifier": true, "simple_identifier": true,
+	"constant": true, "word": true, "name": true, "field_identifier": true,
+	"property_identifier": true, "value_name": true, "module_name": true,
+	"type_constructor": true, "class_name": true, "message_name": true,
+	"enum_name": true, "service_name": true, "rpc_name": true,
+	"scope_resolution": true, "qualified_identifier": true,
+}
+
+// visitTable is the visit function of table-driven languages.
+func visitTable(w *walker, it item, parent int, inClass bool) {
+	s := w.g.spec
+	if f, ok := s.through[it.typ]; ok || it.typ == "ERROR" {
+		n := it.n
+		if f != "" {
+			n = fieldOrChild(it.n, f)
+		}
+		w.into(n, parent, inClass)
+		return
+	}
+	d, ok := s.defs[it.typ]
+	if !ok || (d.topOnly && inClass) {
+		return
+	}
+	if d.minLines > 0 {
+		if sl, el := w.li.lines(it.start, it.end); el-sl+1 < d.minLines {
+			return
+		}
+	}
+	name := ""
+	switch {
+	case d.nameFn != nil:
+		name = d.nameFn(w, it.n)
+	case d.name != "":
+		name = w.text(it.n.ChildByFieldName(d.name))
+	}
+	if name == "" && d.nameFn == nil {
+		name = w.text(firstIdent(it.n))
+	}
+	name = collapse([]byte(name))
+	if name == "" && d.nameFn != nil {
+		return // a nameless variant (OCaml let () = ..., C typedef of nothing)
+	}
+	var body *sitter.Node
+	for _, b := range d.body {
+		if body = bodyPath(it.n, b); body != nil {
+			break
+		}
+	}
+	kind := d.kind
+	if d.kindFn != nil {
+		if kind = d.kindFn(w, it.n); kind == "" {
+			return
+		}
+	}
+	// Some grammars (Lua) start a node at the end of the previous one.
+	for it.start < it.end && isBlank(w.src[it.start]) {
+		it.start++
+	}
+	if kind == KindFunction && inClass {
+		kind = KindMethod
+	}
+	start, doc := w.docAbove(it)
+	sigBody, sigStart := body, it.start
+	if s.firstLine || body == it.n {
+		sigBody = nil
+	}
+	if dn := it.n.ChildByFieldName("documentation"); dn != nil {
+		// Lua: the doc comment is the first child of the function.
+		doc = cleanComment(w.text(dn))
+		sigStart = int(dn.EndByte())
+		for sigStart < it.end && isBlank(w.src[sigStart]) {
+			sigStart++
+		}
+	}
+	i := w.add(kind, name, parent, start, it.end, w.sigTo(sigStart, it.n, sigBody), doc, it.n)
+	if d.members && body != nil {
+		// Functions in a class body are methods, not those of a module.
+		w.into(body, i, kind != KindModule)
+	}
+}
+
+// bodyPath resolves a defSpec body entry.
+func bodyPath(n *sitter.Node, p string) *sitter.Node {
+	if p == "." {
+		return n
+	}
+	for _, f := range strings.Split(p, "/") {
+		if n == nil {
+			return nil
+		}
+		n = fieldOrChild(n, f)
+	}
+	return n
+}
+
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// fieldOrChild returns n's child in field f, or else its first named child
+// of type f.
+func fieldOrChild(n *sitter.Node, f string) *sitter.Node {
+	if c := n.ChildByFieldName(f); c != nil {
+		return c
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); c.Type() == f {
+			return c
+		}
+	}
+	return nil
+}
+
+// firstIdent returns the first identifier-like named child of n, looking
+// one level into modifiers-free wrappers.
+func firstIdent(n *sitter.Node) *sitter.Node {
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		if c := n.NamedChild(i); identTypes[c.Type()] {
+			return c
+		}
+	}
+	return nil
+}
+
+// sigTo is the whitespace-collapsed source from start up to body, or the
+// first line of n (without a trailing brace) when there is no body.
+func (w *walker) sigTo(start int, n, body *sitter.Node) string {
+	end := int(n.EndByte())
+	if body != nil && int(body.StartByte()) >= start {
+		end = int(body.StartByte())
+	} else if i := strings.IndexByte(string(w.src[start:end]), '\n'); i >= 0 {
+		end = start + i
+	}
+	if end <= start {
+		return ""
+	}
+	s := collapse(w.src[start:end])
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, "{}"), "{"), "="))
+	return strings.TrimSuffix(strings.TrimSuffix(s, ";"), ":")
+}
+
+// declName finds the name inside a C/C++ declarator chain.
+func declName(w *walker, n *sitter.Node) string {
+	for d := n; d != nil; {
+		switch d.Type() {
+		case "identifier", "field_identifier", "type_identifier", "qualified_identifier",
+			"operator_name", "destructor_name", "primitive_type":
+			return w.text(d)
+		}
+		next := d.ChildByFieldName("declarator")
+		if next == nil {
+			next = firstIdent(d)
+		}
+		if next == nil && d.NamedChildCount() > 0 {
+			next = d.NamedChild(0) // (*callback)
+		}
+		if next == nil {
+			return ""
+		}
+		d = next
+	}
+	return ""
+}
