@@ -305,8 +305,9 @@ func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash,
 	var texts []string
 	for i, c := range f.Chunks {
 		text := chunk.IndexText(content, f, i)
-		cr := ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Doc: c.Doc, Parent: c.Parent,
-			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
+		cr := ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError,
+			Meta: Meta{Doc: c.Doc, QualifiedName: c.QualifiedName, Access: c.Access, Decorators: c.Decorators, Imports: c.Imports, ErrorDetail: c.ErrorDetail}}
 		if strings.TrimSpace(text) != "" {
 			cr.Hash = ContentHash(text)
 			// The name counts twice: once here, once in the text, so definitions

@@ -252,7 +252,8 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 	rec := &BlobRecord{ChunkerVersion: 3, Skip: SkipNone, Size: 1234, Language: "go", Fallback: true, SyntaxErrors: 2,
 		Chunks: []ChunkRecord{
 			{Kind: "file", Name: "a.go", Parent: -1, StartLine: 1, EndLine: 10, StartByte: 0, EndByte: 100},
-			{Kind: "function", Name: "F", Signature: "func F()", Doc: "F does.", Parent: 0, StartLine: 2, EndLine: 4, StartByte: 5, EndByte: 40, SyntaxError: true, Hash: ContentHash("x")},
+			{Kind: "function", Name: "F", Signature: "func F()", Parent: 0, StartLine: 2, EndLine: 4, StartByte: 5, EndByte: 40, SyntaxError: true, Hash: ContentHash("x"),
+				Meta: Meta{Doc: "F does.", QualifiedName: "T.F", Access: "public", Decorators: []string{"@x"}, Imports: []string{"fmt", "os"}, ErrorDetail: "line 3: missing ')'"}},
 		}}
 	got, err := decodeBlobRecord(rec.encode())
 	if err != nil {

@@ -151,11 +151,12 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 			continue
 		}
 		first, n := ct.blobRange(b)
-		size, skip := ct.blobInfo(b)
+		info := ct.blobInfo(b)
 		base := len(seg.rows)
 		rows := make([]Row, n)
 		for i := range rows {
 			r := ct.row(first + i)
+			r.meta = append([]byte(nil), r.meta...) // the source is unmapped before the merged segment is written
 			if r.Parent >= 0 {
 				r.Parent = r.Parent - first + base
 			}
@@ -167,7 +168,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 				vecs[name].scales = append(vecs[name].scales, s)
 			}
 		}
-		seg.addBlob(sha, int(size), skip, rows)
+		seg.addBlob(sha, info, rows)
 	}
 	return lw.Append(lex, rowMap)
 }

@@ -31,6 +31,9 @@ package gitindex
 // Schema history:
 //
 //	1: first version.
+//	2: chunk metadata (qualified name, access, decorators, imports used,
+//	   syntax-error detail) in blob records and segment rows; the segment
+//	   blob table carries each blob's syntax-error count and fallback flag.
 
 import (
 	"crypto/sha256"
@@ -40,7 +43,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
@@ -77,15 +80,45 @@ type BlobRecord struct {
 // ChunkRecord is one chunk's metadata. Hash is zero when the chunk has no
 // text of its own to index.
 type ChunkRecord struct {
-	Kind, Name, Signature, Doc string
-	Parent                     int
+	Kind, Name, Signature string
+	Parent                int
 	StartLine, EndLine         int
 	StartByte, EndByte         int
 	SyntaxError                bool
 	Hash                       [16]byte
+	Meta
 }
 
-const blobRecordVersion = 1
+// Meta is a chunk's descriptive metadata, shown in results but not used to
+// find rows.
+type Meta struct {
+	QualifiedName string   `json:"qualified_name,omitempty"`
+	Access        string   `json:"access,omitempty"`
+	Decorators    []string `json:"decorators,omitempty"`
+	Imports       []string `json:"imports,omitempty"`
+	Doc           string   `json:"doc,omitempty"`
+	ErrorDetail   string   `json:"syntax_error,omitempty"`
+}
+
+func (m *Meta) encode(e *encoder) {
+	e.str(m.QualifiedName)
+	e.str(m.Access)
+	e.strs(m.Decorators)
+	e.strs(m.Imports)
+	e.str(m.Doc)
+	e.str(m.ErrorDetail)
+}
+
+func (m *Meta) decode(d *decoder) {
+	m.QualifiedName = d.str()
+	m.Access = d.str()
+	m.Decorators = d.strs()
+	m.Imports = d.strs()
+	m.Doc = d.str()
+	m.ErrorDetail = d.str()
+}
+
+const blobRecordVersion = 2
 
 func (b *BlobRecord) encode() []byte {
 	e := encoder{buf: make([]byte, 0, 64+len(b.Chunks)*64)}
@@ -101,7 +134,6 @@ func (b *BlobRecord) encode() []byte {
 		e.str(c.Kind)
 		e.str(c.Name)
 		e.str(c.Signature)
-		e.str(c.Doc)
 		e.uint(uint64(c.Parent + 1))
 		e.uint(uint64(c.StartLine))
 		e.uint(uint64(c.EndLine))
@@ -109,6 +141,7 @@ func (b *BlobRecord) encode() []byte {
 		e.uint(uint64(c.EndByte))
 		e.bool(c.SyntaxError)
 		e.buf = append(e.buf, c.Hash[:]...)
+		c.Meta.encode(&e)
 	}
 	return e.buf
 }
@@ -132,12 +165,13 @@ func decodeBlobRecord(p []byte) (*BlobRecord, error) {
 	b.Chunks = make([]ChunkRecord, n)
 	for i := range b.Chunks {
 		c := &b.Chunks[i]
-		c.Kind, c.Name, c.Signature, c.Doc = d.str(), d.str(), d.str(), d.str()
+		c.Kind, c.Name, c.Signature = d.str(), d.str(), d.str()
 		c.Parent = int(d.uint()) - 1
 		c.StartLine, c.EndLine = int(d.uint()), int(d.uint())
 		c.StartByte, c.EndByte = int(d.uint()), int(d.uint())
 		c.SyntaxError = d.bool()
 		copy(c.Hash[:], d.bytes(16))
+		c.Meta.decode(&d)
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("corrupt blob record: %w", d.err)
@@ -149,6 +183,12 @@ type encoder struct{ buf []byte }
 
 func (e *encoder) uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.buf = append(e.buf, s...) }
+func (e *encoder) strs(ss []string) {
+	e.uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
 func (e *encoder) bool(v bool) {
 	if v {
 		e.buf = append(e.buf, 1)
@@ -188,6 +228,18 @@ func (d *decoder) bytes(n int) []byte {
 }
 
 func (d *decoder) str() string { return string(d.bytes(int(d.uint()))) }
+func (d *decoder) strs() []string {
+	n := d.uint()
+	if d.err != nil || n > uint64(len(d.buf)) {
+		d.err = errShort
+		return nil
+	}
+	var out []string
+	for i := uint64(0); i < n; i++ {
+		out = append(out, d.str())
+	}
+	return out
+}
 func (d *decoder) bool() bool {
 	b := d.bytes(1)
 	return len(b) == 1 && b[0] == 1

@@ -15,19 +15,20 @@ import (
 
 // chunks.bin layout (little endian):
 //
-//	header   64 B: magic "BCSEG001", nblobs u32, nrows u32, dictLen u32, strLen u32
+//	header   64 B: magic "BCSEG002", nblobs u32, nrows u32, dictLen u32, strLen u32
 //	dict     kinds then languages: u16 count, then (u8 len, bytes) each
 //	blobs    nblobs × 36 B sorted by SHA: sha[20], first row u32, rows u32,
-//	         size u32, skip reason u8, 3 B pad
+//	         size u32, skip reason u8, syntax errors u16, flags u8 (1: fallback)
 //	rows     nrows × 64 B, see rowSize
 //	strings  names and signatures
 //
 // A row: blob index u32, parent row i32 (-1 none), kind u8, language u8,
 // flags u8, pad u8, start line, end line, start byte, end byte (u32 each),
 // name offset u32, signature offset u32, name length u16, signature length
-// u16, content hash [16], 8 B reserved.
+// u16, content hash [16], metadata offset u32, metadata length u32 (Meta,
+// encoded as in blob records, in the strings heap).
 const (
-	segMagic   = "BCSEG001"
+	segMagic   = "BCSEG002"
 	headerSize = 64
 	blobSize   = 36
 	rowSize    = 64
@@ -46,6 +47,24 @@ type Row struct {
 	StartByte, EndByte   int
 	Name, Signature      string
 	Hash                 [16]byte
+	meta                 []byte // encoded Meta
+}
+
+// Meta decodes the row's metadata.
+func (r Row) Meta() Meta {
+	var m Meta
+	if len(r.meta) > 0 {
+		d := decoder{buf: r.meta}
+		m.decode(&d)
+	}
+	return m
+}
+
+// encodeMeta encodes metadata for a segment row.
+func encodeMeta(m Meta) []byte {
+	var e encoder
+	m.encode(&e)
+	return e.buf
 }
 
 // segmentWriter accumulates rows for one segment, blob by blob.
@@ -57,13 +76,20 @@ type segmentWriter struct {
 type segBlob struct {
 	sha         [20]byte
 	first, n    int
-	size        int
-	skip        string
+	info        BlobInfo
 	originalIdx int
 }
 
-func (w *segmentWriter) addBlob(sha [20]byte, size int, skip string, rows []Row) {
-	w.blobs = append(w.blobs, segBlob{sha: sha, first: len(w.rows), n: len(rows), size: size, skip: skip, originalIdx: len(w.blobs)})
+// BlobInfo is what a segment records about a blob besides its rows.
+type BlobInfo struct {
+	Size         int64
+	Skip         string // content skip reason
+	SyntaxErrors int
+	Fallback     bool
+}
+
+func (w *segmentWriter) addBlob(sha [20]byte, info BlobInfo, rows []Row) {
+	w.blobs = append(w.blobs, segBlob{sha: sha, first: len(w.rows), n: len(rows), info: info, originalIdx: len(w.blobs)})
 	w.rows = append(w.rows, rows...)
 }
 
@@ -104,6 +130,9 @@ func (w *segmentWriter) encode() []byte {
 			le.PutUint16(rec[36:], uint16(len(name)))
 			le.PutUint16(rec[38:], uint16(len(sig)))
 			copy(rec[40:56], row.Hash[:])
+			le.PutUint32(rec[56:], uint32(strs.Len()))
+			le.PutUint32(rec[60:], uint32(len(row.meta)))
+			strs.Write(row.meta)
 			rows = append(rows, rec[:]...)
 		}
 	}
@@ -123,8 +152,12 @@ func (w *segmentWriter) encode() []byte {
 		copy(rec[:20], b.sha[:])
 		binary.LittleEndian.PutUint32(rec[20:], uint32(b.first))
 		binary.LittleEndian.PutUint32(rec[24:], uint32(b.n))
-		binary.LittleEndian.PutUint32(rec[28:], uint32(min(b.size, 1<<32-1)))
-		rec[32] = skipCode(b.skip)
+		binary.LittleEndian.PutUint32(rec[28:], uint32(min(b.info.Size, 1<<32-1)))
+		rec[32] = skipCode(b.info.Skip)
+		binary.LittleEndian.PutUint16(rec[33:], uint16(min(b.info.SyntaxErrors, 1<<16-1)))
+		if b.info.Fallback {
+			rec[35] = 1
+		}
 		out = append(out, rec[:]...)
 	}
 	out = append(out, rows...)
@@ -266,14 +299,15 @@ func (t *chunkTable) blobRange(i int) (first, n int) {
 	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
 }
 
-// blobInfo returns the size and content skip reason of blob i.
-func (t *chunkTable) blobInfo(i int) (size int64, skip string) {
+// blobInfo returns what the table records about blob i.
+func (t *chunkTable) blobInfo(i int) BlobInfo {
 	rec := t.blobs[i*blobSize:]
-	code := int(rec[32])
-	if code < len(skipCodes) {
-		skip = skipCodes[code]
+	info := BlobInfo{Size: int64(binary.LittleEndian.Uint32(rec[28:])),
+		SyntaxErrors: int(binary.LittleEndian.Uint16(rec[33:])), Fallback: rec[35]&1 != 0}
+	if code := int(rec[32]); code < len(skipCodes) {
+		info.Skip = skipCodes[code]
 	}
-	return int64(binary.LittleEndian.Uint32(rec[28:])), skip
+	return info
 }
 
 func (t *chunkTable) blobSHA(i int) plumbing.Hash {
@@ -304,6 +338,9 @@ func (t *chunkTable) row(i int) Row {
 	r.Name = t.str(le.Uint32(rec[28:]), le.Uint16(rec[36:]))
 	r.Signature = t.str(le.Uint32(rec[32:]), le.Uint16(rec[38:]))
 	copy(r.Hash[:], rec[40:56])
+	if off, n := le.Uint32(rec[56:]), le.Uint32(rec[60:]); uint64(off)+uint64(n) <= uint64(len(t.strs)) {
+		r.meta = t.strs[off : off+n]
+	}
 	return r
 }
 

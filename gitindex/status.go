@@ -77,7 +77,7 @@ func (r *Repo) Status(rev, model string) (*Status, error) {
 			continue
 		}
 		seg := snap.Segments[loc.Seg]
-		if _, skip := seg.chunks.blobInfo(seg.blobIndex(loc.First, e.Blob)); skip != SkipNone {
+		if skip := seg.chunks.blobInfo(seg.blobIndex(loc.First, e.Blob)).Skip; skip != SkipNone {
 			st.Skipped[skip]++
 		}
 		st.Chunks += loc.N

@@ -9,6 +9,9 @@ import (
 	"github.com/bcindex/bcindex/vector"
 )
 
+// maxDocBytes caps the doc comment kept in a segment row for display.
+const maxDocBytes = 2000
+
 // runWriter collects processed blobs and publishes them as segments: Badger
 // first (durable records and vectors), then the segment files, then the
 // manifest that makes them visible. A crash between steps leaves either an
@@ -52,13 +55,16 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		rows[i] = Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
 			Indexed: r.tokens[i] != nil, StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
 			EndByte: c.EndByte, Name: c.Name, Signature: c.Signature, Hash: c.Hash}
+		meta := c.Meta
+		meta.Doc = clip(c.Doc, maxDocBytes)
+		rows[i].meta = encodeMeta(meta)
 		if r.tokens[i] != nil {
 			w.lex.Add(base+i, r.tokens[i])
 		}
 		w.vecs = append(w.vecs, r.vectors[i])
 		w.scales = append(w.scales, r.scales[i])
 	}
-	w.seg.addBlob(r.sha, r.size, r.rec.Skip, rows)
+	w.seg.addBlob(r.sha, BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
 	w.pending++
 	sum.BlobsNew++
 	sum.Chunks += len(rows)

@@ -34,6 +34,7 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			st.Hooks = hooksInstalled(repo)
 			w := c.App.Writer
 			if c.Bool("json") {
 				b, _ := json.Marshal(st)
@@ -63,6 +64,7 @@ func statusCommand() *cli.Command {
 			}
 			fmt.Fprintf(w, "model      %s\n", st.Model)
 			fmt.Fprintf(w, "store      %s, %.1f MB, %d segments, schema %d\n", st.IndexDir, float64(st.StoreBytes)/1e6, st.Segments, st.Schema)
+			fmt.Fprintf(w, "hooks      %s\n", map[bool]string{true: "installed", false: "not installed (`git bcindex hooks install` keeps the index fresh)"}[st.Hooks])
 			return nil
 		},
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+func gcCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "gc",
+		Usage: "drop what no ref (HEAD, branches, remote branches, tags) reaches any more",
+		Description: "Removes unreachable blobs from the segments (rewriting and merging them, without\n" +
+			"re-embedding), their records and vectors from the store, vectors of models no longer\n" +
+			"configured, and cached listings of unreachable trees. Safe while searches run; waits\n" +
+			"for a running indexer.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
+		},
+		Action: func(c *cli.Context) error {
+			repo, err := openRepo(c)
+			if err != nil {
+				return err
+			}
+			s, err := readSettings(repo)
+			if err != nil {
+				return err
+			}
+			ix := gitindex.NewIndexer(repo, gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.embedder()})
+			// The hooks' last indexed tree is their next diff base: keep its listing.
+			var keep []plumbing.Hash
+			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {
+				keep = append(keep, plumbing.NewHash(strings.TrimSpace(string(b))))
+			}
+			sum, err := ix.GC(c.Context, c.Duration("wait"), keep...)
+			if err != nil {
+				return fmt.Errorf("gc: %w", err)
+			}
+			w := c.App.Writer
+			if c.Bool("json") {
+				b, _ := json.Marshal(struct {
+					*gitindex.GCSummary
+					ElapsedMS int64 `json:"elapsed_ms"`
+				}{sum, sum.Elapsed.Milliseconds()})
+				fmt.Fprintln(w, string(b))
+				return nil
+			}
+			fmt.Fprintf(w, "gc: %d live blobs from %d refs; dropped %d blobs from the segments (%d → %d segments)\n",
+				sum.LiveBlobs, sum.Refs, sum.DeadBlobs, sum.SegmentsBefore, sum.SegmentsAfter)
+			fmt.Fprintf(w, "  deleted %d blob records, %d vectors, %d tree listings; %.1f MB → %.1f MB in %s\n",
+				sum.BlobRecords, sum.Vectors, sum.Listings, float64(sum.BytesBefore)/1e6, float64(sum.BytesAfter)/1e6, sum.Elapsed.Round(time.Millisecond))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,293 @@
+package gitindex
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// GCSummary reports what a garbage collection removed.
+type GCSummary struct {
+	Refs           int           `json:"refs"`            // commits the live set was computed from
+	LiveBlobs      int           `json:"live_blobs"`      // blobs reachable from a ref
+	DeadBlobs      int           `json:"dead_blobs"`      // blobs dropped from segments
+	SegmentsBefore int           `json:"segments_before"` // live segments before
+	SegmentsAfter  int           `json:"segments_after"`
+	BlobRecords    int           `json:"blob_records_deleted"` // Badger blob records deleted
+	Vectors        int           `json:"vectors_deleted"`      // Badger vectors deleted (unreferenced or other models)
+	Listings       int           `json:"listings_deleted"`     // cached tree listings deleted
+	BytesBefore    int64         `json:"bytes_before"`
+	BytesAfter     int64         `json:"bytes_after"`
+	Elapsed        time.Duration `json:"-"`
+}
+
+// GC drops everything no ref reaches: blobs from the segments (which are
+// rewritten, and merged into as few as possible, when any blob is dead),
+// blob records and vectors from Badger (vectors of other models than the
+// indexer's too), and cached listings of unreachable trees. Refs are HEAD,
+// branches, remote branches and tags; keep lists extra trees to retain.
+//
+// It holds the index lock throughout, so no indexer runs meanwhile, and
+// publishes with the manifest like an indexing run: a search sees the old
+// segments or the new ones, and an interrupted gc leaves duplicates that
+// the next one removes.
+func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, keep ...plumbing.Hash) (*GCSummary, error) {
+	start := time.Now()
+	dir := ix.repo.IndexDir
+	sum := &GCSummary{BytesBefore: dirSize(dir)}
+	lock, err := AcquireLock(ctx, dir, lockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+
+	trees, err := ix.liveTrees()
+	if err != nil {
+		return nil, err
+	}
+	sum.Refs = len(trees)
+	live := map[plumbing.Hash]string{} // blob → a path, for language detection
+	liveTree := map[plumbing.Hash]bool{}
+	for _, t := range append(trees, keep...) {
+		liveTree[t] = true
+	}
+	for _, t := range trees {
+		l, _, err := ix.repo.ListingFrom(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range l.Entries {
+			if _, ok := live[e.Blob]; !ok && e.Skip == SkipNone {
+				live[e.Blob] = e.Path
+			}
+		}
+	}
+	sum.LiveBlobs = len(live)
+
+	m, err := readManifest(dir)
+	if errors.Is(err, ErrNoIndex) {
+		return sum, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.SegmentsBefore, sum.SegmentsAfter = len(m.Segments), len(m.Segments)
+	store, err := OpenStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	err = ix.compact(ctx, store, m, live, sum)
+	if err == nil {
+		err = ix.sweepStore(store, live, sum)
+	}
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.Listings = sweepListings(dir, liveTree)
+	sum.BytesAfter = dirSize(dir)
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// liveTrees returns the root trees of HEAD and every branch, remote branch
+// and tag (annotated tags peeled; refs to non-commits ignored).
+func (ix *Indexer) liveTrees() ([]plumbing.Hash, error) {
+	seen := map[plumbing.Hash]bool{}
+	var out []plumbing.Hash
+	add := func(h plumbing.Hash) {
+		obj, err := ix.repo.Git.Object(plumbing.AnyObject, h)
+		for err == nil {
+			if t, ok := obj.(*object.Tag); ok {
+				obj, err = t.Object()
+				continue
+			}
+			break
+		}
+		if c, ok := obj.(*object.Commit); ok && err == nil && !seen[c.TreeHash] {
+			seen[c.TreeHash] = true
+			out = append(out, c.TreeHash)
+		}
+	}
+	if head, err := ix.repo.Git.Head(); err == nil {
+		add(head.Hash())
+	}
+	refs, err := ix.repo.Git.References()
+	if err != nil {
+		return nil, fmt.Errorf("gc: list refs: %w", err)
+	}
+	err = refs.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsRemote() || r.Name().IsTag()) {
+			add(r.Hash())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gc: list refs: %w", err)
+	}
+	return out, nil
+}
+
+// compact rewrites the segments into new ones holding only live blobs,
+// when any blob is dead or the segments are many. Chunking is repeated
+// but embedding is not: every live chunk's vector is found in Badger.
+func (ix *Indexer) compact(ctx context.Context, store *Store, m *manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+	snap, err := openSegments(ix.repo.IndexDir, m.Segments, "")
+	if err != nil {
+		return err
+	}
+	held := map[plumbing.Hash]bool{}
+	for _, seg := range snap.Segments {
+		for i := 0; i < seg.Blobs(); i++ {
+			sha := seg.BlobSHA(i)
+			if _, ok := live[sha]; !ok {
+				sum.DeadBlobs++
+			} else {
+				held[sha] = true
+			}
+		}
+	}
+	snap.Close()
+	if sum.DeadBlobs == 0 && len(m.Segments) <= 1 {
+		return nil
+	}
+	todo := make([]todoBlob, 0, len(held))
+	for sha := range held {
+		todo = append(todo, todoBlob{sha: sha, path: live[sha]})
+	}
+	sort.Slice(todo, func(i, j int) bool { return bytes.Compare(todo[i].sha[:], todo[j].sha[:]) < 0 })
+	old := append([]string(nil), m.Segments...)
+	ix.removeOrphans(m)
+	// run appends the new segments to the manifest; readers meanwhile find
+	// each blob twice, and FindBlob takes the newest copy.
+	if err := ix.run(ctx, store, m, todo, &Summary{Skipped: map[string]int{}}); err != nil {
+		return fmt.Errorf("gc: rewrite segments: %w", err)
+	}
+	next := *m
+	next.Segments = nil
+	for _, id := range m.Segments {
+		if !contains(old, id) {
+			next.Segments = append(next.Segments, id)
+		}
+	}
+	if err := writeManifest(ix.repo.IndexDir, &next); err != nil {
+		return err
+	}
+	*m = next
+	// Readers that opened the old segments keep their mappings; one that
+	// read the old manifest but not yet opened them re-reads the manifest.
+	for _, id := range old {
+		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
+	}
+	sum.SegmentsAfter = len(next.Segments)
+	return nil
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// sweepStore deletes blob records of dead blobs and vectors that no live
+// chunk of the indexer's model uses.
+func (ix *Indexer) sweepStore(store *Store, live map[plumbing.Hash]string, sum *GCSummary) error {
+	m, err := readManifest(ix.repo.IndexDir)
+	if err != nil {
+		return err
+	}
+	snap, err := openSegments(ix.repo.IndexDir, m.Segments, "")
+	if err != nil {
+		return err
+	}
+	hashes := map[[16]byte]bool{}
+	for _, seg := range snap.Segments {
+		for r := 0; r < seg.Rows(); r++ {
+			if row := seg.Row(r); row.Indexed {
+				hashes[row.Hash] = true
+			}
+		}
+	}
+	snap.Close()
+	keepPrefix := ""
+	if ix.opts.Embedder != nil {
+		keepPrefix = "v/" + ix.opts.Embedder.ID() + "/"
+	}
+	var dead [][]byte
+	err = store.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().KeyCopy(nil)
+			switch {
+			case bytes.HasPrefix(k, prefBlob) && len(k) == len(prefBlob)+20:
+				if _, ok := live[plumbing.Hash(k[len(prefBlob):])]; !ok {
+					dead = append(dead, k)
+					sum.BlobRecords++
+				}
+			case bytes.HasPrefix(k, []byte("v/")):
+				ours := keepPrefix != "" && strings.HasPrefix(string(k), keepPrefix) && len(k) == len(keepPrefix)+16
+				if ours && hashes[[16]byte(k[len(keepPrefix):])] {
+					continue
+				}
+				dead = append(dead, k)
+				sum.Vectors++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gc: scan store: %w", err)
+	}
+	wb := store.db.NewWriteBatch()
+	for _, k := range dead {
+		if err := wb.Delete(k); err != nil {
+			wb.Cancel()
+			return fmt.Errorf("gc: delete: %w", err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("gc: delete: %w", err)
+	}
+	if len(dead) > 0 {
+		store.db.Flatten(1)
+		for store.db.RunValueLogGC(0.5) == nil {
+		}
+	}
+	return nil
+}
+
+// sweepListings deletes cached listings of trees not in keep, and returns
+// how many.
+func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
+	n := 0
+	root := filepath.Join(indexDir, "trees")
+	dirs, _ := os.ReadDir(root)
+	for _, d := range dirs {
+		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, f := range files {
+			h := plumbing.NewHash(d.Name() + f.Name())
+			if len(d.Name()+f.Name()) == 40 && !keep[h] {
+				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
