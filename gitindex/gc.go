@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -86,7 +85,7 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, keep ...plumb
 	if err != nil {
 		return nil, err
 	}
-	err = ix.compact(ctx, store, m, live, sum)
+	err = ix.compact(m, live, sum)
 	if err == nil {
 		err = ix.sweepStore(store, live, sum)
 	}
@@ -140,22 +139,18 @@ func (ix *Indexer) liveTrees() ([]plumbing.Hash, error) {
 	return out, nil
 }
 
-// compact rewrites the segments into new ones holding only live blobs,
-// when any blob is dead or the segments are many. Chunking is repeated
-// but embedding is not: every live chunk's vector is found in Badger.
-func (ix *Indexer) compact(ctx context.Context, store *Store, m *manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+// compact merges the segments into one holding only live blobs, when any
+// blob is dead or the segments are many. Postings and vectors are copied,
+// not recomputed; only the configured model's vectors are kept.
+func (ix *Indexer) compact(m *manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
 	snap, err := openSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return err
 	}
-	held := map[plumbing.Hash]bool{}
 	for _, seg := range snap.Segments {
 		for i := 0; i < seg.Blobs(); i++ {
-			sha := seg.BlobSHA(i)
-			if _, ok := live[sha]; !ok {
+			if _, ok := live[seg.BlobSHA(i)]; !ok {
 				sum.DeadBlobs++
-			} else {
-				held[sha] = true
 			}
 		}
 	}
@@ -163,35 +158,15 @@ func (ix *Indexer) compact(ctx context.Context, store *Store, m *manifest, live 
 	if sum.DeadBlobs == 0 && len(m.Segments) <= 1 {
 		return nil
 	}
-	todo := make([]todoBlob, 0, len(held))
-	for sha := range held {
-		todo = append(todo, todoBlob{sha: sha, path: live[sha]})
-	}
-	sort.Slice(todo, func(i, j int) bool { return bytes.Compare(todo[i].sha[:], todo[j].sha[:]) < 0 })
-	old := append([]string(nil), m.Segments...)
 	ix.removeOrphans(m)
-	// run appends the new segments to the manifest; readers meanwhile find
-	// each blob twice, and FindBlob takes the newest copy.
-	if err := ix.run(ctx, store, m, todo, &Summary{Skipped: map[string]int{}}); err != nil {
+	keepBlob := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
+	keepModel := func(file string) bool {
+		return ix.opts.Embedder != nil && file == vectorFileName(ix.opts.Embedder.ID())
+	}
+	if err := ix.mergeSegments(m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
 		return fmt.Errorf("gc: rewrite segments: %w", err)
 	}
-	next := *m
-	next.Segments = nil
-	for _, id := range m.Segments {
-		if !contains(old, id) {
-			next.Segments = append(next.Segments, id)
-		}
-	}
-	if err := writeManifest(ix.repo.IndexDir, &next); err != nil {
-		return err
-	}
-	*m = next
-	// Readers that opened the old segments keep their mappings; one that
-	// read the old manifest but not yet opened them re-reads the manifest.
-	for _, id := range old {
-		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
-	}
-	sum.SegmentsAfter = len(next.Segments)
+	sum.SegmentsAfter = len(m.Segments)
 	return nil
 }
 

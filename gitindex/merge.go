@@ -45,15 +45,16 @@ func (ix *Indexer) mergeSmallSegments(m *manifest) error {
 	for _, s := range segs[:len(segs)-maxSegments/2] {
 		ids = append(ids, s.id)
 	}
-	return ix.mergeSegments(m, ids, nil)
+	return ix.mergeSegments(m, ids, nil, nil)
 }
 
 // mergeSegments rewrites the segments ids as one, keeping only the blobs
 // for which keep returns true (nil keeps all), then publishes a manifest
 // without them and removes their directories. Postings and vectors are
-// copied, never recomputed; a model's vectors are kept when every merged
-// segment has them (backfill recreates the others).
-func (ix *Indexer) mergeSegments(m *manifest, ids []string, keep func(plumbing.Hash) bool) error {
+// copied, never recomputed; a model's vector file is kept when every merged
+// segment has it (backfill recreates the others) and keepModel accepts its
+// file name (nil accepts all).
+func (ix *Indexer) mergeSegments(m *manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	var (
 		seg    segmentWriter
 		lw     = lexical.NewWriter()
@@ -70,6 +71,15 @@ func (ix *Indexer) mergeSegments(m *manifest, ids []string, keep func(plumbing.H
 		} else {
 			models = intersect(models, names)
 		}
+	}
+	if keepModel != nil {
+		var kept []string
+		for _, name := range models {
+			if keepModel(name) {
+				kept = append(kept, name)
+			}
+		}
+		models = kept
 	}
 	for _, id := range ids {
 		if err := ix.appendSegment(id, models, keep, &seg, lw, vecs); err != nil {
