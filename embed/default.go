@@ -1,6 +1,59 @@
 package embed
 
-// Default returns the built-in offline embedder.
+import (
+	_ "embed"
+	"fmt"
+	"sync"
+)
+
+// BuiltinID is the ID of the built-in trained model.
+const BuiltinID = "bcindex-code-v1"
+
+// builtinModel is the trained table, written by `go run ./cmd/bcindex-train
+// all` (see cmd/bcindex-train): int8 rows with per-row scales.
+//
+//go:embed model/bcindex-code-v1.bin
+var builtinModel []byte
+
+var (
+	builtinOnce sync.Once
+	builtin     *Static
+	builtinErr  error
+)
+
+// Builtin returns the built-in trained model, parsed once on first use.
+func Builtin() (*Static, error) {
+	builtinOnce.Do(func() {
+		builtin, builtinErr = LoadStatic(builtinModel)
+		if builtinErr == nil && builtin.ID() != BuiltinID {
+			builtinErr = fmt.Errorf("built-in model has ID %q, want %q", builtin.ID(), BuiltinID)
+		}
+	})
+	return builtin, builtinErr
+}
+
+// Default returns the built-in offline embedder: the trained model, or, if
+// the binary was built with a damaged model file (a build defect the tests
+// catch), the hash embedder, whose different ID keeps vectors apart.
 func Default() Embedder {
+	if m, err := Builtin(); err == nil {
+		return m
+	}
 	return Hash{}
+}
+
+// ByID returns the built-in embedder with the given ID, for reading vectors
+// stored under a model that is not the current default.
+func ByID(id string) (Embedder, error) {
+	switch id {
+	case BuiltinID:
+		m, err := Builtin()
+		if err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		return m, nil
+	case HashID:
+		return Hash{}, nil
+	}
+	return nil, fmt.Errorf("embed: no built-in embedder %q", id)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -253,9 +252,6 @@ func (m *Static) addRow(t *staticTable, v []float32, r int, tf float32) {
 func TFWeight(count int) float32 {
 	return float32(1 + math.Log(float64(count)))
 }
-
-// errNoModel is returned when the built-in model file is missing.
-var errNoModel = errors.New("no built-in model")
 
 // BucketHash is the hash that assigns an unknown sub-token to a bucket row
 // (row = vocabulary size + BucketHash(tok) % buckets).

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -105,12 +106,20 @@ func isBareGitDir(d string) bool {
 }
 
 // Resolve turns any revision git understands (branch, remote branch, tag,
-// full or short SHA, HEAD~3, main^2) into a commit and its tree.
+// full or short SHA, HEAD~3, main^2, main@{2024-06-01}) into a commit and its
+// tree.
 func (r *Repo) Resolve(rev string) (Commit, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	h, err := r.Git.ResolveRevision(plumbing.Revision(rev))
+	// go-git parses rev@{date} but ignores the date: resolve it here.
+	target := rev
+	if dh, suffix, ok, err := r.resolveAtDate(rev, time.Now()); err != nil {
+		return Commit{}, err
+	} else if ok {
+		target = dh.String() + suffix
+	}
+	h, err := r.Git.ResolveRevision(plumbing.Revision(target))
 	if err != nil || h == nil || h.IsZero() {
 		if errors.Is(err, plumbing.ErrReferenceNotFound) || err == nil || h == nil || h.IsZero() {
 			if rev == "HEAD" {

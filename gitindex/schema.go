@@ -82,10 +82,10 @@ type BlobRecord struct {
 type ChunkRecord struct {
 	Kind, Name, Signature string
 	Parent                int
-	StartLine, EndLine         int
-	StartByte, EndByte         int
-	SyntaxError                bool
-	Hash                       [16]byte
+	StartLine, EndLine    int
+	StartByte, EndByte    int
+	SyntaxError           bool
+	Hash                  [16]byte
 	Meta
 }
 

@@ -161,12 +161,17 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(vecs) != 1 {
 		return nil, nil
 	}
+	return v.vectorArmVec(vecs[0]), nil
+}
+
+// vectorArmVec ranks rows by cosine similarity with a query vector.
+func (v *view) vectorArmVec(query []float32) []cand {
 	var out []cand
 	for s, seg := range v.snap.Segments {
 		if seg.Vec == nil {
 			continue
 		}
-		for _, h := range seg.Vec.Search(vecs[0], armDepth, v.allow[s]) {
+		for _, h := range seg.Vec.Search(query, armDepth, v.allow[s]) {
 			out = append(out, cand{seg: s, row: h.Row, score: float64(h.Score)})
 		}
 	}
@@ -174,5 +179,5 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(out) > armDepth {
 		out = out[:armDepth]
 	}
-	return out, nil
+	return out
 }

@@ -25,6 +25,11 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			ChunkID: fmt.Sprintf("%s:%d-%d", sha, row.StartByte, row.EndByte),
 			AlsoIn:  paths[1:],
 		}
+		h.Meta = row.Meta()
+		h.HasSyntaxErrors = row.SyntaxError
+		if row.Indexed {
+			h.ContentHash = fmt.Sprintf("%x", row.Hash)
+		}
 		h.Breadcrumb = append(h.Breadcrumb, h.Path)
 		var chain []string
 		for p := row.Parent; p >= 0; {
@@ -33,6 +38,8 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 				chain = append(chain, pr.Name)
 				if h.Parent == "" {
 					h.Parent = pr.Name
+					h.ParentSignature = pr.Signature
+					h.ParentChunkID = fmt.Sprintf("%s:%d-%d", sha, pr.StartByte, pr.EndByte)
 				}
 			}
 			p = pr.Parent

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -44,6 +45,10 @@ type Options struct {
 	MaxLines int    // snippet lines of the chunk itself; 0: whole chunk
 	NoIndex  bool   // do not index missing blobs first
 
+	// Set queries: only chunks whose content hash is in every OnlyIn revision
+	// and in no NotIn revision. Rev defaults to OnlyIn[0].
+	OnlyIn, NotIn []string
+
 	Embedder  embed.Embedder // nil: no vector arm
 	Index     gitindex.Options
 	LockWait  time.Duration // how long to wait for a running indexer
@@ -74,6 +79,13 @@ type Hit struct {
 	SnippetStart int `json:"snippet_start_line"`
 	// AlsoIn lists other paths holding the same blob at this revision.
 	AlsoIn []string `json:"also_in,omitempty"`
+	// ParentSignature and ParentChunkID identify the enclosing definition
+	// (for a method its class, for a block its function).
+	ParentSignature string `json:"parent_signature,omitempty"`
+	ParentChunkID   string `json:"parent_chunk_id,omitempty"`
+	HasSyntaxErrors bool   `json:"has_syntax_errors"`
+	ContentHash     string `json:"content_hash,omitempty"`
+	gitindex.Meta
 }
 
 // Result of a search.
@@ -86,49 +98,31 @@ type Result struct {
 
 // Search runs a query against one revision of repo.
 func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
-	if strings.TrimSpace(opts.Query) == "" {
-		return nil, ErrEmptyQuery
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
 	}
-	if opts.K <= 0 {
-		opts.K = 10
+	if opts.Rev == "" && len(opts.OnlyIn) > 0 {
+		opts.Rev = opts.OnlyIn[0]
 	}
-	if opts.Mode == "" {
-		opts.Mode = ModeHybrid
-	}
-	switch opts.Mode {
-	case ModeHybrid, ModeSymbol, ModeText, ModeVector:
-	default:
-		return nil, fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
-	}
-	if opts.Path != "" && !doublestar.ValidatePattern(opts.Path) {
-		return nil, fmt.Errorf("invalid --path glob %q", opts.Path)
-	}
-	commit, err := repo.Resolve(opts.Rev)
+	commits, err := resolveAll(repo, append(append([]string{opts.Rev}, opts.OnlyIn...), opts.NotIn...))
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Commit: commit}
-	view, err := openView(ctx, repo, commit, &opts, res)
+	res := &Result{Commit: commits[0]}
+	snap, listings, err := openIndexed(ctx, repo, commits, &opts, res)
 	if err != nil {
 		return nil, err
 	}
-	defer view.snap.Close()
+	defer snap.Close()
+	view := newView(repo, commits[0], snap, listings[:1], &opts)
+	if len(listings) > 1 {
+		view.restrictToSets(listings[1:1+len(opts.OnlyIn)], listings[1+len(opts.OnlyIn):])
+	}
 
-	var arms []arm
-	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		arms = append(arms, arm{name: ModeSymbol, weight: 1, cands: view.symbolArm(opts.Query)})
+	fused, err := view.rank(ctx, &opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
-		arms = append(arms, arm{name: ModeText, weight: 1, cands: view.textArm(opts.Query)})
-	}
-	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
-		cands, err := view.vectorArm(ctx, opts.Embedder, opts.Query)
-		if err != nil {
-			return nil, err
-		}
-		arms = append(arms, arm{name: ModeVector, weight: 1, cands: cands})
-	}
-	fused := view.fuse(opts.Query, arms)
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
@@ -140,8 +134,49 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 	return res, nil
 }
 
-// view is one revision's slice of the snapshot: which rows are visible, and
-// at which path.
+// rank runs the arms opts.Mode asks for over the view and fuses them.
+func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
+	var arms []arm
+	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
+		arms = append(arms, arm{name: ModeSymbol, weight: fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
+	}
+	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
+		arms = append(arms, arm{name: ModeText, weight: fusion.weights[ModeText], cands: v.textArm(opts.Query)})
+	}
+	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
+		cands, err := v.vectorArm(ctx, opts.Embedder, opts.Query)
+		if err != nil {
+			return nil, err
+		}
+		arms = append(arms, arm{name: ModeVector, weight: fusion.weights[ModeVector], cands: cands})
+	}
+	return v.fuse(opts.Query, arms), nil
+}
+
+// checkOptions validates and defaults the options shared by every query.
+func checkOptions(opts *Options) error {
+	if strings.TrimSpace(opts.Query) == "" {
+		return ErrEmptyQuery
+	}
+	if opts.K <= 0 {
+		opts.K = 10
+	}
+	if opts.Mode == "" {
+		opts.Mode = ModeHybrid
+	}
+	switch opts.Mode {
+	case ModeHybrid, ModeSymbol, ModeText, ModeVector:
+	default:
+		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
+	}
+	if opts.Path != "" && !doublestar.ValidatePattern(opts.Path) {
+		return fmt.Errorf("invalid --path glob %q", opts.Path)
+	}
+	return nil
+}
+
+// view is one revision's slice of the snapshot (or the union of several
+// revisions'): which rows are visible, and at which paths.
 type view struct {
 	repo   *gitindex.Repo
 	commit gitindex.Commit
@@ -153,43 +188,74 @@ type view struct {
 	first  [][]int32               // per segment: row → first row of its blob
 }
 
-func openView(ctx context.Context, repo *gitindex.Repo, commit gitindex.Commit, opts *Options, res *Result) (*view, error) {
+func resolveAll(repo *gitindex.Repo, revs []string) ([]gitindex.Commit, error) {
+	out := make([]gitindex.Commit, len(revs))
+	for i, rev := range revs {
+		c, err := repo.Resolve(rev)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// openIndexed opens a snapshot in which every commit is indexed, indexing
+// missing blobs first unless opts.NoIndex, and returns the commits' listings
+// in order. res.Pending counts the blobs still missing.
+func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Commit, opts *Options, res *Result) (*gitindex.Snapshot, []*gitindex.Listing, error) {
 	model := ""
 	if opts.Embedder != nil {
 		model = opts.Embedder.ID()
 	}
 	for attempt := 0; ; attempt++ {
-		listing, lerr := repo.CachedListing(commit.Tree)
+		listings := make([]*gitindex.Listing, len(commits))
+		var lerr error
+		var unlisted gitindex.Commit
+		list := repo.CachedListing
+		if opts.NoIndex {
+			list = repo.Listing // listing a tree reads git, never the store: fine while an indexer runs
+		}
+		for i, c := range commits {
+			if listings[i], lerr = list(c.Tree); lerr != nil {
+				unlisted = c
+				break
+			}
+		}
 		snap, serr := gitindex.OpenSnapshot(repo.IndexDir, model)
 		if serr != nil && !errors.Is(serr, gitindex.ErrNoIndex) {
-			return nil, serr
+			return nil, nil, serr
 		}
 		missing := -1
 		if lerr == nil && serr == nil {
-			missing = countMissing(snap, listing)
+			missing = countMissing(snap, listings...)
 		}
 		if missing == 0 || (opts.NoIndex && lerr == nil && serr == nil) || attempt > 0 {
 			if serr != nil {
-				return nil, gitindex.ErrNoIndex
+				return nil, nil, gitindex.ErrNoIndex
 			}
 			if lerr != nil {
 				snap.Close()
-				return nil, fmt.Errorf("revision %s is not indexed: %w", commit.Rev, gitindex.ErrNoIndex)
+				return nil, nil, fmt.Errorf("revision %s is not indexed: %w", unlisted.Rev, gitindex.ErrNoIndex)
 			}
 			res.Pending = missing
-			return newView(repo, commit, snap, listing, opts)
+			return snap, listings, nil
 		}
 		if snap != nil {
 			snap.Close()
 		}
 		if opts.NoIndex {
-			return nil, gitindex.ErrNoIndex
+			return nil, nil, gitindex.ErrNoIndex
 		}
 		iopts := opts.Index
 		iopts.Embedder = opts.Embedder
-		sum, err := gitindex.NewIndexer(repo, iopts).Index(ctx, []string{commit.Hash.String()}, opts.LockWait)
+		revs := make([]string, len(commits))
+		for i, c := range commits {
+			revs[i] = c.Hash.String()
+		}
+		sum, err := gitindex.NewIndexer(repo, iopts).Index(ctx, revs, opts.LockWait)
 		if err != nil && !errors.Is(err, gitindex.ErrLocked) {
-			return nil, fmt.Errorf("index %s before searching: %w", commit.Rev, err)
+			return nil, nil, fmt.Errorf("index %s before searching: %w", commits[0].Rev, err)
 		}
 		res.Indexed = sum
 		if sum != nil && opts.OnIndexed != nil {
@@ -198,20 +264,25 @@ func openView(ctx context.Context, repo *gitindex.Repo, commit gitindex.Commit, 
 	}
 }
 
-func countMissing(snap *gitindex.Snapshot, l *gitindex.Listing) int {
-	n := 0
-	for _, e := range l.Entries {
-		if e.Skip != gitindex.SkipNone {
-			continue
-		}
-		if _, ok := snap.FindBlob(e.Blob); !ok {
-			n++
+// countMissing counts the distinct blobs of the listings that no segment holds.
+func countMissing(snap *gitindex.Snapshot, ls ...*gitindex.Listing) int {
+	missing := map[plumbing.Hash]bool{}
+	for _, l := range ls {
+		for _, e := range l.Entries {
+			if e.Skip != gitindex.SkipNone || missing[e.Blob] {
+				continue
+			}
+			if _, ok := snap.FindBlob(e.Blob); !ok {
+				missing[e.Blob] = true
+			}
 		}
 	}
-	return n
+	return len(missing)
 }
 
-func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapshot, l *gitindex.Listing, opts *Options) (*view, error) {
+// newView makes the rows of the listings' blobs visible (one listing for a
+// revision; several for the union of a history), filtered by opts.
+func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapshot, ls []*gitindex.Listing, opts *Options) *view {
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
@@ -223,9 +294,33 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapsho
 		v.paths[i] = map[int][]string{}
 		v.blobOf[i] = map[int]plumbing.Hash{}
 	}
+	var seen map[pathBlob]bool
+	if len(ls) > 1 {
+		seen = map[pathBlob]bool{} // a history repeats most (path, blob) pairs
+	}
+	for _, l := range ls {
+		v.add(l, opts, seen)
+	}
+	return v
+}
+
+type pathBlob struct {
+	path string
+	blob plumbing.Hash
+}
+
+func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
+	snap := v.snap
 	for _, e := range l.Entries {
 		if e.Skip != gitindex.SkipNone {
 			continue
+		}
+		if seen != nil {
+			k := pathBlob{e.Path, e.Blob}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
 		}
 		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
 			continue
@@ -235,7 +330,9 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapsho
 			continue
 		}
 		if ps, seen := v.paths[loc.Seg][loc.First]; seen {
-			v.paths[loc.Seg][loc.First] = append(ps, e.Path)
+			if !slices.Contains(ps, e.Path) {
+				v.paths[loc.Seg][loc.First] = append(ps, e.Path)
+			}
 			continue
 		}
 		v.paths[loc.Seg][loc.First] = []string{e.Path}
@@ -258,7 +355,6 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapsho
 			v.allow[loc.Seg].Set(uint(r))
 		}
 	}
-	return v, nil
 }
 
 // pathMatches matches a glob against the whole path, or, for a pattern

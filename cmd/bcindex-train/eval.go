@@ -206,13 +206,19 @@ func (b *bm25) search(q []string, k int) []int {
 	return topK(scores, k)
 }
 
-// printResults writes the evaluation table: per set and the macro average
-// over sets of MRR@10 and recall@10 of each arm.
+// printResults writes the evaluation table: per set, the macro average over
+// sets and the micro average over queries of MRR@10 and recall@10 per arm.
 func printResults(w io.Writer, title string, res []result) {
 	fmt.Fprintf(w, "== %s\n", title)
 	fmt.Fprintf(w, "%-34s %-10s %6s %7s | %-21s | %-21s | %-21s\n", "set", "lang", "q", "docs", "BM25 MRR@10 / R@10", "vector MRR@10 / R@10", "fused MRR@10 / R@10")
-	var avg [3][2]float64
+	var avg, micro [3][2]float64
+	var nq float64
 	for _, r := range res {
+		nq += float64(r.Queries)
+		for a := 0; a < 3; a++ {
+			micro[a][0] += r.MRR[a]
+			micro[a][1] += r.Recall[a]
+		}
 		q := float64(max(r.Queries, 1))
 		fmt.Fprintf(w, "%-34s %-10s %6d %7d |", r.Name, r.Lang, r.Queries, r.Docs)
 		for a := 0; a < 3; a++ {
@@ -226,5 +232,10 @@ func printResults(w io.Writer, title string, res []result) {
 	for a := 0; a < 3; a++ {
 		fmt.Fprintf(w, " %.3f / %.3f         |", avg[a][0], avg[a][1])
 	}
-	fmt.Fprintf(w, "\nvector/BM25 %.2f  fused/BM25 %.2f\n", avg[1][0]/avg[0][0], avg[2][0]/avg[0][0])
+	fmt.Fprintf(w, "\n%-34s %-10s %6d %7s |", "all queries (micro average)", "", int(nq), "")
+	for a := 0; a < 3; a++ {
+		fmt.Fprintf(w, " %.3f / %.3f         |", micro[a][0]/nq, micro[a][1]/nq)
+	}
+	fmt.Fprintf(w, "\nMRR@10 ratios, macro: vector/BM25 %.2f fused/BM25 %.2f; micro: vector/BM25 %.2f fused/BM25 %.2f\n",
+		avg[1][0]/avg[0][0], avg[2][0]/avg[0][0], micro[1][0]/micro[0][0], micro[2][0]/micro[0][0])
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"math/rand/v2"
 )
 
 // contribution is one encoded text of a batch with the gradient of the loss
@@ -17,6 +18,18 @@ type contribution struct {
 func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) float64 {
 	B, D := len(idx), tr.D
 	temp := float32(tr.cfg.temp)
+	// The batch's texts, with sub-token dropout on the code side: a cheap
+	// augmentation against memorising pairs.
+	bq, bc := make([]sparse, B), make([]sparse, B)
+	for i, k := range idx {
+		bq[i] = qs[k]
+		bc[i] = tr.dropout(cs[k], uint64(t)<<32|uint64(i))
+	}
+	qs, cs = bq, bc
+	idx = make([]int, B)
+	for i := range idx {
+		idx[i] = i
+	}
 	uq, uc := make([]float32, B*D), make([]float32, B*D)
 	nq, nc := make([]float32, B), make([]float32, B)
 	tr.parallel(B, func(lo, hi int) {
@@ -103,6 +116,27 @@ func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) flo
 		tr.update(code, cc, t)
 	}
 	return loss / float64(2*B)
+}
+
+// dropout returns sp without a random cfg.dropout share of its rows
+// (deterministic in seed); sp itself when there is nothing to drop.
+func (tr *trainer) dropout(sp sparse, seed uint64) sparse {
+	p := tr.cfg.dropout
+	if p <= 0 || len(sp.rows) < 4 {
+		return sp
+	}
+	rng := rand.New(rand.NewPCG(seed, tr.cfg.seed))
+	out := sparse{rows: make([]int32, 0, len(sp.rows)), tf: make([]float32, 0, len(sp.rows))}
+	for k, r := range sp.rows {
+		if rng.Float64() >= p {
+			out.rows = append(out.rows, r)
+			out.tf = append(out.tf, sp.tf[k])
+		}
+	}
+	if len(out.rows) == 0 {
+		return sp
+	}
+	return out
 }
 
 // encode writes the normalised weighted sum of sp's rows into out and

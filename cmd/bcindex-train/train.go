@@ -31,6 +31,7 @@ type trainConfig struct {
 	lrWeight  float64
 	temp      float64
 	separate  bool
+	dropout   float64
 	seed      uint64
 	workers   int
 	evalEvery bool
@@ -49,6 +50,7 @@ func (c *trainConfig) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.lrWeight, "lrw", 0.01, "train: Adam learning rate of the token weights")
 	fs.Float64Var(&c.temp, "temp", 0.05, "train: softmax temperature")
 	fs.BoolVar(&c.separate, "separate", false, "train: separate query and code tables")
+	fs.Float64Var(&c.dropout, "dropout", 0, "train: share of code sub-tokens dropped in each step")
 	fs.Uint64Var(&c.seed, "seed", 1, "train: random seed")
 	fs.IntVar(&c.workers, "workers", 2, "train: goroutines")
 	fs.BoolVar(&c.evalEvery, "evalepoch", true, "train: evaluate after every epoch")
@@ -280,8 +282,8 @@ func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([
 	}
 	hdr := embed.StaticHeader{
 		ID: cfg.id, Dim: cfg.dim, Buckets: cfg.buckets, MaxTokens: cfg.maxTokens,
-		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, seed %d",
-			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.seed),
+		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d",
+			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.dropout, cfg.vocab, cfg.minDF, cfg.seed),
 	}
 	var buf bytes.Buffer
 	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {

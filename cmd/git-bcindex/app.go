@@ -44,6 +44,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			indexCommand(),
 			searchCommand(),
+			logCommand(),
+			similarCommand(),
+			pushCommand(),
+			fetchCommand(),
 			statusCommand(),
 			hooksCommand(),
 			hookCommand(),

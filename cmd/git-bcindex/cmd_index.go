@@ -24,6 +24,9 @@ func indexCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 			&cli.BoolFlag{Name: "rebuild", Usage: "delete the index and build it again"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
+			&cli.IntFlag{Name: "history", Usage: "also index the last `N` first-parent commits of each REV"},
+			&cli.StringFlag{Name: "since", Usage: "also index first-parent history committed since `DATE` (2024-01-01)"},
+			&cli.BoolFlag{Name: "all-branches", Usage: "index the first-parent history of every local branch (limited by --history, --since)"},
 		},
 		Action: func(c *cli.Context) error {
 			repo, err := openRepo(c)
@@ -47,7 +50,14 @@ func indexCommand() *cli.Command {
 			if !c.Bool("json") {
 				opts.Progress = newProgress(c.App.ErrWriter)
 			}
-			sum, err := gitindex.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
+			var sum *gitindex.Summary
+			if h, ok, herr := historyOptions(c, revs); herr != nil {
+				return herr
+			} else if ok {
+				sum, err = gitindex.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
+			} else {
+				sum, err = gitindex.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
+			}
 			if sum != nil {
 				printSummary(c.App.Writer, sum, c.Bool("json"))
 			}
@@ -95,6 +105,9 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 	var revs []string
 	for _, c := range s.Commits {
 		revs = append(revs, fmt.Sprintf("%s (%s)", c.Rev, c.Hash.String()[:12]))
+	}
+	if n := len(s.Commits); n > 3 {
+		revs = []string{fmt.Sprintf("%d commits, %s … %s", n, s.Commits[0].Hash.String()[:12], s.Commits[n-1].Hash.String()[:12])}
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)

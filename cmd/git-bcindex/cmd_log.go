@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
+)
+
+func logCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "log",
+		Usage:     "timeline of the code matching QUERY across the indexed history: when it appeared, changed, moved, vanished",
+		ArgsUsage: "QUERY",
+		Description: "Searches every indexed first-parent commit of --ref (index them with\n" +
+			"`git bcindex index --history N`), so code deleted since is found too.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
+			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one chunk and its events per line"},
+			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
+			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB`"},
+			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE`"},
+			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND`"},
+		},
+		Action: runLog,
+	}
+}
+
+func runLog(c *cli.Context) error {
+	query := strings.Join(c.Args().Slice(), " ")
+	if strings.TrimSpace(query) == "" {
+		return search.ErrEmptyQuery
+	}
+	if c.Int("k") < 1 || c.Int("k") > 1000 {
+		return usageError{"-k must be between 1 and 1000"}
+	}
+	repo, err := openRepo(c)
+	if err != nil {
+		return err
+	}
+	s, err := readSettings(repo)
+	if err != nil {
+		return err
+	}
+	res, err := search.Log(c.Context, repo, search.Options{
+		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
+		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
+	})
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		for _, t := range res.Timelines {
+			if err := enc.Encode(t); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+		}
+	} else {
+		printTimelines(c.App.Writer, res)
+	}
+	if len(res.Timelines) == 0 {
+		return errNoResults
+	}
+	return nil
+}
+
+// printTimelines prints one block per chunk, one line per event:
+//
+//	net/retry.go › RetryWithBackoff (function, gone)
+//	  2024-01-01  1a2b3c4d  added    net/retry.go:5-18  Ann
+func printTimelines(w io.Writer, res *search.LogResult) {
+	for i, t := range res.Timelines {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		state := "present"
+		if !t.Present {
+			state = "gone"
+		}
+		fmt.Fprintf(w, "%s › %s (%s, %s)\n", t.Path, t.Name, t.Kind, state)
+		for _, e := range t.Events {
+			where := fmt.Sprintf("%s:%d-%d", e.Path, e.StartLine, e.EndLine)
+			if e.Type == search.EventDeleted {
+				where = e.Path
+			}
+			from := ""
+			if e.Type == search.EventRenamed {
+				switch {
+				case e.FromPath != e.Path && e.FromName != e.Name:
+					from = fmt.Sprintf(" (was %s in %s)", e.FromName, e.FromPath)
+				case e.FromPath != e.Path:
+					from = " (from " + e.FromPath + ")"
+				default:
+					from = " (was " + e.FromName + ")"
+				}
+			}
+			fmt.Fprintf(w, "  %s  %s  %-8s %s%s  %s\n", e.Date.Format("2006-01-02"), e.Commit[:10], e.Type, where, from, e.Author)
+		}
+	}
+}
+
+// historyOptions reads index's --history, --since and --all-branches; ok is
+// false when none is given.
+func historyOptions(c *cli.Context, revs []string) (h gitindex.HistoryOptions, ok bool, err error) {
+	if !c.IsSet("history") && !c.IsSet("since") && !c.Bool("all-branches") {
+		return h, false, nil
+	}
+	h = gitindex.HistoryOptions{Revs: revs, AllBranches: c.Bool("all-branches"), Max: c.Int("history")}
+	if h.Max < 0 {
+		return h, false, usageError{"--history must be a positive number of commits"}
+	}
+	if v := c.String("since"); v != "" {
+		t, err := time.ParseInLocation("2006-01-02", v, time.Local)
+		if err != nil {
+			if t, err = time.Parse(time.RFC3339, v); err != nil {
+				return h, false, usageError{fmt.Sprintf("--since %q: want a date such as 2024-01-01", v)}
+			}
+		}
+		h.Since = t
+	}
+	return h, true, nil
+}

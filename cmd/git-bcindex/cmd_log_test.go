@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// commitAt commits the work tree with author and committer date when.
+func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
+	t.Helper()
+	r.Write(files)
+	r.Git("add", "-A")
+	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
+	cmd.Dir = r.Dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	return r.Git("rev-parse", "HEAD")
+}
+
+const openV2 = `package store
+
+// OpenRepository opens the repository at path, creating it when missing.
+func OpenRepository(path string) error {
+	return create(path)
+}
+`
+
+// TestHistoryCommands drives index --history, log, search --ref @{date},
+// --only-in/--not-in and similar through the command line.
+func TestHistoryCommands(t *testing.T) {
+	r := gittest.New(t)
+	c1 := commitAt(t, r, "2024-01-01T00:00:00Z", "one", map[string]string{"store/repo.go": sample})
+	c2 := commitAt(t, r, "2024-03-01T00:00:00Z", "two", map[string]string{"store/repo.go": openV2})
+	r.Git("rm", "-q", "store/repo.go")
+	c3 := commitAt(t, r, "2024-05-01T00:00:00Z", "three", map[string]string{"other/x.go": "package other\n"})
+
+	code, out, errOut := runCLI(t, r.Dir, "index", "--history", "10", "--json")
+	if code != 0 {
+		t.Fatalf("index --history: exit %d %s", code, errOut)
+	}
+	var sum struct {
+		Revisions []struct{ Commit string }
+		BlobsNew  int `json:"blobs_new"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || len(sum.Revisions) != 3 || sum.BlobsNew != 3 {
+		t.Fatalf("index --history summary %s (%v)", out, err)
+	}
+
+	code, out, errOut = runCLI(t, r.Dir, "log", "--json", "-k", "1", "OpenRepository")
+	if code != 0 {
+		t.Fatalf("log: exit %d %s", code, errOut)
+	}
+	var tl struct {
+		Name    string
+		Present bool
+		Events  []struct{ Type, Commit, Path, Author string }
+	}
+	if err := json.Unmarshal([]byte(out), &tl); err != nil {
+		t.Fatalf("log --json %q: %v", out, err)
+	}
+	var got []string
+	for _, e := range tl.Events {
+		got = append(got, e.Type+" "+e.Commit)
+	}
+	if want := "added " + c1 + ",changed " + c2 + ",deleted " + c3; tl.Name != "OpenRepository" || tl.Present || strings.Join(got, ",") != want {
+		t.Errorf("log timeline %s: %v, want %s", tl.Name, got, want)
+	}
+	code, out, _ = runCLI(t, r.Dir, "log", "OpenRepository")
+	if code != 0 || !strings.Contains(out, "store/repo.go › OpenRepository (function, gone)") || !strings.Contains(out, "2024-03-01  "+c2[:10]+"  changed") {
+		t.Errorf("log human output:\n%s", out)
+	}
+
+	code, out, errOut = runCLI(t, r.Dir, "search", "--json", "-k", "1", "--ref", "main@{2024-02-01}", "OpenRepository")
+	if code != 0 || !strings.Contains(out, `"commit":"`+c1) {
+		t.Errorf("search --ref main@{2024-02-01}: exit %d %s %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, r.Dir, "search", "--json", "--mode", "symbol", "--only-in", c2, "--not-in", c1, "OpenRepository")
+	if code != 0 || !strings.Contains(out, `"commit":"`+c2) {
+		t.Errorf("search --only-in: exit %d %s %s", code, out, errOut)
+	}
+	if code, _, _ = runCLI(t, r.Dir, "search", "--mode", "symbol", "--only-in", c1, "--not-in", c1, "OpenRepository"); code != 1 {
+		t.Errorf("search --only-in A --not-in A: exit %d, want 1 (no results)", code)
+	}
+	code, out, errOut = runCLI(t, r.Dir, "similar", "--json", c1+".."+c2)
+	if code != 1 {
+		// The only other chunks are the file chunks; a hit must name what it is like.
+		if code != 0 || !strings.Contains(out, `"like":{"path":"store/repo.go","name":"OpenRepository"`) {
+			t.Errorf("similar: exit %d %s %s", code, out, errOut)
+		}
+	}
+}
+
+// TestPushFetchCommands: push to a local bare remote, fetch into a clone,
+// and the clone's first index embeds nothing.
+func TestPushFetchCommands(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"store/repo.go": sample})
+	bare := t.TempDir() + "/remote.git"
+	r.Git("init", "-q", "--bare", "-b", "main", bare)
+	r.Git("remote", "add", "origin", bare)
+	r.Git("push", "-q", "origin", "main")
+	if code, _, errOut := runCLI(t, r.Dir, "index"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, r.Dir, "push")
+	if code != 0 || !strings.Contains(out, "1 blobs shared, 1 new") {
+		t.Fatalf("push: exit %d %s %s", code, out, errOut)
+	}
+	clone := t.TempDir() + "/clone"
+	r.Git("clone", "-q", bare, clone)
+	code, out, errOut = runCLI(t, clone, "fetch", "--json", "origin")
+	if code != 0 || !strings.Contains(out, `"imported":1`) {
+		t.Fatalf("fetch: exit %d %s %s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, clone, "index", "--json")
+	if code != 0 || !strings.Contains(out, `"embedded":0`) || strings.Contains(out, `"vectors_reused":0`) {
+		t.Fatalf("index after fetch: exit %d %s %s", code, out, errOut)
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+func pushCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "push",
+		Usage:     "share the index (chunk metadata and vectors) with REMOTE under refs/bcindex/<model>",
+		ArgsUsage: "[REMOTE]",
+		Description: "Adds every indexed blob the shared index lacks to refs/bcindex/<model> and pushes\n" +
+			"it; git sends only objects the remote does not have.",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"}},
+		Action: func(c *cli.Context) error {
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error) {
+				return repo.PushShare(c.Context, remote, model)
+			})
+		},
+	}
+}
+
+func fetchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "fetch",
+		Usage:     "fetch the index REMOTE shares, verify it against local blobs, and keep its vectors",
+		ArgsUsage: "[REMOTE]",
+		Description: "Entries for blobs this repository does not have, or whose chunk hashes do not\n" +
+			"match the blob's content, are refused. The next `index` then computes no\n" +
+			"embedding for the blobs the fetched index covers.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
+		},
+		Action: func(c *cli.Context) error {
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error) {
+				return repo.FetchShare(c.Context, remote, model, dim, c.Duration("wait"))
+			})
+		},
+	}
+}
+
+func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error)) error {
+	if c.Args().Len() > 1 {
+		return usageError{fmt.Sprintf("usage: git bcindex %s [REMOTE]", c.Command.Name)}
+	}
+	remote := c.Args().First()
+	if remote == "" {
+		remote = "origin"
+	}
+	repo, err := openRepo(c)
+	if err != nil {
+		return err
+	}
+	s, err := readSettings(repo)
+	if err != nil {
+		return err
+	}
+	emb := s.embedder()
+	if emb == nil {
+		return usageError{"vectors are off (git config bcindex.vectors false): there is nothing worth sharing"}
+	}
+	sum, err := do(repo, remote, emb.ID(), emb.Dim())
+	if sum != nil {
+		printShare(c.App.Writer, c.Command.Name, remote, sum, c.Bool("json"))
+	}
+	return err
+}
+
+func printShare(w io.Writer, verb, remote string, s *gitindex.ShareSummary, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(s)
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	short := s.Commit
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	if verb == "push" {
+		fmt.Fprintf(w, "pushed %s (%s) to %s: %d blobs shared, %d new\n", s.Ref, short, remote, s.Entries, s.Written)
+		return
+	}
+	fmt.Fprintf(w, "fetched %s (%s) from %s: %d blobs shared, %d imported (%d vectors), %d already indexed, %d not in this repository\n",
+		s.Ref, short, remote, s.Entries, s.Imported, s.Vectors, s.Present, s.Unknown)
+	if len(s.Rejected) > 0 {
+		var parts []string
+		for why, n := range s.Rejected {
+			parts = append(parts, fmt.Sprintf("%s %d", why, n))
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(w, "  refused: %s\n", strings.Join(parts, ", "))
+	}
+}

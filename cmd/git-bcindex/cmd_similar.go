@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
+)
+
+func similarCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "similar",
+		Usage:     "code like what a commit or range changed, that the change did not touch",
+		ArgsUsage: "REV | A..B",
+		Description: "The chunks REV (against its first parent) or A..B added or changed become\n" +
+			"queries, by vector and by text, against --ref (default the range's end).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Usage: "revision to search (default: the change's end)"},
+			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line, with the changed chunk it is like"},
+			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB`"},
+			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE`"},
+			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND`"},
+			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
+			&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
+			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first"},
+		},
+		Action: runSimilar,
+	}
+}
+
+func runSimilar(c *cli.Context) error {
+	if c.Args().Len() != 1 {
+		return usageError{"usage: git bcindex similar [options] REV|A..B"}
+	}
+	if c.Int("k") < 1 || c.Int("k") > 10000 {
+		return usageError{"-k must be between 1 and 10000"}
+	}
+	repo, err := openRepo(c)
+	if err != nil {
+		return err
+	}
+	s, err := readSettings(repo)
+	if err != nil {
+		return err
+	}
+	asJSON := c.Bool("json")
+	opts := search.Options{
+		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
+		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: gitindex.Options{MaxFileSize: s.maxFileSize},
+	}
+	if !asJSON {
+		opts.Index.Progress = newProgress(c.App.ErrWriter)
+	}
+	res, err := search.Similar(c.Context, repo, c.Args().First(), opts)
+	if err != nil {
+		return err
+	}
+	if res.Pending > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs are not indexed yet; results may miss them\n", res.Pending)
+	}
+	if asJSON {
+		enc := json.NewEncoder(c.App.Writer)
+		for _, h := range res.Hits {
+			if err := enc.Encode(h); err != nil {
+				return fmt.Errorf("write output: %w", err)
+			}
+		}
+	} else {
+		printSimilar(c.App.Writer, c.App.ErrWriter, res)
+	}
+	if len(res.Hits) == 0 {
+		return errNoResults
+	}
+	return nil
+}
+
+func printSimilar(w, stderr io.Writer, res *search.SimilarResult) {
+	if len(res.Changed) == 0 {
+		fmt.Fprintln(stderr, "the change adds or changes no indexed chunk")
+		return
+	}
+	hits := make([]search.Hit, len(res.Hits))
+	for i, h := range res.Hits {
+		hits[i] = h.Hit
+		// The breadcrumb's last element says which changed chunk this is like.
+		like := h.Like.Name
+		if like == "" {
+			like = h.Like.Kind
+		}
+		hits[i].Breadcrumb = append(append([]string(nil), h.Breadcrumb...), "like "+h.Like.Path+" "+like)
+	}
+	var names []string
+	for _, ch := range res.Changed {
+		names = append(names, ch.Name)
+	}
+	fmt.Fprintf(stderr, "%d changed chunks (%s); similar code at %s:\n", len(res.Changed), strings.Join(names, ", "), res.Target.Rev)
+	printHits(w, hits)
+}

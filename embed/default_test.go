@@ -1,0 +1,66 @@
+package embed
+
+import (
+	"context"
+	"testing"
+)
+
+func TestBuiltin(t *testing.T) {
+	m, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Default().ID() != BuiltinID || m.Dim() != 256 {
+		t.Fatalf("Default is %q dim %d, want %q dim 256", Default().ID(), m.Dim(), BuiltinID)
+	}
+	if len(builtinModel) > 16<<20 {
+		t.Errorf("built-in model is %d bytes, over 16 MiB", len(builtinModel))
+	}
+	for _, id := range []string{BuiltinID, HashID} {
+		e, err := ByID(id)
+		if err != nil || e.ID() != id {
+			t.Errorf("ByID(%q) = %v, %v", id, e, err)
+		}
+	}
+	if _, err := ByID("nope"); err == nil {
+		t.Error("ByID(nope) succeeded")
+	}
+}
+
+// TestBuiltinRanks checks that the trained model puts a query nearest to
+// the code it describes, with no word of the query in the code's name.
+func TestBuiltinRanks(t *testing.T) {
+	docs := []string{
+		"func Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}",
+		"def load(path):\n    with open(path) as f:\n        return json.load(f)",
+		"function debounce(fn, wait) { let t; return (...a) => { clearTimeout(t); t = setTimeout(() => fn(...a), wait); }; }",
+		"public static String reverse(String s) { return new StringBuilder(s).reverse().toString(); }",
+	}
+	queries := []string{
+		"return the larger of two integers",
+		"parse a json file from disk",
+		"delay calling a function until input stops",
+		"reverse a string",
+	}
+	ctx := context.Background()
+	e := Default()
+	dv, err := e.Embed(ctx, docs, RoleDocument)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, err := e.Embed(ctx, queries, RoleQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range qv {
+		best := 0
+		for j := range dv {
+			if cosine(q, dv[j]) > cosine(q, dv[best]) {
+				best = j
+			}
+		}
+		if best != i {
+			t.Errorf("query %q: nearest is doc %d, want %d", queries[i], best, i)
+		}
+	}
+}

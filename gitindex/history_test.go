@@ -1,0 +1,153 @@
+package gitindex
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// commitAt commits files with author and committer date when (gittest pins
+// every date to 2024-01-01).
+func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
+	t.Helper()
+	r.Write(files)
+	r.Git("add", "-A")
+	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
+	cmd.Dir = r.Dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	return r.Git("rev-parse", "HEAD")
+}
+
+func TestResolveAtDate(t *testing.T) {
+	r := gittest.New(t)
+	c1 := commitAt(t, r, "2024-01-01T10:00:00Z", "one", map[string]string{"a.go": "package a\n"})
+	c2 := commitAt(t, r, "2024-03-01T10:00:00Z", "two", map[string]string{"a.go": "package a\n// two\n"})
+	c3 := commitAt(t, r, "2024-06-15T10:00:00Z", "three", map[string]string{"a.go": "package a\n// three\n"})
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rev, want := range map[string]string{
+		"main@{2024-06-01}":           c2,
+		"main@{2024-03-01}":           c2, // a bare date means the whole day
+		"main@{2024-02-29}":           c1,
+		"@{2024-07-01}":               c3,
+		"main@{2024-06-01}~1":         c1,
+		"main@{2024-03-01T09:00:00Z}": c1,
+		"main@{1 day ago}":            c3,
+		"main":                        c3,
+	} {
+		c, err := repo.Resolve(rev)
+		if err != nil {
+			t.Errorf("Resolve(%q): %v", rev, err)
+			continue
+		}
+		if c.Hash.String() != want || c.Rev != rev {
+			t.Errorf("Resolve(%q) = %s (rev %q), want %s", rev, c.Hash, c.Rev, want)
+		}
+	}
+	if _, err := repo.Resolve("main@{2023-01-01}"); !errors.Is(err, ErrUnknownRevision) {
+		t.Errorf("date before the first commit: %v, want ErrUnknownRevision", err)
+	}
+	if _, err := repo.Resolve("nope@{2024-06-01}"); !errors.Is(err, ErrUnknownRevision) {
+		t.Errorf("unknown branch: %v, want ErrUnknownRevision", err)
+	}
+}
+
+func TestHistorySelectsFirstParentCommits(t *testing.T) {
+	r := gittest.New(t)
+	var main []string
+	for i, d := range []string{"2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"} {
+		main = append(main, commitAt(t, r, d+"T00:00:00Z", "m", map[string]string{"a.go": "package a\n// " + strings.Repeat("x", i) + "\n"}))
+	}
+	r.Git("checkout", "-q", "-b", "feature", main[1])
+	f1 := commitAt(t, r, "2024-02-15T00:00:00Z", "f", map[string]string{"b.go": "package b\n"})
+	r.Git("checkout", "-q", "main")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hashes := func(cs []HistoryCommit) string {
+		var s []string
+		for _, c := range cs {
+			s = append(s, c.Hash.String())
+		}
+		return strings.Join(s, " ")
+	}
+	cases := []struct {
+		name string
+		opts HistoryOptions
+		want []string
+	}{
+		{"all of HEAD", HistoryOptions{}, main},
+		{"max 2", HistoryOptions{Max: 2}, main[2:]},
+		{"since", HistoryOptions{Since: time.Date(2024, 2, 10, 0, 0, 0, 0, time.UTC)}, main[2:]},
+		{"all branches", HistoryOptions{AllBranches: true}, append([]string{f1}, main...)},
+	}
+	for _, c := range cases {
+		got, err := repo.History(ctx, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.name == "all branches" {
+			// feature is walked first (sorted names), then main adds the rest, oldest first.
+			c.want = []string{main[0], main[1], f1, main[2], main[3]}
+		}
+		if hashes(got) != strings.Join(c.want, " ") {
+			t.Errorf("%s: got %s\nwant %s", c.name, hashes(got), strings.Join(c.want, " "))
+		}
+	}
+}
+
+// TestIndexHistoryCostsDistinctBlobs: indexing 30 commits that each change
+// one of 10 files processes the 10 initial blobs plus one per commit, and
+// derives every listing from its parent's instead of walking the tree.
+func TestIndexHistoryCostsDistinctBlobs(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(10))
+	for i := 0; i < 30; i++ {
+		r.Commit("c", map[string]string{"pkg3/f3.go": "package pkg3\n\n// V" + strings.Repeat("i", i+1) + " changes.\nfunc V() {}\n"})
+	}
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	commits, err := repo.History(ctx, HistoryOptions{})
+	if err != nil || len(commits) != 31 {
+		t.Fatalf("history: %d commits, %v", len(commits), err)
+	}
+	sum, err := NewIndexer(repo, Options{}).IndexHistory(ctx, HistoryOptions{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.BlobsNew != 40 || len(sum.Commits) != 31 {
+		t.Errorf("history index: %d new blobs over %d commits, want 40 over 31", sum.BlobsNew, len(sum.Commits))
+	}
+	for _, c := range commits {
+		if _, err := repo.CachedListing(c.Tree); err != nil {
+			t.Errorf("listing of %s not cached: %v", c.Hash, err)
+		}
+	}
+	// Derived, not walked: a new commit lists from its parent's listing.
+	r.Commit("c", map[string]string{"pkg4/f4.go": "package pkg4\n"})
+	c, _ := repo.Resolve("HEAD")
+	p, _ := repo.Resolve("HEAD~1")
+	if _, d, err := repo.ListingFrom(ctx, c.Tree, p.Tree); err != nil || d.Walked || d.Modified != 1 {
+		t.Errorf("listing from parent: %+v, %v", d, err)
+	}
+	sum, err = NewIndexer(repo, Options{}).IndexHistory(ctx, HistoryOptions{Max: 5}, 0)
+	if err != nil || sum.BlobsNew != 1 {
+		t.Errorf("incremental history index: %+v, %v", sum, err)
+	}
+}

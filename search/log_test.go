@@ -1,0 +1,91 @@
+package search
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// commitAt commits the work tree with author and committer date when.
+func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
+	t.Helper()
+	r.Write(files)
+	r.Git("add", "-A")
+	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
+	cmd.Dir = r.Dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	return r.Git("rev-parse", "HEAD")
+}
+
+func indexHistory(t *testing.T, repo *gitindex.Repo) {
+	t.Helper()
+	_, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLogTimeline scripts a function's life: introduced, changed, moved to
+// another file, renamed, deleted. log finds it although HEAD lacks it, and
+// reports each of those commits.
+func TestLogTimeline(t *testing.T) {
+	r := gittest.New(t)
+	c1 := commitAt(t, r, "2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
+	c2 := commitAt(t, r, "2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1)})
+	commitAt(t, r, "2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": configPy + "\n\ndef more():\n    return 1\n"})
+	r.Git("mv", "net/retry.go", "net/backoff.go")
+	c4 := commitAt(t, r, "2024-04-01T00:00:00Z", "move", nil)
+	renamed := strings.ReplaceAll(strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1), "RetryWithBackoff", "RetryBackoff")
+	c5 := commitAt(t, r, "2024-05-01T00:00:00Z", "rename", map[string]string{"net/backoff.go": renamed})
+	r.Git("rm", "-q", "net/backoff.go")
+	c6 := commitAt(t, r, "2024-06-01T00:00:00Z", "delete", nil)
+	repo := openRepo(t, r.Dir)
+	indexHistory(t, repo)
+
+	res, err := Log(context.Background(), repo, Options{Query: "retry with exponential backoff", Embedder: embed.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Commits != 6 || len(res.Timelines) == 0 {
+		t.Fatalf("log searched %d commits, %d timelines", res.Commits, len(res.Timelines))
+	}
+	tl := res.Timelines[0]
+	var got []string
+	for _, e := range tl.Events {
+		got = append(got, e.Type+" "+e.Commit[:7]+" "+e.Path+" "+e.Name)
+	}
+	want := []string{
+		"added " + c1[:7] + " net/retry.go RetryWithBackoff",
+		"changed " + c2[:7] + " net/retry.go RetryWithBackoff",
+		"renamed " + c4[:7] + " net/backoff.go RetryWithBackoff",
+		"renamed " + c5[:7] + " net/backoff.go RetryBackoff",
+		"deleted " + c6[:7] + " net/backoff.go RetryBackoff",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("timeline of %s:\n%s\nwant\n%s", tl.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if tl.Present {
+		t.Error("deleted chunk reported present at HEAD")
+	}
+	e := tl.Events[0]
+	if e.Author != "Test" || e.Date.Year() != 2024 || e.StartLine != 5 || e.EndLine != 18 {
+		t.Errorf("added event = %+v", e)
+	}
+	if r := tl.Events[2]; r.FromPath != "net/retry.go" || r.FromName != "RetryWithBackoff" {
+		t.Errorf("move event = %+v", r)
+	}
+	for _, other := range res.Timelines[1:] {
+		if other.Name == "RetryWithBackoff" || other.Name == "RetryBackoff" {
+			t.Errorf("the same chunk has a second timeline: %+v", other)
+		}
+	}
+}

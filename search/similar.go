@@ -1,0 +1,232 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// maxChangedQueries caps the changed chunks used as queries, so that a huge
+// commit stays an interactive query.
+const maxChangedQueries = 64
+
+// Changed is a chunk a commit or range added or changed.
+type Changed struct {
+	Path      string `json:"path"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+}
+
+// SimilarHit is a chunk resembling a change, and the changed chunk it
+// resembles most.
+type SimilarHit struct {
+	Hit
+	Like Changed `json:"like"`
+}
+
+// SimilarResult is what Similar found.
+type SimilarResult struct {
+	Hits      []SimilarHit
+	Changed   []Changed
+	Base, End gitindex.Commit // Base is zero for a root commit
+	Target    gitindex.Commit
+	Pending   int
+}
+
+// Similar takes the chunks that spec (a commit, against its first parent, or
+// a range A..B) added or changed, and uses each as a query, by its stored
+// vector and by its text, against opts.Rev (default the range's end). The
+// changed chunks themselves are left out, so what remains is code like the
+// change that the change did not touch: siblings that may need the same fix.
+func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
+	opts.Query = "-" // no text query: only the options are checked
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	res := &SimilarResult{}
+	var err error
+	if res.Base, res.End, err = resolveChange(repo, spec); err != nil {
+		return nil, err
+	}
+	res.Target = res.End
+	if opts.Rev != "" {
+		if res.Target, err = repo.Resolve(opts.Rev); err != nil {
+			return nil, err
+		}
+	}
+	commits := []gitindex.Commit{res.Target, res.End}
+	if !res.Base.Hash.IsZero() {
+		commits = append(commits, res.Base)
+	}
+	sr := &Result{}
+	snap, listings, err := openIndexed(ctx, repo, commits, &opts, sr)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	res.Pending = sr.Pending
+	base := &gitindex.Listing{}
+	if len(listings) > 2 {
+		base = listings[2]
+	}
+	queries := changedChunks(snap, base, listings[1])
+	changed := hashSet{}
+	for _, q := range queries {
+		changed[q.hash] = struct{}{}
+		res.Changed = append(res.Changed, q.Changed)
+	}
+	v := newView(repo, res.Target, snap, listings[:1], &opts)
+	v.restrict(func(r gitindex.Row) bool {
+		_, touched := changed[r.Hash]
+		return !touched
+	})
+	// The definitions enclosing a changed chunk (its class, its file) are
+	// part of the change too, not siblings of it.
+	for _, q := range queries {
+		seg := snap.Segments[q.seg]
+		for p := seg.Row(q.row).Parent; p >= 0; p = seg.Row(p).Parent {
+			v.allow[q.seg].Clear(uint(p))
+		}
+	}
+	best := map[[2]int]fused{}
+	like := map[[2]int]int{}
+	for qi, q := range queries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		content, err := repo.ReadBlob(q.blob)
+		if err != nil {
+			return nil, err
+		}
+		text := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
+		arms := []arm{{name: ModeText, weight: 1, cands: v.textArm(text)}}
+		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
+			if qv, scale := seg.Vec.Row(q.row); qv != nil {
+				vec := make([]float32, len(qv))
+				for i, x := range qv {
+					vec[i] = float32(x) * scale
+				}
+				arms = append(arms, arm{name: ModeVector, weight: 1, cands: v.vectorArmVec(vec)})
+			}
+		}
+		for _, f := range v.fuse(q.Name, arms) {
+			k := [2]int{f.seg, f.row}
+			if f.score > best[k].score {
+				best[k], like[k] = f, qi
+			}
+		}
+	}
+	ranked := make([]fused, 0, len(best))
+	for _, f := range best {
+		ranked = append(ranked, f)
+	}
+	sort.Slice(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		if ranked[i].seg != ranked[j].seg {
+			return ranked[i].seg < ranked[j].seg
+		}
+		return ranked[i].row < ranked[j].row
+	})
+	if len(ranked) > opts.K {
+		ranked = ranked[:opts.K]
+	}
+	v.rev = res.Target.Rev
+	hits, err := v.hits(ranked, &opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range hits {
+		res.Hits = append(res.Hits, SimilarHit{Hit: h, Like: queries[like[[2]int{ranked[i].seg, ranked[i].row}]].Changed})
+	}
+	return res, nil
+}
+
+// resolveChange reads a range "A..B" (an empty side means HEAD, as in git)
+// or a single commit, which is compared with its first parent.
+func resolveChange(repo *gitindex.Repo, spec string) (base, end gitindex.Commit, err error) {
+	if a, b, ok := strings.Cut(spec, ".."); ok {
+		if strings.HasPrefix(b, ".") {
+			return base, end, fmt.Errorf("%w %q: symmetric differences (A...B) are not supported; use A..B", gitindex.ErrUnknownRevision, spec)
+		}
+		if a == "" {
+			a = "HEAD"
+		}
+		if b == "" {
+			b = "HEAD"
+		}
+		if base, err = repo.Resolve(a); err != nil {
+			return base, end, err
+		}
+		end, err = repo.Resolve(b)
+		return base, end, err
+	}
+	if end, err = repo.Resolve(spec); err != nil {
+		return base, end, err
+	}
+	c, err := repo.CommitObject(end.Hash)
+	if err != nil {
+		return base, end, err
+	}
+	if len(c.ParentHashes) > 0 {
+		base, err = repo.Resolve(c.ParentHashes[0].String())
+	}
+	return base, end, err
+}
+
+// changedQuery is a changed chunk and where its row is.
+type changedQuery struct {
+	Changed
+	blob               [20]byte
+	seg, row           int
+	hash               [16]byte
+	startByte, endByte int
+}
+
+// changedChunks returns the chunks of end whose content hash is not in the
+// base version of their file. A file-level chunk counts only when nothing
+// else in its file changed: it changes with any edit between definitions.
+func changedChunks(snap *gitindex.Snapshot, base, end *gitindex.Listing) []changedQuery {
+	var out []changedQuery
+	for _, e := range changedEntries(base, end) {
+		old := hashSet{}
+		es := base.Entries
+		if j := sort.Search(len(es), func(j int) bool { return es[j].Path >= e.Path }); j < len(es) && es[j].Path == e.Path {
+			addBlobHashes(snap, es[j].Blob, old)
+		}
+		loc, ok := snap.FindBlob(e.Blob)
+		if !ok {
+			continue
+		}
+		seg := snap.Segments[loc.Seg]
+		var file []changedQuery
+		var defs []changedQuery
+		for r := loc.First; r < loc.First+loc.N; r++ {
+			row := seg.Row(r)
+			if _, same := old[row.Hash]; same || row.Hash == ([16]byte{}) {
+				continue
+			}
+			q := changedQuery{Changed: Changed{Path: e.Path, Name: row.Name, Kind: row.Kind, StartLine: row.StartLine, EndLine: row.EndLine},
+				blob: e.Blob, seg: loc.Seg, row: r, hash: row.Hash, startByte: row.StartByte, endByte: row.EndByte}
+			if row.Kind == "file" {
+				file = append(file, q)
+			} else {
+				defs = append(defs, q)
+			}
+		}
+		if len(defs) == 0 {
+			defs = file
+		}
+		out = append(out, defs...)
+		if len(out) >= maxChangedQueries {
+			return out[:maxChangedQueries]
+		}
+	}
+	return out
+}

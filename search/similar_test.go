@@ -1,0 +1,60 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+const headerGo = `package wire
+
+// ParseHeader reads the length-prefixed header at the start of buf.
+func ParseHeader(buf []byte) ([]byte, error) {
+	if len(buf) < 2 {
+		return nil, errShort
+	}
+	n := int(buf[0])<<8 | int(buf[1])
+	if len(buf) < n {
+		return nil, errShort
+	}
+	return buf[2 : 2+n], nil
+}
+`
+
+// TestSimilarFindsUntouchedCopy: a bug is fixed in one of two copies of the
+// same code; similar on the fixing commit names the other copy first, and
+// says which changed chunk it resembles.
+func TestSimilarFindsUntouchedCopy(t *testing.T) {
+	r := gittest.New(t)
+	copyGo := strings.ReplaceAll(strings.ReplaceAll(headerGo, "package wire", "package frame"), "ParseHeader", "ReadFrameHeader")
+	r.Commit("init", map[string]string{"wire/header.go": headerGo, "frame/frame.go": copyGo,
+		"net/retry.go": retryGo, "cfg/config.py": configPy})
+	fixed := strings.Replace(headerGo, "if len(buf) < n {", "if len(buf) < 2+n {", 1)
+	r.Commit("fix bounds check", map[string]string{"wire/header.go": fixed})
+	repo := openRepo(t, r.Dir)
+
+	for _, spec := range []string{"HEAD", "HEAD~1..HEAD"} {
+		res, err := Similar(context.Background(), repo, spec, Options{Embedder: embed.Default(), K: 5})
+		if err != nil {
+			t.Fatalf("similar %s: %v", spec, err)
+		}
+		if len(res.Changed) != 1 || res.Changed[0].Name != "ParseHeader" {
+			t.Fatalf("similar %s: changed chunks = %+v, want ParseHeader only", spec, res.Changed)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatalf("similar %s: no hits", spec)
+		}
+		top := res.Hits[0]
+		if top.Name != "ReadFrameHeader" || top.Path != "frame/frame.go" || top.Like.Name != "ParseHeader" || top.Like.Path != "wire/header.go" {
+			t.Errorf("similar %s: top hit = %s %s like %+v, want frame/frame.go ReadFrameHeader like ParseHeader", spec, top.Path, top.Name, top.Like)
+		}
+		for _, h := range res.Hits {
+			if h.Path == "wire/header.go" && h.Name == "ParseHeader" {
+				t.Errorf("similar %s returned the changed chunk itself", spec)
+			}
+		}
+	}
+}
