@@ -95,7 +95,7 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 			return err
 		}
 		f := fileFromRows(rows, first)
-		var texts []string
+		var texts, sigs []string
 		var which []int
 		for _, i := range missing {
 			text := chunk.IndexText(content, f, i)
@@ -103,12 +103,13 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 				continue // chunked by another chunker version: leave without a vector
 			}
 			texts = append(texts, text)
+			sigs = append(sigs, rows[i].Signature)
 			which = append(which, i)
 		}
 		if len(texts) == 0 {
 			continue
 		}
-		out, err := emb.Embed(ctx, texts, embed.RoleDocument)
+		out, err := embedChunks(ctx, emb, texts, sigs)
 		if err != nil {
 			return fmt.Errorf("embed blob %s: %w", ct.blobSHA(b), err)
 		}

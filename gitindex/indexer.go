@@ -302,7 +302,7 @@ func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash,
 	r.vectors = make([][]int8, n)
 	r.scales = make([]float32, n)
 	var need []int
-	var texts []string
+	var texts, sigs []string
 	for i, c := range f.Chunks {
 		text := chunk.IndexText(content, f, i)
 		cr := ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
@@ -327,13 +327,14 @@ func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash,
 				if r.vectors[i] == nil {
 					need = append(need, i)
 					texts = append(texts, text)
+					sigs = append(sigs, c.Signature)
 				}
 			}
 		}
 		r.rec.Chunks[i] = cr
 	}
 	if len(need) > 0 {
-		vecs, err := ix.opts.Embedder.Embed(ctx, texts, embed.RoleDocument)
+		vecs, err := embedChunks(ctx, ix.opts.Embedder, texts, sigs)
 		if err != nil {
 			return nil, fmt.Errorf("embed %s (blob %s): %w", path, sha, err)
 		}

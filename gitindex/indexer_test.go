@@ -349,3 +349,35 @@ func TestSwitchingModelBackfillsVectors(t *testing.T) {
 		t.Fatalf("second run embedded %d, want 0", sum.Embedded)
 	}
 }
+
+func TestLongChunkEmbeddedAsWindows(t *testing.T) {
+	var body strings.Builder
+	for i := 0; i < 120; i++ {
+		fmt.Fprintf(&body, "\ttotal += weight%d * factor // accumulate term %d\n", i, i)
+	}
+	src := "package p\n\n// Sum adds the weighted terms.\nfunc Sum(factor int) int {\n\ttotal := 0\n" + body.String() + "\treturn total\n}\n"
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"sum.go": src})
+	emb := &countingEmbedder{Embedder: embed.Default()}
+	indexRevs(t, r.Dir, emb, "HEAD")
+	var windows int
+	for _, text := range emb.texts {
+		if strings.HasPrefix(text, "func Sum(factor int) int\n") {
+			windows++
+		}
+		if len(text) > 1500 {
+			t.Errorf("embedder received %d characters, over the budget", len(text))
+		}
+	}
+	if windows < 2 {
+		t.Fatalf("later windows repeating the signature: %d, want at least 2 (inputs %d)", windows, len(emb.texts))
+	}
+	repo, _ := OpenRepo(r.Dir)
+	st, err := repo.Status("HEAD", emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Vectors == 0 {
+		t.Fatal("the long chunk has no vector")
+	}
+}
