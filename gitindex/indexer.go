@@ -44,17 +44,18 @@ type Options struct {
 // Summary reports what an indexing run did.
 type Summary struct {
 	Commits       []Commit       `json:"-"`
-	Files         int            `json:"files"`          // file entries across the listed trees
-	Blobs         int            `json:"blobs"`          // distinct blobs to be searchable
-	BlobsNew      int            `json:"blobs_new"`      // read and chunked this run
-	BlobsReused   int            `json:"blobs_reused"`   // already in the index
-	Skipped       map[string]int `json:"skipped"`        // files (path rules) and new blobs (content rules) by reason
-	Chunks        int            `json:"chunks"`         // chunks written this run
-	Embedded      int            `json:"embedded"`       // chunk vectors computed this run
-	VectorsReused int            `json:"vectors_reused"` // chunk vectors found by content hash
-	SyntaxErrors  int            `json:"syntax_error_files"`
-	Fallback      int            `json:"fallback_files"` // files split into line windows
-	Bytes         int64          `json:"bytes"`          // bytes chunked this run
+	Files         int            `json:"files"`                     // file entries across the listed trees
+	Blobs         int            `json:"blobs"`                     // distinct blobs to be searchable
+	BlobsNew      int            `json:"blobs_new"`                 // read and chunked this run
+	BlobsReused   int            `json:"blobs_reused"`              // already in the index
+	Skipped       map[string]int `json:"skipped"`                   // files (path rules) and new blobs (content rules) by reason
+	Chunks        int            `json:"chunks"`                    // chunks written this run
+	Embedded      int            `json:"embedded"`                  // chunk vectors computed this run
+	VectorsReused int            `json:"vectors_reused"`            // chunk vectors found by content hash
+	SyntaxErrors  int            `json:"syntax_error_files"`        // files with syntax errors, minor or severe
+	SevereErrors  int            `json:"syntax_error_files_severe"` // of those, files whose parse failed (split into windows)
+	Fallback      int            `json:"fallback_files"`            // files split into line windows
+	Bytes         int64          `json:"bytes"`                     // bytes chunked this run
 	Elapsed       time.Duration  `json:"-"`
 }
 

@@ -77,6 +77,9 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	}
 	if r.rec.SyntaxErrors > 0 {
 		sum.SyntaxErrors++
+		if r.rec.Fallback {
+			sum.SevereErrors++
+		}
 	}
 	if r.rec.Fallback {
 		sum.Fallback++

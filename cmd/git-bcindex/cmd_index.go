@@ -126,7 +126,11 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 		sort.Strings(parts)
 		fmt.Fprintf(w, "  skipped: %s\n", strings.Join(parts, ", "))
 	}
-	if s.SyntaxErrors > 0 || s.Fallback > 0 {
-		fmt.Fprintf(w, "  files with syntax errors %d, split into line windows %d\n", s.SyntaxErrors, s.Fallback)
+	if s.SyntaxErrors > 0 {
+		fmt.Fprintf(w, "  files with syntax errors %d (%d minor, %d severe); list them with `git bcindex status --errors`\n",
+			s.SyntaxErrors, s.SyntaxErrors-s.SevereErrors, s.SevereErrors)
+	}
+	if s.Fallback > 0 {
+		fmt.Fprintf(w, "  files split into line windows (no grammar, or the parse failed) %d\n", s.Fallback)
 	}
 }

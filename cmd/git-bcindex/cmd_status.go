@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
 )
 
 func statusCommand() *cli.Command {
@@ -16,6 +18,7 @@ func statusCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "revision to report on"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "errors", Usage: "list the files with syntax errors"},
 		},
 		Action: func(c *cli.Context) error {
 			repo, err := openRepo(c)
@@ -33,6 +36,9 @@ func statusCommand() *cli.Command {
 			st, err := repo.Status(c.String("ref"), model)
 			if err != nil {
 				return err
+			}
+			if c.Bool("errors") {
+				return printSyntaxErrors(c, repo)
 			}
 			st.Hooks = hooksInstalled(repo)
 			w := c.App.Writer
@@ -68,4 +74,33 @@ func statusCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// printSyntaxErrors lists the files of --ref with syntax errors.
+func printSyntaxErrors(c *cli.Context, repo *gitindex.Repo) error {
+	errs, err := repo.SyntaxErrors(c.String("ref"))
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	if c.Bool("json") {
+		enc := json.NewEncoder(w)
+		for _, e := range errs {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, e := range errs {
+		level := "minor"
+		if e.Severe {
+			level = "severe"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d errors\t%s\n", e.Path, level, e.Errors, e.Detail)
+	}
+	if len(errs) == 0 {
+		fmt.Fprintln(w, "no indexed file of this revision has syntax errors")
+	}
+	return nil
 }

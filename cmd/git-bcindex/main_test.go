@@ -136,3 +136,30 @@ func TestGitSubcommand(t *testing.T) {
 		t.Fatalf("git bcindex search output %q (%v)", out, err)
 	}
 }
+
+func TestSyntaxErrorsAreCountedAndListed(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{
+		"ok.go":     sample,
+		"minor.go":  "package p\n\nfunc Good() int { return 1 }\n\nfunc Bad( {\n\treturn\n}\n",
+		"severe.py": "))))((((\n]]]] :: ;; ===\n",
+	})
+	code, out, errOut := runCLI(t, r.Dir, "index", "--json")
+	if code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum["syntax_error_files"] != float64(2) {
+		t.Errorf("syntax_error_files = %v, want 2 (summary %s)", sum["syntax_error_files"], out)
+	}
+	code, out, errOut = runCLI(t, r.Dir, "status", "--errors")
+	if code != 0 {
+		t.Fatalf("status --errors: %s", errOut)
+	}
+	if !strings.Contains(out, "minor.go\tminor") || !strings.Contains(out, "severe.py\tsevere") || strings.Contains(out, "ok.go") {
+		t.Errorf("status --errors output:\n%s", out)
+	}
+}
