@@ -104,9 +104,11 @@ type arm struct {
 
 // collapse keeps one result per definition: a micro chunk (block) and the
 // function it lies in are the same answer, so whichever ranks first stands
-// for both (a block hit names its function as parent).
+// for both (a block hit names its function as parent); and one result per
+// chunk text, so code copied into several files shows once.
 func (v *view) collapse(in []fused) []fused {
 	seen := map[[2]int]bool{}
+	sameText := map[[16]byte]bool{}
 	out := in[:0:0]
 	for _, f := range in {
 		seg := v.snap.Segments[f.seg]
@@ -115,10 +117,14 @@ func (v *view) collapse(in []fused) []fused {
 			owner = r.Parent
 		}
 		k := [2]int{f.seg, owner}
-		if seen[k] {
+		row := seg.Row(f.row)
+		if seen[k] || row.Indexed && sameText[row.Hash] {
 			continue
 		}
 		seen[k] = true
+		if row.Indexed {
+			sameText[row.Hash] = true
+		}
 		out = append(out, f)
 	}
 	return out

@@ -175,3 +175,19 @@ func TestSearchErrors(t *testing.T) {
 		t.Errorf("no index with --no-index: %v", err)
 	}
 }
+
+func TestCopiedCodeShowsOnce(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a/retry.go": retryGo, "b/retry_copy.go": strings.Replace(retryGo, "package net", "package other", 1)})
+	repo := openRepo(t, r.Dir)
+	res := run(t, repo, Options{Query: "RetryWithBackoff"})
+	n := 0
+	for _, h := range res.Hits {
+		if h.Name == "RetryWithBackoff" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the same function copied into two files appears %d times, want once: %+v", n, res.Hits)
+	}
+}
