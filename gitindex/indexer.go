@@ -98,6 +98,29 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 		}
 		commits = append(commits, c)
 	}
+	return ix.index(ctx, commits, func() ([]*Listing, error) {
+		ls := make([]*Listing, len(commits))
+		for i, c := range commits {
+			l, err := ix.repo.Listing(c.Tree)
+			if err != nil {
+				return nil, err
+			}
+			ls[i] = l
+		}
+		return ls, nil
+	}, lockWait, start)
+}
+
+// IndexListing makes the blobs of a listing that is no commit's tree (the
+// working tree with its changes) searchable; its blobs must be in the object
+// database.
+func (ix *Indexer) IndexListing(ctx context.Context, l *Listing, lockWait time.Duration) (*Summary, error) {
+	return ix.index(ctx, nil, func() ([]*Listing, error) { return []*Listing{l}, nil }, lockWait, time.Now())
+}
+
+// index processes the blobs of the listings that no segment holds yet,
+// under the index lock.
+func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*Listing, error), lockWait time.Duration, start time.Time) (*Summary, error) {
 	lock, err := AcquireLock(ctx, ix.repo.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
@@ -105,6 +128,10 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 	defer lock.Release()
 
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
+	listings, err := list()
+	if err != nil {
+		return nil, err
+	}
 	var todo []todoBlob
 	seen := map[plumbing.Hash]bool{}
 	snap, err := OpenSnapshot(ix.repo.IndexDir, "")
@@ -115,11 +142,7 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 		return nil, err
 	}
 	defer snap.Close()
-	for _, c := range commits {
-		l, err := ix.repo.Listing(c.Tree)
-		if err != nil {
-			return nil, err
-		}
+	for _, l := range listings {
 		for _, e := range l.Entries {
 			sum.Files++
 			if e.Skip != SkipNone {

@@ -44,6 +44,7 @@ type Options struct {
 	Context  int    // lines of context around the snippet
 	MaxLines int    // snippet lines of the chunk itself; 0: whole chunk
 	NoIndex  bool   // do not index missing blobs first
+	Worktree bool   // search HEAD with the working tree's uncommitted changes
 
 	// Set queries: only chunks whose content hash is in every OnlyIn revision
 	// and in no NotIn revision. Rev defaults to OnlyIn[0].
@@ -109,7 +110,14 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 		return nil, err
 	}
 	res := &Result{Commit: commits[0]}
-	snap, listings, err := openIndexed(ctx, repo, commits, &opts, res)
+	var snap *gitindex.Snapshot
+	var listings []*gitindex.Listing
+	if opts.Worktree {
+		snap, listings, err = openWorktree(ctx, repo, &opts, res)
+		commits[0] = res.Commit
+	} else {
+		snap, listings, err = openIndexed(ctx, repo, commits, &opts, res)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +270,46 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 			opts.OnIndexed(sum)
 		}
 	}
+}
+
+// openWorktree indexes the working tree's changed files (only blobs not
+// seen before) and opens HEAD's listing with those files substituted.
+func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *Result) (*gitindex.Snapshot, []*gitindex.Listing, error) {
+	if len(opts.OnlyIn) > 0 || len(opts.NotIn) > 0 || (opts.Rev != "" && opts.Rev != "HEAD") {
+		return nil, nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
+	}
+	maxSize := opts.Index.MaxFileSize
+	if maxSize <= 0 {
+		maxSize = gitindex.DefaultMaxFileSize
+	}
+	l, head, err := repo.WorktreeListing(ctx, maxSize)
+	if err != nil {
+		return nil, nil, err
+	}
+	head.Rev = "worktree"
+	res.Commit = head
+	if !opts.NoIndex {
+		iopts := opts.Index
+		iopts.Embedder = opts.Embedder
+		sum, err := gitindex.NewIndexer(repo, iopts).IndexListing(ctx, l, opts.LockWait)
+		if err != nil && !errors.Is(err, gitindex.ErrLocked) {
+			return nil, nil, fmt.Errorf("index the working tree before searching: %w", err)
+		}
+		res.Indexed = sum
+		if sum != nil && opts.OnIndexed != nil {
+			opts.OnIndexed(sum)
+		}
+	}
+	model := ""
+	if opts.Embedder != nil {
+		model = opts.Embedder.ID()
+	}
+	snap, err := gitindex.OpenSnapshot(repo.IndexDir, model)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Pending = countMissing(snap, l)
+	return snap, []*gitindex.Listing{l}, nil
 }
 
 // countMissing counts the distinct blobs of the listings that no segment holds.

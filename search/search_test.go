@@ -191,3 +191,36 @@ func TestCopiedCodeShowsOnce(t *testing.T) {
 		t.Fatalf("the same function copied into two files appears %d times, want once: %+v", n, res.Hits)
 	}
 }
+
+func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy, ".gitignore": "secret/\n"})
+	repo := openRepo(t, r.Dir)
+	run(t, repo, Options{Query: "RetryWithBackoff"}) // index HEAD
+	r.Write(map[string]string{
+		"net/halfway.go": "package net\n\n// JitteredSleepDuration picks a random pause.\nfunc JitteredSleepDuration() int {\n",
+		"secret/keys.go": "package secret\n\nfunc IgnoredFunction() {}\n",
+		"cfg/config.py":  strings.Replace(configPy, "unrelated_helper", "renamed_helper", 1),
+	})
+	r.Remove("net/retry.go")
+
+	wt := run(t, repo, Options{Query: "JitteredSleepDuration", Worktree: true})
+	if len(wt.Hits) == 0 || wt.Hits[0].Name != "JitteredSleepDuration" || wt.Hits[0].Ref != "worktree" {
+		t.Fatalf("untracked half-written function not found with --worktree: %+v", wt.Hits)
+	}
+	if hasHit(run(t, repo, Options{Query: "renamed_helper", Worktree: true}), "renamed_helper") == false {
+		t.Error("modified file's new function not found with --worktree")
+	}
+	if hasHit(run(t, repo, Options{Query: "RetryWithBackoff", Worktree: true}), "RetryWithBackoff") {
+		t.Error("deleted file still found with --worktree")
+	}
+	if hasHit(run(t, repo, Options{Query: "IgnoredFunction", Worktree: true}), "IgnoredFunction") {
+		t.Error("ignored file found with --worktree")
+	}
+	if !hasHit(run(t, repo, Options{Query: "RetryWithBackoff"}), "RetryWithBackoff") || hasHit(run(t, repo, Options{Query: "JitteredSleepDuration"}), "JitteredSleepDuration") {
+		t.Error("HEAD search affected by uncommitted changes")
+	}
+	if _, err := Search(context.Background(), repo, Options{Query: "x", Worktree: true, Rev: "HEAD~1"}); err == nil {
+		t.Error("--worktree with another --ref accepted")
+	}
+}

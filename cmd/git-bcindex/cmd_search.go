@@ -31,6 +31,7 @@ func searchCommand() *cli.Command {
 			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
 			&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; search what is indexed"},
+			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
 		},
@@ -58,7 +59,7 @@ func runSearch(c *cli.Context) error {
 	opts := search.Options{
 		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
-		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
+		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  gitindex.Options{MaxFileSize: s.maxFileSize},
 		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
