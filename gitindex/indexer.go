@@ -39,6 +39,7 @@ type Options struct {
 	Embedder        embed.Embedder // nil: no vectors (vector arm off)
 	Progress        Progress       // nil: silent
 	CheckpointBlobs int            // publish a segment every N blobs; 0: 4000
+	CheckpointEvery time.Duration  // and at least this often; 0: 20s
 }
 
 // Summary reports what an indexing run did.
@@ -75,6 +76,9 @@ func NewIndexer(repo *Repo, opts Options) *Indexer {
 	}
 	if opts.CheckpointBlobs <= 0 {
 		opts.CheckpointBlobs = 4000
+	}
+	if opts.CheckpointEvery <= 0 {
+		opts.CheckpointEvery = 20 * time.Second
 	}
 	return &Indexer{repo: repo, opts: opts}
 }
@@ -290,7 +294,8 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 			continue // drain
 		}
 		werr = w.add(r, sum)
-		if werr == nil && w.pending >= ix.opts.CheckpointBlobs {
+		// Publishing now and then bounds what a killed run loses.
+		if werr == nil && (w.pending >= ix.opts.CheckpointBlobs || w.pending > 0 && time.Since(w.published) >= ix.opts.CheckpointEvery) {
 			werr = w.publish()
 		}
 		if p := ix.opts.Progress; p != nil {

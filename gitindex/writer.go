@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/vector"
@@ -18,19 +19,20 @@ const maxDocBytes = 2000
 // orphan segment (removed by the next run) or Badger records without a
 // segment (their blobs are re-read, their vectors reused).
 type runWriter struct {
-	ix      *Indexer
-	store   *Store
-	m       *manifest
-	batch   *Batch
-	seg     segmentWriter
-	lex     *lexical.Writer
-	vecs    [][]int8
-	scales  []float32
-	pending int
+	ix        *Indexer
+	store     *Store
+	m         *manifest
+	batch     *Batch
+	seg       segmentWriter
+	lex       *lexical.Writer
+	vecs      [][]int8
+	scales    []float32
+	pending   int
+	published time.Time // last publish (or start)
 }
 
 func newRunWriter(ix *Indexer, store *Store, m *manifest) *runWriter {
-	return &runWriter{ix: ix, store: store, m: m, batch: store.NewBatch(), lex: lexical.NewWriter()}
+	return &runWriter{ix: ix, store: store, m: m, batch: store.NewBatch(), lex: lexical.NewWriter(), published: time.Now()}
 }
 
 func (w *runWriter) add(r *blobResult, sum *Summary) error {
@@ -116,6 +118,7 @@ func (w *runWriter) publish() error {
 	w.lex = lexical.NewWriter()
 	w.vecs, w.scales = nil, nil
 	w.pending = 0
+	w.published = time.Now()
 	return nil
 }
 

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bcindex/bcindex/internal/gittest"
@@ -117,11 +119,7 @@ func TestCorruptIndexGivesRebuildHint(t *testing.T) {
 // TestGitSubcommand builds the binary and runs it as `git bcindex`, the way
 // users do, from a subdirectory.
 func TestGitSubcommand(t *testing.T) {
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "git-bcindex"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := filepath.Dir(buildBinary(t))
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"store/repo.go": sample})
 	cmd := exec.Command("git", "bcindex", "search", "--json", "-k", "1", "open the repository")
@@ -162,4 +160,30 @@ func TestSyntaxErrorsAreCountedAndListed(t *testing.T) {
 	if !strings.Contains(out, "minor.go\tminor") || !strings.Contains(out, "severe.py\tsevere") || strings.Contains(out, "ok.go") {
 		t.Errorf("status --errors output:\n%s", out)
 	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// buildBinary builds git-bcindex once per test run and returns its path.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bcindex-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "git-bcindex")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
 }
