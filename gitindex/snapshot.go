@@ -1,6 +1,7 @@
 package gitindex
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -162,7 +163,9 @@ func vectorFileName(model string) string {
 		}
 		return r
 	}, model)
-	return "vec-" + safe + ".bin"
+	// The hash keeps IDs apart that differ only in the replaced characters.
+	sum := sha256.Sum256([]byte(model))
+	return fmt.Sprintf("vec-%s-%x.bin", safe, sum[:4])
 }
 
 // Close unmaps every segment.

@@ -109,12 +109,14 @@ func (s *Segment) blobIndex(_ int, sha plumbing.Hash) int {
 	return lo
 }
 
+// dirSize is the disk space used under dir: allocated blocks, not apparent
+// sizes, since Badger preallocates sparse value-log files.
 func dirSize(dir string) int64 {
 	var n int64
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				n += allocated(fi)
 			}
 		}
 		return nil

@@ -102,6 +102,9 @@ func hint(err error) string {
 	case errors.Is(err, search.ErrEmptyQuery):
 		return "usage: git bcindex search [options] QUERY"
 	}
+	if h := embedHint(err); h != "" {
+		return h
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		return "see `git bcindex help`"

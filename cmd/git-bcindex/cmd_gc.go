@@ -35,7 +35,7 @@ func gcCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			ix := gitindex.NewIndexer(repo, gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.embedder()})
+			ix := gitindex.NewIndexer(repo, s.indexOptions())
 			// The hooks' last indexed tree is their next diff base: keep its listing.
 			var keep []plumbing.Hash
 			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {

@@ -181,7 +181,7 @@ func runHookWorker(c *cli.Context) error {
 		if err != nil {
 			return gitindex.Options{}, err
 		}
-		return gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.embedder()}, nil
+		return s.indexOptions(), nil
 	})
 	return hooks.Work(c.Context, repo.IndexDir, job, c.App.ErrWriter)
 }

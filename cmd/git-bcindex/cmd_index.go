@@ -47,7 +47,8 @@ func indexCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.embedder(), CheckpointBlobs: c.Int("checkpoint")}
+			opts := s.indexOptions()
+			opts.CheckpointBlobs = c.Int("checkpoint")
 			if !c.Bool("json") {
 				opts.Progress = newProgress(c.App.ErrWriter)
 			}

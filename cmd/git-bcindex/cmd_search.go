@@ -61,7 +61,7 @@ func runSearch(c *cli.Context) error {
 		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
-		Index:  gitindex.Options{MaxFileSize: s.maxFileSize},
+		Index:  s.indexOptions(),
 		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
 	}
 	if len(opts.OnlyIn) > 0 && !c.IsSet("ref") {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -54,7 +53,7 @@ func runSimilar(c *cli.Context) error {
 	opts := search.Options{
 		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
-		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: gitindex.Options{MaxFileSize: s.maxFileSize},
+		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: s.indexOptions(),
 	}
 	if !asJSON {
 		opts.Index.Progress = newProgress(c.App.ErrWriter)

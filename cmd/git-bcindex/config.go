@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,6 +18,7 @@ import (
 type settings struct {
 	maxFileSize int64
 	vectors     bool
+	emb         embed.Embedder // nil when vectors are off
 }
 
 func readSettings(repo *gitindex.Repo) (settings, error) {
@@ -41,15 +45,82 @@ func readSettings(repo *gitindex.Repo) (settings, error) {
 		}
 		s.vectors = b
 	}
+	if !s.vectors {
+		return s, nil
+	}
+	ecfg, err := embedConfig(sec.Option, repo.WorkTree)
+	if err != nil {
+		return s, err
+	}
+	if s.emb, err = embed.New(ecfg); err != nil {
+		return s, fmt.Errorf("embedder: %w", err)
+	}
 	return s, nil
+}
+
+// embedConfig reads bcindex.embedder, bcindex.endpoint, bcindex.model,
+// bcindex.dimensions and bcindex.concurrency. API keys never come from git
+// config: the embedders read them from the environment.
+func embedConfig(get func(string) string, workTree string) (embed.Config, error) {
+	cfg := embed.Config{
+		Provider: strings.TrimSpace(get("embedder")),
+		Endpoint: strings.TrimSpace(get("endpoint")),
+		Model:    strings.TrimSpace(get("model")),
+	}
+	for _, k := range []string{"apiKey", "api_key", "key", "token"} {
+		if get(k) != "" {
+			return cfg, fmt.Errorf("git config bcindex.%s: API keys are not read from git config; unset it (`git config --unset bcindex.%s`) and export %s instead", k, k, embed.EnvAPIKey)
+		}
+	}
+	for _, kv := range []struct {
+		key string
+		dst *int
+	}{{"dimensions", &cfg.Dimensions}, {"concurrency", &cfg.Concurrency}} {
+		if v := strings.TrimSpace(get(kv.key)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return cfg, fmt.Errorf("git config bcindex.%s %q: want a positive integer", kv.key, v)
+			}
+			*kv.dst = n
+		}
+	}
+	if strings.EqualFold(cfg.Provider, embed.ProviderModel2Vec) && cfg.Model != "" {
+		cfg.Model = expandPath(cfg.Model, workTree)
+	}
+	return cfg, nil
+}
+
+// expandPath resolves "~/" against the home directory and a relative path
+// against the top of the working tree.
+func expandPath(p, workTree string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if !filepath.IsAbs(p) && workTree != "" {
+		return filepath.Join(workTree, p)
+	}
+	return p
 }
 
 // embedder returns the configured embedder, or nil when vectors are off.
 func (s settings) embedder() embed.Embedder {
-	if !s.vectors {
-		return nil
+	return s.emb
+}
+
+// embedHint explains embedder errors for exitCode's hint line.
+func embedHint(err error) string {
+	var ce *embed.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return fmt.Sprintf("fix it with `git config %s ...`, or `git config --unset %s`; `git config bcindex.vectors false` turns vectors off", ce.Key, ce.Key)
+	case errors.Is(err, embed.ErrQuota):
+		return "the embedding provider's quota is exhausted; blobs not embedded stay pending: run `git bcindex index` again once the quota is restored"
+	case errors.Is(err, embed.ErrAuth):
+		return fmt.Sprintf("export a valid API key in %s (or %s for openai)", embed.EnvAPIKey, embed.EnvOpenAIAPIKey)
 	}
-	return embed.Default()
+	return ""
 }
 
 // parseSize reads sizes like git does: 1048576, 512k, 2m, 1g.
@@ -69,4 +140,18 @@ func parseSize(v string) (int64, error) {
 		return 0, fmt.Errorf("want a positive size such as 1048576, 512k or 2m")
 	}
 	return n * mult, nil
+}
+
+// remoteWorkers is how many blobs are processed at once with a remote
+// embedder: requests wait on the network, not the CPU, so more than one per
+// core keeps the configured number of requests in flight.
+const remoteWorkers = 16
+
+// indexOptions are the indexing options the settings call for.
+func (s settings) indexOptions() gitindex.Options {
+	o := gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
+	if _, remote := s.emb.(*embed.Remote); remote {
+		o.Workers = remoteWorkers
+	}
+	return o
 }

@@ -1,0 +1,573 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Remote is an embedder served over HTTP: an OpenAI-compatible
+// `POST {endpoint}/embeddings` (OpenAI, Volcengine Ark, vLLM, Hugging Face
+// TEI, LM Studio, llama.cpp server) or Ollama's `POST {endpoint}/api/embed`.
+//
+// One Embed call is cut into batches within the provider's limits, sent with
+// bounded concurrency shared by every call on the same Remote, and retried
+// on 429 (honouring Retry-After) and 5xx with capped exponential backoff and
+// jitter. A batch that still fails fails the whole call: the indexer then
+// publishes nothing for it, and its blobs stay pending.
+type Remote struct {
+	provider string
+	model    string
+	endpoint string // base URL without a trailing slash
+	dim      int
+	sendDims bool   // put "dimensions" in the request (configured explicitly)
+	key      string // never logged nor shown; redacted from server messages
+	id       string
+
+	client        *http.Client
+	sem           chan struct{}
+	maxInputs     int // inputs per request
+	maxBatchBytes int // bytes of input text per request
+	maxInputBytes int // longer inputs are cut (OpenAI: 8192 tokens per input); 0: never
+	retry         retryPolicy
+	floatOnly     atomic.Bool // the server refused encoding_format "base64"
+	// quota holds the last insufficient_quota error: calls within
+	// quotaHold of it fail at once instead of spending requests (a
+	// long-running MCP server recovers once the account is topped up).
+	quota atomic.Pointer[quotaState]
+}
+
+type quotaState struct {
+	err error
+	at  time.Time
+}
+
+const quotaHold = time.Minute
+
+var _ Embedder = (*Remote)(nil)
+
+// Request limits. OpenAI allows 2048 inputs of at most 8192 tokens each and
+// 300k tokens per request; counting one token per byte keeps every request
+// within them whatever the tokenizer.
+const (
+	openAIMaxInputs     = 2048
+	openAIMaxInputBytes = 8192
+	remoteMaxBatchBytes = 256 << 10
+	ollamaMaxInputs     = 256
+	defaultConcurrency  = 4
+	defaultTimeout      = 2 * time.Minute
+	maxResponseBytes    = 1 << 30
+)
+
+func newRemote(provider string, cfg Config) (*Remote, error) {
+	if err := checkModelName(cfg.Model); err != nil {
+		return nil, err
+	}
+	dim, err := modelDim(provider, cfg.Model, cfg.Dimensions)
+	if err != nil {
+		return nil, err
+	}
+	ep := cfg.Endpoint
+	if ep == "" {
+		ep = DefaultOpenAIEndpoint
+		if provider == ProviderOllama {
+			ep = DefaultOllamaEndpoint
+		}
+	}
+	ep, err = cleanEndpoint(provider, ep)
+	if err != nil {
+		return nil, err
+	}
+	conc := cfg.Concurrency
+	if conc == 0 {
+		conc = defaultConcurrency
+	}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = conc
+	r := &Remote{
+		provider:      provider,
+		model:         cfg.Model,
+		endpoint:      ep,
+		dim:           dim,
+		sendDims:      cfg.Dimensions > 0,
+		key:           apiKey(provider, cfg),
+		id:            provider + ":" + cfg.Model + ":" + strconv.Itoa(dim),
+		client:        &http.Client{Timeout: timeout, Transport: tr},
+		sem:           make(chan struct{}, conc),
+		maxInputs:     openAIMaxInputs,
+		maxBatchBytes: remoteMaxBatchBytes,
+		maxInputBytes: openAIMaxInputBytes,
+		retry:         defaultRetry(),
+	}
+	if provider == ProviderOllama {
+		r.maxInputs, r.maxInputBytes = ollamaMaxInputs, 0 // Ollama truncates to the model's context itself
+	}
+	return r, nil
+}
+
+// cleanEndpoint validates a base URL and drops a trailing slash or a
+// trailing API path the user may have pasted with it.
+func cleanEndpoint(provider, ep string) (string, error) {
+	bad := func(msg string) error {
+		return &ConfigError{Key: "bcindex.endpoint", Msg: msg}
+	}
+	u, err := url.Parse(strings.TrimSpace(ep))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", bad(fmt.Sprintf("%q: want a base URL such as %s", ep, map[string]string{ProviderOpenAI: DefaultOpenAIEndpoint, ProviderOllama: DefaultOllamaEndpoint}[provider]))
+	}
+	if u.User != nil {
+		return "", bad("must not contain credentials; put the API key in the environment variable " + EnvAPIKey)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", bad(fmt.Sprintf("%q: want a base URL without query or fragment", u.Redacted()))
+	}
+	s := strings.TrimRight(u.String(), "/")
+	for _, suffix := range []string{"/embeddings", "/api/embed"} {
+		s = strings.TrimSuffix(s, suffix)
+	}
+	return s, nil
+}
+
+// ID returns "<provider>:<model>:<dimension>", e.g.
+// "openai:text-embedding-3-small:1536".
+func (r *Remote) ID() string { return r.id }
+
+// Dim returns the configured or well-known vector length of the model.
+func (r *Remote) Dim() int { return r.dim }
+
+// Endpoint returns the base URL requests go to.
+func (r *Remote) Endpoint() string { return r.endpoint }
+
+// Embed implements Embedder. Texts that are empty or white space get the
+// zero vector without a request (services reject empty inputs).
+func (r *Remote) Embed(ctx context.Context, texts []string, role Role) ([][]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embed %s: %w", r.id, err)
+	}
+	out := make([][]float32, len(texts))
+	var idx []int
+	var inputs []string
+	for i, t := range texts {
+		if strings.TrimSpace(t) == "" {
+			out[i] = make([]float32, r.dim)
+			continue
+		}
+		if r.maxInputBytes > 0 && len(t) > r.maxInputBytes {
+			t = truncateUTF8(t, r.maxInputBytes)
+		}
+		idx = append(idx, i)
+		inputs = append(inputs, t)
+	}
+	if len(inputs) == 0 {
+		return out, nil
+	}
+	if q := r.quota.Load(); q != nil && time.Since(q.at) < quotaHold {
+		return nil, fmt.Errorf("embed %s: %w", r.id, q.err)
+	}
+	if r.provider == ProviderOpenAI && r.key == "" && isOpenAIHost(r.endpoint) {
+		return nil, fmt.Errorf("embed %s: %w: no API key; set the environment variable %s (or %s)", r.id, ErrAuth, EnvAPIKey, EnvOpenAIAPIKey)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, b := range r.batches(inputs) {
+		acquired := false
+		select {
+		case r.sem <- struct{}{}:
+			acquired = true
+		case <-gctx.Done():
+		}
+		if !acquired {
+			break
+		}
+		g.Go(func() error {
+			defer func() { <-r.sem }()
+			vecs, err := r.embedBatch(gctx, inputs[b[0]:b[1]])
+			if err != nil {
+				return err
+			}
+			for k, v := range vecs {
+				normalize(v)
+				out[idx[b[0]+k]] = v
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	if errors.Is(err, ErrQuota) {
+		r.quota.Store(&quotaState{err: err, at: time.Now()})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embed %s: %w", r.id, err)
+	}
+	return out, nil
+}
+
+// batches cuts inputs into [start, end) ranges within the request limits.
+func (r *Remote) batches(inputs []string) [][2]int {
+	var bs [][2]int
+	start, size := 0, 0
+	for i, t := range inputs {
+		if i > start && (i-start >= r.maxInputs || size+len(t) > r.maxBatchBytes) {
+			bs = append(bs, [2]int{start, i})
+			start, size = i, 0
+		}
+		size += len(t)
+	}
+	return append(bs, [2]int{start, len(inputs)})
+}
+
+// embedBatch sends one request and checks the answer.
+func (r *Remote) embedBatch(ctx context.Context, inputs []string) ([][]float32, error) {
+	var vecs [][]float32
+	var err error
+	if r.provider == ProviderOllama {
+		vecs, err = r.ollamaBatch(ctx, inputs)
+	} else {
+		vecs, err = r.openAIBatch(ctx, inputs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(inputs) {
+		return nil, fmt.Errorf("%s returned %d embeddings for %d inputs", r.provider, len(vecs), len(inputs))
+	}
+	for _, v := range vecs {
+		if len(v) != r.dim {
+			return nil, fmt.Errorf("%s model %q returned %d dimensions, expected %d: set git config bcindex.dimensions %d (this changes the model ID and re-embeds)", r.provider, r.model, len(v), r.dim, len(v))
+		}
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("%s model %q returned a non-finite value", r.provider, r.model)
+			}
+		}
+	}
+	return vecs, nil
+}
+
+// openAIRequest is the body of POST /embeddings.
+type openAIRequest struct {
+	Model          string   `json:"model"`
+	Input          []string `json:"input"`
+	EncodingFormat string   `json:"encoding_format"`
+	Dimensions     int      `json:"dimensions,omitempty"`
+}
+
+// openAIResponse is its answer; each embedding is a float array or, with
+// encoding_format "base64", little-endian float32s in base64.
+type openAIResponse struct {
+	Data []struct {
+		Index     *int            `json:"index"`
+		Embedding json.RawMessage `json:"embedding"`
+	} `json:"data"`
+}
+
+func (r *Remote) openAIBatch(ctx context.Context, inputs []string) ([][]float32, error) {
+	req := openAIRequest{Model: r.model, Input: inputs, EncodingFormat: "base64"}
+	if r.sendDims {
+		req.Dimensions = r.dim
+	}
+	if r.floatOnly.Load() {
+		req.EncodingFormat = "float"
+	}
+	body, err := r.post(ctx, "/embeddings", req)
+	var he *httpError
+	if req.EncodingFormat == "base64" && errors.As(err, &he) && (he.status == http.StatusBadRequest || he.status == http.StatusUnprocessableEntity) {
+		// Some OpenAI-compatible servers know only floats: ask once more
+		// for them, and keep doing so if that works.
+		req.EncodingFormat = "float"
+		if body, err = r.post(ctx, "/embeddings", req); err == nil {
+			r.floatOnly.Store(true)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	var resp openAIResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, fmt.Errorf("decode response of %s/embeddings: %w", r.endpoint, err)
+	}
+	if len(resp.Data) != len(inputs) {
+		return nil, fmt.Errorf("%s returned %d embeddings for %d inputs", r.provider, len(resp.Data), len(inputs))
+	}
+	out := make([][]float32, len(inputs))
+	for k, d := range resp.Data {
+		i := k
+		if d.Index != nil {
+			i = *d.Index
+		}
+		if i < 0 || i >= len(out) || out[i] != nil {
+			return nil, fmt.Errorf("%s returned embedding index %d for %d inputs (out of range or repeated)", r.provider, i, len(inputs))
+		}
+		v, err := decodeEmbedding(d.Embedding)
+		if err != nil {
+			return nil, fmt.Errorf("decode embedding %d of %s/embeddings: %w", i, r.endpoint, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// decodeEmbedding reads a float array or a base64 string of little-endian
+// float32s.
+func decodeEmbedding(raw json.RawMessage) ([]float32, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("base64: %w", err)
+		}
+		if len(b)%4 != 0 {
+			return nil, fmt.Errorf("base64 embedding has %d bytes, not a whole number of float32s", len(b))
+		}
+		v := make([]float32, len(b)/4)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		return v, nil
+	}
+	var v []float32
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// ollamaRequest is the body of Ollama's POST /api/embed.
+type ollamaRequest struct {
+	Model      string   `json:"model"`
+	Input      []string `json:"input"`
+	Dimensions int      `json:"dimensions,omitempty"`
+}
+
+type ollamaResponse struct {
+	Embeddings [][]float32 `json:"embeddings"`
+}
+
+func (r *Remote) ollamaBatch(ctx context.Context, inputs []string) ([][]float32, error) {
+	req := ollamaRequest{Model: r.model, Input: inputs}
+	if r.sendDims {
+		req.Dimensions = r.dim
+	}
+	body, err := r.post(ctx, "/api/embed", req)
+	if err != nil {
+		return nil, err
+	}
+	var resp ollamaResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, fmt.Errorf("decode response of %s/api/embed: %w", r.endpoint, err)
+	}
+	return resp.Embeddings, nil
+}
+
+// httpError is a non-2xx answer that is not retried (any more).
+type httpError struct {
+	provider string
+	url      string
+	status   int
+	code     string // provider error code or type, e.g. "insufficient_quota"
+	msg      string // provider message, API key redacted
+	kind     error  // ErrQuota, ErrAuth or nil
+}
+
+func (e *httpError) Error() string {
+	s := fmt.Sprintf("POST %s: %s", e.url, http.StatusText(e.status))
+	if e.status != 0 {
+		s = fmt.Sprintf("POST %s: %d %s", e.url, e.status, http.StatusText(e.status))
+	}
+	if e.code != "" {
+		s += " (" + e.code + ")"
+	}
+	if e.msg != "" {
+		s += ": " + e.msg
+	}
+	switch {
+	case errors.Is(e.kind, ErrQuota):
+		s += "; the account behind the API key has no quota left: add credit or raise its limits, or choose another bcindex.embedder, then run `git bcindex index` again (unfinished blobs stay pending)"
+	case errors.Is(e.kind, ErrAuth):
+		s += fmt.Sprintf("; check the API key in the environment variable %s", EnvAPIKey)
+		if e.provider == ProviderOpenAI {
+			s += " (or " + EnvOpenAIAPIKey + ")"
+		}
+	case e.status == http.StatusNotFound:
+		s += "; check git config bcindex.endpoint (the API base URL) and bcindex.model"
+	}
+	return s
+}
+
+func (e *httpError) Unwrap() error { return e.kind }
+
+// post sends body as JSON to endpoint+path, retrying what is worth
+// retrying, and returns the body of the 2xx answer.
+func (r *Remote) post(ctx context.Context, path string, body any) ([]byte, error) {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	u := r.endpoint + path
+	for attempt := 1; ; attempt++ {
+		res := r.try(ctx, u, payload)
+		if res.err == nil {
+			return res.body, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !res.retry {
+			return nil, res.err
+		}
+		if attempt >= r.retry.attempts {
+			return nil, fmt.Errorf("%w (gave up after %d attempts)", res.err, attempt)
+		}
+		wait := r.retry.backoff(attempt)
+		if res.hasAfter {
+			if res.after > r.retry.maxAfter {
+				return nil, fmt.Errorf("%w (the server asks to retry after %s, longer than the %s bcindex waits)", res.err, res.after.Round(time.Second), r.retry.maxAfter)
+			}
+			wait = res.after
+		}
+		if err := r.retry.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// attempt is the outcome of one request.
+type attempt struct {
+	body     []byte // of a 2xx answer
+	err      error
+	retry    bool          // err is worth another try
+	after    time.Duration // the server's Retry-After, if hasAfter
+	hasAfter bool
+}
+
+// try sends one request.
+func (r *Remote) try(ctx context.Context, u string, payload []byte) attempt {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	if err != nil {
+		return attempt{err: fmt.Errorf("POST %s: %w", u, err)}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "bcindex")
+	if r.key != "" {
+		req.Header.Set("Authorization", "Bearer "+r.key)
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		// Network errors and client timeouts are worth another try.
+		return attempt{err: r.redactErr(err), retry: true}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return attempt{err: fmt.Errorf("read response of POST %s: %w", u, err), retry: true}
+	}
+	if resp.StatusCode/100 == 2 {
+		return attempt{body: body}
+	}
+	he := &httpError{provider: r.provider, url: u, status: resp.StatusCode}
+	he.code, he.msg = parseErrorBody(body)
+	he.msg = r.redact(he.msg)
+	switch {
+	case he.code == "insufficient_quota":
+		he.kind = ErrQuota
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		he.kind = ErrAuth
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+		a := attempt{err: he, retry: true}
+		a.after, a.hasAfter = retryAfter(resp.Header, time.Now())
+		return a
+	}
+	return attempt{err: he}
+}
+
+// parseErrorBody reads OpenAI's {"error":{"message","type","code"}} or
+// Ollama's {"error":"..."}; anything else becomes a short excerpt.
+func parseErrorBody(body []byte) (code, msg string) {
+	var e struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && len(e.Error) > 0 {
+		var s string
+		if json.Unmarshal(e.Error, &s) == nil {
+			return "", clip(s)
+		}
+		var o struct {
+			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
+		}
+		if json.Unmarshal(e.Error, &o) == nil {
+			code = o.Type
+			if c, ok := o.Code.(string); ok && c != "" {
+				code = c
+			}
+			return code, clip(o.Message)
+		}
+	}
+	return "", clip(string(body))
+}
+
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = truncateUTF8(s, 300) + "…"
+	}
+	return s
+}
+
+// redact removes the API key from a message a server or transport made.
+func (r *Remote) redact(s string) string {
+	if r.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, r.key, "[REDACTED]")
+}
+
+func (r *Remote) redactErr(err error) error {
+	if r.key == "" || !strings.Contains(err.Error(), r.key) {
+		return err
+	}
+	return errors.New(r.redact(err.Error()))
+}
+
+func isOpenAIHost(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	return err == nil && u.Hostname() == "api.openai.com"
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a rune.
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
