@@ -1,0 +1,18 @@
+// Package bcindex is a git-native code search tool: `git bcindex search`
+// finds code in any revision of a repository by symbol, keyword and meaning.
+//
+// The command is cmd/git-bcindex. Its packages, from the top down:
+//
+//	mcp       the Model Context Protocol server for coding agents
+//	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
+//	hooks     git hooks that keep the index fresh in the background
+//	gitindex  repositories through go-git, tree listings, the Badger store,
+//	          segments and the indexing pipeline
+//	chunk     tree-sitter and text chunkers
+//	embed     embedders: the built-in static code model and remote providers
+//	lexical   the code-aware tokenizer and BM25 postings files
+//	vector    int8 vectors: records, flat segment files, the scan
+//
+// doc/design.md explains the index design; gitindex/schema.go holds the
+// on-disk layout and its version.
+package bcindex
