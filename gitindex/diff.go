@@ -161,3 +161,43 @@ func (r *Repo) classify(entries []Entry, attrFiles []Entry) {
 		applyAttributes(&Listing{Entries: entries}, attrs)
 	}
 }
+
+// AncestorTrees returns the root trees of commit's parents, then of up to n
+// further first-parent ancestors: the bases to derive its listing from.
+// After a burst of commits or on a new branch the parent itself may never
+// have been listed, while an older commit (the branch point) was.
+func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
+	var out []plumbing.Hash
+	c, err := r.Git.CommitObject(commit)
+	if err != nil {
+		return nil
+	}
+	for _, p := range c.ParentHashes {
+		if pc, err := r.Git.CommitObject(p); err == nil {
+			out = append(out, pc.TreeHash)
+		}
+	}
+	for i := 0; i < n && c.NumParents() > 0; i++ {
+		if c, err = c.Parent(0); err != nil {
+			break
+		}
+		if i > 0 {
+			out = append(out, c.TreeHash)
+		}
+	}
+	return out
+}
+
+// CommitListing returns a commit's listing: cached, else derived from the
+// nearest listed ancestor with a tree diff, else walked.
+func (r *Repo) CommitListing(ctx context.Context, c Commit) (*Listing, error) {
+	if l, err := r.CachedListing(c.Tree); err == nil {
+		return l, nil
+	}
+	l, _, err := r.ListingFrom(ctx, c.Tree, r.AncestorTrees(c.Hash, maxListingAncestors)...)
+	return l, err
+}
+
+// maxListingAncestors bounds how far back CommitListing looks for a listed
+// ancestor before walking the tree.
+const maxListingAncestors = 64

@@ -105,7 +105,7 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 	return ix.index(ctx, commits, func() ([]*Listing, error) {
 		ls := make([]*Listing, len(commits))
 		for i, c := range commits {
-			l, err := ix.repo.Listing(c.Tree)
+			l, err := ix.repo.CommitListing(ctx, c)
 			if err != nil {
 				return nil, err
 			}

@@ -350,6 +350,16 @@ func (t *chunkTable) name(i int) string {
 	return t.str(binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[36:]))
 }
 
+// nameBytes is name without a copy.
+func (t *chunkTable) nameBytes(i int) []byte {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[36:])
+	if int(off)+int(n) > len(t.strs) {
+		return nil
+	}
+	return t.strs[off : int(off)+int(n)]
+}
+
 func (t *chunkTable) str(off uint32, n uint16) string {
 	if int(off)+int(n) > len(t.strs) {
 		return ""

@@ -72,6 +72,10 @@ func (s *Segment) Row(i int) Row { return s.chunks.row(i) }
 // Name returns one chunk's name.
 func (s *Segment) Name(i int) string { return s.chunks.name(i) }
 
+// NameBytes returns one chunk's name without copying it out of the mapped
+// file; the bytes are valid until the snapshot is closed.
+func (s *Segment) NameBytes(i int) []byte { return s.chunks.nameBytes(i) }
+
 // BlobSHA returns the SHA of the blob at index i of the blob table.
 func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.chunks.blobSHA(i) }
 

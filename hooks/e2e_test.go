@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 // withBinary builds git-bcindex once and puts it first on PATH.
-func withBinary(t *testing.T) string {
+func withBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		if binDir, buildErr = os.MkdirTemp("", "bcindex-bin-"); buildErr != nil {

@@ -79,23 +79,7 @@ func bases(repo *gitindex.Repo, head gitindex.Commit, t Trigger) []plumbing.Hash
 	if b, err := os.ReadFile(filepath.Join(repo.IndexDir, stateFile)); err == nil {
 		out = append(out, plumbing.NewHash(strings.TrimSpace(string(b))))
 	}
-	if c, err := repo.CommitObject(head.Hash); err == nil {
-		for _, p := range c.ParentHashes {
-			if pc, err := repo.CommitObject(p); err == nil {
-				out = append(out, pc.TreeHash)
-			}
-		}
-		// Further first-parent ancestors: after a coalesced burst the
-		// parent itself was never listed, but an older commit was.
-		for i := 0; i < maxAncestors && c.NumParents() > 0; i++ {
-			if c, err = c.Parent(0); err != nil {
-				break
-			}
-			if i > 0 {
-				out = append(out, c.TreeHash)
-			}
-		}
-	}
+	out = append(out, repo.AncestorTrees(head.Hash, maxAncestors)...)
 	var revs []string
 	if t.Hook == "post-checkout" && len(t.Args) > 0 {
 		revs = append(revs, t.Args[0])

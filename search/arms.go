@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/lexical"
@@ -28,29 +30,31 @@ func (v *view) symbolArm(query string) []cand {
 	if i := strings.LastIndexAny(q, ".:#"); i >= 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t") {
 		q = q[i+1:] // Class.method, pkg::func, Class#method: match the last part
 	}
-	lq := strings.ToLower(q)
 	nq := squash(q)
 	if nq == "" {
 		return nil
 	}
+	bq := []byte(q)
 	var out []cand
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {
-			name := seg.Name(int(r))
-			if name == "" {
+			name := seg.NameBytes(int(r))
+			if len(name) == 0 {
 				continue
 			}
 			var score float64
-			switch {
-			case name == q:
+			switch equal, prefix, n := matchSquashed(name, nq); {
+			case !prefix:
+				continue
+			case bytes.Equal(name, bq):
 				score = symbolExactCase
-			case strings.EqualFold(name, lq):
+			case bytes.EqualFold(name, bq):
 				score = 3
-			case squash(name) == nq:
+			case equal:
 				score = symbolExact
-			case len(nq) >= 3 && strings.HasPrefix(squash(name), nq):
-				score = 1 + float64(len(nq))/float64(len(squash(name)))
+			case len(nq) >= 3:
+				score = 1 + float64(len(nq))/float64(n)
 			default:
 				continue
 			}
@@ -62,6 +66,35 @@ func (v *view) symbolArm(query string) []cand {
 		out = out[:armDepth]
 	}
 	return out
+}
+
+// matchSquashed compares name, squashed (letters and digits only,
+// lowercased), with nq, which is already squashed: whether they are equal,
+// whether nq is a prefix of it, and the squashed length. It allocates
+// nothing for ASCII names and stops at the first difference: it runs for
+// every visible row.
+func matchSquashed(name []byte, nq string) (equal, prefix bool, n int) {
+	j := 0
+	for _, c := range name {
+		if c >= utf8.RuneSelf {
+			sq := squash(string(name))
+			return sq == nq, strings.HasPrefix(sq, nq), len(sq)
+		}
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		default:
+			continue
+		}
+		if j < len(nq) {
+			if nq[j] != c {
+				return false, false, 0
+			}
+		}
+		j++
+	}
+	return j == len(nq), j >= len(nq), j
 }
 
 // squash lowercases and drops everything but letters and digits.

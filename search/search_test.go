@@ -224,3 +224,24 @@ func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
 		t.Error("--worktree with another --ref accepted")
 	}
 }
+
+func TestMatchSquashed(t *testing.T) {
+	cases := []struct {
+		name, nq      string
+		equal, prefix bool
+		n             int
+	}{
+		{"parseConfig", "parseconfig", true, true, 11},
+		{"parse_config_file", "parseconfig", false, true, 15},
+		{"ParseConfig", "parsec", false, true, 11},
+		{"parseJSON", "parseconfig", false, false, 0},
+		{"Ünïcode_Name", "ünïcodename", true, true, len("ünïcodename")},
+		{"x", "xy", false, false, 1},
+	}
+	for _, c := range cases {
+		eq, pre, n := matchSquashed([]byte(c.name), c.nq)
+		if eq != c.equal || pre != c.prefix || (pre && n != c.n) {
+			t.Errorf("matchSquashed(%q, %q) = %v %v %d, want %v %v %d", c.name, c.nq, eq, pre, n, c.equal, c.prefix, c.n)
+		}
+	}
+}
