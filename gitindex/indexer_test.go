@@ -381,3 +381,35 @@ func TestLongChunkEmbeddedAsWindows(t *testing.T) {
 		t.Fatal("the long chunk has no vector")
 	}
 }
+
+func TestBlobIndexFindsEveryBlob(t *testing.T) {
+	var w segmentWriter
+	shas := map[[20]byte]bool{}
+	for i := 0; i < 5000; i++ {
+		sha := sha1Of(fmt.Sprint(i))
+		shas[sha] = true
+		w.addBlob(sha, BlobInfo{Size: int64(i)}, []Row{{Parent: -1, Kind: "file"}})
+	}
+	ct, err := parseChunkTable(w.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sha := range shas {
+		if _, _, ok := ct.findBlob(sha); !ok {
+			t.Fatalf("blob %x not found", sha)
+		}
+	}
+	for i := 0; i < 1000; i++ {
+		if _, _, ok := ct.findBlob(sha1Of(fmt.Sprint("absent", i))); ok {
+			t.Fatal("absent blob found")
+		}
+	}
+}
+
+func sha1Of(s string) [20]byte {
+	var h [20]byte
+	sum := ContentHash(s)
+	copy(h[:], sum[:])
+	copy(h[16:], sum[:4])
+	return h
+}

@@ -283,14 +283,30 @@ func (t *chunkTable) close() error { return unix.Munmap(t.data) }
 
 // findBlob returns the row range of a blob, by binary search of the table.
 func (t *chunkTable) findBlob(sha plumbing.Hash) (first, n int, ok bool) {
-	i := sort.Search(t.nblobs, func(i int) bool {
-		return bytes.Compare(t.blobs[i*blobSize:i*blobSize+20], sha[:]) >= 0
-	})
-	if i < t.nblobs && bytes.Equal(t.blobs[i*blobSize:i*blobSize+20], sha[:]) {
-		first, n = t.blobRange(i)
-		return first, n, true
+	i, ok := t.blobIndex(sha)
+	if !ok {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	first, n = t.blobRange(i)
+	return first, n, true
+}
+
+// blobIndex finds a blob in the sorted table. SHAs are uniformly spread, so
+// the first four bytes predict the position; a small window around it is
+// searched, and the whole table only when the guess misses.
+func (t *chunkTable) blobIndex(sha plumbing.Hash) (int, bool) {
+	key := func(i int) []byte { return t.blobs[i*blobSize : i*blobSize+20] }
+	lo, hi := 0, t.nblobs
+	if t.nblobs > 256 {
+		guess := int(uint64(binary.BigEndian.Uint32(sha[:4])) * uint64(t.nblobs) >> 32)
+		const window = 128
+		wlo, whi := max(0, guess-window), min(t.nblobs, guess+window)
+		if bytes.Compare(key(wlo), sha[:]) <= 0 && bytes.Compare(key(whi-1), sha[:]) >= 0 {
+			lo, hi = wlo, whi
+		}
+	}
+	i := lo + sort.Search(hi-lo, func(j int) bool { return bytes.Compare(key(lo+j), sha[:]) >= 0 })
+	return i, i < t.nblobs && bytes.Equal(key(i), sha[:])
 }
 
 // blobRange returns the rows of blob i of the table.

@@ -96,17 +96,8 @@ func (r *Repo) Status(rev, model string) (*Status, error) {
 
 // blobIndex finds a blob's index in the blob table.
 func (s *Segment) blobIndex(_ int, sha plumbing.Hash) int {
-	t := s.chunks
-	lo, hi := 0, t.nblobs
-	for lo < hi {
-		m := (lo + hi) / 2
-		if string(t.blobs[m*blobSize:m*blobSize+20]) < string(sha[:]) {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	i, _ := s.chunks.blobIndex(sha)
+	return i
 }
 
 // dirSize is the disk space used under dir: allocated blocks, not apparent
