@@ -1,0 +1,186 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is everything one run measured.
+type Report struct {
+	Machine     Machine      `json:"machine"`
+	Corpus      CorpusStats  `json:"corpus"`
+	Index       IndexStats   `json:"full_index"`
+	Incremental Incremental  `json:"incremental"`
+	Sizes       []SizeReport `json:"sizes"` // the corpus, then the scaled-up repository
+	Targets     []Target     `json:"targets"`
+	Notes       []string     `json:"notes,omitempty"`
+	Command     string       `json:"command"`
+	ElapsedSec  float64      `json:"elapsed_s"`
+}
+
+// Machine identifies where the run happened.
+type Machine struct {
+	CPU         string `json:"cpu"`
+	CPUs        int    `json:"cpus"`
+	MemGiB      int    `json:"mem_gib"`
+	Go          string `json:"go"`
+	OSArch      string `json:"os_arch"`
+	Experiments string `json:"goexperiment"` // of the harness and git-bcindex builds
+}
+
+// CorpusStats describes the repository indexed.
+type CorpusStats struct {
+	Name        string `json:"name"`
+	Files       int    `json:"files"`
+	Bytes       int64  `json:"bytes"`
+	TextFiles   int    `json:"text_files"` // see corpus.IndexFiles
+	Lines       int64  `json:"lines"`
+	Commits     int    `json:"commits"`
+	BranchFiles int    `json:"branch_files_changed"`
+}
+
+// IndexStats is the full index of HEAD by a cold `git-bcindex index`.
+type IndexStats struct {
+	Files       int     `json:"files"`
+	Blobs       int     `json:"blobs"`
+	Bytes       int64   `json:"bytes"` // chunked
+	Chunks      int     `json:"chunks"`
+	Embedded    int     `json:"embedded"`
+	Seconds     float64 `json:"seconds"`
+	BlobsPerSec float64 `json:"blobs_per_s"`
+	ChunksSec   float64 `json:"chunks_per_s"`
+	MBPerSec    float64 `json:"mb_per_s"`
+	LinesPerSec float64 `json:"lines_per_s"`
+	PeakRSS     int64   `json:"peak_rss_bytes"`
+	StoreBytes  int64   `json:"store_bytes"`
+	StoreRatio  float64 `json:"store_ratio"` // store ÷ bytes chunked
+}
+
+// Incremental is the cost of small changes, relative to the full index.
+type Incremental struct {
+	OneFileSec   float64 `json:"one_file_s"`
+	OneFileRatio float64 `json:"one_file_ratio"`
+	BranchSec    float64 `json:"branch_s"`
+	BranchRatio  float64 `json:"branch_ratio"`
+	BranchBlobs  int     `json:"branch_blobs_new"`
+	BranchRSS    int64   `json:"branch_peak_rss_bytes"`
+}
+
+// SizeReport is query latency and scan bandwidth at one index size.
+type SizeReport struct {
+	Label      string             `json:"label"`
+	Rev        string             `json:"rev"`
+	Files      int                `json:"files"`
+	Chunks     int                `json:"chunks"`
+	Warm       map[string]Latency `json:"warm"`
+	Cold       map[string]Latency `json:"cold"`
+	WarmHits   map[string]int     `json:"warm_hits"`
+	Grep       Latency            `json:"git_grep"`
+	GrepText   Latency            `json:"bcindex_text_cold_same_keywords"`
+	GrepRatio  float64            `json:"text_cold_over_grep"`
+	HybridGrep float64            `json:"hybrid_warm_over_grep"`
+	Scan       Scan               `json:"vector_scan"`
+}
+
+// Target is one of the issue's targets, evaluated.
+type Target struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Limit string `json:"limit"`
+	Pass  bool   `json:"pass"`
+	Note  string `json:"note,omitempty"`
+}
+
+func machine() Machine {
+	m := Machine{CPUs: runtime.NumCPU(), Go: runtime.Version(), OSArch: runtime.GOOS + "/" + runtime.GOARCH, CPU: "unknown"}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err == nil {
+			m.MemGiB = int((kb + 1<<19) >> 20)
+		}
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "GOEXPERIMENT" {
+				m.Experiments = s.Value
+			}
+		}
+	}
+	if m.Experiments == "" {
+		m.Experiments = "none"
+	}
+	return m
+}
+
+// WriteText prints the report as aligned tables.
+func (r *Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	p := func(format string, a ...any) { fmt.Fprintf(tw, format+"\n", a...) }
+	m := r.Machine
+	p("machine\t%s, %d CPUs, %d GiB, %s %s, GOEXPERIMENT=%s", m.CPU, m.CPUs, m.MemGiB, m.Go, m.OSArch, m.Experiments)
+	c := r.Corpus
+	p("corpus\t%s: %d files, %s, %d text files, %d lines; %d commits; branch changes %d files", c.Name, c.Files, mb(c.Bytes), c.TextFiles, c.Lines, c.Commits, c.BranchFiles)
+	p("")
+	ix := r.Index
+	p("FULL INDEX\t")
+	p("files / blobs / chunks\t%d / %d / %d (%d embedded)", ix.Files, ix.Blobs, ix.Chunks, ix.Embedded)
+	p("bytes chunked\t%s", mb(ix.Bytes))
+	p("time\t%.1f s", ix.Seconds)
+	p("throughput\t%.0f blobs/s, %.0f chunks/s, %.2f MB/s, %.0f lines/s", ix.BlobsPerSec, ix.ChunksSec, ix.MBPerSec, ix.LinesPerSec)
+	p("peak RSS\t%s", mb(ix.PeakRSS))
+	p("store / source\t%s / %s = %.2f×", mb(ix.StoreBytes), mb(ix.Bytes), ix.StoreRatio)
+	p("")
+	in := r.Incremental
+	p("INCREMENTAL\t")
+	p("1-file commit\t%.2f s = %.2f%% of full", in.OneFileSec, 100*in.OneFileRatio)
+	p("branch, %d files differ\t%.2f s = %.2f%% of full (%d new blobs)", c.BranchFiles, in.BranchSec, 100*in.BranchRatio, in.BranchBlobs)
+	for _, s := range r.Sizes {
+		p("")
+		p("QUERIES @ %s (%s: %d files, %d chunks)\tp50 / p95 ms", strings.ToUpper(s.Label), s.Rev, s.Files, s.Chunks)
+		for _, mode := range modes {
+			wl, cl := s.Warm[mode], s.Cold[mode]
+			p("%s\twarm %.2f / %.2f (n=%d, %d hits)\tcold %.1f / %.1f (n=%d)", mode, wl.P50ms, wl.P95ms, wl.N, s.WarmHits[mode], cl.P50ms, cl.P95ms, cl.N)
+		}
+		p("git grep -c KW %s\t%.1f / %.1f (n=%d)", s.Rev, s.Grep.P50ms, s.Grep.P95ms, s.Grep.N)
+		p("bcindex --mode text, same KWs, cold\t%.1f / %.1f = %.2f× git grep", s.GrepText.P50ms, s.GrepText.P95ms, s.GrepRatio)
+		p("hybrid warm p50 ÷ git grep p50\t%.3f×", s.HybridGrep)
+		sc := s.Scan
+		p("vector scan\t%d rows × %d dims = %s in %d segments: %.2f ms, %.2f GB/s", sc.Rows, sc.Dim, mb(sc.Bytes), sc.Segments, sc.ScanMs, sc.ScanGBs)
+		p("memory read loop (%d threads)\t%.2f GB/s; scan ÷ memory = %.0f%%", sc.Threads, sc.MemGBs, 100*sc.Ratio)
+	}
+	p("")
+	p("TARGETS\t")
+	for _, t := range r.Targets {
+		v := "FAIL"
+		if t.Pass {
+			v = "PASS"
+		}
+		note := ""
+		if t.Note != "" {
+			note = " (" + t.Note + ")"
+		}
+		p("%s %s\t%s vs %s%s", v, t.Name, t.Value, t.Limit, note)
+	}
+	for _, n := range r.Notes {
+		p("note\t%s", n)
+	}
+	p("elapsed\t%.0f s", r.ElapsedSec)
+	return tw.Flush()
+}
+
+func mb(n int64) string {
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}

@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// Scan compares the vector scan with the machine's memory bandwidth.
+type Scan struct {
+	Rows     int     `json:"rows"`
+	Dim      int     `json:"dim"`
+	Bytes    int64   `json:"bytes"` // int8 vector bytes scanned per query
+	ScanMs   float64 `json:"scan_ms"`
+	ScanGBs  float64 `json:"scan_gb_s"`
+	MemGBs   float64 `json:"mem_read_gb_s"` // a plain read loop over as many bytes, same threads
+	Ratio    float64 `json:"ratio"`
+	Segments int     `json:"segments"`
+	Threads  int     `json:"threads"`
+}
+
+// minTiming is how long each side of the comparison is repeated for.
+const minTiming = 700 * time.Millisecond
+
+// measureScan times a top-10 search of every vector segment of the index
+// (all rows, no revision filter: the raw scan) against a read loop that sums
+// as many bytes with the same number of goroutines. Both report their
+// fastest pass: on a shared machine the other passes measure the neighbours,
+// and the fastest is the closest to what the hardware allows.
+func measureScan(indexDir string) (Scan, error) {
+	emb := embed.Default()
+	snap, err := gitindex.OpenSnapshot(indexDir, emb.ID())
+	if err != nil {
+		return Scan{}, fmt.Errorf("vector scan: %w", err)
+	}
+	defer snap.Close()
+	sc := Scan{Threads: runtime.GOMAXPROCS(0)}
+	for _, seg := range snap.Segments {
+		if seg.Vec == nil {
+			continue
+		}
+		sc.Segments++
+		sc.Rows += seg.Vec.Len()
+		sc.Dim = seg.Vec.Dim()
+		sc.Bytes += int64(seg.Vec.Len() * seg.Vec.Dim())
+	}
+	if sc.Rows == 0 {
+		return sc, errors.New("vector scan: the index holds no vectors (is bcindex.vectors false?)")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	q := make([]float32, sc.Dim)
+	for i := range q {
+		q[i] = float32(rng.NormFloat64())
+	}
+	scan := fastest(func() {
+		for _, seg := range snap.Segments {
+			if seg.Vec != nil {
+				seg.Vec.Search(q, 10, nil)
+			}
+		}
+	})
+	mem := memRead(sc.Bytes, sc.Threads)
+	sc.ScanMs = ms(scan)
+	sc.ScanGBs = float64(sc.Bytes) / scan.Seconds() / 1e9
+	sc.MemGBs = float64(sc.Bytes) / mem.Seconds() / 1e9
+	sc.Ratio = sc.ScanGBs / sc.MemGBs
+	return sc, nil
+}
+
+// fastest runs f for at least minTiming (and at least 5 times) and returns
+// the shortest duration of one run.
+func fastest(f func()) time.Duration {
+	f() // fault the pages in
+	var d []time.Duration
+	for start := time.Now(); len(d) < 5 || time.Since(start) < minTiming; {
+		t := time.Now()
+		f()
+		d = append(d, time.Since(t))
+	}
+	return slices.Min(d)
+}
+
+// sink keeps the read loop from being optimised away.
+var sink uint64
+
+// memRead times summing n bytes as uint64 words split over threads
+// goroutines: the physical limit a scan of n bytes can approach.
+func memRead(n int64, threads int) time.Duration {
+	words := make([]uint64, (n+7)/8)
+	for i := range words {
+		words[i] = uint64(i)
+	}
+	return fastest(func() {
+		var wg sync.WaitGroup
+		sums := make([]uint64, threads)
+		for t := range threads {
+			part := words[len(words)*t/threads : len(words)*(t+1)/threads]
+			wg.Go(func() {
+				var s0, s1, s2, s3 uint64
+				i := 0
+				for ; i+4 <= len(part); i += 4 {
+					s0 += part[i]
+					s1 += part[i+1]
+					s2 += part[i+2]
+					s3 += part[i+3]
+				}
+				for ; i < len(part); i++ {
+					s0 += part[i]
+				}
+				sums[t] = s0 + s1 + s2 + s3
+			})
+		}
+		wg.Wait()
+		for _, s := range sums {
+			sink += s
+		}
+	})
+}

@@ -1,0 +1,127 @@
+// Command bcindex-bench measures bcindex on real code nobody here wrote:
+// full and incremental indexing, query latency per mode in warm and cold
+// processes, the vector scan against the memory bandwidth, and git grep side
+// by side, and evaluates the project's performance targets.
+//
+// Usage, from the bcindex checkout:
+//
+//	go run ./cmd/bcindex-bench                 # Kubernetes + GOROOT/src, scaled up to ~1M chunks
+//	go run ./cmd/bcindex-bench -quick          # smoke run on GOROOT/src/net
+//	go run ./cmd/bcindex-bench -json > r.json  # the report as JSON
+//
+// Build the harness with GOEXPERIMENT=simd to measure the SIMD vector
+// kernels; the git-bcindex it builds inherits the environment.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bcindex/bcindex/bench"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bcindex-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg bench.Config
+	fs.StringVar(&cfg.Module, "module", bench.DefaultModule, "corpus: a Go module fetched with `go mod download` (\"\" for none)")
+	fs.StringVar(&cfg.Version, "version", bench.DefaultVersion, "the module's version")
+	fs.BoolVar(&cfg.GOROOTSrc, "goroot", true, "add GOROOT/src to the corpus (with Kubernetes: over 10k files)")
+	fs.BoolVar(&cfg.Quick, "quick", false, "smoke run: GOROOT/src/net only, few repetitions, no scale-up unless -scale is given")
+	fs.IntVar(&cfg.ScaleChunks, "scale", 1_000_000, "grow the repository to about this many chunks and measure again (0: skip)")
+	fs.DurationVar(&cfg.ScaleBudget, "scale-budget", 15*time.Minute, "most time to spend indexing the scale-up")
+	fs.IntVar(&cfg.Commits, "commits", 5, "commits the corpus arrives in")
+	fs.Float64Var(&cfg.BranchFraction, "branch", 0.01, "fraction of files that differ on the second branch")
+	fs.IntVar(&cfg.Reps, "reps", 20, "repetitions of each query in a warm process")
+	fs.IntVar(&cfg.ColdReps, "cold-reps", 3, "repetitions of each query as a new process (and of git grep)")
+	fs.BoolVar(&cfg.Repack, "repack", true, "pack the repository's objects, as a clone has them")
+	fs.StringVar(&cfg.Source, "src", "", "bcindex checkout to build git-bcindex from (default: the current module)")
+	fs.StringVar(&cfg.Binary, "bin", "", "use this git-bcindex instead of building one")
+	fs.StringVar(&cfg.WorkDir, "work", "", "work directory (default: a temporary directory)")
+	fs.BoolVar(&cfg.Keep, "keep", false, "keep the temporary repository and index")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	jsonFile := fs.String("json-file", "", "also write the report as JSON to `file`")
+	quiet := fs.Bool("q", false, "no progress on stderr")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (warm queries, scan) to `file`")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "error: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if cfg.Quick && !isSet(fs, "scale") {
+		cfg.ScaleChunks = 0
+	}
+	if !*quiet {
+		cfg.Log = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "error: cpu profile: %v\n", err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
+	}
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		if errors.Is(err, bench.ErrConfig) {
+			fmt.Fprintln(stderr, "hint: go run ./cmd/bcindex-bench -h")
+			return 2
+		}
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 1
+	}
+	rep.Command = "bcindex-bench " + strings.Join(args, " ")
+	if *jsonFile != "" {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		if err := os.WriteFile(*jsonFile, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintf(stderr, "error: write report: %v\n", err)
+			return 1
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: write report: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
