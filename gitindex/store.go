@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
 )
 
 // ErrCorrupt is returned when the store cannot be read.
@@ -28,7 +29,10 @@ func OpenStore(indexDir string) (*Store, error) {
 		WithNumVersionsToKeep(1).
 		WithValueLogFileSize(64 << 20).
 		WithMemTableSize(32 << 20).
-		WithValueThreshold(1 << 10).
+		// Records and vectors stay in the LSM tree, where blocks are
+		// compressed (the value log is not): the store is kept small.
+		WithValueThreshold(1 << 20).
+		WithCompression(options.ZSTD).
 		WithNumCompactors(2)
 	db, err := badger.Open(opts)
 	if err != nil {

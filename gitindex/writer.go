@@ -10,8 +10,9 @@ import (
 	"github.com/bcindex/bcindex/vector"
 )
 
-// maxDocBytes caps the doc comment kept in a segment row for display.
-const maxDocBytes = 2000
+// maxDocBytes caps the doc comment kept in a segment row for display; the
+// whole comment is in the chunk's text, read from the blob.
+const maxDocBytes = 300
 
 // runWriter collects processed blobs and publishes them as segments: Badger
 // first (durable records and vectors), then the segment files, then the
