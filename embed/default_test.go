@@ -64,3 +64,11 @@ func TestBuiltinRanks(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkLoadBuiltin(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := LoadStatic(builtinModel); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

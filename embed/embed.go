@@ -5,6 +5,9 @@
 // function body) pairs from public code and shipped with go:embed. A
 // feature-hashing embedder ("hash-v1") is kept as a weight-free fallback.
 //
+// The model is rebuilt with `go run ./cmd/bcindex-train all`; its corpus,
+// evaluation and results are in cmd/bcindex-train/README.md.
+//
 // Every Embedder is deterministic and safe for concurrent use. Vectors are
 // stored keyed by ID, so any change to a model's output must change its ID.
 package embed

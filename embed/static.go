@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Static is a static embedding model: a text's vector is the weighted sum of
@@ -154,11 +155,10 @@ func LoadStatic(data []byte) (*Static, error) {
 		var tb staticTable
 		tb.weight = f32s(data[p : p+rows*4])
 		tb.scale = f32s(data[p+rows*4 : p+rows*8])
+		// int8 and byte share their layout: alias rather than copy, so that
+		// the embedded table is paged in as rows are used.
 		b := data[p+rows*8 : p+need]
-		tb.q = make([]int8, len(b))
-		for i, x := range b {
-			tb.q[i] = int8(x)
-		}
+		tb.q = unsafe.Slice((*int8)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 		m.tables = append(m.tables, tb)
 		p += need
 	}
@@ -256,3 +256,25 @@ func TFWeight(count int) float32 {
 // BucketHash is the hash that assigns an unknown sub-token to a bucket row
 // (row = vocabulary size + BucketHash(tok) % buckets).
 func BucketHash(tok string) uint64 { return fnv64(tok, 0) }
+
+// Tables returns the model's vocabulary and its tables dequantised, for
+// fine-tuning (cmd/bcindex-train adapt).
+func (m *Static) Tables() (vocab []string, tables []StaticTable) {
+	vocab = make([]string, len(m.vocab))
+	for t, r := range m.vocab {
+		vocab[r] = t
+	}
+	D := m.hdr.Dim
+	for _, t := range m.tables {
+		st := StaticTable{Weight: append([]float32(nil), t.weight...), Rows: make([][]float32, len(t.weight))}
+		for r := range st.Rows {
+			row := make([]float32, D)
+			for j, x := range t.q[r*D : (r+1)*D] {
+				row[j] = float32(x) * t.scale[r]
+			}
+			st.Rows[r] = row
+		}
+		tables = append(tables, st)
+	}
+	return vocab, tables
+}

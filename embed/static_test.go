@@ -75,3 +75,22 @@ func TestLoadStaticErrors(t *testing.T) {
 		t.Error("EncodeStatic accepted a token with a newline")
 	}
 }
+
+func TestStaticTablesRoundTrip(t *testing.T) {
+	m := tinyStatic(t, 2)
+	vocab, tables := m.Tables()
+	var buf bytes.Buffer
+	if err := EncodeStatic(&buf, m.Header(), vocab, tables); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := LoadStatic(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, _ := m.Embed(ctx, []string{"parse http request config"}, RoleQuery)
+	b, _ := m2.Embed(ctx, []string{"parse http request config"}, RoleQuery)
+	if c := cosine(a[0], b[0]); c < 0.9999 {
+		t.Errorf("round trip changed the vector: cosine %v", c)
+	}
+}

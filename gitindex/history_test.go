@@ -3,8 +3,6 @@ package gitindex
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -12,26 +10,11 @@ import (
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
-// commitAt commits files with author and committer date when (gittest pins
-// every date to 2024-01-01).
-func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
-	t.Helper()
-	r.Write(files)
-	r.Git("add", "-A")
-	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
-	cmd.Dir = r.Dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git commit: %v\n%s", err, out)
-	}
-	return r.Git("rev-parse", "HEAD")
-}
-
 func TestResolveAtDate(t *testing.T) {
 	r := gittest.New(t)
-	c1 := commitAt(t, r, "2024-01-01T10:00:00Z", "one", map[string]string{"a.go": "package a\n"})
-	c2 := commitAt(t, r, "2024-03-01T10:00:00Z", "two", map[string]string{"a.go": "package a\n// two\n"})
-	c3 := commitAt(t, r, "2024-06-15T10:00:00Z", "three", map[string]string{"a.go": "package a\n// three\n"})
+	c1 := r.CommitAt("2024-01-01T10:00:00Z", "one", map[string]string{"a.go": "package a\n"})
+	c2 := r.CommitAt("2024-03-01T10:00:00Z", "two", map[string]string{"a.go": "package a\n// two\n"})
+	c3 := r.CommitAt("2024-06-15T10:00:00Z", "three", map[string]string{"a.go": "package a\n// three\n"})
 	repo, err := OpenRepo(r.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -67,10 +50,10 @@ func TestHistorySelectsFirstParentCommits(t *testing.T) {
 	r := gittest.New(t)
 	var main []string
 	for i, d := range []string{"2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"} {
-		main = append(main, commitAt(t, r, d+"T00:00:00Z", "m", map[string]string{"a.go": "package a\n// " + strings.Repeat("x", i) + "\n"}))
+		main = append(main, r.CommitAt(d+"T00:00:00Z", "m", map[string]string{"a.go": "package a\n// " + strings.Repeat("x", i) + "\n"}))
 	}
 	r.Git("checkout", "-q", "-b", "feature", main[1])
-	f1 := commitAt(t, r, "2024-02-15T00:00:00Z", "f", map[string]string{"b.go": "package b\n"})
+	f1 := r.CommitAt("2024-02-15T00:00:00Z", "f", map[string]string{"b.go": "package b\n"})
 	r.Git("checkout", "-q", "main")
 	repo, err := OpenRepo(r.Dir)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 )
 
@@ -20,7 +21,7 @@ var fusion = struct {
 	// vector arm outranks BM25 when docs are stripped (MRR@10 0.63 vs 0.29)
 	// and nearly matches it when they are kept, hence its larger weight.
 	k:       10,
-	weights: map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
+	weights: map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 1.5},
 }
 
 // fused is a row with its final score.
@@ -56,13 +57,26 @@ func (v *view) fuse(query string, arms []arm) []fused {
 			wantsTests = true
 		}
 	}
+	// A class (or struct, module...) whose member also matched reads as its
+	// header: the member is the more specific answer.
+	parents := map[[2]int]bool{}
+	rows := make(map[[2]int]gitindex.Row, len(scores))
+	for k := range scores {
+		row := v.snap.Segments[k[0]].Row(k[1])
+		rows[k] = row
+		if row.Parent >= 0 {
+			parents[[2]int{k[0], row.Parent}] = true
+		}
+	}
 	out := make([]fused, 0, len(scores))
 	for k, sc := range scores {
-		seg := v.snap.Segments[k[0]]
-		row := seg.Row(k[1])
+		row := rows[k]
 		mult := 1.0
 		if b, ok := boost[k]; ok {
 			mult *= b
+		}
+		if parents[k] && isContainer(row.Kind) {
+			mult *= 0.8
 		}
 		switch row.Kind {
 		case "file":
@@ -161,6 +175,15 @@ func pathMatchesQuery(p string, qt []string) bool {
 		if len(t) > 2 && set[t] {
 			return true
 		}
+	}
+	return false
+}
+
+// isContainer reports whether a chunk kind holds other definitions.
+func isContainer(kind string) bool {
+	switch kind {
+	case "class", "struct", "interface", "trait", "impl", "module", "enum":
+		return true
 	}
 	return false
 }

@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -11,20 +9,6 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
-
-// commitAt commits the work tree with author and committer date when.
-func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
-	t.Helper()
-	r.Write(files)
-	r.Git("add", "-A")
-	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
-	cmd.Dir = r.Dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git commit: %v\n%s", err, out)
-	}
-	return r.Git("rev-parse", "HEAD")
-}
 
 func indexHistory(t *testing.T, repo *gitindex.Repo) {
 	t.Helper()
@@ -39,15 +23,15 @@ func indexHistory(t *testing.T, repo *gitindex.Repo) {
 // reports each of those commits.
 func TestLogTimeline(t *testing.T) {
 	r := gittest.New(t)
-	c1 := commitAt(t, r, "2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
-	c2 := commitAt(t, r, "2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1)})
-	commitAt(t, r, "2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": configPy + "\n\ndef more():\n    return 1\n"})
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
+	c2 := r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1)})
+	r.CommitAt("2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": configPy + "\n\ndef more():\n    return 1\n"})
 	r.Git("mv", "net/retry.go", "net/backoff.go")
-	c4 := commitAt(t, r, "2024-04-01T00:00:00Z", "move", nil)
+	c4 := r.CommitAt("2024-04-01T00:00:00Z", "move", nil)
 	renamed := strings.ReplaceAll(strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1), "RetryWithBackoff", "RetryBackoff")
-	c5 := commitAt(t, r, "2024-05-01T00:00:00Z", "rename", map[string]string{"net/backoff.go": renamed})
+	c5 := r.CommitAt("2024-05-01T00:00:00Z", "rename", map[string]string{"net/backoff.go": renamed})
 	r.Git("rm", "-q", "net/backoff.go")
-	c6 := commitAt(t, r, "2024-06-01T00:00:00Z", "delete", nil)
+	c6 := r.CommitAt("2024-06-01T00:00:00Z", "delete", nil)
 	repo := openRepo(t, r.Dir)
 	indexHistory(t, repo)
 

@@ -14,6 +14,8 @@
 //	        embed/model/bcindex-code-v1.bin
 //	eval    report MRR@10 and recall@10 of BM25, the vector arm and their
 //	        RRF fusion on the held-out eval split
+//	adapt   fine-tune the model on one repository's doc/code pairs
+//	        (-repo DIR -out FILE; -measure compares on held-out halves)
 //
 // The cache (default $HOME/.cache/bcindex-train) holds the downloaded third-
 // party sources; nothing of it is committed.
@@ -40,6 +42,8 @@ type options struct {
 	model   string
 	hash    bool
 	maxQ    int
+	repo    string
+	measure bool
 }
 
 func run() int {
@@ -56,9 +60,11 @@ func run() int {
 	fs.StringVar(&o.model, "model", "", "eval: model file (default: the built-in model)")
 	fs.BoolVar(&o.hash, "hash", false, "eval: also evaluate the hash-v1 embedder")
 	fs.IntVar(&o.maxQ, "maxq", 0, "eval: at most this many queries per package (0: all)")
+	fs.StringVar(&o.repo, "repo", "", "adapt: directory of the repository to adapt to")
+	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
 	o.cfg.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|all\n")
+		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|adapt|all\n")
 		fs.PrintDefaults()
 	}
 	if len(os.Args) < 2 {
@@ -79,7 +85,11 @@ func run() int {
 		err = runTrain(ctx, o)
 	case "eval":
 		err = runEval(ctx, o)
+	case "adapt":
+		err = runAdapt(ctx, o)
 	case "all":
+		// Evaluate the table just written, not the one compiled in.
+		o.model = o.out
 		for _, f := range []func(context.Context, options) error{runFetch, runMine, runTrain, runEval} {
 			if err = f(ctx, o); err != nil {
 				break

@@ -174,8 +174,10 @@ func runMine(ctx context.Context, o options) error {
 		}
 		n := 0
 		for _, u := range units {
-			for j, q := range u.queries {
-				code := u.texts[j]
+			// In text order: which copies of a repeated query are kept must
+			// not depend on map order.
+			for _, j := range sortedKeys(u.queries) {
+				q, code := u.queries[j], u.texts[j]
 				h := fnv.New64a()
 				h.Write([]byte(q))
 				h.Write([]byte{0})
@@ -257,12 +259,7 @@ func buildEvalSets(s source, units []unit) []evalSet {
 		}
 		base := len(e.Docs)
 		e.Docs = append(e.Docs, u.texts...)
-		keys := make([]int, 0, len(u.queries))
-		for j := range u.queries {
-			keys = append(keys, j)
-		}
-		sort.Ints(keys)
-		for _, j := range keys {
+		for _, j := range sortedKeys(u.queries) {
 			q := u.queries[j]
 			if count[u.lang+"\x00"+q] == 1 {
 				e.Queries = append(e.Queries, q)
@@ -278,6 +275,15 @@ func buildEvalSets(s source, units []unit) []evalSet {
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].Lang < out[b].Lang })
 	return out
+}
+
+func sortedKeys(m map[int]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
 }
 
 func writeGob(path string, v any) error {

@@ -29,7 +29,7 @@ var reserved = []string{
 func isReserved(name string) bool {
 	n := strings.ToLower(name)
 	for _, r := range reserved {
-		if n == r || strings.HasSuffix(n, "/"+r) || strings.Contains(n, r+"/") || strings.HasSuffix(n, r) && strings.Contains(r, "/") {
+		if n == r || strings.HasSuffix(n, "/"+r) || strings.Contains(n, "/"+r+"/") {
 			return true
 		}
 	}

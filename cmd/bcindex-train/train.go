@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 )
 
@@ -35,6 +36,9 @@ type trainConfig struct {
 	seed      uint64
 	workers   int
 	evalEvery bool
+	// adapt
+	adaptEpochs int
+	adaptLR     float64
 }
 
 func (c *trainConfig) flags(fs *flag.FlagSet) {
@@ -44,16 +48,18 @@ func (c *trainConfig) flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.buckets, "buckets", 4096, "train: hashed rows for unknown sub-tokens")
 	fs.IntVar(&c.minDF, "mindf", 5, "train: minimum document frequency of a vocabulary sub-token")
 	fs.IntVar(&c.maxTokens, "maxtokens", 512, "train: sub-tokens read from each text")
-	fs.IntVar(&c.epochs, "epochs", 4, "train: passes over the pairs")
+	fs.IntVar(&c.epochs, "epochs", 1, "train: passes over the pairs")
 	fs.IntVar(&c.batch, "batch", 512, "train: pairs per batch (the in-batch negatives)")
 	fs.Float64Var(&c.lr, "lr", 0.005, "train: Adam learning rate of the table")
 	fs.Float64Var(&c.lrWeight, "lrw", 0.01, "train: Adam learning rate of the token weights")
 	fs.Float64Var(&c.temp, "temp", 0.05, "train: softmax temperature")
-	fs.BoolVar(&c.separate, "separate", false, "train: separate query and code tables")
-	fs.Float64Var(&c.dropout, "dropout", 0, "train: share of code sub-tokens dropped in each step")
+	fs.BoolVar(&c.separate, "separate", true, "train: separate query and code tables")
+	fs.Float64Var(&c.dropout, "dropout", 0.3, "train: share of code sub-tokens dropped in each step")
 	fs.Uint64Var(&c.seed, "seed", 1, "train: random seed")
 	fs.IntVar(&c.workers, "workers", 2, "train: goroutines")
-	fs.BoolVar(&c.evalEvery, "evalepoch", true, "train: evaluate after every epoch")
+	fs.BoolVar(&c.evalEvery, "evalepoch", false, "train: evaluate after every epoch")
+	fs.IntVar(&c.adaptEpochs, "adaptepochs", 10, "adapt: passes over the repository's pairs")
+	fs.Float64Var(&c.adaptLR, "adaptlr", 0.003, "adapt: Adam learning rate")
 }
 
 // sparse is a tokenised text: distinct rows and their damped counts.
@@ -229,7 +235,6 @@ func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, 
 	}
 
 	tr := &trainer{cfg: cfg, rows: rows, D: D}
-	tr.init()
 	step := 0
 	for epoch := 1; epoch <= cfg.epochs; epoch++ {
 		order := rng.Perm(len(pairs))
@@ -282,8 +287,8 @@ func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([
 	}
 	hdr := embed.StaticHeader{
 		ID: cfg.id, Dim: cfg.dim, Buckets: cfg.buckets, MaxTokens: cfg.maxTokens,
-		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d",
-			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.dropout, cfg.vocab, cfg.minDF, cfg.seed),
+		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d; pairs mined with chunk.Version %d",
+			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.dropout, cfg.vocab, cfg.minDF, cfg.seed, chunk.Version),
 	}
 	var buf bytes.Buffer
 	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {
@@ -292,14 +297,11 @@ func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([
 	return buf.Bytes(), nil
 }
 
-// trainer holds the per-batch buffers.
+// trainer runs the optimisation steps.
 type trainer struct {
 	cfg     trainConfig
 	rows, D int
-	mu      sync.Mutex
 }
-
-func (tr *trainer) init() {}
 
 // parallel runs f(i) for i in [0, n) on cfg.workers goroutines.
 func (tr *trainer) parallel(n int, f func(lo, hi int)) {

@@ -20,15 +20,12 @@ func logCommand() *cli.Command {
 		ArgsUsage: "QUERY",
 		Description: "Searches every indexed first-parent commit of --ref (index them with\n" +
 			"`git bcindex index --history N`), so code deleted since is found too.",
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one chunk and its events per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
-			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB`"},
-			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE`"},
-			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND`"},
-		},
+		}, filterFlags()),
 		Action: runLog,
 	}
 }

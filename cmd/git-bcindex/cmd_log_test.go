@@ -2,27 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/bcindex/bcindex/internal/gittest"
 )
-
-// commitAt commits the work tree with author and committer date when.
-func commitAt(t *testing.T, r *gittest.Repo, when, msg string, files map[string]string) string {
-	t.Helper()
-	r.Write(files)
-	r.Git("add", "-A")
-	cmd := exec.Command("git", "commit", "-q", "--allow-empty", "-m", msg)
-	cmd.Dir = r.Dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git commit: %v\n%s", err, out)
-	}
-	return r.Git("rev-parse", "HEAD")
-}
 
 const openV2 = `package store
 
@@ -36,10 +20,10 @@ func OpenRepository(path string) error {
 // --only-in/--not-in and similar through the command line.
 func TestHistoryCommands(t *testing.T) {
 	r := gittest.New(t)
-	c1 := commitAt(t, r, "2024-01-01T00:00:00Z", "one", map[string]string{"store/repo.go": sample})
-	c2 := commitAt(t, r, "2024-03-01T00:00:00Z", "two", map[string]string{"store/repo.go": openV2})
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "one", map[string]string{"store/repo.go": sample})
+	c2 := r.CommitAt("2024-03-01T00:00:00Z", "two", map[string]string{"store/repo.go": openV2})
 	r.Git("rm", "-q", "store/repo.go")
-	c3 := commitAt(t, r, "2024-05-01T00:00:00Z", "three", map[string]string{"other/x.go": "package other\n"})
+	c3 := r.CommitAt("2024-05-01T00:00:00Z", "three", map[string]string{"other/x.go": "package other\n"})
 
 	code, out, errOut := runCLI(t, r.Dir, "index", "--history", "10", "--json")
 	if code != 0 {

@@ -20,21 +20,16 @@ func searchCommand() *cli.Command {
 		Name:      "search",
 		Usage:     "search a revision (default HEAD) by symbol, keyword and meaning",
 		ArgsUsage: "QUERY",
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "revision to search: branch, tag, SHA, HEAD~3, ..."},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
-			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB` (e.g. 'pkg/**/*.go', '*.py')"},
-			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE` (go, python, typescript, ...)"},
-			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND` (function, method, class, type, section, ...)"},
-			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
-			&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; search what is indexed"},
 			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
-		},
+		}, filterFlags(), snippetFlags()),
 		Action: runSearch,
 	}
 }

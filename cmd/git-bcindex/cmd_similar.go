@@ -19,17 +19,12 @@ func similarCommand() *cli.Command {
 		ArgsUsage: "REV | A..B",
 		Description: "The chunks REV (against its first parent) or A..B added or changed become\n" +
 			"queries, by vector and by text, against --ref (default the range's end).",
-		Flags: []cli.Flag{
+		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Usage: "revision to search (default: the change's end)"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line, with the changed chunk it is like"},
-			&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB`"},
-			&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE`"},
-			&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND`"},
-			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
-			&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first"},
-		},
+		}, filterFlags(), snippetFlags()),
 		Action: runSimilar,
 	}
 }

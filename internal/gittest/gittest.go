@@ -28,11 +28,17 @@ func New(t testing.TB) *Repo {
 }
 
 // Git runs a git command in the repository and returns its trimmed output.
+// Commits are dated 2024-01-01 unless CommitAt says otherwise.
 func (r *Repo) Git(args ...string) string {
+	r.t.Helper()
+	return r.gitAt("2024-01-01T00:00:00Z", args...)
+}
+
+func (r *Repo) gitAt(when string, args ...string) string {
 	r.t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = r.Dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE="+when, "GIT_COMMITTER_DATE="+when)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -70,5 +76,14 @@ func (r *Repo) Commit(msg string, files map[string]string) string {
 	r.Write(files)
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--allow-empty", "-m", msg)
+	return r.Git("rev-parse", "HEAD")
+}
+
+// CommitAt is Commit with author and committer date when (RFC 3339).
+func (r *Repo) CommitAt(when, msg string, files map[string]string) string {
+	r.t.Helper()
+	r.Write(files)
+	r.Git("add", "-A")
+	r.gitAt(when, "commit", "-q", "--allow-empty", "-m", msg)
 	return r.Git("rev-parse", "HEAD")
 }

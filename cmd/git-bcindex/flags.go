@@ -1,0 +1,29 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// filterFlags are the result filters shared by search, log and similar.
+func filterFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB` (e.g. 'pkg/**/*.go', '*.py')"},
+		&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE` (go, python, typescript, ...)"},
+		&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND` (function, method, class, type, section, ...)"},
+	}
+}
+
+// snippetFlags shape the code shown with each hit.
+func snippetFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
+		&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
+	}
+}
+
+// flags concatenates flag lists.
+func flags(lists ...[]cli.Flag) []cli.Flag {
+	var out []cli.Flag
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
