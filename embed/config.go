@@ -79,13 +79,24 @@ func New(cfg Config) (Embedder, error) {
 	}
 	switch p {
 	case "", ProviderBuiltin:
-		for _, kv := range [][2]string{{"bcindex.model", cfg.Model}, {"bcindex.endpoint", cfg.Endpoint}} {
-			if kv[1] != "" {
-				return nil, &ConfigError{Key: kv[0], Msg: fmt.Sprintf("is set, but bcindex.embedder is %q (the default); set bcindex.embedder to openai, ollama or model2vec, or unset %s", ProviderBuiltin, kv[0])}
-			}
+		if cfg.Endpoint != "" {
+			return nil, &ConfigError{Key: "bcindex.endpoint", Msg: fmt.Sprintf("is set, but bcindex.embedder is %q (the default); set bcindex.embedder to openai or ollama, or unset bcindex.endpoint", ProviderBuiltin)}
 		}
 		if cfg.Dimensions != 0 {
 			return nil, &ConfigError{Key: "bcindex.dimensions", Msg: "applies to the openai and ollama embedders only; unset it for the built-in model"}
+		}
+		if cfg.Model != "" {
+			// A built-in model adapted to one repository by
+			// `bcindex-train adapt` (same format, its own ID).
+			data, err := os.ReadFile(cfg.Model)
+			if err != nil {
+				return nil, &ConfigError{Key: "bcindex.model", Msg: fmt.Sprintf("is set, but bcindex.embedder is %q (the default), for which it names a model file written by `bcindex-train adapt` (%v); to use a provider's model set bcindex.embedder to openai, ollama or model2vec", ProviderBuiltin, err)}
+			}
+			m, err := LoadStatic(data)
+			if err != nil {
+				return nil, &ConfigError{Key: "bcindex.model", Msg: fmt.Sprintf("%s: %v", cfg.Model, err)}
+			}
+			return m, nil
 		}
 		return Default(), nil
 	case ProviderOpenAI, ProviderOllama:

@@ -84,7 +84,7 @@ func embedConfig(get func(string) string, workTree string) (embed.Config, error)
 			*kv.dst = n
 		}
 	}
-	if strings.EqualFold(cfg.Provider, embed.ProviderModel2Vec) && cfg.Model != "" {
+	if p := strings.ToLower(cfg.Provider); (p == embed.ProviderModel2Vec || p == "" || p == embed.ProviderBuiltin) && cfg.Model != "" {
 		cfg.Model = expandPath(cfg.Model, workTree)
 	}
 	return cfg, nil
