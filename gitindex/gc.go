@@ -40,7 +40,8 @@ type GCSummary struct {
 // publishes with the manifest like an indexing run: a search sees the old
 // segments or the new ones, and an interrupted gc leaves duplicates that
 // the next one removes.
-func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, keep ...plumbing.Hash) (*GCSummary, error) {
+func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+	keep := opts.KeepListings
 	start := time.Now()
 	dir := ix.repo.IndexDir
 	sum := &GCSummary{BytesBefore: dirSize(dir)}
@@ -50,7 +51,7 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, keep ...plumb
 	}
 	defer lock.Release()
 
-	trees, err := ix.liveTrees()
+	trees, err := ix.liveTrees(opts.Reflog)
 	if err != nil {
 		return nil, err
 	}
@@ -101,9 +102,20 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, keep ...plumb
 	return sum, nil
 }
 
+// GCOptions tune a garbage collection.
+type GCOptions struct {
+	// Reflog keeps what the reflogs (HEAD's and every ref's) still name,
+	// so that `git checkout HEAD@{3}` stays searchable without reindexing.
+	Reflog bool
+	// KeepListings are trees whose cached listings are kept even if no ref
+	// reaches them (the hooks' next diff base).
+	KeepListings []plumbing.Hash
+}
+
 // liveTrees returns the root trees of HEAD and every branch, remote branch
-// and tag (annotated tags peeled; refs to non-commits ignored).
-func (ix *Indexer) liveTrees() ([]plumbing.Hash, error) {
+// and tag (annotated tags peeled; refs to non-commits ignored), and with
+// reflog, of every commit a reflog names.
+func (ix *Indexer) liveTrees(reflog bool) ([]plumbing.Hash, error) {
 	seen := map[plumbing.Hash]bool{}
 	var out []plumbing.Hash
 	add := func(h plumbing.Hash) {
@@ -136,7 +148,47 @@ func (ix *Indexer) liveTrees() ([]plumbing.Hash, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gc: list refs: %w", err)
 	}
+	if reflog {
+		for _, h := range ix.repo.reflogCommits() {
+			add(h)
+		}
+	}
 	return out, nil
+}
+
+// reflogCommits lists the commits the reflogs name (old and new side of
+// every entry), from the common git dir and the worktree's own HEAD log.
+func (r *Repo) reflogCommits() []plumbing.Hash {
+	var files []string
+	for _, dir := range []string{filepath.Join(r.CommonDir, "logs"), filepath.Join(r.GitDir, "logs")} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	seen := map[plumbing.Hash]bool{}
+	var out []plumbing.Hash
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 2 {
+				continue
+			}
+			for _, f := range fields[:2] {
+				if h := plumbing.NewHash(f); len(f) == 40 && !h.IsZero() && !seen[h] {
+					seen[h] = true
+					out = append(out, h)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // compact merges the segments into one holding only live blobs, when any

@@ -28,7 +28,7 @@ func TestGCDropsUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0)
+	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,10 +59,38 @@ func TestGCDropsUnreachable(t *testing.T) {
 	snap.Close()
 
 	// A second gc finds nothing; re-indexing the dropped commit processes its blob again.
-	if sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
+	if sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{}); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
 		t.Errorf("second gc: %+v %v", sum, err)
 	}
 	if s := indexRevs(t, r.Dir, emb, feature); s.BlobsNew != 1 {
 		t.Errorf("re-index after gc: %d new blobs", s.BlobsNew)
+	}
+}
+
+// TestGCReflogKeepsReflogCommits deletes a branch whose commit is still in
+// HEAD's reflog: plain gc drops its blob, gc with Reflog keeps it.
+func TestGCReflogKeepsReflogCommits(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(5))
+	r.Git("checkout", "-q", "-b", "feature")
+	r.Commit("feature", map[string]string{"feat/x.go": "package feat\n\nfunc Experimental() {}\n"})
+	r.Git("checkout", "-q", "main")
+	emb := embed.Default()
+	indexRevs(t, r.Dir, emb, "main", "feature")
+	r.Git("branch", "-q", "-D", "feature")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{Reflog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.DeadBlobs != 0 || sum.LiveBlobs != 6 {
+		t.Fatalf("gc --reflog: %+v, want the reflog's commit kept", sum)
+	}
+	if sum, err = NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{}); err != nil || sum.DeadBlobs != 1 {
+		t.Fatalf("gc without reflog: %+v %v, want its blob dropped", sum, err)
 	}
 }

@@ -24,6 +24,7 @@ func gcCommand() *cli.Command {
 			"for a running indexer.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+			&cli.BoolFlag{Name: "reflog", Usage: "also keep what the reflogs name (e.g. HEAD@{3})"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 		},
 		Action: func(c *cli.Context) error {
@@ -41,7 +42,7 @@ func gcCommand() *cli.Command {
 			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {
 				keep = append(keep, plumbing.NewHash(strings.TrimSpace(string(b))))
 			}
-			sum, err := ix.GC(c.Context, c.Duration("wait"), keep...)
+			sum, err := ix.GC(c.Context, c.Duration("wait"), gitindex.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
 			if err != nil {
 				return fmt.Errorf("gc: %w", err)
 			}
