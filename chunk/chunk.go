@@ -21,7 +21,11 @@ import (
 //	   file-level text, sections, keys and paragraphs (the chunk's own
 //	   IndexText is then ""); metadata fields (QualifiedName, Access,
 //	   Decorators, Imports, ErrorDetail).
-const Version = 2
+//	3: a top-level or class-body ERROR node (or a run of them on touching
+//	   lines) that yields no definition is a window child flagged
+//	   SyntaxError over its whole lines, with ErrorDetail, instead of
+//	   staying silently in its parent chunk.
+const Version = 3
 
 // Chunk kinds.
 const (
@@ -310,8 +314,9 @@ func insertChunks(chunks, extra []Chunk) []Chunk {
 // ("block") and windows are not cut out of their parent. A window reads as the
 // part of its parent's text it spans (definitions cut the same way); a chunk
 // with windows (the file chunk of a Fallback file, a long file-level text,
-// section, key or paragraph) reads as "": its windows carry its text. May be
-// "" (nothing to index).
+// section, key or paragraph) reads as "": its windows carry its text. Error
+// windows (SyntaxError, over a region of broken code) do not: their parent
+// reads as if they were not there. May be "" (nothing to index).
 func IndexText(content []byte, f File, i int) string {
 	if i < 0 || i >= len(f.Chunks) {
 		return ""
@@ -339,7 +344,9 @@ func IndexText(content []byte, f File, i int) string {
 		if d.Parent == i && d.Kind == KindWindow && !d.SyntaxError {
 			return "" // the windows carry the text
 		}
-		if d.Parent != owner || d.Kind == KindBlock || d.Kind == KindWindow && !d.SyntaxError {
+		// An error window (SyntaxError) only flags a broken region: its
+		// lines stay in the text of its parent, like those of a block.
+		if d.Parent != owner || d.Kind == KindBlock || d.Kind == KindWindow {
 			continue
 		}
 		ds, de := clamp(d.StartByte, end), clamp(d.EndByte, end)

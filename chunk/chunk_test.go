@@ -131,6 +131,9 @@ func checkInvariants(t testing.TB, src []byte, f File) {
 			}
 			covered[c.Parent] = max(end, c.EndByte)
 		}
+		if c.Kind == KindWindow && c.SyntaxError && (c.ErrorDetail == "" || c.EndByte <= c.StartByte || f.Fallback) {
+			t.Errorf("chunk %d: error window [%d,%d) detail %q", i, c.StartByte, c.EndByte, c.ErrorDetail)
+		}
 		if c.Kind != KindFile && c.Kind != KindWindow && c.EndByte <= c.StartByte {
 			t.Errorf("chunk %d: empty %s", i, c.Kind)
 		}

@@ -31,7 +31,11 @@
 //   - a function or class expression assigned to a top-level variable, an
 //     export or a module.exports property is a chunk named by that name;
 //   - namespaces, preprocessor conditionals and ERROR nodes are looked
-//     through, so definitions around a syntax error are still chunked.
+//     through, so definitions around a syntax error are still chunked; an
+//     ERROR node of the file or a class body that yields no definition (or
+//     a run of them on touching lines) is a window child flagged
+//     SyntaxError, over whole lines, split like other windows when long.
+//     Its lines stay in its parent's IndexText too.
 //
 // Markdown is split by headings found with a line scan: each section runs to
 // the next heading of the same or a higher level and holds the deeper ones.

@@ -497,20 +497,7 @@ func syntaxErrors(root *sitter.Node, src []byte, li lineIndex) (int, []synErr) {
 			if n.IsError() || n.IsMissing() {
 				count++
 				if len(errs) < maxSynErrs {
-					s, e := int(n.StartByte()), int(n.EndByte())
-					line := strconv.Itoa(li.line(s))
-					var d string
-					if n.IsMissing() {
-						d = "line " + line + ": missing `" + n.Type() + "`"
-					} else {
-						t := strings.TrimSpace(string(src[s:min(e, s+200)]))
-						t, _, _ = strings.Cut(t, "\n")
-						if len(t) > 40 {
-							t = collapse([]byte(t[:40])) + "…"
-						}
-						d = "line " + line + ": unexpected `" + strings.ToValidUTF8(t, "\uFFFD") + "`"
-					}
-					errs = append(errs, synErr{s, e, d})
+					errs = append(errs, synErr{int(n.StartByte()), int(n.EndByte()), describeError(n, src, li)})
 				}
 			}
 			if c.GoToFirstChild() {
@@ -523,6 +510,22 @@ func syntaxErrors(root *sitter.Node, src []byte, li lineIndex) (int, []synErr) {
 			}
 		}
 	}
+}
+
+// describeError describes the ERROR or MISSING node n: "line 12: unexpected
+// `}`", "line 3: missing `;`".
+func describeError(n *sitter.Node, src []byte, li lineIndex) string {
+	s, e := int(n.StartByte()), int(n.EndByte())
+	line := strconv.Itoa(li.line(s))
+	if n.IsMissing() {
+		return "line " + line + ": missing `" + n.Type() + "`"
+	}
+	t := strings.TrimSpace(string(src[s:min(e, s+200)]))
+	t, _, _ = strings.Cut(t, "\n")
+	if len(t) > 40 {
+		t = collapse([]byte(t[:40])) + "…"
+	}
+	return "line " + line + ": unexpected `" + strings.ToValidUTF8(t, "\uFFFD") + "`"
 }
 
 // errorDetail describes the first error within [s, e).

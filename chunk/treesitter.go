@@ -89,6 +89,11 @@ type walker struct {
 	g      *grammar
 	chunks []Chunk
 	depth  int
+	errs   []synErr // the described syntax errors, for error windows
+	// errOf is 1 + the parent of the top-level ERROR node being visited, 0
+	// when none: the containers inside it make no error windows of their
+	// own for that parent.
+	errOf int
 }
 
 // splitTree parses src and chunks its definitions. ok is false when the parse
@@ -119,7 +124,7 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 	if root.HasError() {
 		f.SyntaxErrors, errs = syntaxErrors(root, src, li)
 	}
-	w := &walker{src: src, li: li, g: g}
+	w := &walker{src: src, li: li, g: g, errs: errs}
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
 		Kind: KindFile, Name: path.Base(p), Parent: -1,
@@ -133,12 +138,12 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 		return f, false
 	}
 	w.container(items, 0, false)
-	if root.Type() == "ERROR" && len(w.chunks) == 1 {
+	if root.Type() == "ERROR" && !w.anyDef() {
 		// Nothing but errors: windows will do better than one big chunk.
 		return f, false
 	}
 	for i := range w.chunks {
-		if c := &w.chunks[i]; c.SyntaxError {
+		if c := &w.chunks[i]; c.SyntaxError && c.ErrorDetail == "" {
 			c.ErrorDetail = errorDetail(errs, c.StartByte, c.EndByte)
 		}
 	}
@@ -176,17 +181,35 @@ func (w *walker) children(n *sitter.Node) []item {
 }
 
 // container visits the children of a node that holds definitions: a file, a
-// class body, a namespace or an ERROR node.
+// class body, a namespace or an ERROR node. An ERROR child that yields no
+// chunk becomes an error window (errwin.go), unless the container lies in
+// an ERROR node of the same parent, which then stands for the region.
 func (w *walker) container(items []item, parent int, inClass bool) {
 	if w.depth >= maxDepth {
 		return
 	}
 	w.depth++
 	defer func() { w.depth-- }()
+	var open errRegion
 	for i, it := range items {
-		if !isComment(it.typ) {
-			it.prev = items[:i]
+		if isComment(it.typ) {
+			continue
+		}
+		it.prev = items[:i]
+		if it.typ != "ERROR" || w.errOf == parent+1 {
 			w.g.visit(w, it, parent, inClass)
+			continue
+		}
+		before, saved := len(w.chunks), w.errOf
+		w.errOf = parent + 1
+		w.g.visit(w, it, parent, inClass)
+		w.errOf = saved
+		if len(w.chunks) == before {
+			prevEnd := 0
+			if i > 0 {
+				prevEnd = items[i-1].end
+			}
+			open = w.errorWindow(open, it, prevEnd, parent)
 		}
 	}
 }

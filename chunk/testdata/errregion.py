@@ -1,0 +1,10 @@
+def before():
+    return 1
+
+
+)))) ]]] ::: this is not Python
+    <<< >>> ;;; }}}
+
+
+def after(s):
+    return s + "!"
