@@ -44,6 +44,9 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 			continue
 		}
 		l, d, err := r.applyDiff(ctx, old, to)
+		if err != nil && r.reopen() {
+			l, d, err = r.applyDiff(ctx, old, to)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -56,6 +59,9 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 		return l, d, nil
 	}
 	l, err := r.walkTree(to)
+	if err != nil && r.reopen() {
+		l, err = r.walkTree(to)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -413,3 +413,42 @@ func sha1Of(s string) [20]byte {
 	copy(h[16:], sum[:4])
 	return h
 }
+
+// TestBlobsRepackedAfterOpen packs the objects (as a background git gc
+// would) after the repository was opened: reading a blob still works.
+func TestBlobsRepackedAfterOpen(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"calc.go": goFile})
+	r.Git("repack", "-a", "-d", "-q") // a pack go-git will know about
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := repo.Resolve("HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := repo.Listing(c.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.ReadBlob(l.Entries[0].Blob); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("more", map[string]string{"more.go": "package calc\n\nfunc More() {}\n"})
+	r.Git("repack", "-a", "-d", "-q")
+	r.Git("prune-packed")
+	c2, err := repo.Resolve("HEAD")
+	if err != nil {
+		t.Fatalf("resolve HEAD after repack: %v", err)
+	}
+	l2, err := repo.Listing(c2.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range append(l.Entries, l2.Entries...) {
+		if _, err := repo.ReadBlob(e.Blob); err != nil {
+			t.Fatalf("read %s after repack: %v", e.Path, err)
+		}
+	}
+}

@@ -27,6 +27,7 @@ type Repo struct {
 	CommonDir string // the shared git dir holding objects and refs
 	WorkTree  string // top of the working tree; "" for a bare repository
 	IndexDir  string // CommonDir/bcindex
+	workDir   string // where it was opened from, to open it again
 }
 
 // Commit is a resolved revision.
@@ -59,7 +60,7 @@ func OpenRepo(dir string) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
 	}
-	return &Repo{Git: g, GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex")}, nil
+	return &Repo{Git: g, GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs}, nil
 }
 
 // findGitDir walks up from dir to the first ".git" directory or gitfile, or
@@ -109,6 +110,30 @@ func isBareGitDir(d string) bool {
 // full or short SHA, HEAD~3, main^2, main@{2024-06-01}) into a commit and its
 // tree.
 func (r *Repo) Resolve(rev string) (Commit, error) {
+	c, err := r.resolve(rev)
+	if err != nil && r.reopen() {
+		c, err = r.resolve(rev)
+	}
+	return c, err
+}
+
+// reopen opens the repository again. go-git lists the pack files once; when
+// git repacks meanwhile (git gc --auto runs in the background after a large
+// commit) objects seem to vanish until the repository is reopened. Callers
+// retry once after an error.
+func (r *Repo) reopen() bool {
+	if r.workDir == "" {
+		return false
+	}
+	g, err := git.PlainOpenWithOptions(r.workDir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if err != nil {
+		return false
+	}
+	r.Git = g
+	return true
+}
+
+func (r *Repo) resolve(rev string) (Commit, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
@@ -139,15 +164,28 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 // CommitObject reads a commit.
 func (r *Repo) CommitObject(h plumbing.Hash) (*object.Commit, error) {
 	c, err := r.Git.CommitObject(h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && r.reopen() {
+		c, err = r.Git.CommitObject(h)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read commit %s: %w", h, err)
 	}
 	return c, nil
 }
 
+// blobObject finds a blob, reopening the repository once if it seems to
+// be missing (see reopen).
+func (r *Repo) blobObject(h plumbing.Hash) (plumbing.EncodedObject, error) {
+	obj, err := r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	if errors.Is(err, plumbing.ErrObjectNotFound) && r.reopen() {
+		obj, err = r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	}
+	return obj, err
+}
+
 // ReadBlob returns a blob's content.
 func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
-	obj, err := r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.blobObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", h, err)
 	}
@@ -165,7 +203,7 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 
 // BlobSize returns a blob's size without inflating it.
 func (r *Repo) BlobSize(h plumbing.Hash) (int64, error) {
-	obj, err := r.Git.Storer.EncodedObject(plumbing.BlobObject, h)
+	obj, err := r.blobObject(h)
 	if err != nil {
 		return 0, fmt.Errorf("read blob %s: %w", h, err)
 	}

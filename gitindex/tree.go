@@ -65,6 +65,9 @@ func (r *Repo) Listing(tree plumbing.Hash) (*Listing, error) {
 		return l, nil
 	}
 	l, err := r.walkTree(tree)
+	if err != nil && r.reopen() {
+		l, err = r.walkTree(tree)
+	}
 	if err != nil {
 		return nil, err
 	}
