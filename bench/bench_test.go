@@ -18,9 +18,28 @@ func TestQuick(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	var log strings.Builder
-	rep, err := Run(ctx, Config{Quick: true, Reps: 2, ColdReps: 1, Log: &log})
+	cfg := Config{Quick: true, Reps: 2, ColdReps: 1, Log: &log}
+	// The history of the checkout the test runs in; none outside a git
+	// repository (a source archive).
+	histRepo, err := historyRepo(ctx, Config{})
+	switch {
+	case err != nil:
+		t.Logf("no history measurement: %v", err)
+		cfg.HistoryCommits, histRepo = -1, ""
+	case shallow(ctx, &runner{}, histRepo):
+		t.Logf("no history measurement: %s is a shallow clone", histRepo)
+		cfg.HistoryCommits, histRepo = -1, ""
+	}
+	rep, err := Run(ctx, cfg)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, log.String())
+	}
+	if histRepo == "" {
+		if rep.History != nil {
+			t.Errorf("history measured though skipped: %+v", rep.History)
+		}
+	} else {
+		checkHistory(t, rep.History, histRepo)
 	}
 	c, ix, in := rep.Corpus, rep.Index, rep.Incremental
 	if c.Files < 100 || c.Bytes <= 0 || c.Lines <= 0 || c.Commits != 5 || c.BranchFiles < 1 {
@@ -73,13 +92,56 @@ func TestQuick(t *testing.T) {
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"FULL INDEX", "INCREMENTAL", "QUERIES @ CORPUS", "vector scan", "git grep", "TARGETS"} {
+	wants := []string{"FULL INDEX", "INCREMENTAL", "QUERIES @ CORPUS", "vector scan", "git grep", "TARGETS"}
+	if rep.History != nil {
+		wants = append(wants, "HISTORY", "time per 1,000 commits", "distinct blobs vs commits × files", "store ÷ single revision")
+		if rep.History.Extrapolated {
+			wants = append(wants, "extrapolated linearly")
+		}
+	}
+	for _, want := range wants {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q", want)
 		}
 	}
-	if _, err := json.Marshal(rep); err != nil {
+	js, err := json.Marshal(rep)
+	if err != nil {
 		t.Errorf("JSON: %v", err)
+	}
+	if rep.History != nil && !strings.Contains(string(js), `"per_1k_commits_s"`) {
+		t.Errorf("JSON report lacks the history")
+	}
+}
+
+// checkHistory checks the quick mode's history measurement of repo.
+func checkHistory(t *testing.T, h *HistoryStats, repo string) {
+	t.Helper()
+	if h == nil {
+		t.Fatal("no history measurement")
+	}
+	if h.Repo != repo || len(h.Head) != 40 || h.Available < 1 || h.Requested != QuickHistory || h.Commits != min(QuickHistory, h.Available) {
+		t.Errorf("history commits = %+v (repo %s)", h, repo)
+	}
+	if h.SingleFiles < 1 || h.SingleBlobs < 1 || h.SingleChunks < 1 || h.SingleSec <= 0 || h.SingleStoreBytes <= 0 {
+		t.Errorf("single-revision index = %+v", h)
+	}
+	near := func(a, b float64) bool { return a >= b*0.999 && a <= b*1.001 }
+	if h.Seconds <= 0 || h.PeakRSS < 1<<20 || !near(h.PerKCommitSec, h.Seconds*1000/float64(h.Commits)) ||
+		h.Extrapolated != (h.Commits < 1000) || !near(h.TotalSec, h.SingleSec+h.Seconds) ||
+		!near(h.PerKCommitTotalSec, h.TotalSec*1000/float64(h.Commits)) {
+		t.Errorf("history times = %+v", h)
+	}
+	// HEAD is among the commits; each distinct blob is counted once, and
+	// HEAD's were indexed by the single-revision run.
+	if h.FileEntries < h.SingleFiles || h.Skipped < 0 || h.Blobs < h.SingleBlobs || h.Blobs > h.FileEntries-h.Skipped ||
+		h.Blobs != h.BlobsNew+h.BlobsReused || h.BlobsReused != h.SingleBlobs || !near(h.BlobShare, float64(h.Blobs)/float64(h.FileEntries)) {
+		t.Errorf("history blobs = %+v", h)
+	}
+	if h.BlobsNew == 0 && h.Chunks > 0 {
+		t.Errorf("history: %d new blobs but %d new chunks", h.BlobsNew, h.Chunks)
+	}
+	if h.StoreBytes < h.SingleStoreBytes || !near(h.StoreRatio, float64(h.StoreBytes)/float64(h.SingleStoreBytes)) {
+		t.Errorf("history store = %d bytes, ratio %g; single revision %d", h.StoreBytes, h.StoreRatio, h.SingleStoreBytes)
 	}
 }
 
@@ -114,5 +176,20 @@ func TestLatency(t *testing.T) {
 	l := latency(d)
 	if l.N != 100 || l.P50ms != 50 || l.P95ms != 95 {
 		t.Errorf("latency = %+v, want n=100 p50=50 p95=95", l)
+	}
+}
+
+// TestHistoryText checks that the per-1,000-commit time is labelled as
+// extrapolated only when fewer commits were indexed.
+func TestHistoryText(t *testing.T) {
+	for _, n := range []int{32, 1500} {
+		h := &HistoryStats{Repo: "r", Head: strings.Repeat("a", 40), Commits: n, Requested: n, Available: n, Seconds: 1, PerKCommitSec: 1000 / float64(n), Extrapolated: n < 1000}
+		var b strings.Builder
+		if err := (&Report{History: h}).WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "extrapolated linearly"); got != (n < 1000) || !strings.Contains(b.String(), "HISTORY") {
+			t.Errorf("%d commits: text report\n%s", n, b.String())
+		}
 	}
 }

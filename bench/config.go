@@ -52,6 +52,14 @@ type Config struct {
 	// Repack packs the repository's objects as a clone would have them.
 	Repack bool
 
+	// HistoryRepo is the repository whose first-parent history is indexed
+	// (in a clone of it; default: the repository the harness runs in).
+	HistoryRepo string
+	// HistoryCommits is how many of its commits to index: 0 means all, up
+	// to DefaultHistoryCap (QuickHistory in the quick mode); negative skips
+	// the history measurement.
+	HistoryCommits int
+
 	// Log receives progress lines (nil: silent).
 	Log io.Writer
 }
@@ -68,6 +76,9 @@ func (c Config) withDefaults() (Config, error) {
 		}
 		if c.ColdReps == 0 {
 			c.ColdReps = 1
+		}
+		if c.HistoryCommits == 0 {
+			c.HistoryCommits = QuickHistory
 		}
 	}
 	if c.Commits == 0 {

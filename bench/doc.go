@@ -11,7 +11,10 @@
 // also searches in-process through the gitindex and search packages to
 // measure a warm process. Optionally it grows the repository by adding
 // modified copies of the corpus until the index holds about a million
-// chunks, and measures queries again at that size.
+// chunks, and measures queries again at that size. Last, it clones a real
+// repository (by default the one it runs in) and indexes its HEAD, then its
+// first-parent history, to report the cost per 1,000 commits and the store's
+// growth over a single revision.
 //
 // Everything measured is reported as a Report: a text table (WriteText) and
 // JSON. Targets are ratios measured in the same run, so a noisy, shared

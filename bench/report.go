@@ -12,15 +12,16 @@ import (
 
 // Report is everything one run measured.
 type Report struct {
-	Machine     Machine      `json:"machine"`
-	Corpus      CorpusStats  `json:"corpus"`
-	Index       IndexStats   `json:"full_index"`
-	Incremental Incremental  `json:"incremental"`
-	Sizes       []SizeReport `json:"sizes"` // the corpus, then the scaled-up repository
-	Targets     []Target     `json:"targets"`
-	Notes       []string     `json:"notes,omitempty"`
-	Command     string       `json:"command"`
-	ElapsedSec  float64      `json:"elapsed_s"`
+	Machine     Machine       `json:"machine"`
+	Corpus      CorpusStats   `json:"corpus"`
+	Index       IndexStats    `json:"full_index"`
+	Incremental Incremental   `json:"incremental"`
+	Sizes       []SizeReport  `json:"sizes"`             // the corpus, then the scaled-up repository
+	History     *HistoryStats `json:"history,omitempty"` // nil when skipped
+	Targets     []Target      `json:"targets"`
+	Notes       []string      `json:"notes,omitempty"`
+	Command     string        `json:"command"`
+	ElapsedSec  float64       `json:"elapsed_s"`
 }
 
 // Machine identifies where the run happened.
@@ -161,6 +162,10 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("vector scan\t%d rows × %d dims = %s in %d segments: %.2f ms, %.2f GB/s", sc.Rows, sc.Dim, mb(sc.Bytes), sc.Segments, sc.ScanMs, sc.ScanGBs)
 		p("memory read loop (%d threads)\t%.2f GB/s; scan ÷ memory = %.0f%%", sc.Threads, sc.MemGBs, 100*sc.Ratio)
 	}
+	if h := r.History; h != nil {
+		p("")
+		writeHistory(p, h)
+	}
 	p("")
 	p("TARGETS\t")
 	for _, t := range r.Targets {
@@ -183,4 +188,24 @@ func (r *Report) WriteText(w io.Writer) error {
 
 func mb(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// writeHistory prints the history measurement.
+func writeHistory(p func(string, ...any), h *HistoryStats) {
+	p("HISTORY\t%s @ %.12s, first parents", h.Repo, h.Head)
+	p("commits indexed\t%d (asked %d; HEAD has %d first-parent commits)", h.Commits, h.Requested, h.Available)
+	p("single revision (HEAD)\t%d files, %d blobs, %d chunks: %.1f s, store %s", h.SingleFiles, h.SingleBlobs, h.SingleChunks, h.SingleSec, mb(h.SingleStoreBytes))
+	p("history index, HEAD indexed\t%.1f s, %d new chunks, peak RSS %s (HEAD + history: %.1f s)", h.Seconds, h.Chunks, mb(h.PeakRSS), h.TotalSec)
+	per := fmt.Sprintf("%.1f s with HEAD indexed, %.1f s from scratch", h.PerKCommitSec, h.PerKCommitTotalSec)
+	if h.Extrapolated {
+		per += fmt.Sprintf(" (extrapolated linearly from %d commits)", h.Commits)
+	}
+	p("time per 1,000 commits\t%s", per)
+	avg := 0.0
+	if h.Commits > 0 {
+		avg = float64(h.FileEntries) / float64(h.Commits)
+	}
+	p("distinct blobs vs commits × files\t%d (%d new, %d of HEAD reused) vs %d × %.0f = %d file entries (%d skipped): %.2f%%",
+		h.Blobs, h.BlobsNew, h.BlobsReused, h.Commits, avg, h.FileEntries, h.Skipped, 100*h.BlobShare)
+	p("store ÷ single revision\t%s / %s = %.2f×", mb(h.StoreBytes), mb(h.SingleStoreBytes), h.StoreRatio)
 }

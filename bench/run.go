@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,6 +77,12 @@ func (b *bench) run(ctx context.Context, work string) error {
 	}
 	b.r = newRunner(filepath.Join(work, "home"))
 	var err error
+	histSrc := ""
+	if b.cfg.HistoryCommits >= 0 {
+		if histSrc, err = historyRepo(ctx, b.cfg); err != nil {
+			return err
+		}
+	}
 	if b.bin, err = b.binary(ctx, work); err != nil {
 		return err
 	}
@@ -116,6 +121,11 @@ func (b *bench) run(ctx context.Context, work string) error {
 		}
 		b.rep.Sizes = append(b.rep.Sizes, s)
 	}
+	if histSrc != "" {
+		if b.rep.History, err = b.history(ctx, histSrc, filepath.Join(work, "history")); err != nil {
+			return err
+		}
+	}
 	b.rep.Targets = evaluate(b.rep, b.cfg)
 	return nil
 }
@@ -151,13 +161,10 @@ func (b *bench) binary(ctx context.Context, work string) (string, error) {
 
 // index runs `git-bcindex index --json revs...` as a new process.
 func (b *bench) index(ctx context.Context, revs ...string) (*indexSummary, *proc, error) {
-	p, err := b.r.run(ctx, b.rp.dir, nil, nil, b.bin, append([]string{"index", "--json"}, revs...)...)
-	if err != nil {
-		return nil, nil, fmt.Errorf("index %s: %w", strings.Join(revs, " "), err)
-	}
 	var s indexSummary
-	if err := json.Unmarshal(p.Stdout, &s); err != nil {
-		return nil, nil, fmt.Errorf("index %s: read summary %q: %w", strings.Join(revs, " "), clip(p.Stdout), err)
+	p, err := b.indexJSON(ctx, b.rp.dir, &s, revs...)
+	if err != nil {
+		return nil, nil, err
 	}
 	return &s, p, nil
 }

@@ -3,6 +3,8 @@ package gitindex
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -88,12 +90,16 @@ func (r *Repo) History(ctx context.Context, opts HistoryOptions) ([]HistoryCommi
 // walkFirstParent calls fn for from and its first-parent ancestors, newest
 // first, until fn returns false or the root is passed.
 func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(*object.Commit) bool) error {
+	shallow := r.shallowCommits()
 	h := from
 	for !h.IsZero() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		c, err := r.Git.CommitObject(h)
+		if err != nil && h != from && shallow[h] {
+			return nil // the history of a shallow clone ends here
+		}
 		if err != nil {
 			return fmt.Errorf("walk history: read commit %s: %w", h, err)
 		}
@@ -101,11 +107,25 @@ func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(
 			return nil
 		}
 		h = plumbing.ZeroHash
-		if len(c.ParentHashes) > 0 {
+		if len(c.ParentHashes) > 0 && !shallow[c.Hash] {
 			h = c.ParentHashes[0]
 		}
 	}
 	return nil
+}
+
+// shallowCommits lists the commits at the boundary of a shallow clone
+// (.git/shallow): their parents are not in the repository.
+func (r *Repo) shallowCommits() map[plumbing.Hash]bool {
+	out := map[plumbing.Hash]bool{}
+	b, err := os.ReadFile(filepath.Join(r.CommonDir, "shallow"))
+	if err != nil {
+		return out
+	}
+	for _, line := range strings.Fields(string(b)) {
+		out[plumbing.NewHash(line)] = true
+	}
+	return out
 }
 
 // ListHistory caches the tree listing of every commit (oldest first, as

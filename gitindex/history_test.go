@@ -3,6 +3,7 @@ package gitindex
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +133,27 @@ func TestIndexHistoryCostsDistinctBlobs(t *testing.T) {
 	sum, err = NewIndexer(repo, Options{}).IndexHistory(ctx, HistoryOptions{Max: 5}, 0)
 	if err != nil || sum.BlobsNew != 1 {
 		t.Errorf("incremental history index: %+v, %v", sum, err)
+	}
+}
+
+// TestHistoryStopsAtShallowBoundary indexes all the history a shallow clone
+// has, without trying to read the commits it lacks.
+func TestHistoryStopsAtShallowBoundary(t *testing.T) {
+	r := gittest.New(t)
+	for i := 0; i < 6; i++ {
+		r.Commit("c", map[string]string{"f.go": "package f\n\n// V" + strings.Repeat("i", i+1) + " changes.\nfunc V() {}\n"})
+	}
+	dst := filepath.Join(t.TempDir(), "shallow")
+	r.Git("clone", "-q", "--depth", "3", "file://"+r.Dir, dst)
+	repo, err := OpenRepo(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := NewIndexer(repo, Options{}).IndexHistory(context.Background(), HistoryOptions{}, 0)
+	if err != nil {
+		t.Fatalf("history of a shallow clone: %v", err)
+	}
+	if len(sum.Commits) != 3 {
+		t.Fatalf("indexed %d commits of a depth-3 clone, want 3", len(sum.Commits))
 	}
 }

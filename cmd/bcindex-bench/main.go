@@ -1,13 +1,15 @@
 // Command bcindex-bench measures bcindex on real code nobody here wrote:
 // full and incremental indexing, query latency per mode in warm and cold
-// processes, the vector scan against the memory bandwidth, and git grep side
-// by side, and evaluates the project's performance targets.
+// processes, the vector scan against the memory bandwidth, git grep side by
+// side, and the cost of indexing a real repository's history, and evaluates
+// the project's performance targets.
 //
 // Usage, from the bcindex checkout:
 //
 //	go run ./cmd/bcindex-bench                 # Kubernetes + GOROOT/src, scaled up to ~1M chunks
 //	go run ./cmd/bcindex-bench -quick          # smoke run on GOROOT/src/net
 //	go run ./cmd/bcindex-bench -json > r.json  # the report as JSON
+//	go run ./cmd/bcindex-bench -history-repo ~/src/project -history 1000
 //
 // Build the harness with GOEXPERIMENT=simd to measure the SIMD vector
 // kernels; the git-bcindex it builds inherits the environment.
@@ -47,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Reps, "reps", 20, "repetitions of each query in a warm process")
 	fs.IntVar(&cfg.ColdReps, "cold-reps", 3, "repetitions of each query as a new process (and of git grep)")
 	fs.BoolVar(&cfg.Repack, "repack", true, "pack the repository's objects, as a clone has them")
+	fs.StringVar(&cfg.HistoryRepo, "history-repo", "", "repository whose first-parent history is indexed, in a clone (default: the one the harness runs in)")
+	fs.IntVar(&cfg.HistoryCommits, "history", 0, "first-parent commits of -history-repo to index (0: all, at most 2000; 10 with -quick; -1: skip)")
 	fs.StringVar(&cfg.Source, "src", "", "bcindex checkout to build git-bcindex from (default: the current module)")
 	fs.StringVar(&cfg.Binary, "bin", "", "use this git-bcindex instead of building one")
 	fs.StringVar(&cfg.WorkDir, "work", "", "work directory (default: a temporary directory)")
