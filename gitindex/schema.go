@@ -118,6 +118,30 @@ func (m *Meta) decode(d *decoder) {
 	m.ErrorDetail = d.str()
 }
 
+// encodePlace writes what locates and identifies a chunk: kind, name,
+// signature, parent, lines, bytes, syntax-error flag and content hash.
+func (c *ChunkRecord) encodePlace(e *encoder) {
+	e.str(c.Kind)
+	e.str(c.Name)
+	e.str(c.Signature)
+	e.uint(uint64(c.Parent + 1))
+	e.uint(uint64(c.StartLine))
+	e.uint(uint64(c.EndLine))
+	e.uint(uint64(c.StartByte))
+	e.uint(uint64(c.EndByte))
+	e.bool(c.SyntaxError)
+	e.buf = append(e.buf, c.Hash[:]...)
+}
+
+func (c *ChunkRecord) decodePlace(d *decoder) {
+	c.Kind, c.Name, c.Signature = d.str(), d.str(), d.str()
+	c.Parent = int(d.uint()) - 1
+	c.StartLine, c.EndLine = int(d.uint()), int(d.uint())
+	c.StartByte, c.EndByte = int(d.uint()), int(d.uint())
+	c.SyntaxError = d.bool()
+	copy(c.Hash[:], d.bytes(16))
+}
+
 const blobRecordVersion = 2
 
 func (b *BlobRecord) encode() []byte {
@@ -131,16 +155,7 @@ func (b *BlobRecord) encode() []byte {
 	e.uint(uint64(b.SyntaxErrors))
 	e.uint(uint64(len(b.Chunks)))
 	for _, c := range b.Chunks {
-		e.str(c.Kind)
-		e.str(c.Name)
-		e.str(c.Signature)
-		e.uint(uint64(c.Parent + 1))
-		e.uint(uint64(c.StartLine))
-		e.uint(uint64(c.EndLine))
-		e.uint(uint64(c.StartByte))
-		e.uint(uint64(c.EndByte))
-		e.bool(c.SyntaxError)
-		e.buf = append(e.buf, c.Hash[:]...)
+		c.encodePlace(&e)
 		c.Meta.encode(&e)
 	}
 	return e.buf
@@ -165,12 +180,7 @@ func decodeBlobRecord(p []byte) (*BlobRecord, error) {
 	b.Chunks = make([]ChunkRecord, n)
 	for i := range b.Chunks {
 		c := &b.Chunks[i]
-		c.Kind, c.Name, c.Signature = d.str(), d.str(), d.str()
-		c.Parent = int(d.uint()) - 1
-		c.StartLine, c.EndLine = int(d.uint()), int(d.uint())
-		c.StartByte, c.EndByte = int(d.uint()), int(d.uint())
-		c.SyntaxError = d.bool()
-		copy(c.Hash[:], d.bytes(16))
+		c.decodePlace(&d)
 		c.Meta.decode(&d)
 	}
 	if d.err != nil {

@@ -91,16 +91,7 @@ func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 	e.uint(uint64(len(chunks)))
 	for _, sc := range chunks {
 		c := sc.rec
-		e.str(c.Kind)
-		e.str(c.Name)
-		e.str(c.Signature)
-		e.uint(uint64(c.Parent + 1))
-		e.uint(uint64(c.StartLine))
-		e.uint(uint64(c.EndLine))
-		e.uint(uint64(c.StartByte))
-		e.uint(uint64(c.EndByte))
-		e.bool(c.SyntaxError)
-		e.buf = append(e.buf, c.Hash[:]...)
+		c.encodePlace(&e)
 		e.bool(sc.vec != nil)
 		if sc.vec != nil {
 			e.uint(uint64(math.Float32bits(sc.scale)))
@@ -126,13 +117,7 @@ func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
 	}
 	chunks = make([]sharedChunk, n)
 	for i := range chunks {
-		c := &chunks[i].rec
-		c.Kind, c.Name, c.Signature = d.str(), d.str(), d.str()
-		c.Parent = int(d.uint()) - 1
-		c.StartLine, c.EndLine = int(d.uint()), int(d.uint())
-		c.StartByte, c.EndByte = int(d.uint()), int(d.uint())
-		c.SyntaxError = d.bool()
-		copy(c.Hash[:], d.bytes(16))
+		chunks[i].rec.decodePlace(&d)
 		if d.bool() {
 			chunks[i].scale = math.Float32frombits(uint32(d.uint()))
 			b := d.bytes(dim)

@@ -28,11 +28,7 @@ func gcCommand() *cli.Command {
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 		},
 		Action: func(c *cli.Context) error {
-			repo, err := openRepo(c)
-			if err != nil {
-				return err
-			}
-			s, err := readSettings(repo)
+			repo, s, err := openWithSettings(c)
 			if err != nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -31,18 +30,11 @@ func logCommand() *cli.Command {
 }
 
 func runLog(c *cli.Context) error {
-	query := strings.Join(c.Args().Slice(), " ")
-	if strings.TrimSpace(query) == "" {
-		return search.ErrEmptyQuery
-	}
-	if c.Int("k") < 1 || c.Int("k") > 1000 {
-		return usageError{"-k must be between 1 and 1000"}
-	}
-	repo, err := openRepo(c)
+	query, err := queryArgs(c, 1000)
 	if err != nil {
 		return err
 	}
-	s, err := readSettings(repo)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}

@@ -19,11 +19,7 @@ or, for a fixed repository, "args": ["bcindex", "--dir", "/path/to/repo", "mcp"]
 }
 
 func runMCP(c *cli.Context) error {
-	repo, err := openRepo(c)
-	if err != nil {
-		return err
-	}
-	s, err := readSettings(repo)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}

@@ -35,18 +35,11 @@ func searchCommand() *cli.Command {
 }
 
 func runSearch(c *cli.Context) error {
-	query := strings.Join(c.Args().Slice(), " ")
-	if strings.TrimSpace(query) == "" {
-		return search.ErrEmptyQuery
-	}
-	if c.Int("k") < 1 || c.Int("k") > 10000 {
-		return usageError{"-k must be between 1 and 10000"}
-	}
-	repo, err := openRepo(c)
+	query, err := queryArgs(c, 10000)
 	if err != nil {
 		return err
 	}
-	s, err := readSettings(repo)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}

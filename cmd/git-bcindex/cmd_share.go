@@ -57,11 +57,7 @@ func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string,
 	if remote == "" {
 		remote = "origin"
 	}
-	repo, err := openRepo(c)
-	if err != nil {
-		return err
-	}
-	s, err := readSettings(repo)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}

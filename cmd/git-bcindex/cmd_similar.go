@@ -36,11 +36,7 @@ func runSimilar(c *cli.Context) error {
 	if c.Int("k") < 1 || c.Int("k") > 10000 {
 		return usageError{"-k must be between 1 and 10000"}
 	}
-	repo, err := openRepo(c)
-	if err != nil {
-		return err
-	}
-	s, err := readSettings(repo)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}

@@ -21,11 +21,7 @@ func statusCommand() *cli.Command {
 			&cli.BoolFlag{Name: "errors", Usage: "list the files with syntax errors"},
 		},
 		Action: func(c *cli.Context) error {
-			repo, err := openRepo(c)
-			if err != nil {
-				return err
-			}
-			s, err := readSettings(repo)
+			repo, s, err := openWithSettings(c)
 			if err != nil {
 				return err
 			}

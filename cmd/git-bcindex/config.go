@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/config"
+	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
@@ -154,4 +155,15 @@ func (s settings) indexOptions() gitindex.Options {
 		o.Workers = remoteWorkers
 	}
 	return o
+}
+
+// openWithSettings opens the repository (--dir or the current directory)
+// and reads its bcindex settings.
+func openWithSettings(c *cli.Context) (*gitindex.Repo, settings, error) {
+	repo, err := openRepo(c)
+	if err != nil {
+		return nil, settings{}, err
+	}
+	s, err := readSettings(repo)
+	return repo, s, err
 }

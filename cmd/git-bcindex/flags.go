@@ -1,6 +1,13 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/search"
+)
 
 // filterFlags are the result filters shared by search, log and similar.
 func filterFlags() []cli.Flag {
@@ -26,4 +33,16 @@ func flags(lists ...[]cli.Flag) []cli.Flag {
 		out = append(out, l...)
 	}
 	return out
+}
+
+// queryArgs returns the query the arguments spell and checks -k.
+func queryArgs(c *cli.Context, maxK int) (string, error) {
+	query := strings.Join(c.Args().Slice(), " ")
+	if strings.TrimSpace(query) == "" {
+		return "", search.ErrEmptyQuery
+	}
+	if k := c.Int("k"); k < 1 || k > maxK {
+		return "", usageError{fmt.Sprintf("-k must be between 1 and %d", maxK)}
+	}
+	return query, nil
 }
