@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +33,9 @@ type Options struct {
 
 // Server answers MCP tool calls about one repository.
 type Server struct {
+	// mu serialises tool calls: a go-git repository is not safe for
+	// concurrent use, and gitindex.Repo reopens it after a repack.
+	mu   sync.Mutex
 	repo *gitindex.Repo
 	opts Options
 	sdk  *sdk.Server
@@ -100,6 +104,8 @@ func addTool[In, Out any](s *Server, name, desc string, h sdk.ToolHandlerFor[In,
 				err = fmt.Errorf("internal error in %s (please report it): %v", name, p)
 			}
 		}()
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		return h(ctx, req, in)
 	})
 }
