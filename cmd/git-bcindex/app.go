@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -65,7 +66,17 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newApp(stdout, stderr).RunContext(ctx, args)
+	// BCINDEX_CPUPROFILE=FILE profiles the command, for benchmarks.
+	if p := os.Getenv("BCINDEX_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			if pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+			defer f.Close()
+		}
+	}
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, interspersed(app, args))
 	return exitCode(err, stderr)
 }
 
