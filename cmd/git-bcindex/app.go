@@ -69,10 +69,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// BCINDEX_CPUPROFILE=FILE profiles the command, for benchmarks.
 	if p := os.Getenv("BCINDEX_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
+			defer f.Close() // after StopCPUProfile has written the profile
 			if pprof.StartCPUProfile(f) == nil {
 				defer pprof.StopCPUProfile()
 			}
-			defer f.Close()
 		}
 	}
 	app := newApp(stdout, stderr)
