@@ -32,6 +32,7 @@ var fusion = struct {
 type fused struct {
 	seg, row int
 	score    float64
+	copies   [][2]int // (segment, row) of the same chunk text elsewhere, collapsed into this hit
 }
 
 // fuse merges arm rankings with weighted RRF, then applies code-aware
@@ -134,10 +135,11 @@ type arm struct {
 // collapse keeps one result per definition: a micro chunk (block) and the
 // function it lies in are the same answer, so whichever ranks first stands
 // for both (a block hit names its function as parent); and one result per
-// chunk text, so code copied into several files shows once.
+// chunk text, so code copied into several files shows once, naming the
+// other files in also_in.
 func (v *view) collapse(in []fused) []fused {
 	seen := map[[2]int]bool{}
-	sameText := map[[16]byte]bool{}
+	sameText := map[[16]byte]int{} // chunk text → index in out
 	out := in[:0:0]
 	for _, f := range in {
 		seg := v.snap.Segments[f.seg]
@@ -146,13 +148,17 @@ func (v *view) collapse(in []fused) []fused {
 			owner = r.Parent
 		}
 		k := [2]int{f.seg, owner}
+		if seen[k] {
+			continue
+		}
 		row := seg.Row(f.row)
-		if seen[k] || row.Indexed && sameText[row.Hash] {
+		if i, ok := sameText[row.Hash]; ok && row.Indexed {
+			out[i].copies = append(out[i].copies, [2]int{f.seg, f.row})
 			continue
 		}
 		seen[k] = true
 		if row.Indexed {
-			sameText[row.Hash] = true
+			sameText[row.Hash] = len(out)
 		}
 		out = append(out, f)
 	}

@@ -25,6 +25,10 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			ChunkID: fmt.Sprintf("%s:%d-%d", sha, row.StartByte, row.EndByte),
 			AlsoIn:  paths[1:],
 		}
+		for _, c := range f.copies {
+			cp := v.snap.Segments[c[0]].Row(c[1])
+			h.AlsoIn = append(h.AlsoIn, fmt.Sprintf("%s:%d-%d", v.pathOf(c[0], c[1]), cp.StartLine, cp.EndLine))
+		}
 		h.Meta = row.Meta()
 		h.HasSyntaxErrors = row.SyntaxError
 		if row.Indexed {

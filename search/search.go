@@ -78,7 +78,8 @@ type Hit struct {
 	Snippet    string   `json:"snippet"`
 	// SnippetStart is the line number of the snippet's first line.
 	SnippetStart int `json:"snippet_start_line"`
-	// AlsoIn lists other paths holding the same blob at this revision.
+	// AlsoIn lists other paths holding the same blob at this revision, and
+	// "path:start-end" of the same chunk text in other files.
 	AlsoIn []string `json:"also_in,omitempty"`
 	// ParentSignature and ParentChunkID identify the enclosing definition
 	// (for a method its class, for a block its function).

@@ -190,6 +190,14 @@ func TestCopiedCodeShowsOnce(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("the same function copied into two files appears %d times, want once: %+v", n, res.Hits)
 	}
+	top := res.Hits[0]
+	other := "b/retry_copy.go:5-18"
+	if top.Path == "b/retry_copy.go" {
+		other = "a/retry.go:5-18"
+	}
+	if len(top.AlsoIn) != 1 || top.AlsoIn[0] != other {
+		t.Fatalf("also_in = %v, want [%s]", top.AlsoIn, other)
+	}
 }
 
 func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
