@@ -113,6 +113,9 @@ func printHits(w io.Writer, hits []search.Hit) {
 		if last := h.SnippetStart + len(lines) - 1; last < h.EndLine {
 			fmt.Fprintf(w, "%s\n", paint(dim, fmt.Sprintf("        … %d more lines", h.EndLine-last)))
 		}
+		if len(h.AlsoIn) > 0 {
+			fmt.Fprintf(w, "%s\n", paint(dim, "        also in "+strings.Join(h.AlsoIn, ", ")))
+		}
 	}
 }
 
