@@ -25,7 +25,8 @@ import (
 //	   lines) that yields no definition is a window child flagged
 //	   SyntaxError over its whole lines, with ErrorDetail, instead of
 //	   staying silently in its parent chunk.
-const Version = 3
+//	4: a Go method's QualifiedName is Receiver.Method.
+const Version = 4
 
 // Chunk kinds.
 const (

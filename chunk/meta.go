@@ -34,6 +34,11 @@ func annotate(f *File, src []byte) {
 		c := &f.Chunks[i]
 		p := &f.Chunks[c.Parent]
 		c.QualifiedName = qualify(p, c)
+		if f.Language == "go" && c.Kind == KindMethod {
+			if r := goReceiver(c.Signature); r != "" {
+				c.QualifiedName = r + "." + c.Name
+			}
+		}
 		if isDef(c.Kind) && c.Kind != KindImpl {
 			c.Decorators = decorators(src[c.StartByte:min(c.EndByte, c.StartByte+4096)])
 			c.Access = access(f.Language, c, p, src)
@@ -536,4 +541,26 @@ func errorDetail(errs []synErr, s, e int) string {
 		}
 	}
 	return ""
+}
+
+// goReceiver returns the receiver type of a Go method signature:
+// "func (s *Server[T]) Run()" gives "Server".
+func goReceiver(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "func (")
+	if !ok {
+		return ""
+	}
+	recv, _, ok := strings.Cut(rest, ")")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(recv)
+	if len(fields) == 0 {
+		return ""
+	}
+	t := strings.TrimLeft(fields[len(fields)-1], "*")
+	if i := strings.IndexByte(t, '['); i >= 0 {
+		t = t[:i]
+	}
+	return t
 }

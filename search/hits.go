@@ -48,6 +48,13 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			}
 			p = pr.Parent
 		}
+		if h.Parent == "" && row.Kind == "method" {
+			// A Go method sits at file level; its receiver is its parent.
+			if recv, ok := strings.CutSuffix(h.QualifiedName, "."+row.Name); ok && recv != "" {
+				h.Parent = recv
+				chain = append(chain, recv)
+			}
+		}
 		for i := len(chain) - 1; i >= 0; i-- {
 			h.Breadcrumb = append(h.Breadcrumb, chain[i])
 		}

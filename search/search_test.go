@@ -253,3 +253,17 @@ func TestMatchSquashed(t *testing.T) {
 		}
 	}
 }
+
+func TestGoMethodNamesItsReceiver(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"srv/server.go": "package srv\n\ntype Server struct{}\n\n// Serve answers requests until stopped.\nfunc (s *Server) Serve() error { return nil }\n"})
+	repo := openRepo(t, r.Dir)
+	res := run(t, repo, Options{Query: "Serve", Mode: ModeSymbol})
+	if len(res.Hits) == 0 {
+		t.Fatal("no hit")
+	}
+	h := res.Hits[0]
+	if h.Parent != "Server" || h.QualifiedName != "Server.Serve" || strings.Join(h.Breadcrumb, " › ") != "srv/server.go › Server › Serve" {
+		t.Fatalf("Go method hit: parent %q, qualified %q, breadcrumb %v", h.Parent, h.QualifiedName, h.Breadcrumb)
+	}
+}
