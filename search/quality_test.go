@@ -79,7 +79,7 @@ func firstSentence(doc string) string {
 
 // buildQualityRepo commits the packages (docs stripped or kept) and mines
 // the queries from the original source with the project's chunker.
-func buildQualityRepo(t *testing.T, strip bool) (*gittest.Repo, []evalQuery, []evalQuery) {
+func buildQualityRepo(t testing.TB, strip bool) (*gittest.Repo, []evalQuery, []evalQuery) {
 	r := gittest.New(t)
 	var docQ, nameQ []evalQuery
 	for _, pkg := range qualityPackages {
@@ -148,7 +148,7 @@ func sample(qs []evalQuery, n int) []evalQuery {
 	return out
 }
 
-func evaluate(t *testing.T, repo *gitindex.Repo, qs []evalQuery, mode string) armScore {
+func evaluate(t testing.TB, repo *gitindex.Repo, qs []evalQuery, mode string) armScore {
 	var s armScore
 	for _, q := range qs {
 		res, err := Search(context.Background(), repo, Options{Query: q.Query, Mode: mode, K: 10, Embedder: embed.Default(), NoIndex: true, MaxLines: 1})

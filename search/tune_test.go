@@ -2,35 +2,44 @@ package search
 
 import (
 	"context"
-	"os"
+	"fmt"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
-// TestTuneFusion prints the fused MRR for a grid of fusion settings on the
-// quality corpus. Run with BCINDEX_TUNE=1; it asserts nothing and is only a
-// tool for choosing the defaults in fuse.go.
-func TestTuneFusion(t *testing.T) {
-	if os.Getenv("BCINDEX_TUNE") == "" {
-		t.Skip("set BCINDEX_TUNE=1 to run the fusion grid")
-	}
+// BenchmarkFusionGrid measures the fused MRR@10 of the quality corpus (docs
+// kept and stripped) for a grid of fusion settings, one sub-benchmark each,
+// as metrics: the tool for choosing the defaults in fuse.go.
+//
+//	go test ./search -run XXX -bench FusionGrid -benchtime 1x
+func BenchmarkFusionGrid(b *testing.B) {
 	saved := fusion
 	defer func() { fusion = saved }()
 	for _, strip := range []bool{false, true} {
-		r, docQ, _ := buildQualityRepo(t, strip)
-		repo, _ := gitindex.OpenRepo(r.Dir)
+		r, docQ, _ := buildQualityRepo(b, strip)
+		repo, err := gitindex.OpenRepo(r.Dir)
+		if err != nil {
+			b.Fatal(err)
+		}
 		if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
 		for _, k := range []float64{10, 30, 60} {
-			for _, wv := range []float64{1, 1.5, 2, 3} {
-				for _, wt := range []float64{0.5, 1} {
-					fusion.k = k
-					fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: wt, ModeVector: wv}
-					s := evaluate(t, repo, docQ, ModeHybrid)
-					t.Logf("strip=%v k=%v text=%v vector=%v: mrr@10 %.3f recall@1 %.3f", strip, k, wt, wv, s.MRR10, s.Recall1)
+			for _, wv := range []float64{1, 1.5, 2} {
+				for _, g := range []float64{0, 0.2} {
+					name := fmt.Sprintf("strip=%v/k=%v/vector=%v/confidence=%v", strip, k, wv, g)
+					b.Run(name, func(b *testing.B) {
+						fusion.k, fusion.textConfidence = k, g
+						fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
+						var s armScore
+						for i := 0; i < b.N; i++ {
+							s = evaluate(b, repo, docQ, ModeHybrid)
+						}
+						b.ReportMetric(s.MRR10, "mrr@10")
+						b.ReportMetric(s.Recall1, "recall@1")
+					})
 				}
 			}
 		}
