@@ -9,7 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -56,11 +61,27 @@ func OpenRepo(dir string) (*Repo, error) {
 		}
 		common = filepath.Clean(c)
 	}
-	g, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
+	r := &Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs}
+	if r.Git, err = r.open(); err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
 	}
-	return &Repo{Git: g, GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs}, nil
+	return r, nil
+}
+
+// open opens the object database with go-git, keeping pack files open
+// between lookups: by default go-git reopens the pack file for every
+// object, which dominates reading trees and small blobs.
+func (r *Repo) open() (*git.Repository, error) {
+	var fs billy.Filesystem = osfs.New(r.GitDir)
+	if r.CommonDir != r.GitDir {
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(r.CommonDir))
+	}
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	var wt billy.Filesystem
+	if r.WorkTree != "" {
+		wt = osfs.New(r.WorkTree)
+	}
+	return git.Open(st, wt)
 }
 
 // findGitDir walks up from dir to the first ".git" directory or gitfile, or
@@ -125,12 +146,21 @@ func (r *Repo) reopen() bool {
 	if r.workDir == "" {
 		return false
 	}
-	g, err := git.PlainOpenWithOptions(r.workDir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	g, err := r.open()
 	if err != nil {
 		return false
 	}
+	r.Close()
 	r.Git = g
 	return true
+}
+
+// Close releases the pack files the repository keeps open.
+func (r *Repo) Close() error {
+	if st, ok := r.Git.Storer.(*filesystem.Storage); ok {
+		return st.Close()
+	}
+	return nil
 }
 
 func (r *Repo) resolve(rev string) (Commit, error) {
