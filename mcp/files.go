@@ -45,15 +45,7 @@ func (s *Server) readFile(_ context.Context, _ *sdk.CallToolRequest, in readFile
 	if in.EndLine > 0 && in.StartLine > in.EndLine {
 		return nil, out, fmt.Errorf("end_line %d is before start_line %d", in.EndLine, in.StartLine)
 	}
-	t, err := s.openTree(in.Rev)
-	if err != nil {
-		return nil, out, err
-	}
-	e, err := t.file(in.Path)
-	if err != nil {
-		return nil, out, err
-	}
-	content, err := s.readText(e)
+	t, e, content, err := s.fileAt(in.Rev, in.Path)
 	if err != nil {
 		return nil, out, err
 	}
@@ -92,6 +84,20 @@ func (s *Server) readFile(_ context.Context, _ *sdk.CallToolRequest, in readFile
 		msg += "[" + out.Note + "]\n"
 	}
 	return text(msg), out, nil
+}
+
+// fileAt resolves rev, finds path in its tree and reads the file as text.
+func (s *Server) fileAt(rev, path string) (tree, gitindex.Entry, []byte, error) {
+	t, err := s.openTree(rev)
+	if err != nil {
+		return tree{}, gitindex.Entry{}, nil, err
+	}
+	e, err := t.file(path)
+	if err != nil {
+		return tree{}, gitindex.Entry{}, nil, err
+	}
+	content, err := s.readText(e)
+	return t, e, content, err
 }
 
 // readText reads a regular file's blob, refusing huge and binary ones.

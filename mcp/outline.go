@@ -49,15 +49,7 @@ func (s *Server) fileChunks(_ context.Context, _ *sdk.CallToolRequest, in fileCh
 	if err != nil {
 		return nil, out, err
 	}
-	t, err := s.openTree(in.Rev)
-	if err != nil {
-		return nil, out, err
-	}
-	e, err := t.file(in.Path)
-	if err != nil {
-		return nil, out, err
-	}
-	content, err := s.readText(e)
+	t, e, content, err := s.fileAt(in.Rev, in.Path)
 	if err != nil {
 		return nil, out, err
 	}

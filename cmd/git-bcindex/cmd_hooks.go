@@ -53,12 +53,18 @@ func hooksDir(repo *gitindex.Repo) (string, error) {
 	return hooks.Dir(top, repo.CommonDir)
 }
 
-func runHooksInstall(c *cli.Context) error {
+// openHooksDir opens the repository and finds its hooks directory.
+func openHooksDir(c *cli.Context) (*gitindex.Repo, string, error) {
 	repo, err := openRepo(c)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	dir, err := hooksDir(repo)
+	return repo, dir, err
+}
+
+func runHooksInstall(c *cli.Context) error {
+	repo, dir, err := openHooksDir(c)
 	if err != nil {
 		return err
 	}
@@ -79,11 +85,7 @@ func runHooksInstall(c *cli.Context) error {
 }
 
 func runHooksUninstall(c *cli.Context) error {
-	repo, err := openRepo(c)
-	if err != nil {
-		return err
-	}
-	dir, err := hooksDir(repo)
+	_, dir, err := openHooksDir(c)
 	if err != nil {
 		return err
 	}
@@ -98,11 +100,7 @@ func runHooksUninstall(c *cli.Context) error {
 }
 
 func runHooksStatus(c *cli.Context) error {
-	repo, err := openRepo(c)
-	if err != nil {
-		return err
-	}
-	dir, err := hooksDir(repo)
+	repo, dir, err := openHooksDir(c)
 	if err != nil {
 		return err
 	}
