@@ -10,7 +10,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/utils/merkletrie"
 )
 
 // TreeDiff says how a listing was obtained by ListingFrom.
@@ -26,7 +25,7 @@ type TreeDiff struct {
 
 // ListingFrom returns the listing of tree to, like Listing, but derives it
 // from the cached listing of the first base that has one plus the changes
-// go-git's tree diff reports, instead of walking the whole tree. Identical
+// a tree diff reports, instead of walking the whole tree. Identical
 // subtrees are skipped by hash, so the cost follows the size of the change,
 // not of the repository. It falls back to a full walk when no base is cached
 // or when a .gitattributes file changed (attributes can re-classify any
@@ -80,15 +79,7 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 // applyDiff returns old's listing changed into tree to's, or nil when a
 // .gitattributes file changed.
 func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*Listing, *TreeDiff, error) {
-	a, err := r.Git.TreeObject(old.Tree)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read tree %s: %w", old.Tree, err)
-	}
-	b, err := r.Git.TreeObject(to)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read tree %s: %w", to, err)
-	}
-	changes, err := object.DiffTreeWithOptions(ctx, a, b, nil)
+	changes, err := r.diffTrees(ctx, old.Tree, to)
 	if err != nil {
 		return nil, nil, fmt.Errorf("diff trees %s..%s: %w", old.Tree, to, err)
 	}
@@ -96,27 +87,21 @@ func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*
 	gone := map[string]bool{}
 	var added []Entry
 	for _, c := range changes {
-		action, err := c.Action()
-		if err != nil {
-			return nil, nil, fmt.Errorf("diff trees %s..%s: %w", old.Tree, to, err)
+		if path.Base(c.Path) == ".gitattributes" {
+			return nil, nil, nil
 		}
-		for _, name := range []string{c.From.Name, c.To.Name} {
-			if path.Base(name) == ".gitattributes" {
-				return nil, nil, nil
-			}
-		}
-		switch action {
-		case merkletrie.Delete:
+		switch {
+		case c.deleted():
 			d.Deleted++
-			gone[c.From.Name] = true
+			gone[c.Path] = true
 			continue
-		case merkletrie.Modify:
-			d.Modified++
-			gone[c.From.Name] = true
-		case merkletrie.Insert:
+		case c.added():
 			d.Added++
+		default:
+			d.Modified++
+			gone[c.Path] = true
 		}
-		added = append(added, entryFor(c.To.Name, c.To.TreeEntry))
+		added = append(added, entryFor(c.Path, c.To))
 	}
 	l := &Listing{Tree: to, Entries: make([]Entry, 0, len(old.Entries)+len(added))}
 	var attrFiles []Entry

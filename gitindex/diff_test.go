@@ -42,6 +42,15 @@ func TestListingFromMatchesWalk(t *testing.T) {
 		{"rename unchanged", func() { r.Git("mv", "pkg1/f1.go", "pkg1/renamed.go"); r.Commit("r", nil) }},
 		{"delete directory", func() { r.Git("rm", "-rq", "pkg2"); r.Commit("d", nil) }},
 		{"directory becomes file", func() { r.Git("rm", "-rq", "dir"); r.Commit("df", map[string]string{"dir": "now a file\n"}) }},
+		{"file becomes directory", func() {
+			r.Git("rm", "-q", "dir")
+			r.Commit("fd", map[string]string{"dir/a/b/deep.go": "package b\n", "dir/top.go": "package dir\n"})
+		}},
+		{"mode change only", func() { r.Git("update-index", "--chmod=+x", "pkg4/f4.go"); r.Commit("x", nil) }},
+		{"new nested directories and a deleted sibling", func() {
+			r.Git("rm", "-q", "pkg5/f5.go")
+			r.Commit("n", map[string]string{"n1/n2/n3/x.go": "package n3\n", "n1/y.go": "package n1\n"})
+		}},
 		{"symlink", func() {
 			if err := os.Symlink("pkg3/f3.go", filepath.Join(r.Dir, "link.go")); err != nil {
 				t.Fatal(err)

@@ -1,0 +1,115 @@
+package gitindex
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// fileChange is one file that differs between two trees: From is absent
+// (zero Hash) for an added file, To for a deleted one.
+type fileChange struct {
+	Path     string
+	From, To object.TreeEntry
+}
+
+func (c fileChange) added() bool   { return c.From.Hash.IsZero() }
+func (c fileChange) deleted() bool { return c.To.Hash.IsZero() }
+
+// diffTrees reports the files that differ between trees a and b. Subtrees
+// with the same hash on both sides are skipped without being read, so the
+// cost follows the number of changed directories. A zero hash stands for
+// an empty tree.
+func (r *Repo) diffTrees(ctx context.Context, a, b plumbing.Hash) ([]fileChange, error) {
+	var out []fileChange
+	err := r.diffDirs(ctx, a, b, "", &out)
+	return out, err
+}
+
+func (r *Repo) diffDirs(ctx context.Context, a, b plumbing.Hash, prefix string, out *[]fileChange) error {
+	if a == b {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ta, err := r.treeEntries(a)
+	if err != nil {
+		return err
+	}
+	tb, err := r.treeEntries(b)
+	if err != nil {
+		return err
+	}
+	inB := make(map[string]int, len(tb))
+	for i, e := range tb {
+		inB[e.Name] = i
+	}
+	for _, ea := range ta {
+		i, ok := inB[ea.Name]
+		if !ok {
+			if err := r.diffEntry(ctx, ea, object.TreeEntry{}, prefix, out); err != nil {
+				return err
+			}
+			continue
+		}
+		delete(inB, ea.Name)
+		if eb := tb[i]; eb.Hash != ea.Hash || eb.Mode != ea.Mode {
+			if err := r.diffEntry(ctx, ea, eb, prefix, out); err != nil {
+				return err
+			}
+		}
+	}
+	for _, eb := range tb {
+		if _, ok := inB[eb.Name]; ok {
+			if err := r.diffEntry(ctx, object.TreeEntry{}, eb, prefix, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// diffEntry reports the files behind one name that differs: a file on
+// either side is a change of that file, a directory on either side is
+// diffed against the other side's directory (or an empty one).
+func (r *Repo) diffEntry(ctx context.Context, ea, eb object.TreeEntry, prefix string, out *[]fileChange) error {
+	name := prefix + ea.Name
+	if ea.Hash.IsZero() {
+		name = prefix + eb.Name
+	}
+	var dirA, dirB plumbing.Hash
+	var fileA, fileB object.TreeEntry
+	if ea.Mode == filemode.Dir {
+		dirA = ea.Hash
+	} else {
+		fileA = ea
+	}
+	if eb.Mode == filemode.Dir {
+		dirB = eb.Hash
+	} else {
+		fileB = eb
+	}
+	if !fileA.Hash.IsZero() || !fileB.Hash.IsZero() {
+		*out = append(*out, fileChange{Path: name, From: fileA, To: fileB})
+	}
+	if !dirA.IsZero() || !dirB.IsZero() {
+		return r.diffDirs(ctx, dirA, dirB, name+"/", out)
+	}
+	return nil
+}
+
+// treeEntries returns the entries of a tree; the zero hash is empty.
+func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	t, err := r.Git.TreeObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read tree %s: %w", h, err)
+	}
+	return t.Entries, nil
+}
