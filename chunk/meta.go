@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -295,6 +296,18 @@ var (
 	identRe        = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
 )
 
+// goImportBlock returns the part of a Go file before its first top-level
+// func, type, var or const declaration: the only place imports may be.
+func goImportBlock(src []byte) []byte {
+	end := len(src)
+	for _, kw := range []string{"\nfunc ", "\ntype ", "\nvar ", "\nconst ", "\nfunc(", "\nvar(", "\nconst(", "\ntype("} {
+		if i := bytes.Index(src[:end], []byte(kw)); i >= 0 {
+			end = i
+		}
+	}
+	return src[:end]
+}
+
 // fileImports returns the names a file's imports bind, for the languages
 // whose imports name things (not C includes).
 func fileImports(lang string, src []byte) map[string]bool {
@@ -314,8 +327,9 @@ func fileImports(lang string, src []byte) map[string]bool {
 	}
 	switch lang {
 	case "go":
-		// Only the import declarations, which come first.
-		s := string(head)
+		// Only the import declarations, which precede every other
+		// top-level declaration.
+		s := string(goImportBlock(head))
 		for _, m := range goImportRe.FindAllStringSubmatch(s, -1) {
 			if m[1] != "" {
 				add(m[1])

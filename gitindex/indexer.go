@@ -330,8 +330,9 @@ func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash,
 	r.tokens = make([][]string, n)
 	r.vectors = make([][]int8, n)
 	r.scales = make([]float32, n)
-	var need []int
-	var texts, sigs []string
+	texts := make([]string, n)
+	var keys [][]byte
+	var keyChunk []int
 	for i, c := range f.Chunks {
 		text := chunk.IndexText(content, f, i)
 		cr := ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
@@ -339,31 +340,40 @@ func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash,
 			Meta: Meta{Doc: c.Doc, QualifiedName: c.QualifiedName, Access: c.Access, Decorators: c.Decorators, Imports: c.Imports, ErrorDetail: c.ErrorDetail}}
 		if strings.TrimSpace(text) != "" {
 			cr.Hash = ContentHash(text)
+			texts[i] = text
 			// The name counts twice: once here, once in the text, so definitions
 			// named like the query outrank chunks that merely mention it.
 			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
 			if ix.opts.Embedder != nil {
-				v, err := store.Get(vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
-				if err != nil {
-					return nil, err
-				}
-				if v != nil {
-					if q, s, err := vector.Decode(v); err == nil {
-						r.vectors[i], r.scales[i] = q, s
-						r.reused++
-					}
-				}
-				if r.vectors[i] == nil {
-					need = append(need, i)
-					texts = append(texts, text)
-					sigs = append(sigs, c.Signature)
-				}
+				keys = append(keys, vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
+				keyChunk = append(keyChunk, i)
 			}
 		}
 		r.rec.Chunks[i] = cr
 	}
+	// Vectors of chunks whose text an indexed blob already had are reused.
+	err := store.GetEach(keys, func(k int, v []byte) error {
+		if q, s, err := vector.Decode(v); err == nil {
+			i := keyChunk[k]
+			r.vectors[i], r.scales[i] = q, s // Decode copies out of the transaction
+			r.reused++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var need []int
+	var needTexts, sigs []string
+	for _, i := range keyChunk {
+		if r.vectors[i] == nil {
+			need = append(need, i)
+			needTexts = append(needTexts, texts[i])
+			sigs = append(sigs, f.Chunks[i].Signature)
+		}
+	}
 	if len(need) > 0 {
-		vecs, err := embedChunks(ctx, ix.opts.Embedder, texts, sigs)
+		vecs, err := embedChunks(ctx, ix.opts.Embedder, needTexts, sigs)
 		if err != nil {
 			return nil, fmt.Errorf("embed %s (blob %s): %w", path, sha, err)
 		}

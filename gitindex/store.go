@@ -122,6 +122,30 @@ func (s *Store) Get(key []byte) ([]byte, error) {
 	return out, nil
 }
 
+// GetEach looks every key up in one read transaction and calls fn with the
+// index of each key that is present and a value valid only during the call.
+func (s *Store) GetEach(keys [][]byte, fn func(i int, v []byte) error) error {
+	err := s.db.View(func(txn *badger.Txn) error {
+		for i, k := range keys {
+			item, err := txn.Get(k)
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read %q: %w", k, err)
+			}
+			if err := item.Value(func(v []byte) error { return fn(i, v) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read store: %w", err)
+	}
+	return nil
+}
+
 // Batch buffers writes; Flush makes them durable together.
 type Batch struct {
 	wb *badger.WriteBatch
