@@ -70,7 +70,7 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 		rows := make([]Row, n)
 		var missing []int
 		for i := range rows {
-			rows[i] = ct.row(first + i)
+			rows[i] = ct.rowDetail(first + i)
 			if !rows[i].Indexed {
 				continue
 			}

@@ -55,7 +55,7 @@ func (r *Repo) SyntaxErrors(rev string) ([]FileError, error) {
 // blob's rows (the file chunk carries it when the file fell back to windows).
 func firstErrorDetail(seg *Segment, loc BlobLoc) string {
 	for row := loc.First; row < loc.First+loc.N; row++ {
-		if d := seg.Row(row).Meta().ErrorDetail; d != "" {
+		if d := seg.RowDetail(row).Meta().ErrorDetail; d != "" {
 			return d
 		}
 	}

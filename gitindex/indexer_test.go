@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -259,8 +260,12 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", rec) {
-		t.Fatalf("round trip:\n got %+v\nwant %+v", got, rec)
+	// Signatures and Meta live in segment rows, not in the durable record.
+	want := *rec
+	want.Chunks = slices.Clone(rec.Chunks)
+	want.Chunks[1].Signature, want.Chunks[1].Meta = "", Meta{}
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", &want) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, &want)
 	}
 	enc := rec.encode()
 	for i := 0; i < len(enc); i++ {

@@ -1,6 +1,7 @@
 package gitindex
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -163,10 +164,14 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 		first, n := ct.blobRange(b)
 		info := ct.blobInfo(b)
 		base := len(seg.rows)
+		details, err := ct.detailFrame(b)
+		if err != nil {
+			return err
+		}
+		details = bytes.Clone(details) // the source is unmapped before the merged segment is written
 		rows := make([]Row, n)
 		for i := range rows {
 			r := ct.row(first + i)
-			r.meta = append([]byte(nil), r.meta...) // the source is unmapped before the merged segment is written
 			if r.Parent >= 0 {
 				r.Parent = r.Parent - first + base
 			}
@@ -178,7 +183,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 				vecs[name].scales = append(vecs[name].scales, s)
 			}
 		}
-		seg.addBlob(sha, info, rows)
+		seg.addBlobDetails(sha, info, rows, details)
 	}
 	return lw.Append(lex, rowMap)
 }

@@ -1,22 +1,23 @@
 package gitindex
 
-// On-disk layout of the bcindex store, schema version 1.
+// On-disk layout of the bcindex store, schema version 3.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
 //	db/                     Badger: the durable store, opened only by the indexer
 //	  "meta/schema"           → uvarint SchemaVersion
 //	  "b/" + blob SHA (20 B)  → blob record: chunker version, content skip reason,
-//	                            size, language, and every chunk's metadata
-//	                            (kind, name, parent, signature, doc, lines,
-//	                            bytes, syntax-error flag, content hash)
+//	                            size, language, and what identifies every chunk
+//	                            (kind, name, parent, lines, bytes, syntax-error
+//	                            flag, content hash)
 //	  "v/" + model + "/" + content hash (16 B)
 //	                          → int8 vector and scale (package vector); shared
 //	                            by every chunk with that content
 //	segments/MANIFEST       JSON: schema version and the live segment IDs
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
-//	  chunks.bin              blob table (sorted by SHA → row range) and one
-//	                          fixed-size row per chunk (segment.go)
+//	  chunks.bin              blob table (sorted by SHA → row range), one
+//	                          fixed-size row per chunk, and per blob the rows'
+//	                          signatures and Meta, compressed (segment.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
 //	  vec-<model>.bin         flat int8 vectors, one per row (package vector)
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
@@ -34,6 +35,8 @@ package gitindex
 //	2: chunk metadata (qualified name, access, decorators, imports used,
 //	   syntax-error detail) in blob records and segment rows; the segment
 //	   blob table carries each blob's syntax-error count and fallback flag.
+//	3: signatures and Meta compressed per blob in segments (BCSEG003) and
+//	   left out of blob records; postings format 2 (package lexical).
 
 import (
 	"crypto/sha256"
@@ -43,7 +46,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
@@ -66,7 +69,8 @@ func ContentHash(text string) [16]byte {
 	return h
 }
 
-// BlobRecord is what the store knows about one blob.
+// BlobRecord is what the store knows about one blob. The chunks' signatures
+// and Meta are written to segment rows only (see encode).
 type BlobRecord struct {
 	ChunkerVersion int
 	Skip           string // content-based skip reason, or SkipNone
@@ -119,11 +123,14 @@ func (m *Meta) decode(d *decoder) {
 }
 
 // encodePlace writes what locates and identifies a chunk: kind, name,
-// signature, parent, lines, bytes, syntax-error flag and content hash.
-func (c *ChunkRecord) encodePlace(e *encoder) {
+// signature (when withSignature), parent, lines, bytes, syntax-error flag
+// and content hash.
+func (c *ChunkRecord) encodePlace(e *encoder, withSignature bool) {
 	e.str(c.Kind)
 	e.str(c.Name)
-	e.str(c.Signature)
+	if withSignature {
+		e.str(c.Signature)
+	}
 	e.uint(uint64(c.Parent + 1))
 	e.uint(uint64(c.StartLine))
 	e.uint(uint64(c.EndLine))
@@ -133,8 +140,11 @@ func (c *ChunkRecord) encodePlace(e *encoder) {
 	e.buf = append(e.buf, c.Hash[:]...)
 }
 
-func (c *ChunkRecord) decodePlace(d *decoder) {
-	c.Kind, c.Name, c.Signature = d.str(), d.str(), d.str()
+func (c *ChunkRecord) decodePlace(d *decoder, withSignature bool) {
+	c.Kind, c.Name = d.str(), d.str()
+	if withSignature {
+		c.Signature = d.str()
+	}
 	c.Parent = int(d.uint()) - 1
 	c.StartLine, c.EndLine = int(d.uint()), int(d.uint())
 	c.StartByte, c.EndByte = int(d.uint()), int(d.uint())
@@ -142,8 +152,11 @@ func (c *ChunkRecord) decodePlace(d *decoder) {
 	copy(c.Hash[:], d.bytes(16))
 }
 
-const blobRecordVersion = 2
+const blobRecordVersion = 3
 
+// encode keeps what identifies each chunk and its vector. Signatures and
+// Meta are display text that the segment rows hold (compressed) and that
+// chunking the blob again reproduces, so the durable record leaves them out.
 func (b *BlobRecord) encode() []byte {
 	e := encoder{buf: make([]byte, 0, 64+len(b.Chunks)*64)}
 	e.uint(blobRecordVersion)
@@ -155,8 +168,7 @@ func (b *BlobRecord) encode() []byte {
 	e.uint(uint64(b.SyntaxErrors))
 	e.uint(uint64(len(b.Chunks)))
 	for _, c := range b.Chunks {
-		c.encodePlace(&e)
-		c.Meta.encode(&e)
+		c.encodePlace(&e, false)
 	}
 	return e.buf
 }
@@ -180,8 +192,7 @@ func decodeBlobRecord(p []byte) (*BlobRecord, error) {
 	b.Chunks = make([]ChunkRecord, n)
 	for i := range b.Chunks {
 		c := &b.Chunks[i]
-		c.decodePlace(&d)
-		c.Meta.decode(&d)
+		c.decodePlace(&d, false)
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("corrupt blob record: %w", d.err)

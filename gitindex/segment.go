@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
 
 	"golang.org/x/sys/unix"
 
@@ -15,23 +18,29 @@ import (
 
 // chunks.bin layout (little endian):
 //
-//	header   64 B: magic "BCSEG002", nblobs u32, nrows u32, dictLen u32, strLen u32
+//	header   64 B: magic "BCSEG003", nblobs u32, nrows u32, dictLen u32,
+//	         namesLen u32, detailsLen u32
 //	dict     kinds then languages: u16 count, then (u8 len, bytes) each
-//	blobs    nblobs × 36 B sorted by SHA: sha[20], first row u32, rows u32,
-//	         size u32, skip reason u8, syntax errors u16, flags u8 (1: fallback)
-//	rows     nrows × 64 B, see rowSize
-//	strings  names and signatures
+//	blobs    nblobs × 44 B sorted by SHA: sha[20], first row u32, rows u32,
+//	         size u32, skip reason u8, syntax errors u16, flags u8 (1:
+//	         fallback), details offset u32, details length u32
+//	rows     nrows × 52 B, see rowSize
+//	names    the rows' names, back to back
+//	details  one zstd frame per blob with rows
 //
 // A row: blob index u32, parent row i32 (-1 none), kind u8, language u8,
 // flags u8, pad u8, start line, end line, start byte, end byte (u32 each),
-// name offset u32, signature offset u32, name length u16, signature length
-// u16, content hash [16], metadata offset u32, metadata length u32 (Meta,
-// encoded as in blob records, in the strings heap).
+// name offset u32, name length u16, pad u16, content hash [16].
+//
+// What queries read for every candidate (kind, lines, name, hash) is fixed
+// size or in the names heap; what only a displayed hit needs (signature and
+// Meta) is compressed per blob: for each of the blob's rows, uvarint length
+// and bytes of the signature, then of the encoded Meta.
 const (
-	segMagic   = "BCSEG002"
+	segMagic   = "BCSEG003"
 	headerSize = 64
-	blobSize   = 36
-	rowSize    = 64
+	blobSize   = 44
+	rowSize    = 52
 
 	flagSyntaxError = 1 << 0
 	flagIndexed     = 1 << 1 // the row has text of its own (tokens, vector)
@@ -45,12 +54,13 @@ type Row struct {
 	SyntaxError, Indexed bool
 	StartLine, EndLine   int
 	StartByte, EndByte   int
-	Name, Signature      string
+	Name                 string
+	Signature            string // set by RowDetail
 	Hash                 [16]byte
-	meta                 []byte // encoded Meta
+	meta                 []byte // encoded Meta, set by RowDetail
 }
 
-// Meta decodes the row's metadata.
+// Meta decodes the row's metadata (empty unless the row came from RowDetail).
 func (r Row) Meta() Meta {
 	var m Meta
 	if len(r.meta) > 0 {
@@ -78,6 +88,7 @@ type segBlob struct {
 	first, n    int
 	info        BlobInfo
 	originalIdx int
+	details     []byte // compressed details, when copied from another segment
 }
 
 // BlobInfo is what a segment records about a blob besides its rows.
@@ -93,6 +104,13 @@ func (w *segmentWriter) addBlob(sha [20]byte, info BlobInfo, rows []Row) {
 	w.rows = append(w.rows, rows...)
 }
 
+// addBlobDetails adds a blob whose rows' details are already compressed
+// (copied from another segment); the rows' Signature and Meta are ignored.
+func (w *segmentWriter) addBlobDetails(sha [20]byte, info BlobInfo, rows []Row, details []byte) {
+	w.addBlob(sha, info, rows)
+	w.blobs[len(w.blobs)-1].details = details
+}
+
 func (w *segmentWriter) encode() []byte {
 	sorted := append([]segBlob(nil), w.blobs...)
 	sort.Slice(sorted, func(i, j int) bool { return bytes.Compare(sorted[i].sha[:], sorted[j].sha[:]) < 0 })
@@ -101,9 +119,12 @@ func (w *segmentWriter) encode() []byte {
 		blobIdx[b.originalIdx] = i
 	}
 	kinds, langs := newDict(), newDict()
-	var strs bytes.Buffer
+	var names, details bytes.Buffer
+	detailAt := make([][2]uint32, len(w.blobs)) // offset, length by original index
+	var raw []byte
 	rows := make([]byte, 0, len(w.rows)*rowSize)
 	for bi, b := range w.blobs {
+		raw = raw[:0]
 		for r := b.first; r < b.first+b.n; r++ {
 			row := w.rows[r]
 			var rec [rowSize]byte
@@ -122,30 +143,37 @@ func (w *segmentWriter) encode() []byte {
 			le.PutUint32(rec[16:], uint32(row.EndLine))
 			le.PutUint32(rec[20:], uint32(row.StartByte))
 			le.PutUint32(rec[24:], uint32(row.EndByte))
-			name, sig := clip(row.Name, 1<<16-1), clip(row.Signature, 1<<16-1)
-			le.PutUint32(rec[28:], uint32(strs.Len()))
-			strs.WriteString(name)
-			le.PutUint32(rec[32:], uint32(strs.Len()))
-			strs.WriteString(sig)
-			le.PutUint16(rec[36:], uint16(len(name)))
-			le.PutUint16(rec[38:], uint16(len(sig)))
-			copy(rec[40:56], row.Hash[:])
-			le.PutUint32(rec[56:], uint32(strs.Len()))
-			le.PutUint32(rec[60:], uint32(len(row.meta)))
-			strs.Write(row.meta)
+			name := clip(row.Name, 1<<16-1)
+			le.PutUint32(rec[28:], uint32(names.Len()))
+			le.PutUint16(rec[32:], uint16(len(name)))
+			names.WriteString(name)
+			copy(rec[36:52], row.Hash[:])
 			rows = append(rows, rec[:]...)
+			if b.details == nil {
+				raw = binary.AppendUvarint(raw, uint64(len(row.Signature)))
+				raw = append(raw, row.Signature...)
+				raw = binary.AppendUvarint(raw, uint64(len(row.meta)))
+				raw = append(raw, row.meta...)
+			}
 		}
+		frame := b.details
+		if frame == nil && b.n > 0 {
+			frame = detailCodec.encoder().EncodeAll(raw, nil)
+		}
+		detailAt[bi] = [2]uint32{uint32(details.Len()), uint32(len(frame))}
+		details.Write(frame)
 	}
 	var dict bytes.Buffer
 	kinds.write(&dict)
 	langs.write(&dict)
 
-	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+strs.Len())
+	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+names.Len()+details.Len())
 	copy(out, segMagic)
 	binary.LittleEndian.PutUint32(out[8:], uint32(len(sorted)))
 	binary.LittleEndian.PutUint32(out[12:], uint32(len(w.rows)))
 	binary.LittleEndian.PutUint32(out[16:], uint32(dict.Len()))
-	binary.LittleEndian.PutUint32(out[20:], uint32(strs.Len()))
+	binary.LittleEndian.PutUint32(out[20:], uint32(names.Len()))
+	binary.LittleEndian.PutUint32(out[24:], uint32(details.Len()))
 	out = append(out, dict.Bytes()...)
 	for _, b := range sorted {
 		var rec [blobSize]byte
@@ -158,10 +186,13 @@ func (w *segmentWriter) encode() []byte {
 		if b.info.Fallback {
 			rec[35] = 1
 		}
+		binary.LittleEndian.PutUint32(rec[36:], detailAt[b.originalIdx][0])
+		binary.LittleEndian.PutUint32(rec[40:], detailAt[b.originalIdx][1])
 		out = append(out, rec[:]...)
 	}
 	out = append(out, rows...)
-	return append(out, strs.Bytes()...)
+	out = append(out, names.Bytes()...)
+	return append(out, details.Bytes()...)
 }
 
 func clip(s string, n int) string {
@@ -207,7 +238,14 @@ type chunkTable struct {
 	nrows        int
 	kinds, langs []string
 	blobs, rows  []byte
-	strs         []byte
+	names        []byte
+	details      []byte
+
+	mu   sync.Mutex // guards last
+	last struct {   // the most recently decompressed details
+		blob int
+		raw  []byte
+	}
 }
 
 func openChunkTable(path string) (*chunkTable, error) {
@@ -241,9 +279,9 @@ func parseChunkTable(data []byte) (*chunkTable, error) {
 	}
 	le := binary.LittleEndian
 	t := &chunkTable{data: data, nblobs: int(le.Uint32(data[8:])), nrows: int(le.Uint32(data[12:]))}
-	dictLen, strLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:]))
-	want := headerSize + dictLen + t.nblobs*blobSize + t.nrows*rowSize + strLen
-	if want != len(data) || dictLen < 0 || strLen < 0 {
+	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
+	want := headerSize + dictLen + t.nblobs*blobSize + t.nrows*rowSize + namesLen + detailsLen
+	if want != len(data) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
 	}
 	d := data[headerSize : headerSize+dictLen]
@@ -258,7 +296,10 @@ func parseChunkTable(data []byte) (*chunkTable, error) {
 	t.blobs = data[off : off+t.nblobs*blobSize]
 	off += t.nblobs * blobSize
 	t.rows = data[off : off+t.nrows*rowSize]
-	t.strs = data[off+t.nrows*rowSize:]
+	off += t.nrows * rowSize
+	t.names = data[off : off+namesLen]
+	t.details = data[off+namesLen:]
+	t.last.blob = -1
 	return t, nil
 }
 
@@ -351,36 +392,93 @@ func (t *chunkTable) row(i int) Row {
 	if int(rec[9]) < len(t.langs) {
 		r.Language = t.langs[rec[9]]
 	}
-	r.Name = t.str(le.Uint32(rec[28:]), le.Uint16(rec[36:]))
-	r.Signature = t.str(le.Uint32(rec[32:]), le.Uint16(rec[38:]))
-	copy(r.Hash[:], rec[40:56])
-	if off, n := le.Uint32(rec[56:]), le.Uint32(rec[60:]); uint64(off)+uint64(n) <= uint64(len(t.strs)) {
-		r.meta = t.strs[off : off+n]
+	r.Name = string(t.nameBytes(i))
+	copy(r.Hash[:], rec[36:52])
+	return r
+}
+
+// rowDetail is row with the signature and metadata, which it decompresses
+// from the blob's details (a corrupt frame leaves them empty).
+func (t *chunkTable) rowDetail(i int) Row {
+	r := t.row(i)
+	first, _ := t.blobRange(r.Blob)
+	raw, err := t.blobDetails(r.Blob)
+	if err != nil {
+		return r
+	}
+	d := decoder{buf: raw}
+	for k := first; k <= i; k++ {
+		sig, meta := d.bytes(int(d.uint())), d.bytes(int(d.uint()))
+		if k == i && d.err == nil {
+			r.Signature, r.meta = string(sig), meta
+		}
 	}
 	return r
 }
 
-// name returns just the row's name, without decoding the rest.
-func (t *chunkTable) name(i int) string {
-	rec := t.rows[i*rowSize : (i+1)*rowSize]
-	return t.str(binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[36:]))
+// blobDetails returns the decompressed details of blob i. The result must
+// not be modified.
+func (t *chunkTable) blobDetails(i int) ([]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.last.blob == i {
+		return t.last.raw, nil
+	}
+	frame, err := t.detailFrame(i)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := detailCodec.decoder().DecodeAll(frame, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: blob %d details: %v", ErrCorrupt, i, err)
+	}
+	t.last.blob, t.last.raw = i, raw
+	return raw, nil
 }
+
+// detailFrame returns blob i's compressed details.
+func (t *chunkTable) detailFrame(i int) ([]byte, error) {
+	rec := t.blobs[i*blobSize:]
+	off, n := binary.LittleEndian.Uint32(rec[36:]), binary.LittleEndian.Uint32(rec[40:])
+	if uint64(off)+uint64(n) > uint64(len(t.details)) {
+		return nil, fmt.Errorf("%w: blob %d details out of range", ErrCorrupt, i)
+	}
+	return t.details[off : off+n : off+n], nil
+}
+
+// name returns just the row's name, without decoding the rest.
+func (t *chunkTable) name(i int) string { return string(t.nameBytes(i)) }
 
 // nameBytes is name without a copy.
 func (t *chunkTable) nameBytes(i int) []byte {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
-	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[36:])
-	if int(off)+int(n) > len(t.strs) {
+	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[32:])
+	if uint64(off)+uint64(n) > uint64(len(t.names)) {
 		return nil
 	}
-	return t.strs[off : int(off)+int(n)]
+	return t.names[off : int(off)+int(n)]
 }
 
-func (t *chunkTable) str(off uint32, n uint16) string {
-	if int(off)+int(n) > len(t.strs) {
-		return ""
-	}
-	return string(t.strs[off : int(off)+int(n)])
+// detailCodec holds the zstd encoder and decoder shared by all segments;
+// both are safe for concurrent use through EncodeAll and DecodeAll.
+var detailCodec codec
+
+type codec struct {
+	once sync.Once
+	enc  *zstd.Encoder
+	dec  *zstd.Decoder
 }
+
+func (c *codec) init() {
+	c.once.Do(func() {
+		// Neither constructor fails with these options.
+		c.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false),
+			zstd.WithEncoderConcurrency(1), zstd.WithLowerEncoderMem(true))
+		c.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(64<<20))
+	})
+}
+
+func (c *codec) encoder() *zstd.Encoder { c.init(); return c.enc }
+func (c *codec) decoder() *zstd.Decoder { c.init(); return c.dec }
 
 func segmentFile(dir, id, name string) string { return filepath.Join(dir, "segments", id, name) }

@@ -66,7 +66,7 @@ type sharedChunk struct {
 func segmentChunks(seg *Segment, first, n int) []sharedChunk {
 	out := make([]sharedChunk, n)
 	for r := first; r < first+n; r++ {
-		row := seg.Row(r)
+		row := seg.RowDetail(r)
 		parent := -1
 		if row.Parent >= 0 {
 			parent = row.Parent - first
@@ -91,7 +91,7 @@ func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 	e.uint(uint64(len(chunks)))
 	for _, sc := range chunks {
 		c := sc.rec
-		c.encodePlace(&e)
+		c.encodePlace(&e, true)
 		e.bool(sc.vec != nil)
 		if sc.vec != nil {
 			e.uint(uint64(math.Float32bits(sc.scale)))
@@ -117,7 +117,7 @@ func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
 	}
 	chunks = make([]sharedChunk, n)
 	for i := range chunks {
-		chunks[i].rec.decodePlace(&d)
+		chunks[i].rec.decodePlace(&d, true)
 		if d.bool() {
 			chunks[i].scale = math.Float32frombits(uint32(d.uint()))
 			b := d.bytes(dim)

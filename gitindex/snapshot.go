@@ -66,8 +66,12 @@ type Segment struct {
 // Rows is the number of chunks in the segment.
 func (s *Segment) Rows() int { return s.chunks.nrows }
 
-// Row decodes one chunk.
+// Row decodes one chunk, without its signature and metadata.
 func (s *Segment) Row(i int) Row { return s.chunks.row(i) }
+
+// RowDetail decodes one chunk with its signature and metadata, which are
+// decompressed per blob: use it for the chunks shown, Row for the rest.
+func (s *Segment) RowDetail(i int) Row { return s.chunks.rowDetail(i) }
 
 // Name returns one chunk's name.
 func (s *Segment) Name(i int) string { return s.chunks.name(i) }

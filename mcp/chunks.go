@@ -83,7 +83,7 @@ func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
 	seg := snap.Segments[loc.Seg]
 	b := &blobChunks{blob: blob, indexed: true, chunks: make([]chunkRec, loc.N)}
 	for i := range loc.N {
-		r := seg.Row(loc.First + i)
+		r := seg.RowDetail(loc.First + i)
 		parent := -1
 		if r.Parent >= loc.First && r.Parent < loc.First+loc.N {
 			parent = r.Parent - loc.First

@@ -14,7 +14,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 	out := make([]Hit, 0, len(rows))
 	for _, f := range rows {
 		seg := v.snap.Segments[f.seg]
-		row := seg.Row(f.row)
+		row := seg.RowDetail(f.row)
 		first := int(v.first[f.seg][f.row])
 		paths := v.paths[f.seg][first]
 		sha := v.blobOf[f.seg][first]
@@ -37,7 +37,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		h.Breadcrumb = append(h.Breadcrumb, h.Path)
 		var chain []string
 		for p := row.Parent; p >= 0; {
-			pr := seg.Row(p)
+			pr := seg.RowDetail(p)
 			if pr.Kind != "file" && pr.Name != "" {
 				chain = append(chain, pr.Name)
 				if h.Parent == "" {
