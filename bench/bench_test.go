@@ -51,7 +51,8 @@ func TestQuick(t *testing.T) {
 	if ix.Seconds <= 0 || ix.BlobsPerSec <= 0 || ix.ChunksSec <= 0 || ix.MBPerSec <= 0 || ix.PeakRSS < 1<<20 || ix.StoreBytes <= 0 || ix.StoreRatio <= 0 {
 		t.Errorf("index rates = %+v", ix)
 	}
-	if in.OneFileSec <= 0 || in.BranchSec <= 0 || in.OneFileRatio <= 0 || in.BranchRatio <= 0 || in.BranchBlobs != c.BranchFiles {
+	if in.OneFileSec <= 0 || in.BranchSec <= 0 || in.OneFileRatio <= 0 || in.BranchRatio <= 0 || in.BranchBlobs != c.BranchFiles ||
+		in.BranchBytes <= 0 || in.BranchBytesShare <= 0 || in.BranchBytesShare >= 1 {
 		t.Errorf("incremental = %+v (branch files %d)", in, c.BranchFiles)
 	}
 	if len(rep.Sizes) != 1 {

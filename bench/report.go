@@ -69,7 +69,11 @@ type Incremental struct {
 	BranchSec    float64 `json:"branch_s"`
 	BranchRatio  float64 `json:"branch_ratio"`
 	BranchBlobs  int     `json:"branch_blobs_new"`
-	BranchRSS    int64   `json:"branch_peak_rss_bytes"`
+	// Bytes the branch's new blobs hold, and their share of the full index's
+	// bytes: the files edited are Go files, larger than the average file.
+	BranchBytes      int64   `json:"branch_bytes"`
+	BranchBytesShare float64 `json:"branch_bytes_share"`
+	BranchRSS        int64   `json:"branch_peak_rss_bytes"`
 }
 
 // SizeReport is query latency and scan bandwidth at one index size.
@@ -147,7 +151,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	in := r.Incremental
 	p("INCREMENTAL\t")
 	p("1-file commit\t%.2f s = %.2f%% of full", in.OneFileSec, 100*in.OneFileRatio)
-	p("branch, %d files differ\t%.2f s = %.2f%% of full (%d new blobs)", c.BranchFiles, in.BranchSec, 100*in.BranchRatio, in.BranchBlobs)
+	p("branch, %d files differ\t%.2f s = %.2f%% of full (%d new blobs, %s = %.2f%% of the bytes)", c.BranchFiles, in.BranchSec, 100*in.BranchRatio, in.BranchBlobs, mb(in.BranchBytes), 100*in.BranchBytesShare)
 	for _, s := range r.Sizes {
 		p("")
 		p("QUERIES @ %s (%s: %d files, %d chunks)\tp50 / p95 ms", strings.ToUpper(s.Label), s.Rev, s.Files, s.Chunks)

@@ -193,7 +193,10 @@ func (b *bench) indexing(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	in := Incremental{BranchSec: p.Elapsed.Seconds(), BranchBlobs: br.BlobsNew, BranchRSS: p.MaxRSS}
+	in := Incremental{BranchSec: p.Elapsed.Seconds(), BranchBlobs: br.BlobsNew, BranchBytes: br.Bytes, BranchRSS: p.MaxRSS}
+	if full.Bytes > 0 {
+		in.BranchBytesShare = float64(br.Bytes) / float64(full.Bytes)
+	}
 	b.logf("one-file commit")
 	if err := b.rp.oneFileCommit(ctx); err != nil {
 		return fmt.Errorf("one-file commit: %w", err)
