@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
@@ -17,8 +18,16 @@ var ErrCorrupt = errors.New("index is corrupt or unreadable")
 // Store is the durable Badger database. Only the indexer opens it, while it
 // holds the index lock; queries read segments instead.
 type Store struct {
-	db *badger.DB
+	db      *badger.DB
+	opts    badger.Options
+	written atomic.Int64 // bytes of keys and values written since open
 }
+
+// compactAfter is how many bytes a session writes before Close compacts
+// level 0 of the tree: a large run (a full index) pays for compacting what
+// it wrote, instead of leaving large level-0 tables for the next small run
+// (a hook) to compact.
+const compactAfter = 16 << 20
 
 // OpenStore opens (creating if needed) the Badger database in indexDir/db
 // and checks its schema version.
@@ -29,19 +38,18 @@ func OpenStore(indexDir string) (*Store, error) {
 		WithNumVersionsToKeep(1).
 		WithValueLogFileSize(64 << 20).
 		WithMemTableSize(32 << 20).
-		// Records and vectors stay in the LSM tree, where blocks are
-		// compressed (the value log is not): the store is kept small.
+		// Records and vectors stay in the LSM tree: no value log to
+		// garbage-collect. Blocks are not compressed: int8 vectors, most of
+		// the bytes, do not compress, and compression made compactions
+		// CPU-bound.
 		WithValueThreshold(1 << 20).
-		WithCompression(options.ZSTD).
+		WithCompression(options.None).
 		WithNumCompactors(2)
-	db, err := badger.Open(opts)
+	db, err := openBadger(opts)
 	if err != nil {
-		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("open index %s: another process holds it: %w", dir, err)
-		}
-		return nil, fmt.Errorf("open index %s: %w: %v", dir, ErrCorrupt, err)
+		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, opts: opts}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
@@ -71,10 +79,33 @@ func (s *Store) checkSchema() error {
 	})
 }
 
-// Close closes the database.
+func openBadger(opts badger.Options) (*badger.DB, error) {
+	db, err := badger.Open(opts)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open index %s: another process holds it: %w", opts.Dir, err)
+		}
+		return nil, fmt.Errorf("open index %s: %w: %v", opts.Dir, ErrCorrupt, err)
+	}
+	return db, nil
+}
+
+// Close closes the database. When this session wrote more than compactAfter
+// bytes, it then opens it once more to close it with level 0 compacted
+// (Badger compacts level 0 only on close or once it holds several tables).
 func (s *Store) Close() error {
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
+	}
+	if s.written.Load() <= compactAfter {
+		return nil
+	}
+	db, err := openBadger(s.opts.WithCompactL0OnClose(true))
+	if err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("compact index: %w", err)
 	}
 	return nil
 }
@@ -148,17 +179,20 @@ func (s *Store) GetEach(keys [][]byte, fn func(i int, v []byte) error) error {
 
 // Batch buffers writes; Flush makes them durable together.
 type Batch struct {
-	wb *badger.WriteBatch
+	wb    *badger.WriteBatch
+	store *Store
 }
 
 // NewBatch starts a write batch.
-func (s *Store) NewBatch() *Batch { return &Batch{wb: s.db.NewWriteBatch()} }
+func (s *Store) NewBatch() *Batch { return &Batch{wb: s.db.NewWriteBatch(), store: s} }
 
 // PutBlob records a blob.
 func (b *Batch) PutBlob(sha [20]byte, rec *BlobRecord) error {
-	if err := b.wb.Set(blobKey(sha), rec.encode()); err != nil {
+	key, value := blobKey(sha), rec.encode()
+	if err := b.wb.Set(key, value); err != nil {
 		return fmt.Errorf("write blob record %x: %w", sha, err)
 	}
+	b.store.written.Add(int64(len(key) + len(value)))
 	return nil
 }
 
@@ -167,6 +201,7 @@ func (b *Batch) Put(key, value []byte) error {
 	if err := b.wb.Set(key, value); err != nil {
 		return fmt.Errorf("write %q: %w", key, err)
 	}
+	b.store.written.Add(int64(len(key) + len(value)))
 	return nil
 }
 
