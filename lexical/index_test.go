@@ -341,6 +341,12 @@ func exercise(ix *Index) error {
 	return ix.Verify()
 }
 
+// blocksOf returns the number of dictionary blocks of a valid file.
+func blocksOf(b []byte) int {
+	terms, bsize := binary.LittleEndian.Uint64(b[16:]), uint64(b[7])
+	return int((terms + bsize - 1) / bsize)
+}
+
 func TestOpenErrors(t *testing.T) {
 	good := validFile(t)
 	mod := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
@@ -368,10 +374,21 @@ func TestOpenErrors(t *testing.T) {
 		{"huge postings", put64(40, 1<<63), "out of range"},
 		{"postings past the end", put64(40, 1<<40), "truncated"},
 		{"rows off by one", put64(8, binary.LittleEndian.Uint64(good[8:])+1), "truncated"},
-		{"terms off by one", put64(16, binary.LittleEndian.Uint64(good[16:])-1), "trailing data"},
-		{"sentinel", mod(func(b []byte) []byte {
-			n := binary.LittleEndian.Uint64(b[16:])
-			b[headerSize+int(n)*entrySize]++
+		{"terms off by a block", put64(16, binary.LittleEndian.Uint64(good[16:])-blockTerms), "trailing data"},
+		{"terms off by a block up", put64(16, binary.LittleEndian.Uint64(good[16:])+blockTerms), "truncated"},
+		{"block size 0", mod(func(b []byte) []byte { b[7] = 0; return b }), "block size"},
+		{"other block size", mod(func(b []byte) []byte { b[7] = 1; return b }), "truncated"},
+		{"first block", mod(func(b []byte) []byte { b[headerSize+16]++; return b }), "offset 0"},
+		{"sentinel key", mod(func(b []byte) []byte {
+			b[headerSize+blocksOf(b)*blockEntrySize]++
+			return b
+		}), "sentinel"},
+		{"sentinel postings offset", mod(func(b []byte) []byte {
+			b[headerSize+blocksOf(b)*blockEntrySize+8]++
+			return b
+		}), "sentinel"},
+		{"sentinel dictionary offset", mod(func(b []byte) []byte {
+			b[headerSize+blocksOf(b)*blockEntrySize+16]++
 			return b
 		}), "sentinel"},
 	}
@@ -470,9 +487,8 @@ func BenchmarkPostings(b *testing.B) {
 		df   int
 	}
 	var all []tf
-	for i := 0; i < ix.Terms(); i++ {
-		t := string(ix.term(i))
-		all = append(all, tf{t, ix.Postings(t).Len()})
+	for c := ix.cursor(0); c.next(); {
+		all = append(all, tf{string(c.term), c.df})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].df > all[j].df })
 	var queries []string
@@ -511,6 +527,40 @@ func BenchmarkPostings(b *testing.B) {
 			}
 		}
 	})
+	b.Run("Next", func(b *testing.B) {
+		// Decoding alone: the lookups are done once, outside the loop.
+		its := make([]Iterator, len(queries))
+		for i, q := range queries {
+			its[i] = ix.Iter(q)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range its {
+				it := its[i]
+				for it.Next() {
+					_ = it.Row() + it.Freq()
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*postingsPerOp), "ns/posting")
+	})
+	b.Run("BM25", func(b *testing.B) {
+		// Per-posting work of a scorer: the doc length and BM25's term.
+		avgdl := float64(ix.TotalLen()) / float64(ix.Rows())
+		sum := 0.0
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, q := range queries {
+				it := ix.Iter(q)
+				for it.Next() {
+					tf, dl := float64(it.Freq()), float64(ix.DocLen(it.Row()))
+					sum += tf * 2.2 / (tf + 1.2*(0.25+0.75*dl/avgdl))
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*postingsPerOp), "ns/posting")
+		_ = sum
+	})
 	b.Run("Lookup", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -536,6 +586,18 @@ func FuzzParse(f *testing.F) {
 	f.Add(good, false)
 	f.Add(good, true)
 	f.Add(good[:headerSize], false)
+	// Several blocks, long shared prefixes and long suffixes.
+	w = NewWriter()
+	w.Add(0, numbered(strings.Repeat("prefix", 4), 3*blockTerms))
+	w.Add(2, []string{"a", "ab", strings.Repeat("z", 40)})
+	if err := w.WriteFile(path); err != nil {
+		f.Fatal(err)
+	}
+	blocks, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(blocks, true)
 	f.Fuzz(func(t *testing.T, data []byte, fixCRC bool) {
 		if fixCRC && len(data) >= headerSize {
 			binary.LittleEndian.PutUint32(data[48:], crc32c(data[headerSize:]))

@@ -1,10 +1,8 @@
 package lexical
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Append copies src's rows into w: row r of src becomes row rowMap[r], and
@@ -35,12 +33,9 @@ func (w *Writer) Append(src *Index, rowMap []int32) error {
 		w.total += uint64(dl)
 		w.maxLen = max(w.maxLen, dl)
 	}
-	for i := 0; i < src.Terms(); i++ {
-		tb := src.term(i)
-		if tb == nil {
-			return corrupt(src.path, "bad term table at %d", i)
-		}
-		it := src.Iter(string(tb))
+	c := src.cursor(0)
+	for c.next() {
+		it := Iterator{data: c.post, n: c.df, rows: src.rows, row: -1}
 		var t *termPostings
 		for it.Next() {
 			m := rowMap[it.Row()]
@@ -48,35 +43,30 @@ func (w *Writer) Append(src *Index, rowMap []int32) error {
 				continue
 			}
 			if t == nil {
-				t = w.termFor(string(tb))
+				t = w.termFor(c.term)
 			}
-			t.buf = appendPosting(t.buf, int(m)-t.last, it.Freq())
+			t.buf = appendPosting(t.buf, uint64(int(m)-t.last-1), uint64(it.Freq()))
 			t.last = int(m)
 			if t.df < math.MaxUint32 {
 				t.df++
 			}
 		}
 		if err := it.Err(); err != nil {
-			return err
+			return fmt.Errorf("%w (term %q)", err, c.term)
 		}
 	}
-	return nil
+	return c.err
 }
 
 // termFor returns the postings of term, creating them.
-func (w *Writer) termFor(term string) *termPostings {
-	id, ok := w.ids[term]
+func (w *Writer) termFor(term []byte) *termPostings {
+	id, ok := w.ids[string(term)]
 	if !ok {
 		id = uint32(len(w.terms))
-		term = strings.Clone(term)
-		w.ids[term] = id
-		w.terms = append(w.terms, termPostings{term: term, last: -1})
+		t := string(term)
+		w.ids[t] = id
+		w.terms = append(w.terms, termPostings{term: t, last: -1})
 		w.counts = append(w.counts, 0)
 	}
 	return &w.terms[id]
-}
-
-func appendPosting(buf []byte, delta, tf int) []byte {
-	buf = binary.AppendUvarint(buf, uint64(delta))
-	return binary.AppendUvarint(buf, uint64(tf))
 }

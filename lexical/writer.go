@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,9 +17,20 @@ import (
 
 const (
 	magic      = "BCLEX"
-	version    = 1
+	version    = 2
 	headerSize = 64
-	entrySize  = 16
+	// blockEntrySize is the size of one block index entry: the first 8
+	// bytes of the block's first term, uint64 postings offset, uint32
+	// dictionary offset.
+	blockEntrySize = 20
+	// blockTerms is the number of terms per dictionary block that the Writer
+	// uses (the file records it, so readers take any value from 1 to 255).
+	// Front coding restarts at each block, and a lookup binary-searches the
+	// block index and then scans one block, so a larger block makes the
+	// dictionary and the block index smaller and lookups slower. On a large
+	// index of source code, 8 makes the file 3% larger than 16; 32 makes it
+	// 2% smaller but lookups about a third slower.
+	blockTerms = 16
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -41,7 +54,7 @@ type termPostings struct {
 	term string
 	last int    // last row added
 	df   uint32 // rows in buf
-	buf  []byte // uvarint(row delta), uvarint(tf) ...
+	buf  []byte // postings list in the file's encoding (appendPosting)
 }
 
 // NewWriter returns an empty Writer.
@@ -87,8 +100,7 @@ func (w *Writer) Add(row int, tokens []string) {
 	}
 	for _, id := range w.touched {
 		t := &w.terms[id]
-		t.buf = binary.AppendUvarint(t.buf, uint64(row-t.last))
-		t.buf = binary.AppendUvarint(t.buf, uint64(w.counts[id]))
+		t.buf = appendPosting(t.buf, uint64(row-t.last-1), uint64(w.counts[id]))
 		t.last = row
 		t.df++
 		w.counts[id] = 0
@@ -104,6 +116,44 @@ func (w *Writer) Add(row int, tokens []string) {
 	w.maxLen = max(w.maxLen, dl)
 }
 
+// appendPosting appends one posting: gap is the row minus the previous row
+// minus 1 (the first row of a list is its own gap), tf >= 1 the term
+// frequency. See the package documentation for the encoding.
+func appendPosting(buf []byte, gap, tf uint64) []byte {
+	if tf < 4 {
+		return binary.AppendUvarint(buf, gap<<2|(tf-1))
+	}
+	buf = binary.AppendUvarint(buf, gap<<2|3)
+	return binary.AppendUvarint(buf, tf-4)
+}
+
+// appendEntry appends one dictionary entry: the term shares prefix bytes
+// with the previous term of its block and continues with suffix.
+func appendEntry(dst []byte, prefix int, suffix string, df uint32, postLen int) []byte {
+	p, s := min(prefix, 15), min(len(suffix), 15)
+	dst = append(dst, byte(p<<4|s))
+	if p == 15 {
+		dst = binary.AppendUvarint(dst, uint64(prefix-15))
+	}
+	if s == 15 {
+		dst = binary.AppendUvarint(dst, uint64(len(suffix)-15))
+	}
+	dst = append(dst, suffix...)
+	dst = binary.AppendUvarint(dst, uint64(df))
+	return binary.AppendUvarint(dst, uint64(postLen))
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
 // WriteFile writes the index to path atomically: it writes a temporary file
 // in the same directory, fsyncs it and renames it over path. The Writer can
 // still be used afterwards.
@@ -111,25 +161,6 @@ func (w *Writer) WriteFile(path string) (err error) {
 	if w.err != nil {
 		return w.err
 	}
-	order := make([]uint32, len(w.terms))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(w.terms[a].term, w.terms[b].term) })
-
-	var termBytes, postBytes uint64
-	for _, t := range w.terms {
-		termBytes += uint64(len(t.term))
-		postBytes += uint64(len(t.buf))
-	}
-	if termBytes > math.MaxUint32 {
-		return fmt.Errorf("lexical: %s: %d bytes of terms, more than the format's 4 GiB", path, termBytes)
-	}
-	width := 2
-	if w.maxLen > math.MaxUint16 {
-		width = 4
-	}
-
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -146,54 +177,19 @@ func (w *Writer) WriteFile(path string) (err error) {
 		}
 	}()
 
-	// Body first (after a placeholder header), checksummed as it goes.
-	crc := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(multiWriter{f, crc}, 256<<10)
+	// Body first, after a placeholder for the header, which holds the
+	// body's checksum.
 	if _, err = f.Write(make([]byte, headerSize)); err != nil {
 		return fmt.Errorf("lexical: %w", err)
 	}
-	var e [entrySize]byte
-	var termOff, postOff uint64
-	for _, id := range order {
-		t := &w.terms[id]
-		binary.LittleEndian.PutUint32(e[0:], uint32(termOff))
-		binary.LittleEndian.PutUint32(e[4:], t.df)
-		binary.LittleEndian.PutUint64(e[8:], postOff)
-		bw.Write(e[:])
-		termOff += uint64(len(t.term))
-		postOff += uint64(len(t.buf))
-	}
-	binary.LittleEndian.PutUint32(e[0:], uint32(termOff))
-	binary.LittleEndian.PutUint32(e[4:], 0)
-	binary.LittleEndian.PutUint64(e[8:], postOff)
-	bw.Write(e[:])
-	for _, id := range order {
-		bw.WriteString(w.terms[id].term)
-	}
-	for _, id := range order {
-		bw.Write(w.terms[id].buf)
-	}
-	for _, dl := range w.docLens {
-		if width == 2 {
-			bw.Write(binary.LittleEndian.AppendUint16(e[:0], uint16(dl)))
-		} else {
-			bw.Write(binary.LittleEndian.AppendUint32(e[:0], dl))
-		}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	h, err := w.encode(bw)
+	if err != nil {
+		return fmt.Errorf("lexical: %s: %w", path, err)
 	}
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("lexical: %w", err)
 	}
-
-	h := make([]byte, headerSize)
-	copy(h, magic)
-	h[5] = version
-	h[6] = byte(width)
-	binary.LittleEndian.PutUint64(h[8:], uint64(len(w.docLens)))
-	binary.LittleEndian.PutUint64(h[16:], uint64(len(w.terms)))
-	binary.LittleEndian.PutUint64(h[24:], w.total)
-	binary.LittleEndian.PutUint64(h[32:], termBytes)
-	binary.LittleEndian.PutUint64(h[40:], postBytes)
-	binary.LittleEndian.PutUint32(h[48:], crc.Sum32())
 	if _, err = f.WriteAt(h, 0); err != nil {
 		return fmt.Errorf("lexical: %w", err)
 	}
@@ -210,6 +206,86 @@ func (w *Writer) WriteFile(path string) (err error) {
 	return nil
 }
 
+// encode writes the file's body, everything after the header, to out and
+// returns the header.
+func (w *Writer) encode(out io.Writer) ([]byte, error) {
+	if uint64(len(w.terms)) >= math.MaxUint32 {
+		return nil, fmt.Errorf("%d terms, more than the format allows", len(w.terms))
+	}
+	order := make([]uint32, len(w.terms))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return strings.Compare(w.terms[a].term, w.terms[b].term) })
+
+	// The block index and the dictionary are built in memory (they are
+	// smaller than the postings already held), the postings are streamed.
+	blocks := (len(order) + blockTerms - 1) / blockTerms
+	index := make([]byte, 0, (blocks+1)*blockEntrySize)
+	var dict []byte
+	var postOff uint64
+	prev := ""
+	for k, id := range order {
+		t := &w.terms[id]
+		p := 0
+		if k%blockTerms == 0 {
+			var key [8]byte
+			copy(key[:], t.term)
+			index = append(index, key[:]...)
+			index = binary.LittleEndian.AppendUint64(index, postOff)
+			index = binary.LittleEndian.AppendUint32(index, uint32(len(dict)))
+		} else {
+			p = commonPrefix(prev, t.term)
+		}
+		dict = appendEntry(dict, p, t.term[p:], t.df, len(t.buf))
+		postOff += uint64(len(t.buf))
+		prev = t.term
+		if uint64(len(dict)) > math.MaxUint32 {
+			return nil, errors.New("term dictionary larger than the format's 4 GiB")
+		}
+	}
+	index = append(index, make([]byte, 8)...)
+	index = binary.LittleEndian.AppendUint64(index, postOff)
+	index = binary.LittleEndian.AppendUint32(index, uint32(len(dict)))
+
+	width := 2
+	if w.maxLen > math.MaxUint16 {
+		width = 4
+	}
+	lens := make([]byte, 0, len(w.docLens)*width)
+	for _, dl := range w.docLens {
+		if width == 2 {
+			lens = binary.LittleEndian.AppendUint16(lens, uint16(dl))
+		} else {
+			lens = binary.LittleEndian.AppendUint32(lens, dl)
+		}
+	}
+
+	cw := checksumWriter{w: out, crc: crc32.New(castagnoli)}
+	cw.write(index)
+	cw.write(dict)
+	for _, id := range order {
+		cw.write(w.terms[id].buf)
+	}
+	cw.write(lens)
+	if cw.err != nil {
+		return nil, cw.err
+	}
+
+	h := make([]byte, headerSize)
+	copy(h, magic)
+	h[5] = version
+	h[6] = byte(width)
+	h[7] = blockTerms
+	binary.LittleEndian.PutUint64(h[8:], uint64(len(w.docLens)))
+	binary.LittleEndian.PutUint64(h[16:], uint64(len(w.terms)))
+	binary.LittleEndian.PutUint64(h[24:], w.total)
+	binary.LittleEndian.PutUint64(h[32:], uint64(len(dict)))
+	binary.LittleEndian.PutUint64(h[40:], postOff)
+	binary.LittleEndian.PutUint32(h[48:], cw.crc.Sum32())
+	return h, nil
+}
+
 // syncDir makes a rename durable; best effort (not supported everywhere).
 func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
@@ -218,18 +294,22 @@ func syncDir(dir string) {
 	}
 }
 
-// multiWriter writes to the file and the checksum; it exists so the header
-// placeholder, written directly to the file, stays out of the checksum.
-type multiWriter struct {
-	f   *os.File
-	crc interface{ Write([]byte) (int, error) }
+// checksumWriter writes to w and adds what it wrote to crc. It keeps the
+// first error and writes nothing after it.
+type checksumWriter struct {
+	w   io.Writer
+	crc hash.Hash32
+	err error
 }
 
-func (m multiWriter) Write(p []byte) (int, error) {
-	n, err := m.f.Write(p)
-	m.crc.Write(p[:n])
-	if err == nil && n < len(p) {
-		err = errors.New("short write")
+func (c *checksumWriter) write(p []byte) {
+	if c.err != nil {
+		return
 	}
-	return n, err
+	n, err := c.w.Write(p)
+	c.crc.Write(p[:n])
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
 }
