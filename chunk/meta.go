@@ -417,9 +417,12 @@ func fileImports(lang string, src []byte) map[string]bool {
 	return names
 }
 
+// braceLists flattens a brace list of names into a comma-separated one.
+var braceLists = strings.NewReplacer("{", ",", "}", ",", "\n", " ")
+
 // jsBindings adds the names of an import clause: X, { a, b as c }, * as ns.
 func jsBindings(clause string, add func(string)) {
-	clause = strings.NewReplacer("{", ",", "}", ",", "\n", " ").Replace(clause)
+	clause = braceLists.Replace(clause)
 	for _, part := range strings.Split(clause, ",") {
 		f := strings.Fields(part)
 		switch {
@@ -437,7 +440,7 @@ func jsBindings(clause string, add func(string)) {
 
 // rustBindings adds the names a use tree binds: a::b::C, a::{B, c::D as E}.
 func rustBindings(tree string, add func(string)) {
-	tree = strings.NewReplacer("{", ",", "}", ",", "\n", " ").Replace(tree)
+	tree = braceLists.Replace(tree)
 	for _, part := range strings.Split(tree, ",") {
 		f := strings.Fields(part)
 		if len(f) == 3 && f[1] == "as" {

@@ -119,11 +119,15 @@ func cleanComment(text string) string {
 		}
 	}
 	for i, l := range out {
-		// C# XML doc: keep the text, drop the wrapper tags.
-		out[i] = strings.NewReplacer("<summary>", "", "</summary>", "", "<para>", "", "</para>", "").Replace(l)
+		if strings.Contains(l, "<") {
+			out[i] = xmlDocTags.Replace(l)
+		}
 	}
 	return trimBlankLines(out)
 }
+
+// xmlDocTags drops C# XML doc wrapper tags and keeps their text.
+var xmlDocTags = strings.NewReplacer("<summary>", "", "</summary>", "", "<para>", "", "</para>", "")
 
 func isDirective(l string) bool {
 	if !strings.HasPrefix(l, "//") || len(l) < 3 || l[2] == ' ' {

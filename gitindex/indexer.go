@@ -248,16 +248,11 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 	g.Go(func() error {
 		defer close(jobs)
 		for _, t := range todo {
-			size, err := ix.repo.BlobSize(t.sha)
+			content, size, err := ix.repo.ReadBlobUpTo(t.sha, ix.opts.MaxFileSize)
 			if err != nil {
 				return err
 			}
-			j := job{todoBlob: t, size: size}
-			if size <= ix.opts.MaxFileSize {
-				if j.content, err = ix.repo.ReadBlob(t.sha); err != nil {
-					return err
-				}
-			}
+			j := job{todoBlob: t, size: size, content: content}
 			select {
 			case jobs <- j:
 			case <-gctx.Done():

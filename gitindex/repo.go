@@ -215,20 +215,31 @@ func (r *Repo) blobObject(h plumbing.Hash) (plumbing.EncodedObject, error) {
 
 // ReadBlob returns a blob's content.
 func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
+	b, _, err := r.ReadBlobUpTo(h, -1)
+	return b, err
+}
+
+// ReadBlobUpTo returns a blob's size and, unless the size exceeds max (when
+// max >= 0), its content, looking the object up once.
+func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
 	obj, err := r.blobObject(h)
 	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", h, err)
+		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)
+	}
+	size := obj.Size()
+	if max >= 0 && size > max {
+		return nil, size, nil
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", h, err)
+		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)
 	}
 	defer rd.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, obj.Size()))
+	buf := bytes.NewBuffer(make([]byte, 0, size))
 	if _, err := buf.ReadFrom(rd); err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", h, err)
+		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), size, nil
 }
 
 // BlobSize returns a blob's size without inflating it.
