@@ -388,26 +388,58 @@ func TestLongChunkEmbeddedAsWindows(t *testing.T) {
 }
 
 func TestBlobIndexFindsEveryBlob(t *testing.T) {
-	var w segmentWriter
-	shas := map[[20]byte]bool{}
-	for i := 0; i < 5000; i++ {
-		sha := sha1Of(fmt.Sprint(i))
-		shas[sha] = true
-		w.addBlob(sha, BlobInfo{Size: int64(i)}, []Row{{Parent: -1, Kind: "file"}})
+	// Blobs sharing their first eight bytes, and blobs at both ends of the
+	// key space, besides uniformly spread ones.
+	shared := func(i int) [20]byte {
+		sha := sha1Of(fmt.Sprint("shared", i))
+		copy(sha[:8], "\x7fsame8by")
+		return sha
 	}
-	ct, err := parseChunkTable(w.encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for sha := range shas {
-		if _, _, ok := ct.findBlob(sha); !ok {
-			t.Fatalf("blob %x not found", sha)
+	edge := func(b byte, i int) [20]byte {
+		sha := sha1Of(fmt.Sprint("edge", b, i))
+		for k := 0; k < 8; k++ {
+			sha[k] = b
 		}
+		return sha
 	}
-	for i := 0; i < 1000; i++ {
-		if _, _, ok := ct.findBlob(sha1Of(fmt.Sprint("absent", i))); ok {
-			t.Fatal("absent blob found")
-		}
+	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var w segmentWriter
+			shas := map[[20]byte]bool{}
+			add := func(sha [20]byte) {
+				if !shas[sha] {
+					shas[sha] = true
+					w.addBlob(sha, BlobInfo{}, []Row{{Parent: -1, Kind: "file"}})
+				}
+			}
+			for i := 0; i < n; i++ {
+				add(sha1Of(fmt.Sprint(i)))
+				if n >= 100 && i < 10 {
+					add(shared(i))
+					add(edge(0, i))
+					add(edge(0xff, i))
+				}
+			}
+			ct, err := parseChunkTable(w.encode())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for sha := range shas {
+				i, ok := ct.blobIndex(sha)
+				if !ok || ct.blobSHA(i) != sha {
+					t.Fatalf("blob %x not found (%d, %v)", sha, i, ok)
+				}
+			}
+			absent := []([20]byte){shared(-1), edge(0, -1), edge(0xff, -1), {}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}
+			for i := 0; i < 1000; i++ {
+				absent = append(absent, sha1Of(fmt.Sprint("absent", i)))
+			}
+			for _, sha := range absent {
+				if _, _, ok := ct.findBlob(sha); ok {
+					t.Fatalf("absent blob %x found", sha)
+				}
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"sort"
@@ -333,21 +334,42 @@ func (t *chunkTable) findBlob(sha plumbing.Hash) (first, n int, ok bool) {
 }
 
 // blobIndex finds a blob in the sorted table. SHAs are uniformly spread, so
-// the first four bytes predict the position; a small window around it is
-// searched, and the whole table only when the guess misses.
+// the first eight bytes, read as a number, predict the position; the search
+// gallops from there and then bisects, comparing those eight bytes as one
+// integer and the whole SHA only on a match.
 func (t *chunkTable) blobIndex(sha plumbing.Hash) (int, bool) {
-	key := func(i int) []byte { return t.blobs[i*blobSize : i*blobSize+20] }
-	lo, hi := 0, t.nblobs
-	if t.nblobs > 256 {
-		guess := int(uint64(binary.BigEndian.Uint32(sha[:4])) * uint64(t.nblobs) >> 32)
-		const window = 128
-		wlo, whi := max(0, guess-window), min(t.nblobs, guess+window)
-		if bytes.Compare(key(wlo), sha[:]) <= 0 && bytes.Compare(key(whi-1), sha[:]) >= 0 {
-			lo, hi = wlo, whi
+	n := t.nblobs
+	if n == 0 {
+		return 0, false
+	}
+	want := binary.BigEndian.Uint64(sha[:8])
+	key := func(i int) uint64 { return binary.BigEndian.Uint64(t.blobs[i*blobSize:]) }
+	// lo..hi brackets the first index whose key is >= want.
+	guess, _ := bits.Mul64(want, uint64(n))
+	lo, hi := int(guess), int(guess)+1
+	for step := 1; lo > 0 && key(lo) >= want; step *= 2 {
+		hi, lo = lo, max(0, lo-step)
+	}
+	if lo == 0 && key(0) >= want {
+		hi = 0
+	}
+	for step := 1; hi < n && key(hi) < want; step *= 2 {
+		lo, hi = hi, min(n, hi+step)
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if key(m) < want {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
-	i := lo + sort.Search(hi-lo, func(j int) bool { return bytes.Compare(key(lo+j), sha[:]) >= 0 })
-	return i, i < t.nblobs && bytes.Equal(key(i), sha[:])
+	for i := hi; i < n && key(i) == want; i++ {
+		if bytes.Equal(t.blobs[i*blobSize:i*blobSize+20], sha[:]) {
+			return i, true
+		}
+	}
+	return hi, false
 }
 
 // blobRange returns the rows of blob i of the table.

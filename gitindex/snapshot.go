@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -103,6 +104,9 @@ func (s *Segment) close() {
 type Snapshot struct {
 	Segments []*Segment
 	Model    string
+
+	mu      sync.Mutex
+	located map[*Listing][]BlobLoc // Locate's results
 }
 
 // OpenSnapshot opens the live segments with the vectors of model. It never
@@ -188,6 +192,33 @@ func (s *Snapshot) Close() {
 type BlobLoc struct {
 	Seg      int
 	First, N int
+}
+
+// Locate returns where the rows of each entry's blob are, in entry order;
+// Seg is -1 for a skipped entry or a blob no segment holds. A query looks
+// its listing up more than once (coverage, then the rows it may see), so
+// the result is kept for the snapshot's lifetime; the listing must not
+// change meanwhile.
+func (s *Snapshot) Locate(l *Listing) []BlobLoc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if locs, ok := s.located[l]; ok {
+		return locs
+	}
+	locs := make([]BlobLoc, len(l.Entries))
+	for i, e := range l.Entries {
+		locs[i].Seg = -1
+		if e.Skip == SkipNone {
+			if loc, ok := s.FindBlob(e.Blob); ok {
+				locs[i] = loc
+			}
+		}
+	}
+	if s.located == nil {
+		s.located = map[*Listing][]BlobLoc{}
+	}
+	s.located[l] = locs
+	return locs
 }
 
 // FindBlob returns where a blob's rows are, searching newest segments first.

@@ -315,18 +315,36 @@ func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *
 
 // countMissing counts the distinct blobs of the listings that no segment holds.
 func countMissing(snap *gitindex.Snapshot, ls ...*gitindex.Listing) int {
-	missing := map[plumbing.Hash]bool{}
-	for _, l := range ls {
-		for _, e := range l.Entries {
-			if e.Skip != gitindex.SkipNone || missing[e.Blob] {
-				continue
-			}
-			if _, ok := snap.FindBlob(e.Blob); !ok {
+	if len(ls) == 1 {
+		// One revision: the view looks the same entries up again (Locate
+		// remembers them).
+		missing := map[plumbing.Hash]bool{}
+		for i, loc := range snap.Locate(ls[0]) {
+			if e := ls[0].Entries[i]; loc.Seg < 0 && e.Skip == gitindex.SkipNone {
 				missing[e.Blob] = true
 			}
 		}
+		return len(missing)
 	}
-	return len(missing)
+	// A history repeats most blobs: look each up once.
+	found := map[plumbing.Hash]bool{}
+	n := 0
+	for _, l := range ls {
+		for _, e := range l.Entries {
+			if e.Skip != gitindex.SkipNone {
+				continue
+			}
+			if _, checked := found[e.Blob]; checked {
+				continue
+			}
+			_, ok := snap.FindBlob(e.Blob)
+			found[e.Blob] = ok
+			if !ok {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // newView makes the rows of the listings' blobs visible (one listing for a
@@ -360,7 +378,11 @@ type pathBlob struct {
 
 func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
-	for _, e := range l.Entries {
+	var locs []gitindex.BlobLoc
+	if seen == nil {
+		locs = snap.Locate(l) // one revision: usually located already
+	}
+	for i, e := range l.Entries {
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}
@@ -374,8 +396,15 @@ func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
 			continue
 		}
-		loc, ok := snap.FindBlob(e.Blob)
-		if !ok || loc.N == 0 {
+		var loc gitindex.BlobLoc
+		if locs != nil {
+			loc = locs[i]
+		} else if found, ok := snap.FindBlob(e.Blob); ok {
+			loc = found
+		} else {
+			loc.Seg = -1
+		}
+		if loc.Seg < 0 || loc.N == 0 {
 			continue
 		}
 		if ps, seen := v.paths[loc.Seg][loc.First]; seen {
