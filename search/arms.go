@@ -115,11 +115,14 @@ const (
 )
 
 // textArm ranks rows by BM25 over the revision's rows: document frequencies
-// and lengths are those of the rows visible at this revision.
-func (v *view) textArm(query string) []cand {
+// and lengths are those of the rows visible at this revision. It also
+// returns the top row's coverage: its score over the most any row could
+// score (every query term present, at saturating frequency), near 1 when
+// the row holds all the query's words, rare ones included.
+func (v *view) textArm(query string) ([]cand, float64) {
 	terms := dedupe(lexical.Tokens(query))
 	if len(terms) == 0 {
-		return nil
+		return nil, 0
 	}
 	// Corpus statistics over the visible, indexed rows.
 	var n int
@@ -134,9 +137,10 @@ func (v *view) textArm(query string) []cand {
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, 0
 	}
 	avgdl := float64(totalLen) / float64(n)
+	best := 0.0
 	type posting struct {
 		seg, row, tf int
 	}
@@ -152,10 +156,11 @@ func (v *view) textArm(query string) []cand {
 				}
 			}
 		}
+		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		best += idf * (bm25K1 + 1)
 		if len(ps) == 0 {
 			continue
 		}
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
 			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
 			tf := float64(p.tf)
@@ -170,7 +175,11 @@ func (v *view) textArm(query string) []cand {
 	if len(out) > armDepth {
 		out = out[:armDepth]
 	}
-	return out
+	coverage := 0.0
+	if len(out) > 0 && best > 0 {
+		coverage = out[0].score / best
+	}
+	return out, coverage
 }
 
 func dedupe(ts []string) []string {

@@ -10,22 +10,31 @@ import (
 )
 
 // fusion holds the reciprocal-rank-fusion constant k (a hit at rank r in an
-// arm contributes weight/(k+r)), the arm weights, and textConfidence, added
-// to the top BM25 hit times its margin over the second, (s1-s2)/s1. They
-// were tuned on the quality suite (quality_test.go) and a held-out Python
-// package (jinja2), docs kept and stripped — never on the packages reserved
-// for independent evaluation.
+// arm contributes weight/(k+r); singleK when one arm runs alone, where k
+// only sets how far the code-aware multipliers can reorder it), the arm
+// weights, and textConfidence, added to the top BM25 hit times its margin
+// over the second, (s1-s2)/s1, when that hit covers at least coverageFloor
+// of the query (its score over the best any row could reach). They were
+// tuned on the quality suite (quality_test.go, BenchmarkFusionGrid) and a
+// held-out Python package (jinja2), docs kept and stripped — never on the
+// packages reserved for independent evaluation.
 var fusion = struct {
 	k              float64
 	weights        map[string]float64
+	singleK        float64
 	textConfidence float64
+	coverageFloor  float64
 }{
-	// A small k lets the top ranks of each arm decide; the built-in model's
-	// vector arm outranks BM25 when docs are stripped (MRR@10 0.63 vs 0.29)
-	// and nearly matches it when they are kept, hence its larger weight.
-	k:              10,
-	weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 1.5},
+	// The built-in model's vector arm outranks BM25 when docs are stripped
+	// (MRR@10 0.65 vs 0.28) and nearly matches it when they are kept, hence
+	// its larger weight. A BM25 winner far ahead of the rest is trusted only
+	// when it holds most of the query: with docs kept that is the function
+	// the doc describes; with docs stripped a partial match is often wrong.
+	k:              30,
+	weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
+	singleK:        10,
 	textConfidence: 0.2,
+	coverageFloor:  0.4,
 }
 
 // fused is a row with its final score.
@@ -41,6 +50,10 @@ type fused struct {
 func (v *view) fuse(query string, arms []arm) []fused {
 	scores := map[[2]int]float64{}
 	boost := map[[2]int]float64{}
+	rrfK := fusion.k
+	if len(arms) == 1 {
+		rrfK = fusion.singleK
+	}
 	for _, a := range arms {
 		top := 0.0
 		if len(a.cands) > 0 {
@@ -48,8 +61,8 @@ func (v *view) fuse(query string, arms []arm) []fused {
 		}
 		for rank, c := range a.cands {
 			k := [2]int{c.seg, c.row}
-			scores[k] += a.weight / (fusion.k + float64(rank+1))
-			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 {
+			scores[k] += a.weight / (rrfK + float64(rank+1))
+			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 && a.coverage >= fusion.coverageFloor {
 				// A BM25 winner far ahead of the runner-up (the query's
 				// words are in that chunk, e.g. in its doc comment) is
 				// trusted beyond its rank.
@@ -127,9 +140,10 @@ func (v *view) fuse(query string, arms []arm) []fused {
 
 // arm is one ranking handed to fusion.
 type arm struct {
-	name   string
-	weight float64
-	cands  []cand
+	name     string
+	weight   float64
+	cands    []cand
+	coverage float64 // text arm: the top row's share of the best possible BM25 score
 }
 
 // collapse keeps one result per definition: a micro chunk (block) and the

@@ -104,7 +104,8 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 			return nil, err
 		}
 		text := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
-		arms := []arm{{name: ModeText, weight: 1, cands: v.textArm(text)}}
+		cands, _ := v.textArm(text)
+		arms := []arm{{name: ModeText, weight: 1, cands: cands}}
 		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
 			if qv, scale := seg.Vec.Row(q.row); qv != nil {
 				vec := make([]float32, len(qv))

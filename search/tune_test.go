@@ -26,20 +26,25 @@ func BenchmarkFusionGrid(b *testing.B) {
 		if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
 			b.Fatal(err)
 		}
-		for _, k := range []float64{10, 30, 60} {
-			for _, wv := range []float64{1, 1.5, 2} {
-				for _, g := range []float64{0, 0.2} {
-					name := fmt.Sprintf("strip=%v/k=%v/vector=%v/confidence=%v", strip, k, wv, g)
-					b.Run(name, func(b *testing.B) {
-						fusion.k, fusion.textConfidence = k, g
-						fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
-						var s armScore
-						for i := 0; i < b.N; i++ {
-							s = evaluate(b, repo, docQ, ModeHybrid)
+		for _, k := range []float64{10, 30} {
+			for _, wv := range []float64{1.5, 2} {
+				for _, g := range []float64{0, 0.2, 0.4} {
+					for _, floor := range []float64{0, 0.4, 0.6} {
+						if g == 0 && floor > 0 {
+							continue
 						}
-						b.ReportMetric(s.MRR10, "mrr@10")
-						b.ReportMetric(s.Recall1, "recall@1")
-					})
+						name := fmt.Sprintf("strip=%v/k=%v/vector=%v/confidence=%v/floor=%v", strip, k, wv, g, floor)
+						b.Run(name, func(b *testing.B) {
+							fusion.k, fusion.textConfidence, fusion.coverageFloor = k, g, floor
+							fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
+							var s armScore
+							for i := 0; i < b.N; i++ {
+								s = evaluate(b, repo, docQ, ModeHybrid)
+							}
+							b.ReportMetric(s.MRR10, "mrr@10")
+							b.ReportMetric(s.Recall1, "recall@1")
+						})
+					}
 				}
 			}
 		}
