@@ -122,9 +122,27 @@ func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*
 			d.NewBlobs = append(d.NewBlobs, e.Blob)
 		}
 	}
-	l.Entries = append(l.Entries, added...)
-	sort.Slice(l.Entries, func(i, j int) bool { return l.Entries[i].Path < l.Entries[j].Path })
+	// The kept entries are in path order already: merge in the added ones.
+	sort.Slice(added, func(i, j int) bool { return added[i].Path < added[j].Path })
+	l.Entries = mergeEntries(l.Entries, added)
 	return l, d, nil
+}
+
+// mergeEntries merges two listings' entries, each sorted by path.
+func mergeEntries(a, b []Entry) []Entry {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]Entry, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Path < a[0].Path {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // entryFor classifies one file of a tree the way walkTree does.
