@@ -134,3 +134,51 @@ func TestDiffIndexCounts(t *testing.T) {
 	r.Commit("one file", map[string]string{"pkg2/f2.go": "package pkg2\n\n// F2 now retries.\nfunc F2() int { return retry() }\n"})
 	check("1-file commit", 1, 0, 0, 1)
 }
+
+// TestDamagedListingIsRebuilt: a cached listing whose bytes were damaged
+// (listings are written without fsync) fails its checksum, and the listing
+// is walked again and re-cached.
+func TestDamagedListingIsRebuilt(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(30))
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := treeOf(t, repo, "HEAD")
+	want, err := repo.Listing(head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := listingPath(repo.IndexDir, head)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{len(b) / 2, len(b) - 1, len(listingMagic) + 1} {
+		damaged := append([]byte(nil), b...)
+		damaged[at] ^= 0x40
+		if err := os.WriteFile(p, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := repo.CachedListing(head); err == nil {
+			t.Fatalf("damaged byte %d: cached listing read without error", at)
+		}
+		got, _, err := repo.ListingFrom(context.Background(), head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("damaged byte %d: rebuilt listing differs", at)
+		}
+		if cached, err := repo.CachedListing(head); err != nil || !reflect.DeepEqual(cached, want) {
+			t.Fatalf("damaged byte %d: listing not cached again: %v", at, err)
+		}
+	}
+	if err := os.WriteFile(p, b[:len(b)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CachedListing(head); err == nil {
+		t.Fatal("truncated listing read without error")
+	}
+}

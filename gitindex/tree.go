@@ -1,11 +1,11 @@
 package gitindex
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path"
@@ -56,7 +56,7 @@ type Listing struct {
 	Entries []Entry
 }
 
-const listingMagic = "BCTREE1\n"
+const listingMagic = "BCTREE2\n"
 
 // Listing returns the flattened listing of tree, from the cache when present,
 // else by walking the tree with go-git and caching the result.
@@ -182,60 +182,78 @@ func listingPath(indexDir string, tree plumbing.Hash) string {
 }
 
 func writeListing(indexDir string, l *Listing) error {
-	var buf bytes.Buffer
-	buf.WriteString(listingMagic)
-	var tmp [binary.MaxVarintLen64]byte
-	buf.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(l.Entries)))])
+	buf := make([]byte, 0, 64+len(l.Entries)*80)
+	buf = append(buf, listingMagic...)
+	buf = binary.AppendUvarint(buf, uint64(len(l.Entries)))
 	for _, e := range l.Entries {
-		buf.Write(tmp[:binary.PutUvarint(tmp[:], uint64(len(e.Path)))])
-		buf.WriteString(e.Path)
-		buf.Write(e.Blob[:])
-		buf.WriteByte(skipCode(e.Skip))
+		buf = binary.AppendUvarint(buf, uint64(len(e.Path)))
+		buf = append(buf, e.Path...)
+		buf = append(buf, e.Blob[:]...)
+		buf = append(buf, skipCode(e.Skip))
 	}
-	return writeFileAtomic(listingPath(indexDir, l.Tree), buf.Bytes())
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	return writeCacheFile(listingPath(indexDir, l.Tree), buf)
 }
 
 func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
-	f, err := os.Open(listingPath(indexDir, tree))
+	b, err := os.ReadFile(listingPath(indexDir, tree))
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	rd := bufio.NewReaderSize(f, 1<<16)
-	magic := make([]byte, len(listingMagic))
-	if _, err := io.ReadFull(rd, magic); err != nil || string(magic) != listingMagic {
+	if len(b) < len(listingMagic)+4 || string(b[:len(listingMagic)]) != listingMagic {
 		return nil, fmt.Errorf("tree listing %s: bad header", tree)
 	}
-	n, err := binary.ReadUvarint(rd)
-	if err != nil || n > 1<<28 {
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
+	}
+	d := body[len(listingMagic):]
+	n, k := binary.Uvarint(d)
+	if k <= 0 || n > uint64(len(d)) {
 		return nil, fmt.Errorf("tree listing %s: bad count", tree)
 	}
+	d = d[k:]
 	l := &Listing{Tree: tree, Entries: make([]Entry, 0, n)}
 	for i := uint64(0); i < n; i++ {
-		pl, err := binary.ReadUvarint(rd)
-		if err != nil || pl > 1<<16 {
+		pl, k := binary.Uvarint(d)
+		if k <= 0 || pl > uint64(len(d)-k) || uint64(len(d)-k)-pl < uint64(len(plumbing.ZeroHash)+1) {
 			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
 		}
-		rec := make([]byte, int(pl)+len(plumbing.ZeroHash)+1)
-		if _, err := io.ReadFull(rd, rec); err != nil {
-			return nil, fmt.Errorf("tree listing %s: truncated", tree)
-		}
+		d = d[k:]
 		var e Entry
-		e.Path = string(rec[:pl])
-		copy(e.Blob[:], rec[pl:])
-		code := rec[len(rec)-1]
+		e.Path = string(d[:pl])
+		copy(e.Blob[:], d[pl:])
+		code := d[int(pl)+len(plumbing.ZeroHash)]
 		if int(code) >= len(skipCodes) {
 			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
 		}
 		e.Skip = skipCodes[code]
 		l.Entries = append(l.Entries, e)
+		d = d[int(pl)+len(plumbing.ZeroHash)+1:]
+	}
+	if len(d) != 0 {
+		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
 	}
 	return l, nil
 }
 
 // writeFileAtomic writes data to a temp file beside path, syncs it and
 // renames it into place, so readers see the old file or the new one.
-func writeFileAtomic(p string, data []byte) error {
+// castagnoli is the CRC-32C table for listing checksums.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// writeCacheFile writes a file that can be rebuilt (a tree listing)
+// atomically for concurrent readers, but without fsync: after a crash a
+// damaged file fails its checksum and is rebuilt, so a sync on every run
+// would buy nothing.
+func writeCacheFile(p string, data []byte) error { return writeRenamed(p, data, false) }
+
+// writeFileAtomic writes a file through a temporary file, synced before it
+// is renamed into place: readers see the old content or the new, never a
+// part.
+func writeFileAtomic(p string, data []byte) error { return writeRenamed(p, data, true) }
+
+func writeRenamed(p string, data []byte, sync bool) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
@@ -245,7 +263,7 @@ func writeFileAtomic(p string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
-	if werr == nil {
+	if werr == nil && sync {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
