@@ -31,9 +31,10 @@ const minTiming = 700 * time.Millisecond
 
 // measureScan times a top-10 search of every vector segment of the index
 // (all rows, no revision filter: the raw scan) against a read loop that sums
-// as many bytes with the same number of goroutines. Both report their
-// fastest pass: on a shared machine the other passes measure the neighbours,
-// and the fastest is the closest to what the hardware allows.
+// as many bytes with the same number of goroutines. The two run in turns and
+// both report their fastest pass: on a shared machine the other passes
+// measure the neighbours, and the fastest is the closest to what the
+// hardware allows.
 func measureScan(indexDir string) (Scan, error) {
 	emb := embed.Default()
 	snap, err := gitindex.OpenSnapshot(indexDir, emb.ID())
@@ -59,14 +60,14 @@ func measureScan(indexDir string) (Scan, error) {
 	for i := range q {
 		q[i] = float32(rng.NormFloat64())
 	}
-	scan := fastest(func() {
+	search := func() {
 		for _, seg := range snap.Segments {
 			if seg.Vec != nil {
 				seg.Vec.Search(q, 10, nil)
 			}
 		}
-	})
-	mem := memRead(sc.Bytes, sc.Threads)
+	}
+	scan, mem := fastestPair(search, memReader(sc.Bytes, sc.Threads))
 	sc.ScanMs = ms(scan)
 	sc.ScanGBs = float64(sc.Bytes) / scan.Seconds() / 1e9
 	sc.MemGBs = float64(sc.Bytes) / mem.Seconds() / 1e9
@@ -74,30 +75,36 @@ func measureScan(indexDir string) (Scan, error) {
 	return sc, nil
 }
 
-// fastest runs f for at least minTiming (and at least 5 times) and returns
-// the shortest duration of one run.
-func fastest(f func()) time.Duration {
+// fastestPair runs f and g in turns, each at least 5 times and for at
+// least minTiming in all, and returns the shortest run of each. Taking turns
+// exposes both to the same neighbours on a shared machine, so that their
+// ratio does not depend on which one ran while another tenant was busy.
+func fastestPair(f, g func()) (time.Duration, time.Duration) {
 	f() // fault the pages in
-	var d []time.Duration
-	for start := time.Now(); len(d) < 5 || time.Since(start) < minTiming; {
+	g()
+	var df, dg []time.Duration
+	for start := time.Now(); len(df) < 5 || time.Since(start) < 2*minTiming; {
 		t := time.Now()
 		f()
-		d = append(d, time.Since(t))
+		df = append(df, time.Since(t))
+		t = time.Now()
+		g()
+		dg = append(dg, time.Since(t))
 	}
-	return slices.Min(d)
+	return slices.Min(df), slices.Min(dg)
 }
 
 // sink keeps the read loop from being optimised away.
 var sink uint64
 
-// memRead times summing n bytes as uint64 words split over threads
-// goroutines: the physical limit a scan of n bytes can approach.
-func memRead(n int64, threads int) time.Duration {
+// memReader returns a loop summing n bytes as uint64 words split over
+// threads goroutines: the physical limit a scan of n bytes can approach.
+func memReader(n int64, threads int) func() {
 	words := make([]uint64, (n+7)/8)
 	for i := range words {
 		words[i] = uint64(i)
 	}
-	return fastest(func() {
+	return func() {
 		var wg sync.WaitGroup
 		sums := make([]uint64, threads)
 		for t := range threads {
@@ -121,5 +128,5 @@ func memRead(n int64, threads int) time.Duration {
 		for _, s := range sums {
 			sink += s
 		}
-	})
+	}
 }
