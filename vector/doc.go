@@ -22,8 +22,10 @@
 // a NaN or infinite component gets scale 0, which means "no vector": such a row
 // never matches a query.
 //
-// Search quantises the query too, to int16 with its own scale, and scores each
-// row with an exact integer dot product:
+// Search quantises the query too, to integers in [-63, 63] with its own scale
+// (the SIMD kernels multiply bytes, see queryMax; on the quality suite this
+// ranks as 16-bit queries did), and scores each row with an exact integer
+// dot product:
 //
 //	score = float32(dot(qquery, qrow)) * (qscale/|query|) * rowscale
 //
@@ -38,8 +40,9 @@
 //
 // Search splits the rows across runtime.GOMAXPROCS goroutines, each keeping a
 // bounded top-k heap, and merges them. Built with GOEXPERIMENT=simd on an
-// amd64 CPU with AVX2 or AVX-512, the kernel runs at about memory bandwidth
-// (a million 256-d rows in roughly 15–25 ms on one core); the portable Go
+// amd64 CPU with AVX2 or AVX-512, the kernel (VPMADDUBSW on sign-flipped row
+// bytes) runs at about memory bandwidth (a million 256-d rows in roughly
+// 12 ms on one core); the portable Go
 // kernel is about an order of magnitude slower. BenchmarkScanVsMem reports the
 // ratio to a plain read of the same bytes.
 //

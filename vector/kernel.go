@@ -2,7 +2,7 @@ package vector
 
 // A kernel sets out[j] to the exact integer dot product of the query with row
 // rows[j] of vecs (the dim values at vecs[rows[j]*dim:]), for every j <
-// len(rows); dim == len(q.q16) and len(out) >= len(rows).
+// len(rows); dim == len(q.q32) and len(out) >= len(rows).
 //
 // The query is quantised so that no dot product can overflow int32 (see
 // quantizeQuery); integer addition is associative, so kernels may add the

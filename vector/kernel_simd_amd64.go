@@ -9,14 +9,18 @@ import (
 
 // SIMD kernels built on Go 1.26's simd/archsimd (GOEXPERIMENT=simd).
 //
-// Each step sign-extends 16 (AVX2) or 32 (AVX-512) row bytes to int16
-// (VPMOVSXBW) and multiplies them with the int16 query, adding adjacent
-// products into int32 lanes (VPMADDWD). Four rows share each query load; their
-// lanes are reduced together with horizontal adds. Dimensions past the last
-// multiple of 16 are done in scalar code. Products and sums are exact, so the
-// results equal dotRowsGo's bit for bit. Every kernel call ends with
-// ClearAVXUpperBits (VZEROUPPER) so that the scalar float code scoring the rows
-// does not pay the AVX-SSE transition penalty.
+// Each step flips the sign bit of 32 (AVX2) or 64 (AVX-512) row bytes,
+// which turns a stored value r into the unsigned r+128, multiplies them with
+// the signed query bytes and adds adjacent products into int16 lanes
+// (VPMADDUBSW; the query's range keeps the sums from saturating, see
+// queryMax), then adds adjacent int16 lanes into int32 (VPMADDWD with ones).
+// The result is the dot product plus 128 × the query's sum, which the caller
+// subtracts (query.bias). Four rows share each query load; their lanes are
+// reduced together with horizontal adds. Dimensions past the last multiple
+// of 32 are done in scalar code. Products and sums are exact, so the results
+// equal dotRowsGo's bit for bit. Every kernel call ends with
+// ClearAVXUpperBits (VZEROUPPER) so that the scalar float code scoring the
+// rows does not pay the AVX-SSE transition penalty.
 
 func init() {
 	switch {
@@ -31,39 +35,32 @@ func init() {
 }
 
 func dotRowsAVX2(q *query, vecs []int8, rows []int, out []int32) {
-	dim := len(q.q16)
-	nv := dim &^ 15
-	out = out[:len(rows)]
-	if nv > 0 {
-		qv := q.q16[:nv]
-		j := 0
-		for ; j+4 <= len(rows); j += 4 {
-			dot4AVX2(qv, vecs[rows[j]*dim:], vecs[rows[j+1]*dim:], vecs[rows[j+2]*dim:], vecs[rows[j+3]*dim:], out[j:j+4])
-		}
-		for ; j < len(rows); j++ {
-			out[j] = dot1AVX2(qv, vecs[rows[j]*dim:])
-		}
-		archsimd.ClearAVXUpperBits()
-	}
-	if nv < dim {
-		dotTails(q, vecs, rows, nv, out)
-	}
+	dotRowsSIMD(q, vecs, rows, out, dot4AVX2)
 }
 
 func dotRowsAVX512(q *query, vecs []int8, rows []int, out []int32) {
-	dim := len(q.q16)
-	nv := dim &^ 15
+	dotRowsSIMD(q, vecs, rows, out, dot4AVX512)
+}
+
+// dotRowsSIMD runs dot4 over four rows at a time and dot1AVX2 over the
+// rest, then removes the bias and adds the scalar tails.
+func dotRowsSIMD(q *query, vecs []int8, rows []int, out []int32, dot4 func(q, r0, r1, r2, r3 []int8, out []int32)) {
+	dim := len(q.q8)
+	nv := dim &^ 31
 	out = out[:len(rows)]
 	if nv > 0 {
-		qv := q.q16[:nv]
+		qv := q.q8[:nv]
 		j := 0
 		for ; j+4 <= len(rows); j += 4 {
-			dot4AVX512(qv, vecs[rows[j]*dim:], vecs[rows[j+1]*dim:], vecs[rows[j+2]*dim:], vecs[rows[j+3]*dim:], out[j:j+4])
+			dot4(qv, vecs[rows[j]*dim:], vecs[rows[j+1]*dim:], vecs[rows[j+2]*dim:], vecs[rows[j+3]*dim:], out[j:j+4])
 		}
 		for ; j < len(rows); j++ {
 			out[j] = dot1AVX2(qv, vecs[rows[j]*dim:])
 		}
 		archsimd.ClearAVXUpperBits()
+		for j := range out {
+			out[j] -= q.bias
+		}
 	}
 	if nv < dim {
 		dotTails(q, vecs, rows, nv, out)
@@ -90,49 +87,66 @@ func dotTails(q *query, vecs []int8, rows []int, from int, out []int32) {
 // bounds, and the loops carry no bounds checks, slice-pointer masking or
 // spills.
 
-// dot1AVX2 returns the dot product of q and r; len(r) >= len(q), a multiple
-// of 16.
-func dot1AVX2(q []int16, r []int8) int32 {
+var (
+	signBit32 = archsimd.BroadcastInt8x32(-128)
+	ones16    = archsimd.BroadcastInt16x16(1)
+)
+
+// step32 returns the biased dot product of 32 row bytes at p+i with qv, in
+// eight int32 lanes.
+func step32(p unsafe.Pointer, i int, qv archsimd.Int8x32) archsimd.Int32x8 {
+	r := archsimd.LoadInt8x32((*[32]int8)(unsafe.Add(p, i)))
+	return r.Xor(signBit32).AsUint8x32().DotProductPairsSaturated(qv).DotProductPairs(ones16)
+}
+
+// dot1AVX2 returns the biased dot product of q and r; len(r) >= len(q), a
+// multiple of 32.
+func dot1AVX2(q []int8, r []int8) int32 {
 	n := len(q)
 	r = r[:n]
 	qp, rp := unsafe.Pointer(unsafe.SliceData(q)), unsafe.Pointer(unsafe.SliceData(r))
-	var acc0, acc1 archsimd.Int32x8
-	i := 0
-	for ; i+32 <= n; i += 32 {
-		acc0 = acc0.Add(loadRow16(rp, i).DotProductPairs(loadQuery16(qp, i)))
-		acc1 = acc1.Add(loadRow16(rp, i+16).DotProductPairs(loadQuery16(qp, i+16)))
+	var acc archsimd.Int32x8
+	for i := 0; i < n; i += 32 {
+		acc = acc.Add(step32(rp, i, loadQuery32(qp, i)))
 	}
-	if i < n {
-		acc0 = acc0.Add(loadRow16(rp, i).DotProductPairs(loadQuery16(qp, i)))
-	}
-	acc := acc0.Add(acc1)
 	s := acc.GetLo().Add(acc.GetHi())
 	var o [4]int32
 	s.Store(&o)
 	return o[0] + o[1] + o[2] + o[3]
 }
 
-// dot4AVX2 sets out[0..3] to the dot products of q with r0..r3 (each at least
-// len(q) long; len(q) a multiple of 16).
-func dot4AVX2(q []int16, r0, r1, r2, r3 []int8, out []int32) {
+// dot4AVX2 sets out[0..3] to the biased dot products of q with r0..r3 (each
+// at least len(q) long; len(q) a multiple of 32).
+func dot4AVX2(q, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
 	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
 	qp := unsafe.Pointer(unsafe.SliceData(q))
 	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
 	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
 	var a, b, c, d archsimd.Int32x8
-	for i := 0; i < n; i += 16 {
-		qv := loadQuery16(qp, i)
-		a = a.Add(loadRow16(p0, i).DotProductPairs(qv))
-		b = b.Add(loadRow16(p1, i).DotProductPairs(qv))
-		c = c.Add(loadRow16(p2, i).DotProductPairs(qv))
-		d = d.Add(loadRow16(p3, i).DotProductPairs(qv))
+	for i := 0; i < n; i += 32 {
+		qv := loadQuery32(qp, i)
+		a = a.Add(step32(p0, i, qv))
+		b = b.Add(step32(p1, i, qv))
+		c = c.Add(step32(p2, i, qv))
+		d = d.Add(step32(p3, i, qv))
 	}
 	reduce4(a, b, c, d, out)
 }
 
-// dot4AVX512 is dot4AVX2 with 32 dimensions per step.
-func dot4AVX512(q []int16, r0, r1, r2, r3 []int8, out []int32) {
+var (
+	signBit64 = archsimd.BroadcastInt8x64(-128)
+	ones32    = archsimd.BroadcastInt16x32(1)
+)
+
+// step64 is step32 over 64 bytes (AVX-512), in sixteen int32 lanes.
+func step64(p unsafe.Pointer, i int, qv archsimd.Int8x64) archsimd.Int32x16 {
+	r := archsimd.LoadInt8x64((*[64]int8)(unsafe.Add(p, i)))
+	return r.Xor(signBit64).AsUint8x64().DotProductPairsSaturated(qv).DotProductPairs(ones32)
+}
+
+// dot4AVX512 is dot4AVX2 with 64 dimensions per step.
+func dot4AVX512(q, r0, r1, r2, r3 []int8, out []int32) {
 	n := len(q)
 	r0, r1, r2, r3 = r0[:n], r1[:n], r2[:n], r3[:n]
 	qp := unsafe.Pointer(unsafe.SliceData(q))
@@ -140,40 +154,30 @@ func dot4AVX512(q []int16, r0, r1, r2, r3 []int8, out []int32) {
 	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
 	var a, b, c, d archsimd.Int32x16
 	i := 0
-	for ; i+32 <= n; i += 32 {
-		qv := archsimd.LoadInt16x32((*[32]int16)(unsafe.Add(qp, 2*i)))
-		a = a.Add(loadRow32(p0, i).DotProductPairs(qv))
-		b = b.Add(loadRow32(p1, i).DotProductPairs(qv))
-		c = c.Add(loadRow32(p2, i).DotProductPairs(qv))
-		d = d.Add(loadRow32(p3, i).DotProductPairs(qv))
+	for ; i+64 <= n; i += 64 {
+		qv := archsimd.LoadInt8x64((*[64]int8)(unsafe.Add(qp, i)))
+		a = a.Add(step64(p0, i, qv))
+		b = b.Add(step64(p1, i, qv))
+		c = c.Add(step64(p2, i, qv))
+		d = d.Add(step64(p3, i, qv))
 	}
 	a8 := a.GetLo().Add(a.GetHi())
 	b8 := b.GetLo().Add(b.GetHi())
 	c8 := c.GetLo().Add(c.GetHi())
 	d8 := d.GetLo().Add(d.GetHi())
-	if i < n { // one 16-wide step left
-		qv := loadQuery16(qp, i)
-		a8 = a8.Add(loadRow16(p0, i).DotProductPairs(qv))
-		b8 = b8.Add(loadRow16(p1, i).DotProductPairs(qv))
-		c8 = c8.Add(loadRow16(p2, i).DotProductPairs(qv))
-		d8 = d8.Add(loadRow16(p3, i).DotProductPairs(qv))
+	if i < n { // one 32-wide step left
+		qv := loadQuery32(qp, i)
+		a8 = a8.Add(step32(p0, i, qv))
+		b8 = b8.Add(step32(p1, i, qv))
+		c8 = c8.Add(step32(p2, i, qv))
+		d8 = d8.Add(step32(p3, i, qv))
 	}
 	reduce4(a8, b8, c8, d8, out)
 }
 
-// loadRow16 loads row bytes [i, i+16) sign-extended to int16.
-func loadRow16(p unsafe.Pointer, i int) archsimd.Int16x16 {
-	return archsimd.LoadInt8x16((*[16]int8)(unsafe.Add(p, i))).ExtendToInt16()
-}
-
-// loadRow32 loads row bytes [i, i+32) sign-extended to int16 (AVX-512).
-func loadRow32(p unsafe.Pointer, i int) archsimd.Int16x32 {
-	return archsimd.LoadInt8x32((*[32]int8)(unsafe.Add(p, i))).ExtendToInt16()
-}
-
-// loadQuery16 loads query values [i, i+16).
-func loadQuery16(p unsafe.Pointer, i int) archsimd.Int16x16 {
-	return archsimd.LoadInt16x16((*[16]int16)(unsafe.Add(p, 2*i)))
+// loadQuery32 loads query values [i, i+32).
+func loadQuery32(p unsafe.Pointer, i int) archsimd.Int8x32 {
+	return archsimd.LoadInt8x32((*[32]int8)(unsafe.Add(p, i)))
 }
 
 // reduce4 stores the lane sums of a, b, c and d in out[0..3].

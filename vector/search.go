@@ -18,16 +18,22 @@ type Hit struct {
 
 // query is a search vector quantised for the integer kernels.
 type query struct {
-	q16    []int16 // used by the SIMD kernels
+	q8     []int8  // used by the SIMD kernels
 	q32    []int32 // the same values, for the portable kernel
+	bias   int32   // 128 × the sum of q8[:len&^31] (see kernel_simd_amd64.go)
 	factor float32 // score = float32(dot) * factor * rowScale
 }
 
+// queryMax bounds the quantised query's values. The SIMD kernels multiply
+// unsigned bytes (a stored value plus 128, at most 255) with these and add
+// two products in 16 bits (VPMADDUBSW): 2 × 255 × 63 < 2^15, so the sums
+// never saturate. The quality suite ranks as it did with 16-bit queries.
+const queryMax = 63
+
 // quantizeQuery normalises v to unit length and quantises it to integers of
-// magnitude at most qmax, where dim*128*qmax < 2^31: since stored values are
-// in [-128, 127], no dot product (nor any partial sum of one) can overflow
-// int32. qmax is 32767 up to dim 512. It reports false for a zero or
-// non-finite vector.
+// magnitude at most queryMax; since stored values are in [-128, 127], no
+// dot product of up to 2^31 / (128 × 63) = 266,305 dimensions overflows
+// int32. It reports false for a zero or non-finite vector.
 func quantizeQuery(v []float32) (*query, bool) {
 	var maxAbs, norm2 float64
 	for _, x := range v {
@@ -39,17 +45,18 @@ func quantizeQuery(v []float32) (*query, bool) {
 		maxAbs = max(maxAbs, a)
 		norm2 += f * f
 	}
-	if maxAbs == 0 || norm2 == 0 {
+	if maxAbs == 0 || norm2 == 0 || len(v) > maxDim {
 		return nil, false
 	}
-	qmax := float64(min(math.MaxInt16, math.MaxInt32/(128*len(v))))
+	const qmax = queryMax
 	inv := qmax / maxAbs
-	q := &query{q16: make([]int16, len(v)), q32: make([]int32, len(v))}
+	q := &query{q8: make([]int8, len(v)), q32: make([]int32, len(v))}
 	for i, x := range v {
 		r := min(max(math.Round(float64(x)*inv), -qmax), qmax)
-		q.q16[i] = int16(r)
+		q.q8[i] = int8(r)
 		q.q32[i] = int32(r)
 	}
+	q.setBias()
 	q.factor = float32(maxAbs / qmax / math.Sqrt(norm2))
 	if !(q.factor > 0 && q.factor <= math.MaxFloat32) {
 		return nil, false
@@ -57,11 +64,20 @@ func quantizeQuery(v []float32) (*query, bool) {
 	return q, true
 }
 
+// setBias computes bias from q8.
+func (q *query) setBias() {
+	var sum int32
+	for _, x := range q.q8[:len(q.q8)&^31] {
+		sum += int32(x)
+	}
+	q.bias = 128 * sum
+}
+
 // Search returns the k best rows (cosine with query, highest first) among rows
 // set in allow (nil = all rows). Exact, parallel across cores.
 //
 // The score of a row is the dot product of the unit-length query (quantised
-// to int16) with the stored int8 row times its scale; for rows stored from
+// to integers of at most queryMax) with the stored int8 row times its scale; for rows stored from
 // unit-length vectors that is their cosine with the query, up to quantisation
 // error. Equal scores are ordered by row number. Rows without vector (scale
 // 0) and bits of allow beyond Len are ignored. Search returns nil if k <= 0,

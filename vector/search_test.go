@@ -42,17 +42,26 @@ func TestKernels(t *testing.T) {
 	dims := []int{1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 100, 255, 256, 384, 512, 513, 768, 1024}
 	withKernels(t, func(t *testing.T) {
 		for _, dim := range dims {
-			qmax := int32(min(math.MaxInt16, math.MaxInt32/(128*dim)))
+			qmax := int32(queryMax)
 			queries := map[string]*query{}
 			if q, ok := quantizeQuery(randUnit(rng, dim)); ok {
 				queries["random"] = q
 			}
 			// Worst case magnitude: every product is 128*qmax.
-			ext := &query{q16: make([]int16, dim), q32: make([]int32, dim)}
+			ext := &query{q8: make([]int8, dim), q32: make([]int32, dim)}
 			for i := range ext.q32 {
-				ext.q32[i], ext.q16[i] = -qmax, int16(-qmax)
+				ext.q32[i], ext.q8[i] = -qmax, int8(-qmax)
 			}
+			ext.setBias()
 			queries["extreme"] = ext
+			// The unsigned bytes' largest pair sums: rows of 127 (255 once
+			// flipped) times +qmax.
+			pos := &query{q8: make([]int8, dim), q32: make([]int32, dim)}
+			for i := range pos.q32 {
+				pos.q32[i], pos.q8[i] = qmax, int8(qmax)
+			}
+			pos.setBias()
+			queries["extreme positive"] = pos
 			for _, nrows := range []int{0, 1, 3, 4, 5, 9, 64} {
 				vecs := make([]int8, nrows*dim)
 				for i := range vecs {
@@ -61,6 +70,11 @@ func TestKernels(t *testing.T) {
 				if nrows > 0 {
 					for i := 0; i < dim; i++ {
 						vecs[i] = -128 // row 0 all -128
+					}
+				}
+				if nrows > 1 {
+					for i := dim; i < 2*dim; i++ {
+						vecs[i] = 127 // row 1 all 127
 					}
 				}
 				// Contiguous rows, then a shuffled selection with repeats.
