@@ -45,18 +45,19 @@ type Options struct {
 // Summary reports what an indexing run did.
 type Summary struct {
 	Commits       []Commit       `json:"-"`
-	Files         int            `json:"files"`                     // file entries across the listed trees
-	Blobs         int            `json:"blobs"`                     // distinct blobs to be searchable
-	BlobsNew      int            `json:"blobs_new"`                 // read and chunked this run
-	BlobsReused   int            `json:"blobs_reused"`              // already in the index
-	Skipped       map[string]int `json:"skipped"`                   // files (path rules) and new blobs (content rules) by reason
-	Chunks        int            `json:"chunks"`                    // chunks written this run
-	Embedded      int            `json:"embedded"`                  // chunk vectors computed this run
-	VectorsReused int            `json:"vectors_reused"`            // chunk vectors found by content hash
-	SyntaxErrors  int            `json:"syntax_error_files"`        // files with syntax errors, minor or severe
-	SevereErrors  int            `json:"syntax_error_files_severe"` // of those, files whose parse failed (split into windows)
-	Fallback      int            `json:"fallback_files"`            // files split into line windows
-	Bytes         int64          `json:"bytes"`                     // bytes chunked this run
+	Files         int            `json:"files"`                         // file entries across the listed trees
+	Blobs         int            `json:"blobs"`                         // distinct blobs to be searchable
+	BlobsNew      int            `json:"blobs_new"`                     // read and chunked this run
+	BlobsReused   int            `json:"blobs_reused"`                  // already in the index
+	Skipped       map[string]int `json:"skipped"`                       // files (path rules) and new blobs (content rules) by reason
+	Chunks        int            `json:"chunks"`                        // chunks written this run
+	Embedded      int            `json:"embedded"`                      // chunk vectors computed this run
+	VectorsReused int            `json:"vectors_reused"`                // chunk vectors found by content hash
+	SyntaxErrors  int            `json:"syntax_error_files"`            // files with syntax errors, minor or severe
+	SevereErrors  int            `json:"syntax_error_files_severe"`     // of those, files whose parse failed (split into windows)
+	Fallback      int            `json:"fallback_files"`                // files split into line windows
+	Bytes         int64          `json:"bytes"`                         // bytes chunked this run
+	RebuiltFrom   int            `json:"rebuilt_from_schema,omitempty"` // the older schema of the index this run replaced
 	Elapsed       time.Duration  `json:"-"`
 }
 
@@ -132,6 +133,14 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	defer lock.Release()
 
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
+	// An index written by an older schema is derived data: rebuild it rather
+	// than fail every run (hooks included) until someone passes --rebuild.
+	if old, err := storedSchema(ix.repo.IndexDir); err == nil && old < SchemaVersion {
+		if err := RemoveIndexData(ix.repo.IndexDir); err != nil {
+			return nil, err
+		}
+		sum.RebuiltFrom = old
+	}
 	listings, err := list()
 	if err != nil {
 		return nil, err

@@ -489,3 +489,51 @@ func TestBlobsRepackedAfterOpen(t *testing.T) {
 		}
 	}
 }
+
+// setManifestSchema rewrites the manifest as if another schema wrote it.
+func setManifestSchema(t *testing.T, indexDir string, schema int) {
+	t.Helper()
+	m, err := readManifest(indexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Schema = schema
+	if err := writeManifest(indexDir, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOlderSchemaIsRebuilt: an index written by an older schema is rebuilt
+// by the next run; one written by a newer schema is left alone and reported.
+func TestOlderSchemaIsRebuilt(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"a.go": goFile})
+	indexRevs(t, r.Dir, nil, "HEAD")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	setManifestSchema(t, repo.IndexDir, SchemaVersion-1)
+	if _, err := OpenSnapshot(repo.IndexDir, ""); !errors.Is(err, ErrSchema) {
+		t.Fatalf("open an older index: %v, want ErrSchema", err)
+	}
+	sum := indexRevs(t, r.Dir, nil, "HEAD")
+	if sum.RebuiltFrom != SchemaVersion-1 || sum.BlobsNew != 1 {
+		t.Fatalf("summary %+v: want a rebuild from schema %d that indexes the blob again", sum, SchemaVersion-1)
+	}
+	snap, err := OpenSnapshot(repo.IndexDir, "")
+	if err != nil {
+		t.Fatalf("open the rebuilt index: %v", err)
+	}
+	snap.Close()
+
+	setManifestSchema(t, repo.IndexDir, SchemaVersion+1)
+	_, err = NewIndexer(repo, Options{}).Index(context.Background(), []string{"HEAD"}, 0)
+	if !errors.Is(err, ErrSchema) {
+		t.Fatalf("index over a newer index: %v, want ErrSchema", err)
+	}
+	if got, err := storedSchema(repo.IndexDir); err != nil || got != SchemaVersion+1 {
+		t.Fatalf("the newer index was touched: schema %d, %v", got, err)
+	}
+}

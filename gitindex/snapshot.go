@@ -48,6 +48,30 @@ func readManifest(indexDir string) (*manifest, error) {
 	return &m, nil
 }
 
+// storedSchema returns the schema version the manifest was written with.
+func storedSchema(indexDir string) (int, error) {
+	b, err := os.ReadFile(manifestPath(indexDir))
+	if err != nil {
+		return 0, err
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return 0, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
+	}
+	return m.Schema, nil
+}
+
+// RemoveIndexData deletes the store, the segments and the cached listings:
+// everything indexing derives from git. The caller holds the index lock.
+func RemoveIndexData(indexDir string) error {
+	for _, name := range []string{"db", "segments", "trees"} {
+		if err := os.RemoveAll(filepath.Join(indexDir, name)); err != nil {
+			return fmt.Errorf("remove index: %w", err)
+		}
+	}
+	return nil
+}
+
 func writeManifest(indexDir string, m *manifest) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

@@ -233,7 +233,9 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 			}
 		}
 		snap, serr := gitindex.OpenSnapshot(repo.IndexDir, model)
-		if serr != nil && !errors.Is(serr, gitindex.ErrNoIndex) {
+		// An index of an older schema is rebuilt by the indexer below.
+		rebuild := errors.Is(serr, gitindex.ErrSchema) && !opts.NoIndex && attempt == 0
+		if serr != nil && !errors.Is(serr, gitindex.ErrNoIndex) && !rebuild {
 			return nil, nil, serr
 		}
 		missing := -1

@@ -1,8 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -265,5 +269,35 @@ func TestGoMethodNamesItsReceiver(t *testing.T) {
 	h := res.Hits[0]
 	if h.Parent != "Server" || h.QualifiedName != "Server.Serve" || strings.Join(h.Breadcrumb, " › ") != "srv/server.go › Server › Serve" {
 		t.Fatalf("Go method hit: parent %q, qualified %q, breadcrumb %v", h.Parent, h.QualifiedName, h.Breadcrumb)
+	}
+}
+
+// TestSearchRebuildsAnOlderIndex: a search that may index rebuilds an index
+// written by an older schema; with --no-index it reports the mismatch.
+func TestSearchRebuildsAnOlderIndex(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"net/retry.go": retryGo})
+	repo := openRepo(t, r.Dir)
+	run(t, repo, Options{Query: "retry"})
+	manifest := filepath.Join(repo.IndexDir, "segments", "MANIFEST")
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := fmt.Sprintf(`"schema": %d`, gitindex.SchemaVersion)
+	if !bytes.Contains(b, []byte(current)) {
+		t.Fatalf("manifest does not hold %s: %s", current, b)
+	}
+	older := bytes.Replace(b, []byte(current), []byte(fmt.Sprintf(`"schema": %d`, gitindex.SchemaVersion-1)), 1)
+	if err := os.WriteFile(manifest, older, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Search(context.Background(), repo, Options{Query: "retry", NoIndex: true, Embedder: embed.Default()})
+	if !errors.Is(err, gitindex.ErrSchema) {
+		t.Fatalf("--no-index over an older index: %v, want ErrSchema", err)
+	}
+	res := run(t, repo, Options{Query: "RetryWithBackoff"})
+	if res.Indexed == nil || res.Indexed.RebuiltFrom != gitindex.SchemaVersion-1 || !hasHit(res, "RetryWithBackoff") {
+		t.Fatalf("search did not rebuild the older index: indexed %+v, %d hits", res.Indexed, len(res.Hits))
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -74,12 +72,7 @@ func removeIndex(c *cli.Context, repo *gitindex.Repo) error {
 		return err
 	}
 	defer lock.Release()
-	for _, name := range []string{"db", "segments", "trees"} {
-		if err := os.RemoveAll(filepath.Join(repo.IndexDir, name)); err != nil {
-			return fmt.Errorf("remove index: %w", err)
-		}
-	}
-	return nil
+	return gitindex.RemoveIndexData(repo.IndexDir)
 }
 
 // summaryJSON is the stable --json form of an indexing summary.
@@ -110,6 +103,9 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 	}
 	if n := len(s.Commits); n > 3 {
 		revs = []string{fmt.Sprintf("%d commits, %s … %s", n, s.Commits[0].Hash.String()[:12], s.Commits[n-1].Hash.String()[:12])}
+	}
+	if s.RebuiltFrom > 0 {
+		fmt.Fprintf(w, "rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, gitindex.SchemaVersion)
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)
