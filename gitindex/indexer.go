@@ -40,6 +40,11 @@ type Options struct {
 	Progress        Progress       // nil: silent
 	CheckpointBlobs int            // publish a segment every N blobs; 0: 4000
 	CheckpointEvery time.Duration  // and at least this often; 0: 20s
+	// EmbedBatch, when above 1, merges the embedding inputs of blobs
+	// processed at the same time into calls of up to this many inputs (see
+	// embed.Coalescer): a remote provider then gets a request per batch of
+	// blobs instead of one per blob.
+	EmbedBatch int
 }
 
 // Summary reports what an indexing run did.
@@ -239,6 +244,13 @@ type blobResult struct {
 	reused   int
 }
 
+// Merged embedding calls (Options.EmbedBatch): how long a blob's inputs
+// wait for others, and how many merged calls run at once.
+const (
+	embedWindow        = 20 * time.Millisecond
+	embedCallsInFlight = 4
+)
+
 func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []todoBlob, sum *Summary) error {
 	if p := ix.opts.Progress; p != nil {
 		p.Start(len(todo))
@@ -270,13 +282,21 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 		}
 		return nil
 	})
+	// Workers embed through rix, whose embedder may merge their calls.
+	rix := ix
+	if emb := ix.opts.Embedder; emb != nil && ix.opts.EmbedBatch > 1 {
+		c := embed.NewCoalescer(emb, ix.opts.EmbedBatch, embedCallsInFlight, embedWindow)
+		defer c.Close()
+		rix = &Indexer{repo: ix.repo, opts: ix.opts}
+		rix.opts.Embedder = c
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < ix.opts.Workers; w++ {
 		wg.Add(1)
 		g.Go(func() error {
 			defer wg.Done()
 			for j := range jobs {
-				r, err := ix.process(gctx, store, j.sha, j.path, j.content, j.size)
+				r, err := rix.process(gctx, store, j.sha, j.path, j.content, j.size)
 				if err != nil {
 					return err
 				}

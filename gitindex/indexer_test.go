@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -20,11 +21,13 @@ type countingEmbedder struct {
 	embed.Embedder
 	mu    sync.Mutex
 	texts []string
+	calls int
 }
 
 func (c *countingEmbedder) Embed(ctx context.Context, texts []string, role embed.Role) ([][]float32, error) {
 	c.mu.Lock()
 	c.texts = append(c.texts, texts...)
+	c.calls++
 	c.mu.Unlock()
 	return c.Embedder.Embed(ctx, texts, role)
 }
@@ -535,5 +538,49 @@ func TestOlderSchemaIsRebuilt(t *testing.T) {
 	}
 	if got, err := storedSchema(repo.IndexDir); err != nil || got != SchemaVersion+1 {
 		t.Fatalf("the newer index was touched: schema %d, %v", got, err)
+	}
+}
+
+// TestEmbedBatchMergesBlobs: with EmbedBatch the embedder sees fewer, larger
+// calls, and the index holds the same vectors.
+func TestEmbedBatchMergesBlobs(t *testing.T) {
+	files := manyFiles(200)
+	index := func(batch int) (*countingEmbedder, *Repo) {
+		r := gittest.New(t)
+		r.Commit("init", files)
+		repo, err := OpenRepo(r.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emb := &countingEmbedder{Embedder: embed.Default()}
+		opts := Options{Embedder: emb, Workers: 8, EmbedBatch: batch}
+		if _, err := NewIndexer(repo, opts).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+			t.Fatal(err)
+		}
+		return emb, repo
+	}
+	single, repoA := index(0)
+	merged, repoB := index(64)
+	if len(merged.texts) != len(single.texts) || merged.calls >= single.calls/2 {
+		t.Fatalf("batched: %d texts in %d calls; per blob: %d texts in %d calls", len(merged.texts), merged.calls, len(single.texts), single.calls)
+	}
+	vectors := func(repo *Repo) map[string]string {
+		snap, err := OpenSnapshot(repo.IndexDir, embed.Default().ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snap.Close()
+		out := map[string]string{}
+		for _, seg := range snap.Segments {
+			for r := 0; r < seg.Rows(); r++ {
+				q, scale := seg.Vec.Row(r)
+				out[fmt.Sprintf("%x", seg.Row(r).Hash)] = fmt.Sprint(q, scale)
+			}
+		}
+		return out
+	}
+	a, b := vectors(repoA), vectors(repoB)
+	if len(a) == 0 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("vectors differ: %d and %d chunks", len(a), len(b))
 	}
 }

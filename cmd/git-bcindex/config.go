@@ -145,14 +145,19 @@ func parseSize(v string) (int64, error) {
 
 // remoteWorkers is how many blobs are processed at once with a remote
 // embedder: requests wait on the network, not the CPU, so more than one per
-// core keeps the configured number of requests in flight.
-const remoteWorkers = 16
+// core keeps the configured number of requests in flight. Their embedding
+// inputs are merged into calls of up to remoteEmbedBatch inputs.
+const (
+	remoteWorkers    = 16
+	remoteEmbedBatch = 256
+)
 
 // indexOptions are the indexing options the settings call for.
 func (s settings) indexOptions() gitindex.Options {
 	o := gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
 	if _, remote := s.emb.(*embed.Remote); remote {
 		o.Workers = remoteWorkers
+		o.EmbedBatch = remoteEmbedBatch
 	}
 	return o
 }
