@@ -21,7 +21,8 @@ package gitindex
 //	  lex.bin                 BM25 postings over the rows (package lexical)
 //	  vec-<model>.bin         flat int8 vectors, one per row (package vector)
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
-//	                        tree, keyed by tree SHA
+//	                        tree, keyed by tree SHA; paths front-coded, a
+//	                        CRC-32C at the end (a cache: rebuilt when damaged)
 //	index.lock              held by the one running indexer (flock)
 //	hook.log                output of background hook runs
 //

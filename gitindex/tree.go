@@ -56,7 +56,7 @@ type Listing struct {
 	Entries []Entry
 }
 
-const listingMagic = "BCTREE2\n"
+const listingMagic = "BCTREE3\n"
 
 // Listing returns the flattened listing of tree, from the cache when present,
 // else by walking the tree with go-git and caching the result.
@@ -185,11 +185,20 @@ func writeListing(indexDir string, l *Listing) error {
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, listingMagic...)
 	buf = binary.AppendUvarint(buf, uint64(len(l.Entries)))
+	prev := ""
 	for _, e := range l.Entries {
-		buf = binary.AppendUvarint(buf, uint64(len(e.Path)))
-		buf = append(buf, e.Path...)
+		// Paths in tree order share their directories with the previous
+		// one: store the length of the shared prefix and the rest.
+		shared := 0
+		for shared < len(prev) && shared < len(e.Path) && prev[shared] == e.Path[shared] {
+			shared++
+		}
+		buf = binary.AppendUvarint(buf, uint64(shared))
+		buf = binary.AppendUvarint(buf, uint64(len(e.Path)-shared))
+		buf = append(buf, e.Path[shared:]...)
 		buf = append(buf, e.Blob[:]...)
 		buf = append(buf, skipCode(e.Skip))
+		prev = e.Path
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
 	return writeCacheFile(listingPath(indexDir, l.Tree), buf)
@@ -214,22 +223,29 @@ func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
 	}
 	d = d[k:]
 	l := &Listing{Tree: tree, Entries: make([]Entry, 0, n)}
+	prev := ""
 	for i := uint64(0); i < n; i++ {
-		pl, k := binary.Uvarint(d)
-		if k <= 0 || pl > uint64(len(d)-k) || uint64(len(d)-k)-pl < uint64(len(plumbing.ZeroHash)+1) {
+		shared, k1 := binary.Uvarint(d)
+		if k1 <= 0 || shared > uint64(len(prev)) {
 			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
 		}
-		d = d[k:]
+		d = d[k1:]
+		sl, k2 := binary.Uvarint(d)
+		if k2 <= 0 || sl > uint64(len(d)-k2) || uint64(len(d)-k2)-sl < uint64(len(plumbing.ZeroHash)+1) {
+			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
+		}
+		d = d[k2:]
 		var e Entry
-		e.Path = string(d[:pl])
-		copy(e.Blob[:], d[pl:])
-		code := d[int(pl)+len(plumbing.ZeroHash)]
+		e.Path = prev[:shared] + string(d[:sl])
+		copy(e.Blob[:], d[sl:])
+		code := d[int(sl)+len(plumbing.ZeroHash)]
 		if int(code) >= len(skipCodes) {
 			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
 		}
 		e.Skip = skipCodes[code]
 		l.Entries = append(l.Entries, e)
-		d = d[int(pl)+len(plumbing.ZeroHash)+1:]
+		d = d[int(sl)+len(plumbing.ZeroHash)+1:]
+		prev = e.Path
 	}
 	if len(d) != 0 {
 		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
