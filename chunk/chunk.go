@@ -26,7 +26,10 @@ import (
 //	   SyntaxError over its whole lines, with ErrorDetail, instead of
 //	   staying silently in its parent chunk.
 //	4: a Go method's QualifiedName is Receiver.Method.
-const Version = 4
+//	5: a doc comment the grammar attaches to another node (Ruby: between
+//	   `module X` and its first class; Kotlin: after the imports) documents
+//	   the definition below it.
+const Version = 5
 
 // Chunk kinds.
 const (

@@ -337,3 +337,28 @@ func TestMetadata(t *testing.T) {
 		t.Errorf("total: %+v", c)
 	}
 }
+
+// TestDocOutsideSiblings: doc comments the grammar hangs on another node
+// (a Ruby module's header, a Kotlin import list) still document the
+// definition below them; a comment that closes an earlier definition's
+// body does not document the next one.
+func TestDocOutsideSiblings(t *testing.T) {
+	tests := []struct {
+		path, src, name, doc string
+	}{
+		{"a.rb", "module Billing\n  # Computes the invoice total.\n  class Invoice\n  end\nend\n", "Invoice", "Computes the invoice total."},
+		{"a.kt", "package x\n\nimport java.io.File\n\n/**\n * Reads the settings.\n */\nfun read(p: String) = File(p).readText()\n", "read", "Reads the settings."},
+		{"a.py", "def a():\n    x = 1\n    # trailing note\ndef b():\n    return 2\n", "b", ""},
+		{"a.rb", "class A\n  def x\n    1\n    # trailing\n  end\n  def y\n  end\nend\n", "y", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path+" "+tt.name, func(t *testing.T) {
+			src := []byte(tt.src)
+			f := Split(tt.path, src)
+			checkInvariants(t, src, f)
+			if c := f.Chunks[find(t, f, tt.name)]; c.Doc != tt.doc {
+				t.Fatalf("doc %q, want %q\n%s", c.Doc, tt.doc, render(f))
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"context"
 	"path"
 	"strings"
@@ -84,6 +85,7 @@ type item struct {
 
 // walker accumulates the chunks of one file.
 type walker struct {
+	root   *sitter.Node
 	src    []byte
 	li     lineIndex
 	g      *grammar
@@ -124,7 +126,7 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 	if root.HasError() {
 		f.SyntaxErrors, errs = syntaxErrors(root, src, li)
 	}
-	w := &walker{src: src, li: li, g: g, errs: errs}
+	w := &walker{root: root, src: src, li: li, g: g, errs: errs}
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
 		Kind: KindFile, Name: path.Base(p), Parent: -1,
@@ -243,9 +245,41 @@ func (w *walker) docAbove(it item) (int, string) {
 		start = p.start
 	}
 	if start == docEnd {
+		start = w.docOutside(start)
+	}
+	if start == docEnd {
 		return start, ""
 	}
 	return start, cleanComment(string(w.src[start:docEnd]))
+}
+
+// docOutside finds doc comments right above start that are not its
+// siblings: the grammar hung them on another node, as Ruby does with a
+// comment between `module X` and its first class, or Kotlin with a KDoc after
+// the imports, which becomes part of the import list. It returns where they
+// begin, or start.
+func (w *walker) docOutside(start int) int {
+	for {
+		pos := start - 1
+		for pos >= 0 && strings.IndexByte(" \t\r\n\f\v", w.src[pos]) >= 0 {
+			pos--
+		}
+		if pos < 0 || w.root == nil {
+			return start
+		}
+		row := w.li.line(pos)
+		col := pos - (bytes.LastIndexByte(w.src[:pos], '\n') + 1)
+		at := sitter.Point{Row: uint32(row - 1), Column: uint32(col)}
+		n := w.root.NamedDescendantForPointRange(at, at)
+		if n == nil || !isComment(n.Type()) {
+			return start
+		}
+		c := item{n: n, typ: n.Type(), start: int(n.StartByte()), end: int(n.EndByte())}
+		if !adjacent(w.src, c.end, start) || !startsLine(w.src, c.start) || !w.g.docs(w.src, c) {
+			return start
+		}
+		start = c.start
+	}
 }
 
 // add appends a chunk for [start, end) and returns its index.
