@@ -140,11 +140,11 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
 	// An index written by an older schema is derived data: rebuild it rather
 	// than fail every run (hooks included) until someone passes --rebuild.
-	if old, err := storedSchema(ix.repo.IndexDir); err == nil && old < SchemaVersion {
+	if old, err := decodeManifest(ix.repo.IndexDir); err == nil && old.Schema < SchemaVersion {
 		if err := RemoveIndexData(ix.repo.IndexDir); err != nil {
 			return nil, err
 		}
-		sum.RebuiltFrom = old
+		sum.RebuiltFrom = old.Schema
 	}
 	listings, err := list()
 	if err != nil {

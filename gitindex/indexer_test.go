@@ -536,8 +536,8 @@ func TestOlderSchemaIsRebuilt(t *testing.T) {
 	if !errors.Is(err, ErrSchema) {
 		t.Fatalf("index over a newer index: %v, want ErrSchema", err)
 	}
-	if got, err := storedSchema(repo.IndexDir); err != nil || got != SchemaVersion+1 {
-		t.Fatalf("the newer index was touched: schema %d, %v", got, err)
+	if got, err := decodeManifest(repo.IndexDir); err != nil || got.Schema != SchemaVersion+1 {
+		t.Fatalf("the newer index was touched: %+v, %v", got, err)
 	}
 }
 

@@ -31,6 +31,18 @@ type manifest struct {
 func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
 
 func readManifest(indexDir string) (*manifest, error) {
+	m, err := decodeManifest(indexDir)
+	if err != nil {
+		return nil, err
+	}
+	if m.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, m.Schema, SchemaVersion)
+	}
+	return m, nil
+}
+
+// decodeManifest reads the manifest whatever schema wrote it.
+func decodeManifest(indexDir string) (*manifest, error) {
 	b, err := os.ReadFile(manifestPath(indexDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoIndex
@@ -42,23 +54,7 @@ func readManifest(indexDir string) (*manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
 	}
-	if m.Schema != SchemaVersion {
-		return nil, fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, m.Schema, SchemaVersion)
-	}
 	return &m, nil
-}
-
-// storedSchema returns the schema version the manifest was written with.
-func storedSchema(indexDir string) (int, error) {
-	b, err := os.ReadFile(manifestPath(indexDir))
-	if err != nil {
-		return 0, err
-	}
-	var m manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return 0, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
-	}
-	return m.Schema, nil
 }
 
 // RemoveIndexData deletes the store, the segments and the cached listings:
