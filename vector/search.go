@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bits-and-blooms/bitset"
 )
@@ -105,20 +106,37 @@ func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) []Hit {
 		}
 	}
 
-	// Shards are whole 64-row blocks (one allow word each), at least
-	// minShardBytes of vectors so goroutine start-up stays negligible.
-	const minShardBytes = 1 << 18
+	// Workers take runs of whole 64-row blocks (one allow word each) from a
+	// shared counter until none are left, so a core that another process
+	// slows down does less of the scan instead of holding up the result.
+	// Runs are at least minRunBytes of vectors, so handing them out costs
+	// next to nothing, and there are few enough workers that goroutine
+	// start-up stays negligible.
+	const minRunBytes = 1 << 20
 	blocks := (sc.limit + 63) / 64
-	minBlocks := max(1, minShardBytes/(64*s.dim))
-	shards := max(1, min(runtime.GOMAXPROCS(0), blocks/minBlocks))
-	if shards == 1 {
-		return sc.run(0, blocks).sorted(k)
+	runBlocks := max(1, minRunBytes/(64*s.dim))
+	runs := (blocks + runBlocks - 1) / runBlocks
+	workers := max(1, min(runtime.GOMAXPROCS(0), runs))
+	if workers == 1 {
+		top := newTopK(min(k, blocks*64))
+		sc.run(top, 0, blocks)
+		return top.sorted(k)
 	}
-	results := make([]*topK, shards)
+	results := make([]*topK, workers)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for i := range shards {
-		lo, hi := blocks*i/shards, blocks*(i+1)/shards
-		wg.Go(func() { results[i] = sc.run(lo, hi) })
+	for i := range workers {
+		wg.Go(func() {
+			top := newTopK(min(k, blocks*64))
+			for {
+				r := int(next.Add(1)) - 1
+				if r >= runs {
+					break
+				}
+				sc.run(top, r*runBlocks, min(blocks, (r+1)*runBlocks))
+			}
+			results[i] = top
+		})
 	}
 	wg.Wait()
 	all := results[0]
@@ -138,18 +156,17 @@ type scan struct {
 	limit    int      // rows at or past limit are never candidates
 }
 
-// run scores the rows of 64-row blocks [lo, hi) and returns their top k.
+// run scores the rows of 64-row blocks [lo, hi) into top.
 //
 // Each block makes one kernel call. When at least a quarter of the span
 // between a block's first and last candidate row are candidates, the kernel
 // runs over the whole span, reading memory sequentially (the extra rows cost
 // little: a sequential scan is bound by memory bandwidth, and a scattered
 // one by memory latency); otherwise it gets just the candidate rows.
-func (sc *scan) run(lo, hi int) *topK {
+func (sc *scan) run(top *topK, lo, hi int) {
 	s := sc.seg
 	scales := s.scales
 	factor := sc.q.factor
-	top := newTopK(min(sc.k, (hi-lo)*64))
 	var (
 		rows [64]int
 		dots [64]int32
@@ -203,7 +220,6 @@ func (sc *scan) run(lo, hi int) *topK {
 			top.push(Hit{Row: r, Score: score})
 		}
 	}
-	return top
 }
 
 // usableScale reports whether a row with scale rs has a vector: rs is a
