@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,11 @@ func TestQuick(t *testing.T) {
 	if in.OneFileSec <= 0 || in.BranchSec <= 0 || in.OneFileRatio <= 0 || in.BranchRatio <= 0 || in.BranchBlobs != c.BranchFiles ||
 		in.BranchBytes <= 0 || in.BranchBytesShare <= 0 || in.BranchBytesShare >= 1 {
 		t.Errorf("incremental = %+v (branch files %d)", in, c.BranchFiles)
+	}
+	// Every run after the first starts from a restored copy of the index, so
+	// each must have found the branch's blobs new again.
+	if len(in.BranchRuns) != 3 || in.BranchSec != median(in.BranchRuns) || slices.Min(in.BranchRuns) <= 0 {
+		t.Errorf("branch runs = %v, median %v", in.BranchRuns, in.BranchSec)
 	}
 	if len(rep.Sizes) != 1 {
 		t.Fatalf("quick mode measured %d sizes, want 1", len(rep.Sizes))
@@ -191,6 +197,22 @@ func TestHistoryText(t *testing.T) {
 		}
 		if got := strings.Contains(b.String(), "extrapolated linearly"); got != (n < 1000) || !strings.Contains(b.String(), "HISTORY") {
 			t.Errorf("%d commits: text report\n%s", n, b.String())
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{0.5, 0.2, 0.9}, 0.5},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		in := slices.Clone(tc.in)
+		if got := median(in); got != tc.want || !slices.Equal(in, tc.in) {
+			t.Errorf("median(%v) = %v (input now %v), want %v", tc.in, got, in, tc.want)
 		}
 	}
 }

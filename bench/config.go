@@ -45,6 +45,9 @@ type Config struct {
 	// Reps is how many times each query runs in a warm process; cold
 	// processes run each query ColdReps times (defaults 20 and 3).
 	Reps, ColdReps int
+	// BranchReps is how many times the second branch is indexed, each time
+	// from the index the full index left (default 3); the median counts.
+	BranchReps int
 	// ScaleChunks is the chunk count the scale-up phase aims for (0: skip);
 	// ScaleBudget bounds the time it may spend indexing (default 15 min).
 	ScaleChunks int
@@ -93,6 +96,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.ColdReps == 0 {
 		c.ColdReps = 3
 	}
+	if c.BranchReps == 0 {
+		c.BranchReps = 3
+	}
 	if c.ScaleBudget == 0 {
 		c.ScaleBudget = 15 * time.Minute
 	}
@@ -104,7 +110,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("%w: commits %d < 1", ErrConfig, c.Commits)
 	case c.BranchFraction <= 0 || c.BranchFraction >= 1:
 		return c, fmt.Errorf("%w: branch fraction %g not in (0, 1)", ErrConfig, c.BranchFraction)
-	case c.Reps < 1 || c.ColdReps < 1:
+	case c.Reps < 1 || c.ColdReps < 1 || c.BranchReps < 1:
 		return c, fmt.Errorf("%w: repetitions must be at least 1", ErrConfig)
 	case c.ScaleChunks < 0:
 		return c, fmt.Errorf("%w: negative scale chunks", ErrConfig)

@@ -47,6 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Commits, "commits", 5, "commits the corpus arrives in")
 	fs.Float64Var(&cfg.BranchFraction, "branch", 0.01, "fraction of files that differ on the second branch")
 	fs.IntVar(&cfg.Reps, "reps", 20, "repetitions of each query in a warm process")
+	fs.IntVar(&cfg.BranchReps, "branch-reps", 3, "times the second branch is indexed, each from the full index's state (the median counts)")
 	fs.IntVar(&cfg.ColdReps, "cold-reps", 3, "repetitions of each query as a new process (and of git grep)")
 	fs.BoolVar(&cfg.Repack, "repack", true, "pack the repository's objects, as a clone has them")
 	fs.StringVar(&cfg.HistoryRepo, "history-repo", "", "repository whose first-parent history is indexed, in a clone (default: the one the harness runs in)")
