@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/vector"
+	"golang.org/x/sync/errgroup"
 )
 
 // maxDocBytes caps the doc comment kept in a segment row for display; the
@@ -144,27 +145,32 @@ func writeSegmentFiles(dir string, seg *segmentWriter, lex *lexical.Writer, vecs
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "chunks.bin"), seg.encode()); err != nil {
-		return err
-	}
-	if err := lex.WriteFile(filepath.Join(dir, "lex.bin")); err != nil {
-		return err
-	}
+	// The files are independent: encoding one (sorting the postings,
+	// compressing details) overlaps with writing and syncing the others.
+	var g errgroup.Group
+	g.Go(func() error { return writeFileAtomic(filepath.Join(dir, "chunks.bin"), seg.encode()) })
+	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, "lex.bin")) })
 	for name, v := range vecs {
-		vw, err := vector.Create(filepath.Join(dir, name), v.dim)
-		if err != nil {
-			return err
-		}
-		for i := range v.q {
-			if err := vw.Add(v.q[i], v.scales[i]); err != nil {
-				return err
-			}
-		}
-		if err := vw.Finish(); err != nil {
-			return err
-		}
+		g.Go(func() error { return writeVectors(filepath.Join(dir, name), v) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	return syncDir(dir)
+}
+
+// writeVectors writes one model's vectors as a vector segment file.
+func writeVectors(p string, v *vecRows) error {
+	vw, err := vector.Create(p, v.dim)
+	if err != nil {
+		return err
+	}
+	for i := range v.q {
+		if err := vw.Add(v.q[i], v.scales[i]); err != nil {
+			return err // Add removed the temporary file
+		}
+	}
+	return vw.Finish()
 }
 
 func syncDir(dir string) error {
