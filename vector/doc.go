@@ -38,8 +38,10 @@
 //
 // # Speed
 //
-// Search splits the rows across runtime.GOMAXPROCS goroutines, each keeping a
-// bounded top-k heap, and merges them. Built with GOEXPERIMENT=simd on an
+// Search runs up to runtime.GOMAXPROCS goroutines, each keeping a bounded
+// top-k heap, and merges them. They take 1 MB runs of rows from a shared
+// counter rather than a fixed share each, so on a shared machine a core that
+// another process slows down scans less instead of delaying the result. Built with GOEXPERIMENT=simd on an
 // amd64 CPU with AVX2 or AVX-512, the kernel (VPMADDUBSW on sign-flipped row
 // bytes) runs at about memory bandwidth (a million 256-d rows in roughly
 // 12 ms on one core); the portable Go
