@@ -101,9 +101,25 @@ type walker struct {
 // splitTree parses src and chunks its definitions. ok is false when the parse
 // failed or yielded nothing but errors; the caller then uses windows.
 func splitTree(lang, p string, src []byte) (f File, ok bool) {
+	return splitRanges(lang, p, src, nil)
+}
+
+// splitRanges is splitTree over the given byte ranges of src only (all of
+// it when ranges is nil): the parser skips the rest, and positions stay
+// those of src.
+func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok bool) {
 	g := grammarFor(lang)
 	f.Language = lang
-	parser := parsers.Get().(*sitter.Parser)
+	// A parser given ranges keeps them: it is not returned to the pool.
+	var parser *sitter.Parser
+	if ranges == nil {
+		parser = parsers.Get().(*sitter.Parser)
+		defer parsers.Put(parser)
+	} else {
+		parser = sitter.NewParser()
+		defer parser.Close()
+		parser.SetIncludedRanges(ranges)
+	}
 	parser.SetLanguage(g.lang)
 	if g.serial != nil {
 		g.serial.Lock()
@@ -113,13 +129,9 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 		g.serial.Unlock()
 	}
 	if err != nil || tree == nil {
-		parsers.Put(parser)
 		return f, false
 	}
-	defer func() {
-		tree.Close()
-		parsers.Put(parser)
-	}()
+	defer tree.Close()
 	root := tree.RootNode()
 	li := newLineIndex(src)
 	var errs []synErr

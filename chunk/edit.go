@@ -1,0 +1,296 @@
+package chunk
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Edit chunks content, a new version of a file whose previous version
+// prevContent was split into prev, by parsing only what the edit touched.
+//
+// The top-level definitions of prev that the edit left alone, with the line
+// each ends on and, after the edit, the blank line above each (and the
+// newline before it), are kept;
+// those after the edit move with it. The parser reads only the file's
+// header (everything before the first definition: package clause, imports)
+// and the stretch between the kept definitions, with positions in the
+// whole file, so the same walker makes the same chunks of it. Windows and
+// the metadata that Split derives from the chunk list (qualified names,
+// access, imports) are then derived again over the whole file.
+//
+// prev must be Split's result for prevContent, except that the fields
+// derived afterwards may be empty and Doc may be cut short: kept chunks
+// take Doc, Signature and Name from prev. ok is false when the edit cannot
+// be chunked this way (another language than Go, syntax errors, a changed
+// header, nothing to keep); the caller then uses Split. Go's top-level
+// declarations end at the line that ends them and take as doc only the
+// comments right above them, which is what makes the kept ones exact;
+// TestEditMatchesSplit checks it on real files.
+func Edit(path string, content, prevContent []byte, prev []Chunk) (f File, ok bool) {
+	lang := DetectLanguage(path, content)
+	if lang != "go" || DetectLanguage(path, prevContent) != lang || len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
+		return File{}, false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok = File{}, false
+		}
+	}()
+	old, ok := treeChunks(prev, len(prevContent))
+	if !ok {
+		return File{}, false
+	}
+	var tops []int // indexes in old of the top-level definitions
+	for i := 1; i < len(old); i++ {
+		if old[i].Parent == 0 {
+			tops = append(tops, i)
+		}
+	}
+	if len(tops) == 0 {
+		return File{}, false
+	}
+	// Only a declaration's own chunk can border the part parsed again: the
+	// type specs of a `type ( ... )` group are top-level chunks too, inside
+	// the group's parentheses.
+	starts := make([]int, len(tops))
+	for i, t := range tops {
+		starts[i] = old[t].StartByte
+	}
+	outside := goOutsideBrackets(prevContent, starts)
+	pre, suf := commonEnds(prevContent, content)
+	header := old[tops[0]].StartByte
+	if header > pre || !outside[0] {
+		return File{}, false // package clause or imports changed
+	}
+	// Kept before the edit: definitions up to the last one outside brackets
+	// whose last line is unchanged.
+	a := 0
+	for i := 0; i < len(tops) && lineEnd(prevContent, old[tops[i]].EndByte) <= pre; i++ {
+		if outside[i] {
+			a = i + 1
+		}
+	}
+	// Kept after it: the definitions from the first one past a with a blank
+	// line above it that the edit did not touch (all later ones lie in the
+	// unchanged suffix too).
+	delta := len(content) - len(prevContent)
+	b := a
+	for ; b < len(tops); b++ {
+		// The newline before the blank line must be unchanged too: a blank
+		// line's lone newline may be what ends a line the edit added.
+		if above := blankLineAbove(prevContent, old[tops[b]].StartByte); outside[b] && above > 0 && above-1 >= len(prevContent)-suf {
+			break
+		}
+	}
+	midStart := header
+	if a > 0 {
+		midStart = old[tops[a-1]].EndByte
+	}
+	midEnd := len(content)
+	if b < len(tops) {
+		midEnd = old[tops[b]].StartByte + delta
+		if blankLineAbove(prevContent, old[tops[b]].StartByte)+delta < midStart {
+			return File{}, false
+		}
+	}
+	if a == 0 && b == len(tops) || midStart > midEnd {
+		return File{}, false
+	}
+
+	li := newLineIndex(content)
+	ranges := []sitter.Range{byteRange(content, li, 0, header)}
+	if midStart > header {
+		ranges = append(ranges, byteRange(content, li, midStart, midEnd))
+	} else {
+		ranges[0] = byteRange(content, li, 0, midEnd)
+	}
+	mid, ok := splitRanges(lang, path, content, ranges)
+	if !ok || mid.SyntaxErrors > 0 || mid.Chunks[0].SyntaxError {
+		return File{}, false
+	}
+
+	// Splice: the file chunk of the new parse, the kept chunks before, the
+	// new parse's chunks, the kept chunks after (moved).
+	cut := len(old)
+	if b < len(tops) {
+		cut = tops[b]
+	}
+	keepBefore := len(old)
+	if a < len(tops) {
+		keepBefore = tops[a]
+	}
+	out := make([]Chunk, 0, keepBefore+len(mid.Chunks)+len(old)-cut)
+	out = append(out, mid.Chunks[0])
+	out = append(out, old[1:keepBefore]...)
+	base := len(out) - 1
+	for _, c := range mid.Chunks[1:] {
+		if c.StartByte < midStart || c.EndByte > midEnd {
+			return File{}, false
+		}
+		if c.Parent > 0 {
+			c.Parent += base
+		}
+		out = append(out, c)
+	}
+	lines := bytes.Count(content, []byte{'\n'}) - bytes.Count(prevContent, []byte{'\n'})
+	shift := len(out) - cut
+	for _, c := range old[cut:] {
+		if c.Kind == KindBlock {
+			name, ok := strings.CutSuffix(c.Name, "@L"+strconv.Itoa(c.StartLine))
+			if !ok {
+				return File{}, false
+			}
+			c.Name = name + "@L" + strconv.Itoa(c.StartLine+lines)
+		}
+		c.StartByte += delta
+		c.EndByte += delta
+		c.StartLine += lines
+		c.EndLine += lines
+		if c.Parent > 0 {
+			c.Parent += shift
+		}
+		out = append(out, c)
+	}
+	f = File{Language: lang, Chunks: out}
+	if f.check(len(content)) != nil {
+		return File{}, false
+	}
+	splitLong(&f, content)
+	annotate(&f, content)
+	return f, true
+}
+
+// treeChunks returns what splitTree made of a file that Split turned into
+// chunks: chunks without the windows splitLong added over long stretches
+// and without the metadata annotate derived. ok is false when chunks is not
+// a clean parse of a file of n bytes (windows in place of a parse, syntax
+// errors).
+func treeChunks(chunks []Chunk, n int) ([]Chunk, bool) {
+	if len(chunks) == 0 || chunks[0].Kind != KindFile || chunks[0].EndByte != n || chunks[0].SyntaxError {
+		return nil, false
+	}
+	idx := make([]int, len(chunks)) // new index, -1 for dropped
+	out := make([]Chunk, 0, len(chunks))
+	for i, c := range chunks {
+		if c.SyntaxError {
+			return nil, false
+		}
+		if c.Kind == KindWindow {
+			if c.Parent != 0 {
+				return nil, false // windows of a definition: not made by splitLong for Go
+			}
+			idx[i] = -1
+			continue
+		}
+		if i > 0 && (c.Parent < 0 || c.Parent >= i || idx[c.Parent] < 0) {
+			return nil, false
+		}
+		idx[i] = len(out)
+		if i > 0 {
+			c.Parent = idx[c.Parent]
+		}
+		c.QualifiedName, c.Access, c.Decorators, c.Imports, c.ErrorDetail = "", "", nil, nil, ""
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// commonEnds returns the lengths of the longest common prefix and suffix of
+// a and b, the suffix not overlapping the prefix in either.
+func commonEnds(a, b []byte) (pre, suf int) {
+	n := min(len(a), len(b))
+	for pre < n && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < n-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
+}
+
+// lineEnd returns the offset just past the newline that ends the line
+// holding src[off-1] (the end of a chunk ending at off), or len(src).
+func lineEnd(src []byte, off int) int {
+	if off > 0 && src[off-1] == '\n' {
+		return off
+	}
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}
+
+// blankLineAbove returns where the blank line right above the line starting
+// at off begins, or -1 when off does not start a line or the line above is
+// not blank.
+func blankLineAbove(src []byte, off int) int {
+	if off == 0 || src[off-1] != '\n' {
+		return -1
+	}
+	start := bytes.LastIndexByte(src[:off-1], '\n') + 1
+	if len(bytes.TrimSpace(src[start:off])) != 0 {
+		return -1
+	}
+	return start
+}
+
+// byteRange is [start, end) of src as a tree-sitter range.
+func byteRange(src []byte, li lineIndex, start, end int) sitter.Range {
+	point := func(off int) sitter.Point {
+		row := li.line(off) - 1
+		return sitter.Point{Row: uint32(row), Column: uint32(off - li[row])}
+	}
+	return sitter.Range{StartPoint: point(start), EndPoint: point(end), StartByte: uint32(start), EndByte: uint32(end)}
+}
+
+// goOutsideBrackets reports for each offset in offs (ascending) whether it
+// lies outside every bracket pair of the Go source src: comments, strings,
+// runes and raw strings are skipped.
+func goOutsideBrackets(src []byte, offs []int) []bool {
+	out := make([]bool, len(offs))
+	depth, k := 0, 0
+	for i := 0; i < len(src) && k < len(offs); i++ {
+		for k < len(offs) && offs[k] <= i {
+			out[k] = depth == 0
+			k++
+		}
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				i = skipTo(src, i+2, "\n") - 1 // the newline is read next
+			} else if i+1 < len(src) && src[i+1] == '*' {
+				i = skipTo(src, i+2, "*/") + 1
+			}
+		case '`':
+			i = skipTo(src, i+1, "`")
+		case '"', '\'':
+			for i++; i < len(src) && src[i] != c && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	for ; k < len(offs); k++ {
+		out[k] = depth == 0
+	}
+	return out
+}
+
+// skipTo returns the offset of the first end at or after from, or len(src).
+func skipTo(src []byte, from int, end string) int {
+	if from > len(src) {
+		return len(src)
+	}
+	if i := bytes.Index(src[from:], []byte(end)); i >= 0 {
+		return from + i
+	}
+	return len(src)
+}
