@@ -59,4 +59,10 @@
 // IndexText gives the text to index for a chunk: its source with its
 // definition children replaced by their signatures, so the file chunk reads
 // as the code between definitions and a class as its header and member list.
+//
+// Edit chunks a new version of a Go file from its previous version's chunks:
+// it keeps the top-level definitions the edit did not touch, parses only
+// the header and the changed stretch (tree-sitter's included ranges keep
+// positions those of the whole file) and returns what Split would, or
+// reports that it cannot, and the caller uses Split.
 package chunk

@@ -31,7 +31,7 @@ import (
 // TestEditMatchesSplit checks it on real files.
 func Edit(path string, content, prevContent []byte, prev []Chunk) (f File, ok bool) {
 	lang := DetectLanguage(path, content)
-	if lang != "go" || DetectLanguage(path, prevContent) != lang || len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
+	if !Editable(path) || lang != "go" || DetectLanguage(path, prevContent) != lang || len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
 		return File{}, false
 	}
 	defer func() {
@@ -162,6 +162,10 @@ func Edit(path string, content, prevContent []byte, prev []Chunk) (f File, ok bo
 	annotate(&f, content)
 	return f, true
 }
+
+// Editable reports whether Edit may chunk files at path (Go files): callers
+// fetch the previous version only for those.
+func Editable(path string) bool { return DetectLanguage(path, nil) == "go" }
 
 // treeChunks returns what splitTree made of a file that Split turned into
 // chunks: chunks without the windows splitLong added over long stretches

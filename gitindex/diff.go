@@ -21,6 +21,9 @@ type TreeDiff struct {
 	Cached   bool            // the listing was already cached; nothing was diffed
 	Walked   bool            // no usable base (or .gitattributes changed): the tree was walked in full
 	NewBlobs []plumbing.Hash // blobs of added or modified files, path-skipped ones excluded
+	// Previous maps the path of each modified regular file to the blob it
+	// had in Base: the version an edit can be chunked against (chunk.Edit).
+	Previous map[string]plumbing.Hash
 }
 
 // ListingFrom returns the listing of tree to, like Listing, but derives it
@@ -100,6 +103,12 @@ func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*
 		default:
 			d.Modified++
 			gone[c.Path] = true
+			if c.From.Mode.IsRegular() && c.To.Mode.IsRegular() {
+				if d.Previous == nil {
+					d.Previous = map[string]plumbing.Hash{}
+				}
+				d.Previous[c.Path] = c.From.Hash
+			}
 		}
 		added = append(added, entryFor(c.Path, c.To))
 	}
@@ -200,11 +209,17 @@ func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
 // CommitListing returns a commit's listing: cached, else derived from the
 // nearest listed ancestor with a tree diff, else walked.
 func (r *Repo) CommitListing(ctx context.Context, c Commit) (*Listing, error) {
-	if l, err := r.CachedListing(c.Tree); err == nil {
-		return l, nil
-	}
-	l, _, err := r.ListingFrom(ctx, c.Tree, r.AncestorTrees(c.Hash, maxListingAncestors)...)
+	l, _, err := r.commitListing(ctx, c)
 	return l, err
+}
+
+// commitListing is CommitListing with the tree diff it was derived by (nil
+// when it was cached).
+func (r *Repo) commitListing(ctx context.Context, c Commit) (*Listing, *TreeDiff, error) {
+	if l, err := r.CachedListing(c.Tree); err == nil {
+		return l, nil, nil
+	}
+	return r.ListingFrom(ctx, c.Tree, r.AncestorTrees(c.Hash, maxListingAncestors)...)
 }
 
 // maxListingAncestors bounds how far back CommitListing looks for a listed

@@ -54,6 +54,7 @@ type Summary struct {
 	Blobs         int            `json:"blobs"`                         // distinct blobs to be searchable
 	BlobsNew      int            `json:"blobs_new"`                     // read and chunked this run
 	BlobsReused   int            `json:"blobs_reused"`                  // already in the index
+	BlobsEdited   int            `json:"blobs_edited"`                  // of the new ones, chunked by parsing only what an edit touched
 	Skipped       map[string]int `json:"skipped"`                       // files (path rules) and new blobs (content rules) by reason
 	Chunks        int            `json:"chunks"`                        // chunks written this run
 	Embedded      int            `json:"embedded"`                      // chunk vectors computed this run
@@ -92,6 +93,7 @@ func NewIndexer(repo *Repo, opts Options) *Indexer {
 type todoBlob struct {
 	sha  plumbing.Hash
 	path string
+	prev plumbing.Hash // the indexed blob this one's path had before an edit, or zero
 }
 
 // Index makes the given revisions searchable, processing only blobs that no
@@ -108,16 +110,17 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 		}
 		commits = append(commits, c)
 	}
-	return ix.index(ctx, commits, func() ([]*Listing, error) {
+	return ix.index(ctx, commits, func() ([]*Listing, []*TreeDiff, error) {
 		ls := make([]*Listing, len(commits))
+		ds := make([]*TreeDiff, len(commits))
 		for i, c := range commits {
-			l, err := ix.repo.CommitListing(ctx, c)
+			l, d, err := ix.repo.commitListing(ctx, c)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			ls[i] = l
+			ls[i], ds[i] = l, d
 		}
-		return ls, nil
+		return ls, ds, nil
 	}, lockWait, start)
 }
 
@@ -125,12 +128,14 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 // working tree with its changes) searchable; its blobs must be in the object
 // database.
 func (ix *Indexer) IndexListing(ctx context.Context, l *Listing, lockWait time.Duration) (*Summary, error) {
-	return ix.index(ctx, nil, func() ([]*Listing, error) { return []*Listing{l}, nil }, lockWait, time.Now())
+	return ix.index(ctx, nil, func() ([]*Listing, []*TreeDiff, error) { return []*Listing{l}, nil, nil }, lockWait, time.Now())
 }
 
 // index processes the blobs of the listings that no segment holds yet,
 // under the index lock.
-func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*Listing, error), lockWait time.Duration, start time.Time) (*Summary, error) {
+// list returns the listings to index and, where known, the tree diffs they
+// were derived by.
+func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*Listing, []*TreeDiff, error), lockWait time.Duration, start time.Time) (*Summary, error) {
 	lock, err := AcquireLock(ctx, ix.repo.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
@@ -146,7 +151,7 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 		}
 		sum.RebuiltFrom = old.Schema
 	}
-	listings, err := list()
+	listings, diffs, err := list()
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +165,11 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 		return nil, err
 	}
 	defer snap.Close()
-	for _, l := range listings {
+	for li, l := range listings {
+		var previous map[string]plumbing.Hash
+		if li < len(diffs) && diffs[li] != nil {
+			previous = diffs[li].Previous
+		}
 		for _, e := range l.Entries {
 			sum.Files++
 			if e.Skip != SkipNone {
@@ -176,7 +185,13 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 				sum.BlobsReused++
 				continue
 			}
-			todo = append(todo, todoBlob{sha: e.Blob, path: e.Path})
+			t := todoBlob{sha: e.Blob, path: e.Path}
+			if prev, ok := previous[e.Path]; ok && chunk.Editable(e.Path) {
+				if _, ok := snap.FindBlob(prev); ok {
+					t.prev = prev
+				}
+			}
+			todo = append(todo, t)
 		}
 	}
 	m, err := readManifest(ix.repo.IndexDir)
@@ -209,7 +224,7 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 		}
 	}
 	if len(todo) > 0 {
-		err = ix.run(ctx, store, m, todo, sum)
+		err = ix.run(ctx, store, snap, m, todo, sum)
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, err
@@ -242,6 +257,7 @@ type blobResult struct {
 	newVecs  map[[16]byte]int // content hash → chunk index, for vectors computed by this blob
 	embedded int
 	reused   int
+	spliced  bool // chunked by chunk.Edit from the previous version
 }
 
 // Merged embedding calls (Options.EmbedBatch): how long a blob's inputs
@@ -251,7 +267,8 @@ const (
 	embedCallsInFlight = 4
 )
 
-func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []todoBlob, sum *Summary) error {
+// run processes todo; snap holds the blobs the todo's prev fields name.
+func (ix *Indexer) run(ctx context.Context, store *Store, snap *Snapshot, m *manifest, todo []todoBlob, sum *Summary) error {
 	if p := ix.opts.Progress; p != nil {
 		p.Start(len(todo))
 		defer p.Finish()
@@ -260,6 +277,7 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 		todoBlob
 		content []byte
 		size    int64
+		prev    *prevVersion
 	}
 	jobs := make(chan job, ix.opts.Workers*4)
 	results := make(chan *blobResult, ix.opts.Workers*4)
@@ -274,6 +292,12 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 				return err
 			}
 			j := job{todoBlob: t, size: size, content: content}
+			if !t.prev.IsZero() {
+				// Best effort: without it the blob is chunked from scratch.
+				if pc, psize, err := ix.repo.ReadBlobUpTo(t.prev, ix.opts.MaxFileSize); err == nil && int64(len(pc)) == psize {
+					j.prev = &prevVersion{sha: t.prev, content: pc}
+				}
+			}
 			select {
 			case jobs <- j:
 			case <-gctx.Done():
@@ -296,7 +320,7 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 		g.Go(func() error {
 			defer wg.Done()
 			for j := range jobs {
-				r, err := rix.process(gctx, store, j.sha, j.path, j.content, j.size)
+				r, err := rix.process(gctx, store, snap, j.prev, j.sha, j.path, j.content, j.size)
 				if err != nil {
 					return err
 				}
@@ -340,14 +364,35 @@ func (ix *Indexer) run(ctx context.Context, store *Store, m *manifest, todo []to
 	return ctx.Err()
 }
 
-// process chunks one blob, tokenises and embeds its chunks.
-func (ix *Indexer) process(ctx context.Context, store *Store, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
+// prevVersion is the indexed version of a file before an edit.
+type prevVersion struct {
+	sha     plumbing.Hash
+	content []byte
+}
+
+// process chunks one blob, tokenises and embeds its chunks. With the
+// previous version of the file (prev, whose rows snap holds), only what the
+// edit touched is parsed again when chunk.Edit can do so.
+func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
 	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != SkipNone {
 		r.rec.Skip = skip
 		return r, nil
 	}
-	f := chunk.Split(path, content)
+	f, ok := chunk.File{}, false
+	if prev != nil {
+		if chunks, found := snap.BlobChunks(prev.sha); found {
+			// The docs of the previous rows are clipped as segments store
+			// them; the chunks Edit keeps carry them clipped, and the
+			// segment writer clips them the same way.
+			f, ok = chunk.Edit(path, content, prev.content, chunks)
+		}
+	}
+	if ok {
+		r.spliced = true
+	} else {
+		f = chunk.Split(path, content)
+	}
 	r.rec.Language, r.rec.Fallback, r.rec.SyntaxErrors = f.Language, f.Fallback, f.SyntaxErrors
 	n := len(f.Chunks)
 	r.rec.Chunks = make([]ChunkRecord, n)

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk"
 )
 
 // chunks.bin layout (little endian):
@@ -436,6 +438,42 @@ func (t *chunkTable) rowDetail(i int) Row {
 		}
 	}
 	return r
+}
+
+// blobChunks rebuilds the chunks of the blob whose n rows start at first
+// (see Snapshot.BlobChunks).
+func (t *chunkTable) blobChunks(first, n int) ([]chunk.Chunk, bool) {
+	b := t.row(first).Blob
+	if info := t.blobInfo(b); info.Skip != SkipNone || info.SyntaxErrors > 0 || info.Fallback {
+		return nil, false
+	}
+	raw, err := t.blobDetails(b)
+	if err != nil {
+		return nil, false
+	}
+	d := decoder{buf: raw}
+	out := make([]chunk.Chunk, n)
+	for k := range n {
+		r := t.row(first + k)
+		sig, meta := d.bytes(int(d.uint())), d.bytes(int(d.uint()))
+		if d.err != nil || r.Blob != b {
+			return nil, false
+		}
+		var m Meta
+		md := decoder{buf: meta}
+		m.decode(&md)
+		if md.err != nil {
+			return nil, false
+		}
+		parent := -1
+		if r.Parent >= 0 {
+			parent = r.Parent - first
+		}
+		out[k] = chunk.Chunk{Kind: r.Kind, Name: r.Name, Parent: parent, Signature: string(sig), Doc: m.Doc,
+			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte, SyntaxError: r.SyntaxError,
+			QualifiedName: m.QualifiedName, Access: m.Access, Decorators: m.Decorators, Imports: m.Imports, ErrorDetail: m.ErrorDetail}
+	}
+	return out, true
 }
 
 // blobDetails returns the decompressed details of blob i. The result must

@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -239,6 +240,18 @@ func (s *Snapshot) Locate(l *Listing) []BlobLoc {
 	}
 	s.located[l] = locs
 	return locs
+}
+
+// BlobChunks returns the chunks of an indexed blob as chunk.Split made
+// them, except that docs are clipped to what segments keep. ok is false
+// when no segment holds the blob, when it was skipped, had syntax errors or
+// was split into windows, or when its details cannot be read.
+func (s *Snapshot) BlobChunks(sha plumbing.Hash) ([]chunk.Chunk, bool) {
+	loc, ok := s.FindBlob(sha)
+	if !ok || loc.N == 0 {
+		return nil, false
+	}
+	return s.Segments[loc.Seg].chunks.blobChunks(loc.First, loc.N)
 }
 
 // FindBlob returns where a blob's rows are, searching newest segments first.

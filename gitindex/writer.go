@@ -71,6 +71,9 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	w.seg.addBlob(r.sha, BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
 	w.pending++
 	sum.BlobsNew++
+	if r.spliced {
+		sum.BlobsEdited++
+	}
 	sum.Chunks += len(rows)
 	sum.Embedded += r.embedded
 	sum.VectorsReused += r.reused

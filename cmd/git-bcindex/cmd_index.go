@@ -109,6 +109,9 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)
+	if s.BlobsEdited > 0 {
+		fmt.Fprintf(w, "  edited files chunked from their previous version: %d\n", s.BlobsEdited)
+	}
 	if s.BlobsNew > 0 {
 		rate := ""
 		if secs := s.Elapsed.Seconds(); secs > 0 {
