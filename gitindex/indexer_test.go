@@ -584,3 +584,20 @@ func TestEmbedBatchMergesBlobs(t *testing.T) {
 		t.Fatalf("vectors differ: %d and %d chunks", len(a), len(b))
 	}
 }
+
+// TestSharedCloneIsIndexed indexes a clone made with --shared, whose
+// objects are partly in the repository it was cloned from (alternates).
+func TestSharedCloneIsIndexed(t *testing.T) {
+	src := gittest.New(t)
+	src.Commit("init", map[string]string{"calc.go": goFile})
+	dst := t.TempDir()
+	src.Git("clone", "-q", "--shared", src.Dir, dst)
+	if b, err := os.ReadFile(filepath.Join(dst, ".git", "objects", "info", "alternates")); err != nil || len(b) == 0 {
+		t.Fatalf("the clone has no alternates: %v", err)
+	}
+	gittest.At(t, dst).Commit("more", map[string]string{"more.go": "package calc\n\n// Sub returns a minus b.\nfunc Sub(a, b int) int { return a - b }\n"})
+	sum := indexRevs(t, dst, embed.Default(), "HEAD")
+	if sum.BlobsNew != 2 || sum.Chunks == 0 {
+		t.Fatalf("indexed %d new blobs, %d chunks; want both files", sum.BlobsNew, sum.Chunks)
+	}
+}

@@ -76,7 +76,10 @@ func (r *Repo) open() (*git.Repository, error) {
 	if r.CommonDir != r.GitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(r.CommonDir))
 	}
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	// Alternates (clones made with --shared or --reference) name other
+	// object directories by absolute path, which go-git resolves on
+	// AlternatesFS: the root, not the chroot of this git directory.
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
 	var wt billy.Filesystem
 	if r.WorkTree != "" {
 		wt = osfs.New(r.WorkTree)

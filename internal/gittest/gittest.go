@@ -27,6 +27,17 @@ func New(t testing.TB) *Repo {
 	return r
 }
 
+// At returns the repository already at dir (a clone, say), configured to
+// commit like New's.
+func At(t testing.TB, dir string) *Repo {
+	t.Helper()
+	r := &Repo{t: t, Dir: dir}
+	r.Git("config", "user.name", "Test")
+	r.Git("config", "user.email", "test@example.com")
+	r.Git("config", "commit.gpgsign", "false")
+	return r
+}
+
 // Git runs a git command in the repository and returns its trimmed output.
 // Commits are dated 2024-01-01 unless CommitAt says otherwise.
 func (r *Repo) Git(args ...string) string {
