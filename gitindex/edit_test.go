@@ -151,3 +151,51 @@ func hashOf(t *testing.T, s string) plumbing.Hash {
 	}
 	return plumbing.NewHash(s)
 }
+
+// TestEditNeedsSameChunker checks that a file whose previous version was
+// chunked by another chunker version is chunked from scratch.
+func TestEditNeedsSameChunker(t *testing.T) {
+	src := "package calc\n\n// Add returns a + b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	r := gittest.New(t)
+	r.Commit("base", map[string]string{"calc.go": src})
+	emb := embed.Default()
+	indexRevs(t, r.Dir, emb, "HEAD")
+	r.Commit("edit", map[string]string{"calc.go": src + "\n// Sub returns a - b.\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n"})
+	for _, older := range []bool{true, false} {
+		dir := t.TempDir()
+		r.Git("clone", "-q", "--no-local", r.Dir, dir)
+		// The clone has no index: copy the base's and, for the first case,
+		// mark the base blob as chunked by an older chunker.
+		repo, err := OpenRepo(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.CopyFS(repo.IndexDir, os.DirFS(filepath.Join(r.Dir, ".git", "bcindex"))); err != nil {
+			t.Fatal(err)
+		}
+		if older {
+			store, err := OpenStore(repo.IndexDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sha := hashOf(t, r.Git("rev-parse", "HEAD~1:calc.go"))
+			rec, err := store.Blob(sha)
+			if err != nil || rec == nil {
+				t.Fatalf("base blob record: %v", err)
+			}
+			rec.ChunkerVersion--
+			b := store.NewBatch()
+			if err := b.PutBlob(sha, rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			store.Close()
+		}
+		sum := indexRevs(t, dir, emb, "origin/main")
+		if want := map[bool]int{true: 0, false: 1}[older]; sum.BlobsNew != 1 || sum.BlobsEdited != want {
+			t.Errorf("older chunker %v: %d new blobs, %d chunked from the previous version, want 1 and %d", older, sum.BlobsNew, sum.BlobsEdited, want)
+		}
+	}
+}

@@ -380,7 +380,7 @@ func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, pr
 		return r, nil
 	}
 	f, ok := chunk.File{}, false
-	if prev != nil {
+	if prev != nil && ix.sameChunker(store, prev.sha) {
 		if chunks, found := snap.BlobChunks(prev.sha); found {
 			// The docs of the previous rows are clipped as segments store
 			// them; the chunks Edit keeps carry them clipped, and the
@@ -457,6 +457,14 @@ func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, pr
 		r.embedded = len(need)
 	}
 	return r, nil
+}
+
+// sameChunker reports whether the indexed blob sha was chunked by this
+// chunker version: chunks an older version made are no base for an edit,
+// whose result must be what chunk.Split makes now.
+func (ix *Indexer) sameChunker(store *Store, sha plumbing.Hash) bool {
+	rec, err := store.Blob(sha)
+	return err == nil && rec != nil && rec.ChunkerVersion == chunk.Version
 }
 
 // contentSkip decides from the content whether a blob is indexed.
