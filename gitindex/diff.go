@@ -112,7 +112,7 @@ func (r *Repo) applyDiff(ctx context.Context, old *Listing, to plumbing.Hash) (*
 		}
 		added = append(added, entryFor(c.Path, c.To))
 	}
-	l := &Listing{Tree: to, Entries: make([]Entry, 0, len(old.Entries)+len(added))}
+	l := derivedListing(to, old, len(old.Entries)+len(added))
 	var attrFiles []Entry
 	for _, e := range old.Entries {
 		if gone[e.Path] {

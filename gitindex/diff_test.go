@@ -2,6 +2,7 @@ package gitindex
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -83,14 +84,14 @@ func TestListingFromMatchesWalk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, want) {
+			if got.Tree != want.Tree || !reflect.DeepEqual(got.Entries, want.Entries) {
 				t.Fatalf("derived listing differs from walk (diff %+v)\n got %v\nwant %v", d, got.Entries, want.Entries)
 			}
 			if wantWalk := s.name == "attributes change walks"; d.Walked != wantWalk {
 				t.Errorf("walked = %v, want %v (%+v)", d.Walked, wantWalk, d)
 			}
 			cached, err := repo.CachedListing(head)
-			if err != nil || !reflect.DeepEqual(cached, want) {
+			if err != nil || !reflect.DeepEqual(cached.Entries, want.Entries) {
 				t.Fatalf("listing not cached: %v", err)
 			}
 		})
@@ -180,5 +181,95 @@ func TestDamagedListingIsRebuilt(t *testing.T) {
 	}
 	if _, err := repo.CachedListing(head); err == nil {
 		t.Fatal("truncated listing read without error")
+	}
+}
+
+// TestDeltaListings checks how derived listings are cached: as changes
+// against a listing stored in full while they are few, never as a chain of
+// deltas, in full past maxDeltaShare; gc keeps the base of a kept delta;
+// a damaged base makes the delta unreadable and the listing is derived
+// again.
+func TestDeltaListings(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(200))
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	base := treeOf(t, repo, "HEAD")
+	if _, err := repo.Listing(base); err != nil {
+		t.Fatal(err)
+	}
+	// derive commits a change, derives HEAD's listing from HEAD~1's and
+	// checks it against a walk; it returns HEAD's tree and its delta base.
+	derive := func(files map[string]string) (plumbing.Hash, plumbing.Hash, bool) {
+		t.Helper()
+		r.Commit("change", files)
+		repo, err := OpenRepo(r.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := treeOf(t, repo, "HEAD")
+		if _, _, err := repo.ListingFrom(ctx, head, treeOf(t, repo, "HEAD~1")); err != nil {
+			t.Fatal(err)
+		}
+		want, err := repo.walkTree(head)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := repo.CachedListing(head)
+		if err != nil || !reflect.DeepEqual(got.Entries, want.Entries) {
+			t.Fatalf("cached listing of %s differs from the walk (%v)", head, err)
+		}
+		b, isDelta := listingBase(repo.IndexDir, head)
+		return head, b, isDelta
+	}
+
+	one, b1, ok := derive(map[string]string{"pkg0/f0.go": "package pkg0\n// one\n"})
+	if !ok || b1 != base {
+		t.Fatalf("1-file change: delta %v against %s, want a delta against %s", ok, b1, base)
+	}
+	two, b2, ok := derive(map[string]string{"pkg1/f1.go": "package pkg1\n// two\n", "extra/new.go": "package extra\n"})
+	if !ok || b2 != base {
+		t.Fatalf("second change: delta %v against %s, want a delta against the full %s (no chains)", ok, b2, base)
+	}
+	many := map[string]string{}
+	for i := range 40 {
+		many[fmt.Sprintf("pkg%d/f%d.go", i%10, i)] = fmt.Sprintf("package pkg%d\n// changed %d\n", i%10, i)
+	}
+	if _, _, ok := derive(many); ok {
+		t.Fatal("40 of 200 files changed: stored as a delta, want in full")
+	}
+
+	// gc: keeping the delta keeps its base.
+	sweepListings(repo.IndexDir, map[plumbing.Hash]bool{two: true})
+	if _, err := repo.CachedListing(two); err != nil {
+		t.Fatalf("kept delta unreadable after the sweep: %v", err)
+	}
+	if _, err := repo.CachedListing(one); err == nil {
+		t.Fatal("unkept delta survived the sweep")
+	}
+
+	// A damaged base: the delta fails, and deriving it again works.
+	p := listingPath(repo.IndexDir, base)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x40
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CachedListing(two); err == nil {
+		t.Fatal("delta over a damaged base read without error")
+	}
+	got, _, err := repo.ListingFrom(ctx, two, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := repo.walkTree(two)
+	if err != nil || !reflect.DeepEqual(got.Entries, want.Entries) {
+		t.Fatalf("listing derived again differs from the walk (%v)", err)
 	}
 }

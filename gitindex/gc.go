@@ -302,6 +302,13 @@ func (ix *Indexer) sweepStore(store *Store, live map[plumbing.Hash]string, sum *
 // sweepListings deletes cached listings of trees not in keep, and returns
 // how many.
 func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
+	// A kept delta needs its base.
+	bases := map[plumbing.Hash]bool{}
+	for h := range keep {
+		if b, ok := listingBase(indexDir, h); ok {
+			bases[b] = true
+		}
+	}
 	n := 0
 	root := filepath.Join(indexDir, "trees")
 	dirs, _ := os.ReadDir(root)
@@ -309,7 +316,7 @@ func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
 		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
 		for _, f := range files {
 			h := plumbing.NewHash(d.Name() + f.Name())
-			if len(d.Name()+f.Name()) == 40 && !keep[h] {
+			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
 				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
 					n++
 				}

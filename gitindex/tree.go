@@ -54,9 +54,24 @@ type Entry struct {
 type Listing struct {
 	Tree    plumbing.Hash
 	Entries []Entry
+	// base is the listing stored in full that this one was read or derived
+	// from, when it is not stored in full itself: the cache keeps it as the
+	// changes against base.
+	base *Listing
 }
 
-const listingMagic = "BCTREE3\n"
+// A listing file holds the whole listing (listingMagic) or, for a listing
+// derived from another by a tree diff, its changes against a listing held
+// in full (deltaMagic): with hooks on, a commit then adds a few hundred
+// bytes to the cache instead of a copy of the whole tree's listing.
+const (
+	listingMagic = "BCTREE3\n"
+	deltaMagic   = "BCTDLT1\n"
+)
+
+// maxDeltaShare bounds a delta: a listing that differs from its base in
+// more than 1/maxDeltaShare of the base's entries is stored in full.
+const maxDeltaShare = 8
 
 // Listing returns the flattened listing of tree, from the cache when present,
 // else by walking the tree with go-git and caching the result.
@@ -181,76 +196,266 @@ func listingPath(indexDir string, tree plumbing.Hash) string {
 	return filepath.Join(indexDir, "trees", s[:2], s[2:])
 }
 
+// writeListing caches l: as its changes against l.base when they are few,
+// else in full (and l becomes a base for the listings derived from it).
 func writeListing(indexDir string, l *Listing) error {
+	if b := l.base; b != nil {
+		gone, changed := listingDelta(b.Entries, l.Entries)
+		if (len(gone)+len(changed))*maxDeltaShare <= len(b.Entries) {
+			buf := append([]byte(deltaMagic), b.Tree[:]...)
+			buf = appendPaths(buf, gone)
+			buf = appendEntries(buf, changed)
+			buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+			return writeCacheFile(listingPath(indexDir, l.Tree), buf)
+		}
+		l.base = nil
+	}
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, listingMagic...)
-	buf = binary.AppendUvarint(buf, uint64(len(l.Entries)))
-	prev := ""
-	for _, e := range l.Entries {
-		// Paths in tree order share their directories with the previous
-		// one: store the length of the shared prefix and the rest.
-		shared := 0
-		for shared < len(prev) && shared < len(e.Path) && prev[shared] == e.Path[shared] {
-			shared++
-		}
-		buf = binary.AppendUvarint(buf, uint64(shared))
-		buf = binary.AppendUvarint(buf, uint64(len(e.Path)-shared))
-		buf = append(buf, e.Path[shared:]...)
-		buf = append(buf, e.Blob[:]...)
-		buf = append(buf, skipCode(e.Skip))
-		prev = e.Path
-	}
+	buf = appendEntries(buf, l.Entries)
 	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
 	return writeCacheFile(listingPath(indexDir, l.Tree), buf)
 }
 
+// derivedListing returns an empty listing of tree to be derived from from:
+// it will be cached against from's base, or from itself when from is
+// stored in full.
+func derivedListing(tree plumbing.Hash, from *Listing, n int) *Listing {
+	base := from.base
+	if base == nil {
+		base = from
+	}
+	return &Listing{Tree: tree, Entries: make([]Entry, 0, n), base: base}
+}
+
+// listingDelta returns the paths of base that next lacks and the entries
+// of next that base lacks or holds differently; both are sorted by path.
+func listingDelta(base, next []Entry) (gone []string, changed []Entry) {
+	i, j := 0, 0
+	for i < len(base) || j < len(next) {
+		switch {
+		case j == len(next) || i < len(base) && base[i].Path < next[j].Path:
+			gone = append(gone, base[i].Path)
+			i++
+		case i == len(base) || next[j].Path < base[i].Path:
+			changed = append(changed, next[j])
+			j++
+		default:
+			if base[i] != next[j] {
+				changed = append(changed, next[j])
+			}
+			i++
+			j++
+		}
+	}
+	return gone, changed
+}
+
+// applyDelta returns base without the paths in gone, with changed merged in.
+func applyDelta(base []Entry, gone []string, changed []Entry) []Entry {
+	out := make([]Entry, 0, len(base)+len(changed)-len(gone))
+	g, c := 0, 0
+	for _, e := range base {
+		for c < len(changed) && changed[c].Path < e.Path {
+			out = append(out, changed[c])
+			c++
+		}
+		if g < len(gone) && gone[g] == e.Path {
+			g++
+			continue
+		}
+		if c < len(changed) && changed[c].Path == e.Path {
+			out = append(out, changed[c])
+			c++
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, changed[c:]...)
+}
+
+// appendEntries appends a count and the entries, each path front-coded
+// against the previous one (paths in tree order share their directories).
+func appendEntries(buf []byte, es []Entry) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(es)))
+	prev := ""
+	for _, e := range es {
+		buf = appendPath(buf, prev, e.Path)
+		buf = append(buf, e.Blob[:]...)
+		buf = append(buf, skipCode(e.Skip))
+		prev = e.Path
+	}
+	return buf
+}
+
+// appendPaths appends a count and the front-coded paths.
+func appendPaths(buf []byte, ps []string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(ps)))
+	prev := ""
+	for _, p := range ps {
+		buf = appendPath(buf, prev, p)
+		prev = p
+	}
+	return buf
+}
+
+// appendPath appends the length of the prefix p shares with prev, then the
+// length and bytes of the rest.
+func appendPath(buf []byte, prev, p string) []byte {
+	shared := 0
+	for shared < len(prev) && shared < len(p) && prev[shared] == p[shared] {
+		shared++
+	}
+	buf = binary.AppendUvarint(buf, uint64(shared))
+	buf = binary.AppendUvarint(buf, uint64(len(p)-shared))
+	return append(buf, p[shared:]...)
+}
+
+// listingReader decodes the body of a listing file.
+type listingReader struct {
+	tree plumbing.Hash
+	d    []byte
+	err  error
+}
+
+func (r *listingReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("tree listing %s: corrupt %s", r.tree, what)
+	}
+}
+
+func (r *listingReader) count() int {
+	n, k := binary.Uvarint(r.d)
+	if k <= 0 || n > uint64(len(r.d)) {
+		r.fail("count")
+		return 0
+	}
+	r.d = r.d[k:]
+	return int(n)
+}
+
+func (r *listingReader) path(prev string) string {
+	shared, k1 := binary.Uvarint(r.d)
+	if k1 <= 0 || shared > uint64(len(prev)) {
+		r.fail("path")
+		return ""
+	}
+	r.d = r.d[k1:]
+	n, k2 := binary.Uvarint(r.d)
+	if k2 <= 0 || n > uint64(len(r.d)-k2) {
+		r.fail("path")
+		return ""
+	}
+	p := prev[:shared] + string(r.d[k2:k2+int(n)])
+	r.d = r.d[k2+int(n):]
+	return p
+}
+
+func (r *listingReader) entries() []Entry {
+	n := r.count()
+	es := make([]Entry, 0, n)
+	prev := ""
+	for range n {
+		p := r.path(prev)
+		if r.err != nil || len(r.d) < len(plumbing.ZeroHash)+1 {
+			r.fail("entry")
+			return nil
+		}
+		e := Entry{Path: p}
+		copy(e.Blob[:], r.d)
+		code := r.d[len(plumbing.ZeroHash)]
+		if int(code) >= len(skipCodes) {
+			r.fail("entry")
+			return nil
+		}
+		e.Skip = skipCodes[code]
+		r.d = r.d[len(plumbing.ZeroHash)+1:]
+		es = append(es, e)
+		prev = p
+	}
+	return es
+}
+
+func (r *listingReader) paths() []string {
+	n := r.count()
+	ps := make([]string, 0, n)
+	prev := ""
+	for range n {
+		p := r.path(prev)
+		if r.err != nil {
+			return nil
+		}
+		ps = append(ps, p)
+		prev = p
+	}
+	return ps
+}
+
+// readListing reads the cached listing of tree; a delta is applied to its
+// base, which must be stored in full.
 func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
+	return readListingDepth(indexDir, tree, 0)
+}
+
+func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing, error) {
 	b, err := os.ReadFile(listingPath(indexDir, tree))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(listingMagic)+4 || string(b[:len(listingMagic)]) != listingMagic {
+	if len(b) < len(listingMagic)+4 {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	magic := string(b[:len(listingMagic)])
+	if magic != listingMagic && (magic != deltaMagic || depth > 0) {
 		return nil, fmt.Errorf("tree listing %s: bad header", tree)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
 	}
-	d := body[len(listingMagic):]
-	n, k := binary.Uvarint(d)
-	if k <= 0 || n > uint64(len(d)) {
-		return nil, fmt.Errorf("tree listing %s: bad count", tree)
+	r := &listingReader{tree: tree, d: body[len(listingMagic):]}
+	l := &Listing{Tree: tree}
+	if magic == deltaMagic {
+		if len(r.d) < len(plumbing.ZeroHash) {
+			return nil, fmt.Errorf("tree listing %s: bad header", tree)
+		}
+		var bt plumbing.Hash
+		copy(bt[:], r.d)
+		r.d = r.d[len(bt):]
+		base, err := readListingDepth(indexDir, bt, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("tree listing %s: base: %w", tree, err)
+		}
+		gone := r.paths()
+		changed := r.entries()
+		l.Entries, l.base = applyDelta(base.Entries, gone, changed), base
+	} else {
+		l.Entries = r.entries()
 	}
-	d = d[k:]
-	l := &Listing{Tree: tree, Entries: make([]Entry, 0, n)}
-	prev := ""
-	for i := uint64(0); i < n; i++ {
-		shared, k1 := binary.Uvarint(d)
-		if k1 <= 0 || shared > uint64(len(prev)) {
-			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
-		}
-		d = d[k1:]
-		sl, k2 := binary.Uvarint(d)
-		if k2 <= 0 || sl > uint64(len(d)-k2) || uint64(len(d)-k2)-sl < uint64(len(plumbing.ZeroHash)+1) {
-			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
-		}
-		d = d[k2:]
-		var e Entry
-		e.Path = prev[:shared] + string(d[:sl])
-		copy(e.Blob[:], d[sl:])
-		code := d[int(sl)+len(plumbing.ZeroHash)]
-		if int(code) >= len(skipCodes) {
-			return nil, fmt.Errorf("tree listing %s: corrupt entry %d", tree, i)
-		}
-		e.Skip = skipCodes[code]
-		l.Entries = append(l.Entries, e)
-		d = d[int(sl)+len(plumbing.ZeroHash)+1:]
-		prev = e.Path
+	if r.err != nil {
+		return nil, r.err
 	}
-	if len(d) != 0 {
+	if len(r.d) != 0 {
 		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
 	}
 	return l, nil
+}
+
+// listingBase returns the base tree of a cached delta listing, or false
+// for a listing stored in full or unreadable.
+func listingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
+	f, err := os.Open(listingPath(indexDir, tree))
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	defer f.Close()
+	head := make([]byte, len(deltaMagic)+len(plumbing.ZeroHash))
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(deltaMagic)]) != deltaMagic {
+		return plumbing.ZeroHash, false
+	}
+	var h plumbing.Hash
+	copy(h[:], head[len(deltaMagic):])
+	return h, true
 }
 
 // writeFileAtomic writes data to a temp file beside path, syncs it and
