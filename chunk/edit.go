@@ -11,10 +11,10 @@ import (
 // Edit chunks content, a new version of a file whose previous version
 // prevContent was split into prev, by parsing only what the edit touched.
 //
-// The top-level definitions of prev that the edit left alone, with the line
-// each ends on and, after the edit, the blank line above each (and the
-// newline before it), are kept;
-// those after the edit move with it. The parser reads only the file's
+// The top-level definitions of prev that the edit left alone are kept: those
+// before it with the whole line each ends on, those after it with the blank
+// line above each and the newline before that line; the latter move with
+// the edit. The parser reads only the file's
 // header (everything before the first definition: package clause, imports)
 // and the stretch between the kept definitions, with positions in the
 // whole file, so the same walker makes the same chunks of it. Windows and
