@@ -440,16 +440,13 @@ func (t *chunkTable) rowDetail(i int) Row {
 	return r
 }
 
-// blobChunks rebuilds the chunks of the blob whose n rows start at first
-// (see Snapshot.BlobChunks).
-func (t *chunkTable) blobChunks(first, n int) ([]chunk.Chunk, bool) {
+// chunks rebuilds the chunks of one blob from its n rows starting at first
+// (see Segment.Chunks).
+func (t *chunkTable) chunks(first, n int) ([]chunk.Chunk, error) {
 	b := t.row(first).Blob
-	if info := t.blobInfo(b); info.Skip != SkipNone || info.SyntaxErrors > 0 || info.Fallback {
-		return nil, false
-	}
 	raw, err := t.blobDetails(b)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	d := decoder{buf: raw}
 	out := make([]chunk.Chunk, n)
@@ -457,13 +454,13 @@ func (t *chunkTable) blobChunks(first, n int) ([]chunk.Chunk, bool) {
 		r := t.row(first + k)
 		sig, meta := d.bytes(int(d.uint())), d.bytes(int(d.uint()))
 		if d.err != nil || r.Blob != b {
-			return nil, false
+			return nil, fmt.Errorf("rows %d..%d: corrupt details of blob %d", first, first+n, b)
 		}
 		var m Meta
 		md := decoder{buf: meta}
 		m.decode(&md)
 		if md.err != nil {
-			return nil, false
+			return nil, fmt.Errorf("row %d: corrupt metadata", first+k)
 		}
 		parent := -1
 		if r.Parent >= 0 {
@@ -473,7 +470,7 @@ func (t *chunkTable) blobChunks(first, n int) ([]chunk.Chunk, bool) {
 			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte, SyntaxError: r.SyntaxError,
 			QualifiedName: m.QualifiedName, Access: m.Access, Decorators: m.Decorators, Imports: m.Imports, ErrorDetail: m.ErrorDetail}
 	}
-	return out, true
+	return out, nil
 }
 
 // blobDetails returns the decompressed details of blob i. The result must

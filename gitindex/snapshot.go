@@ -108,6 +108,10 @@ func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.chunks.blobSHA(i) }
 // FindBlob returns the row range of a blob in this segment.
 func (s *Segment) FindBlob(sha plumbing.Hash) (first, n int, ok bool) { return s.chunks.findBlob(sha) }
 
+// Chunks rebuilds the chunks of the blob whose n rows start at first, as
+// chunk.Split made them except that docs are clipped to what rows keep.
+func (s *Segment) Chunks(first, n int) ([]chunk.Chunk, error) { return s.chunks.chunks(first, n) }
+
 // Blobs is the number of blobs in the segment.
 func (s *Segment) Blobs() int { return s.chunks.nblobs }
 
@@ -251,7 +255,12 @@ func (s *Snapshot) BlobChunks(sha plumbing.Hash) ([]chunk.Chunk, bool) {
 	if !ok || loc.N == 0 {
 		return nil, false
 	}
-	return s.Segments[loc.Seg].chunks.blobChunks(loc.First, loc.N)
+	t := s.Segments[loc.Seg].chunks
+	if info := t.blobInfo(t.row(loc.First).Blob); info.Skip != SkipNone || info.SyntaxErrors > 0 || info.Fallback {
+		return nil, false
+	}
+	chunks, err := t.chunks(loc.First, loc.N)
+	return chunks, err == nil
 }
 
 // FindBlob returns where a blob's rows are, searching newest segments first.

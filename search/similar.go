@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
@@ -103,8 +104,7 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 		if err != nil {
 			return nil, err
 		}
-		text := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
-		cands, _ := v.textArm(text)
+		cands, _ := v.textArm(changedText(snap.Segments[q.seg], q, content))
 		arms := []arm{{name: ModeText, weight: 1, cands: cands}}
 		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
 			if qv, scale := seg.Vec.Row(q.row); qv != nil {
@@ -188,6 +188,26 @@ type changedQuery struct {
 	seg, row           int
 	hash               [16]byte
 	startByte, endByte int
+}
+
+// changedText is what a changed chunk is searched by in the text arm: the
+// text the index holds for it (a class reads as its header and its members'
+// signatures, as it was indexed), or its source when that is empty (windows
+// carry a long chunk's text) or its rows cannot be read.
+func changedText(seg *gitindex.Segment, q changedQuery, content []byte) string {
+	source := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
+	first, n, ok := seg.FindBlob(q.blob)
+	if !ok || q.row < first || q.row >= first+n {
+		return source
+	}
+	chunks, err := seg.Chunks(first, n)
+	if err != nil {
+		return source
+	}
+	if text := chunk.IndexText(content, chunk.File{Chunks: chunks}, q.row-first); text != "" {
+		return text
+	}
+	return source
 }
 
 // changedChunks returns the chunks of end whose content hash is not in the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -56,5 +57,52 @@ func TestSimilarFindsUntouchedCopy(t *testing.T) {
 				t.Errorf("similar %s returned the changed chunk itself", spec)
 			}
 		}
+	}
+}
+
+// TestChangedTextIsIndexText: a changed class is searched by the text its
+// chunk was indexed with (its header and its members' signatures), not by
+// all of its source; a changed method by its source.
+func TestChangedTextIsIndexText(t *testing.T) {
+	src := "class Cart:\n    \"\"\"A cart.\"\"\"\n\n    def add(self, item):\n        self.items.append(item)\n        return len(self.items)\n\n    def total(self):\n        return sum(i.price for i in self.items)\n"
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"shop/cart.py": src})
+	r.Commit("tax", map[string]string{"shop/cart.py": strings.Replace(src, "def total(self):", "def total(self, tax):", 1)})
+	repo := openRepo(t, r.Dir)
+	ctx := context.Background()
+	emb := embed.Default()
+	if _, err := Similar(ctx, repo, "HEAD", Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
+		t.Fatal(err)
+	}
+	snap, err := gitindex.OpenSnapshot(repo.IndexDir, emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	listing := func(rev string) *gitindex.Listing {
+		c, err := repo.Resolve(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := repo.CommitListing(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	kinds := map[string]string{}
+	for _, q := range changedChunks(snap, listing("HEAD~1"), listing("HEAD")) {
+		content, err := repo.ReadBlob(q.blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds[q.Kind] = changedText(snap.Segments[q.seg], q, content)
+	}
+	class, method := kinds["class"], kinds["method"]
+	if !strings.Contains(class, "def total(self, tax)") || strings.Contains(class, "self.items.append(item)") {
+		t.Errorf("class searched by %q, want its header and member signatures", class)
+	}
+	if !strings.Contains(method, "def total(self, tax):") || !strings.Contains(method, "return sum(") {
+		t.Errorf("method searched by %q, want its source", method)
 	}
 }
