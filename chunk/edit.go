@@ -10,6 +10,8 @@ import (
 
 // Edit chunks content, a new version of a file whose previous version
 // prevContent was split into prev, by parsing only what the edit touched.
+// prev may come from another path (blobs are chunked once): it must be of
+// the language content is at path.
 //
 // The top-level definitions of prev that the edit left alone are kept: those
 // before it with the whole line each ends on, those after it with the blank
@@ -23,15 +25,16 @@ import (
 //
 // prev must be Split's result for prevContent, except that the fields
 // derived afterwards may be empty and Doc may be cut short: kept chunks
-// take Doc, Signature and Name from prev. ok is false when the edit cannot
+// take Doc, Signature and Name from prev.Chunks. ok is false when the edit cannot
 // be chunked this way (another language than Go, syntax errors, a changed
 // header, nothing to keep); the caller then uses Split. Go's top-level
 // declarations end at the line that ends them and take as doc only the
 // comments right above them, which is what makes the kept ones exact;
 // TestEditMatchesSplit checks it on real files.
-func Edit(path string, content, prevContent []byte, prev []Chunk) (f File, ok bool) {
+func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool) {
 	lang := DetectLanguage(path, content)
-	if !Editable(path) || lang != "go" || DetectLanguage(path, prevContent) != lang || len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
+	if !Editable(path) || lang != "go" || prev.Language != lang || prev.Fallback || prev.SyntaxErrors > 0 ||
+		len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
 		return File{}, false
 	}
 	defer func() {
@@ -39,7 +42,7 @@ func Edit(path string, content, prevContent []byte, prev []Chunk) (f File, ok bo
 			f, ok = File{}, false
 		}
 	}()
-	old, ok := treeChunks(prev, len(prevContent))
+	old, ok := treeChunks(prev.Chunks, len(prevContent))
 	if !ok {
 		return File{}, false
 	}

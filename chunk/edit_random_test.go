@@ -45,7 +45,7 @@ func TestEditRandomEdits(t *testing.T) {
 			}
 			next := bytes.Join(ls, nil)
 			tried++
-			got, ok := Edit(p, next, src, prev.Chunks)
+			got, ok := Edit(p, next, src, prev)
 			if !ok {
 				continue
 			}

@@ -140,7 +140,7 @@ func TestEditMatchesSplit(t *testing.T) {
 				continue
 			}
 			tried[e.name]++
-			got, ok := Edit(p, next, src, prev.Chunks)
+			got, ok := Edit(p, next, src, prev)
 			if !ok {
 				continue
 			}
@@ -180,14 +180,15 @@ func TestEditRefuses(t *testing.T) {
 		path        string
 		content     []byte
 		prevContent []byte
-		prev        []Chunk
+		prev        File
 	}{
-		{"not Go", "p.py", append(bytes.Clone(src), "\nfunc C() {}\n"...), src, prev.Chunks},
-		{"no previous chunks", "p.go", append(bytes.Clone(src), "\nfunc C() {}\n"...), src, nil},
-		{"previous chunks of other content", "p.go", append(bytes.Clone(src), "\nfunc C() {}\n"...), src[:len(src)-1], prev.Chunks},
-		{"imports changed", "p.go", bytes.Replace(src, []byte(`"fmt"`), []byte(`"os"`), 1), src, prev.Chunks},
-		{"nothing kept", "p.go", []byte("package p\n\nimport \"fmt\"\n\nvar X = fmt.Sprint()\n"), src, prev.Chunks},
-		{"new syntax error", "p.go", append(bytes.Clone(src), "\nfunc C( {\n"...), src, prev.Chunks},
+		{"not Go", "p.py", append(bytes.Clone(src), "\nfunc C() {}\n"...), src, prev},
+		{"no previous chunks", "p.go", append(bytes.Clone(src), "\nfunc C() {}\n"...), src, File{Language: "go"}},
+		{"previous version in another language", "p.go", append(bytes.Clone(src), "\nfunc C() {}\n"...), src, Split("p.txt", src)},
+		{"previous chunks of other content", "p.go", append(bytes.Clone(src), "\nfunc C() {}\n"...), src[:len(src)-1], prev},
+		{"imports changed", "p.go", bytes.Replace(src, []byte(`"fmt"`), []byte(`"os"`), 1), src, prev},
+		{"nothing kept", "p.go", []byte("package p\n\nimport \"fmt\"\n\nvar X = fmt.Sprint()\n"), src, prev},
+		{"new syntax error", "p.go", append(bytes.Clone(src), "\nfunc C( {\n"...), src, prev},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if f, ok := Edit(tc.path, tc.content, tc.prevContent, tc.prev); ok {
@@ -197,7 +198,7 @@ func TestEditRefuses(t *testing.T) {
 	}
 	// The same edit of the same file, where it applies.
 	next := append(bytes.Clone(src), "\nfunc C() {}\n"...)
-	got, ok := Edit("p.go", next, src, prev.Chunks)
+	got, ok := Edit("p.go", next, src, prev)
 	if want := Split("p.go", next); !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("Edit = %v, %+v; want %+v", ok, got, want)
 	}

@@ -199,3 +199,24 @@ func TestEditNeedsSameChunker(t *testing.T) {
 		}
 	}
 }
+
+// TestEditNeedsSameLanguage: a blob is chunked once, by the first path it
+// is listed at, here as text; when the Go file holding it is edited, the
+// text chunks are no base for the Go file's chunks.
+func TestEditNeedsSameLanguage(t *testing.T) {
+	src := "package calc\n\n// Add returns a + b.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	r := gittest.New(t)
+	r.Commit("base", map[string]string{"a-copy.txt": src, "calc.go": src})
+	emb := embed.Default()
+	indexRevs(t, r.Dir, emb, "HEAD")
+	next := src + "\n// Sub returns a - b.\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n"
+	r.Commit("edit", map[string]string{"calc.go": next})
+	sum := indexRevs(t, r.Dir, emb, "HEAD")
+	if sum.BlobsNew != 1 || sum.BlobsEdited != 0 {
+		t.Fatalf("%d new blobs, %d chunked from the previous version; want 1 and 0", sum.BlobsNew, sum.BlobsEdited)
+	}
+	rows := blobRows(t, openSnap(t, r.Dir, emb), r.Git("rev-parse", "HEAD:calc.go"))
+	if len(rows) != 3 || rows[0].Language != "go" || rows[2].Name != "Sub" {
+		t.Fatalf("edited Go file rows = %+v, want the file, Add and Sub", rows)
+	}
+}

@@ -381,11 +381,11 @@ func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, pr
 	}
 	f, ok := chunk.File{}, false
 	if prev != nil && ix.sameChunker(store, prev.sha) {
-		if chunks, found := snap.BlobChunks(prev.sha); found {
+		if pf, found := snap.BlobFile(prev.sha); found {
 			// The docs of the previous rows are clipped as segments store
 			// them; the chunks Edit keeps carry them clipped, and the
 			// segment writer clips them the same way.
-			f, ok = chunk.Edit(path, content, prev.content, chunks)
+			f, ok = chunk.Edit(path, content, prev.content, pf)
 		}
 	}
 	if ok {

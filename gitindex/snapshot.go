@@ -246,21 +246,25 @@ func (s *Snapshot) Locate(l *Listing) []BlobLoc {
 	return locs
 }
 
-// BlobChunks returns the chunks of an indexed blob as chunk.Split made
-// them, except that docs are clipped to what segments keep. ok is false
-// when no segment holds the blob, when it was skipped, had syntax errors or
-// was split into windows, or when its details cannot be read.
-func (s *Snapshot) BlobChunks(sha plumbing.Hash) ([]chunk.Chunk, bool) {
+// BlobFile returns an indexed blob as chunk.Split split it, except that
+// docs are clipped to what rows keep; ok is false when no segment holds the
+// blob or its rows cannot be read.
+func (s *Snapshot) BlobFile(sha plumbing.Hash) (chunk.File, bool) {
 	loc, ok := s.FindBlob(sha)
 	if !ok || loc.N == 0 {
-		return nil, false
+		return chunk.File{}, false
 	}
 	t := s.Segments[loc.Seg].chunks
-	if info := t.blobInfo(t.row(loc.First).Blob); info.Skip != SkipNone || info.SyntaxErrors > 0 || info.Fallback {
-		return nil, false
+	first := t.row(loc.First)
+	info := t.blobInfo(first.Blob)
+	if info.Skip != SkipNone {
+		return chunk.File{}, false
 	}
 	chunks, err := t.chunks(loc.First, loc.N)
-	return chunks, err == nil
+	if err != nil {
+		return chunk.File{}, false
+	}
+	return chunk.File{Language: first.Language, Chunks: chunks, Fallback: info.Fallback, SyntaxErrors: info.SyntaxErrors}, true
 }
 
 // FindBlob returns where a blob's rows are, searching newest segments first.
