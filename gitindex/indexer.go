@@ -213,13 +213,14 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 		return sum, nil
 	}
 	ix.removeOrphans(m)
-	store, err := OpenStore(ix.repo.IndexDir)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
+	store := openStoreAsync(ix.repo.IndexDir)
+	defer store.close()
 	if len(backfill) > 0 {
-		if err := ix.backfillVectors(ctx, store, m, sum); err != nil {
+		s, err := store.get()
+		if err != nil {
+			return nil, err
+		}
+		if err := ix.backfillVectors(ctx, s, m, sum); err != nil {
 			return sum, err
 		}
 	}
@@ -228,6 +229,37 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	}
 	sum.Elapsed = time.Since(start)
 	return sum, err
+}
+
+// storeFuture is the store being opened in the background: an indexing run
+// reads and chunks its first blobs meanwhile, and waits for the store only
+// to look vectors up and to write.
+type storeFuture struct {
+	ready chan struct{}
+	store *Store
+	err   error
+}
+
+func openStoreAsync(indexDir string) *storeFuture {
+	f := &storeFuture{ready: make(chan struct{})}
+	go func() {
+		f.store, f.err = OpenStore(indexDir)
+		close(f.ready)
+	}()
+	return f
+}
+
+// get waits for the store to be open.
+func (f *storeFuture) get() (*Store, error) {
+	<-f.ready
+	return f.store, f.err
+}
+
+// close closes the store once it is open.
+func (f *storeFuture) close() {
+	if s, err := f.get(); err == nil {
+		s.Close()
+	}
 }
 
 // removeOrphans deletes segment directories that no manifest names: leftovers
@@ -268,7 +300,7 @@ const (
 )
 
 // run processes todo; snap holds the blobs the todo's prev fields name.
-func (ix *Indexer) run(ctx context.Context, store *Store, snap *Snapshot, m *manifest, todo []todoBlob, sum *Summary) error {
+func (ix *Indexer) run(ctx context.Context, store *storeFuture, snap *Snapshot, m *manifest, todo []todoBlob, sum *Summary) error {
 	if p := ix.opts.Progress; p != nil {
 		p.Start(len(todo))
 		defer p.Finish()
@@ -335,8 +367,11 @@ func (ix *Indexer) run(ctx context.Context, store *Store, snap *Snapshot, m *man
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	w := newRunWriter(ix, store, m)
-	var werr error
+	var w *runWriter
+	s, werr := store.get()
+	if werr == nil {
+		w = newRunWriter(ix, s, m)
+	}
 	for r := range results {
 		if werr != nil {
 			continue // drain
@@ -373,20 +408,29 @@ type prevVersion struct {
 // process chunks one blob, tokenises and embeds its chunks. With the
 // previous version of the file (prev, whose rows snap holds), only what the
 // edit touched is parsed again when chunk.Edit can do so.
-func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
+func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
 	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != SkipNone {
 		r.rec.Skip = skip
 		return r, nil
 	}
 	f, ok := chunk.File{}, false
-	if prev != nil && ix.sameChunker(store, prev.sha) {
+	if prev != nil {
 		if pf, found := snap.BlobFile(prev.sha); found {
 			// The docs of the previous rows are clipped as segments store
 			// them; the chunks Edit keeps carry them clipped, and the
 			// segment writer clips them the same way.
 			f, ok = chunk.Edit(path, content, prev.content, pf)
 		}
+	}
+	// The store is needed from here on (chunking may have run while it
+	// opened).
+	store, err := sf.get()
+	if err != nil {
+		return nil, err
+	}
+	if ok && !ix.sameChunker(store, prev.sha) {
+		ok = false
 	}
 	if ok {
 		r.spliced = true
@@ -421,7 +465,7 @@ func (ix *Indexer) process(ctx context.Context, store *Store, snap *Snapshot, pr
 		r.rec.Chunks[i] = cr
 	}
 	// Vectors of chunks whose text an indexed blob already had are reused.
-	err := store.GetEach(keys, func(k int, v []byte) error {
+	err = store.GetEach(keys, func(k int, v []byte) error {
 		if q, s, err := vector.Decode(v); err == nil {
 			i := keyChunk[k]
 			r.vectors[i], r.scales[i] = q, s // Decode copies out of the transaction
