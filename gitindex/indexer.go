@@ -423,20 +423,18 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *Snapshot,
 			f, ok = chunk.Edit(path, content, prev.content, pf)
 		}
 	}
-	// The store is needed from here on (chunking may have run while it
-	// opened).
-	store, err := sf.get()
-	if err != nil {
-		return nil, err
-	}
-	if ok && !ix.sameChunker(store, prev.sha) {
-		ok = false
-	}
 	if ok {
-		r.spliced = true
-	} else {
+		// Only chunks this chunker version made are a base for an edit.
+		store, err := sf.get()
+		if err != nil {
+			return nil, err
+		}
+		ok = ix.sameChunker(store, prev.sha)
+	}
+	if !ok {
 		f = chunk.Split(path, content)
 	}
+	r.spliced = ok
 	r.rec.Language, r.rec.Fallback, r.rec.SyntaxErrors = f.Language, f.Fallback, f.SyntaxErrors
 	n := len(f.Chunks)
 	r.rec.Chunks = make([]ChunkRecord, n)
@@ -465,6 +463,11 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *Snapshot,
 		r.rec.Chunks[i] = cr
 	}
 	// Vectors of chunks whose text an indexed blob already had are reused.
+	// The store may have been opening while this blob was read and chunked.
+	store, err := sf.get()
+	if err != nil {
+		return nil, err
+	}
 	err = store.GetEach(keys, func(k int, v []byte) error {
 		if q, s, err := vector.Decode(v); err == nil {
 			i := keyChunk[k]
