@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -215,4 +217,24 @@ func TestMedian(t *testing.T) {
 			t.Errorf("median(%v) = %v (input now %v), want %v", tc.in, got, in, tc.want)
 		}
 	}
+}
+
+// TestPeakRSSIsTheChilds: a child started while this process holds a large
+// heap reports its own peak, not this process's (which its rusage would).
+func TestPeakRSSIsTheChilds(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+	heap := make([]byte, 300<<20)
+	for i := range heap {
+		heap[i] = byte(i)
+	}
+	p, err := newRunner(t.TempDir()).run(context.Background(), t.TempDir(), nil, nil, "sleep", "0.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MaxRSS <= 0 || p.MaxRSS > 100<<20 {
+		t.Errorf("sleep's peak RSS = %d MB, want a few MB (this process holds %d MB)", p.MaxRSS>>20, len(heap)>>20)
+	}
+	runtime.KeepAlive(heap)
 }

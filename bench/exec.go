@@ -17,7 +17,7 @@ import (
 type proc struct {
 	Stdout  []byte
 	Elapsed time.Duration
-	MaxRSS  int64 // bytes, from the child's rusage
+	MaxRSS  int64 // bytes: the child's peak resident set (see peakRSS)
 	Exit    int
 }
 
@@ -53,11 +53,21 @@ func (r *runner) run(ctx context.Context, dir string, stdin io.Reader, okExit []
 	cmd.Stdout = &out
 	cmd.Stderr = &errb
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	var sampled int64
+	if err == nil {
+		stop := make(chan struct{})
+		done := make(chan int64)
+		go func() { done <- peakRSS(cmd.Process.Pid, stop) }()
+		err = cmd.Wait()
+		close(stop)
+		sampled = <-done
+	}
 	p := &proc{Stdout: out.Bytes(), Elapsed: time.Since(start)}
 	if cmd.ProcessState != nil {
 		p.Exit = cmd.ProcessState.ExitCode()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		p.MaxRSS = sampled
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && sampled == 0 {
 			p.MaxRSS = int64(ru.Maxrss) * 1024 // KiB on Linux
 		}
 	}
@@ -76,6 +86,35 @@ func (r *runner) run(ctx context.Context, dir string, stdin io.Reader, okExit []
 		return p, fmt.Errorf("%s %s: %w: %s", name, strings.Join(clipArgs(args), " "), err, tail(errb.String()))
 	}
 	return p, nil
+}
+
+// peakRSS samples the peak resident set (VmHWM in /proc/PID/status) of a
+// running child every 10 ms until stop is closed, and returns the largest
+// value read, or 0 when none could be (not Linux, or the child was too
+// quick). The child's rusage cannot serve: on Linux a child's maxrss starts
+// at the parent's peak, since Go starts children with vfork and exec keeps
+// the shared memory's high-water mark; the harness grows to hundreds of MB
+// while it holds the query index.
+func peakRSS(pid int, stop <-chan struct{}) int64 {
+	path := fmt.Sprintf("/proc/%d/status", pid)
+	var peak int64
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			if _, rest, ok := bytes.Cut(b, []byte("VmHWM:")); ok {
+				var kb int64
+				if _, err := fmt.Sscan(string(rest), &kb); err == nil {
+					peak = max(peak, kb*1024)
+				}
+			}
+		}
+		select {
+		case <-stop:
+			return peak
+		case <-tick.C:
+		}
+	}
 }
 
 // git runs git in dir and returns its output.
