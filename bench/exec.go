@@ -54,16 +54,20 @@ func (r *runner) run(ctx context.Context, dir string, stdin io.Reader, okExit []
 	cmd.Stderr = &errb
 	start := time.Now()
 	err := cmd.Start()
-	var sampled int64
+	var (
+		sampled int64
+		elapsed time.Duration
+	)
 	if err == nil {
 		stop := make(chan struct{})
 		done := make(chan int64)
 		go func() { done <- peakRSS(cmd.Process.Pid, stop) }()
 		err = cmd.Wait()
+		elapsed = time.Since(start) // before waiting for the sampler
 		close(stop)
 		sampled = <-done
 	}
-	p := &proc{Stdout: out.Bytes(), Elapsed: time.Since(start)}
+	p := &proc{Stdout: out.Bytes(), Elapsed: elapsed}
 	if cmd.ProcessState != nil {
 		p.Exit = cmd.ProcessState.ExitCode()
 		p.MaxRSS = sampled
