@@ -3,20 +3,16 @@ package gitindex
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Skip reasons. Path-based reasons are decided from the tree listing alone;
@@ -30,9 +26,11 @@ const (
 	SkipTooLarge  = "too-large"
 	SkipSymlink   = "symlink"
 	SkipSubmodule = "submodule"
+	SkipBadPath   = "bad-path" // a path no file system could hold; see badPath
 )
 
-var skipCodes = []string{SkipNone, SkipVendored, SkipGenerated, SkipMinified, SkipBinary, SkipTooLarge, SkipSymlink, SkipSubmodule}
+// skipCodes gives each reason its byte in listing files: append only.
+var skipCodes = []string{SkipNone, SkipVendored, SkipGenerated, SkipMinified, SkipBinary, SkipTooLarge, SkipSymlink, SkipSubmodule, SkipBadPath}
 
 func skipCode(reason string) byte {
 	for i, r := range skipCodes {
@@ -98,47 +96,6 @@ func (r *Repo) CachedListing(tree plumbing.Hash) (*Listing, error) {
 	return readListing(r.IndexDir, tree)
 }
 
-func (r *Repo) walkTree(treeHash plumbing.Hash) (*Listing, error) {
-	tree, err := r.Git.TreeObject(treeHash)
-	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)
-	}
-	l := &Listing{Tree: treeHash}
-	var attrs []gitattributes.MatchAttribute
-	w := object.NewTreeWalker(tree, true, nil)
-	defer w.Close()
-	for {
-		name, e, err := w.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("walk tree %s: %w", treeHash, err)
-		}
-		switch e.Mode {
-		case filemode.Dir:
-			continue
-		case filemode.Symlink:
-			l.Entries = append(l.Entries, Entry{Path: name, Blob: e.Hash, Skip: SkipSymlink})
-			continue
-		case filemode.Submodule:
-			l.Entries = append(l.Entries, Entry{Path: name, Blob: e.Hash, Skip: SkipSubmodule})
-			continue
-		}
-		if path.Base(name) == ".gitattributes" {
-			if a, err := r.readAttributes(name, e.Hash); err == nil {
-				attrs = append(attrs, a...)
-			}
-		}
-		l.Entries = append(l.Entries, Entry{Path: name, Blob: e.Hash, Skip: pathSkip(name)})
-	}
-	if len(attrs) > 0 {
-		applyAttributes(l, attrs)
-	}
-	sort.Slice(l.Entries, func(i, j int) bool { return l.Entries[i].Path < l.Entries[j].Path })
-	return l, nil
-}
-
 func (r *Repo) readAttributes(name string, blob plumbing.Hash) ([]gitattributes.MatchAttribute, error) {
 	b, err := r.ReadBlob(blob)
 	if err != nil {
@@ -173,8 +130,12 @@ func applyAttributes(l *Listing, attrs []gitattributes.MatchAttribute) {
 	}
 }
 
-// pathSkip decides from the path alone whether a file is vendored or minified.
+// pathSkip decides from the path alone whether a file is vendored or
+// minified, or cannot be indexed under its path at all.
 func pathSkip(p string) string {
+	if badPath(p) != "" {
+		return SkipBadPath
+	}
 	for _, dir := range []string{"vendor/", "node_modules/", "third_party/", "bower_components/"} {
 		if strings.HasPrefix(p, dir) || strings.Contains(p, "/"+dir) {
 			return SkipVendored

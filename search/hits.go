@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -28,6 +29,9 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		for _, c := range f.copies {
 			cp := v.snap.Segments[c[0]].Row(c[1])
 			h.AlsoIn = append(h.AlsoIn, fmt.Sprintf("%s:%d-%d", v.pathOf(c[0], c[1]), cp.StartLine, cp.EndLine))
+		}
+		if !utf8.ValidString(h.Path) {
+			h.PathBytes = []byte(h.Path)
 		}
 		h.Meta = row.Meta()
 		h.HasSyntaxErrors = row.SyntaxError

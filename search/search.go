@@ -32,6 +32,9 @@ var ErrEmptyQuery = errors.New("empty query")
 // ErrBadMode is returned for an unknown --mode.
 var ErrBadMode = errors.New("unknown search mode")
 
+// ErrBadFilter is returned for a --lang or --kind no chunk can have.
+var ErrBadFilter = errors.New("unknown filter value")
+
 // Options of one search.
 type Options struct {
 	Query    string
@@ -59,7 +62,10 @@ type Options struct {
 // Hit is one search result. Its identity (Blob + byte range) is the same
 // for the same code in any revision.
 type Hit struct {
-	Path       string   `json:"path"`
+	Path string `json:"path"`
+	// PathBytes holds the path's exact bytes (base64 in JSON) when they are
+	// not valid UTF-8, which a JSON string cannot carry.
+	PathBytes  []byte   `json:"path_bytes,omitempty"`
 	StartLine  int      `json:"start_line"`
 	EndLine    int      `json:"end_line"`
 	StartByte  int      `json:"start_byte"`
@@ -182,7 +188,7 @@ func checkOptions(opts *Options) error {
 	if opts.Path != "" && !doublestar.ValidatePattern(opts.Path) {
 		return fmt.Errorf("invalid --path glob %q", opts.Path)
 	}
-	return nil
+	return checkFilters(opts.Lang, opts.Kind)
 }
 
 // view is one revision's slice of the snapshot (or the union of several

@@ -74,19 +74,19 @@ func printTimelines(w io.Writer, res *search.LogResult) {
 		if !t.Present {
 			state = "gone"
 		}
-		fmt.Fprintf(w, "%s › %s (%s, %s)\n", t.Path, t.Name, t.Kind, state)
+		fmt.Fprintf(w, "%s › %s (%s, %s)\n", quotePath(t.Path), t.Name, t.Kind, state)
 		for _, e := range t.Events {
-			where := fmt.Sprintf("%s:%d-%d", e.Path, e.StartLine, e.EndLine)
+			where := fmt.Sprintf("%s:%d-%d", quotePath(e.Path), e.StartLine, e.EndLine)
 			if e.Type == search.EventDeleted {
-				where = e.Path
+				where = quotePath(e.Path)
 			}
 			from := ""
 			if e.Type == search.EventRenamed {
 				switch {
 				case e.FromPath != e.Path && e.FromName != e.Name:
-					from = fmt.Sprintf(" (was %s in %s)", e.FromName, e.FromPath)
+					from = fmt.Sprintf(" (was %s in %s)", e.FromName, quotePath(e.FromPath))
 				case e.FromPath != e.Path:
-					from = " (from " + e.FromPath + ")"
+					from = " (from " + quotePath(e.FromPath) + ")"
 				default:
 					from = " (was " + e.FromName + ")"
 				}

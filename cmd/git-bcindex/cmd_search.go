@@ -99,8 +99,12 @@ func printHits(w io.Writer, hits []search.Hit) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s  %s  %s\n", paint(loc, fmt.Sprintf("%s:%d-%d", h.Path, h.StartLine, h.EndLine)),
-			paint(crumb, strings.Join(h.Breadcrumb, " › ")), paint(dim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
+		crumbs := append([]string(nil), h.Breadcrumb...)
+		if len(crumbs) > 0 && crumbs[0] == h.Path {
+			crumbs[0] = quotePath(h.Path)
+		}
+		fmt.Fprintf(w, "%s  %s  %s\n", paint(loc, fmt.Sprintf("%s:%d-%d", quotePath(h.Path), h.StartLine, h.EndLine)),
+			paint(crumb, strings.Join(crumbs, " › ")), paint(dim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {
 			n := h.SnippetStart + j
@@ -114,7 +118,11 @@ func printHits(w io.Writer, hits []search.Hit) {
 			fmt.Fprintf(w, "%s\n", paint(dim, fmt.Sprintf("        … %d more lines", h.EndLine-last)))
 		}
 		if len(h.AlsoIn) > 0 {
-			fmt.Fprintf(w, "%s\n", paint(dim, "        also in "+strings.Join(h.AlsoIn, ", ")))
+			also := make([]string, len(h.AlsoIn))
+			for i, a := range h.AlsoIn {
+				also[i] = quotePath(a)
+			}
+			fmt.Fprintf(w, "%s\n", paint(dim, "        also in "+strings.Join(also, ", ")))
 		}
 	}
 }

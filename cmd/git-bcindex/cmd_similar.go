@@ -85,7 +85,7 @@ func printSimilar(w, stderr io.Writer, res *search.SimilarResult) {
 		if like == "" {
 			like = h.Like.Kind
 		}
-		hits[i].Breadcrumb = append(append([]string(nil), h.Breadcrumb...), "like "+h.Like.Path+" "+like)
+		hits[i].Breadcrumb = append(append([]string(nil), h.Breadcrumb...), "like "+quotePath(h.Like.Path)+" "+like)
 	}
 	var names []string
 	for _, ch := range res.Changed {

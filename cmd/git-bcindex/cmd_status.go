@@ -78,10 +78,19 @@ func printSyntaxErrors(c *cli.Context, repo *gitindex.Repo) error {
 	if err != nil {
 		return err
 	}
+	skipped, err := repo.PathErrors(c.String("ref"))
+	if err != nil {
+		return err
+	}
 	w := c.App.Writer
 	if c.Bool("json") {
 		enc := json.NewEncoder(w)
 		for _, e := range errs {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		for _, e := range skipped {
 			if err := enc.Encode(e); err != nil {
 				return err
 			}
@@ -93,10 +102,13 @@ func printSyntaxErrors(c *cli.Context, repo *gitindex.Repo) error {
 		if e.Severe {
 			level = "severe"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d errors\t%s\n", e.Path, level, e.Errors, e.Detail)
+		fmt.Fprintf(w, "%s\t%s\t%d errors\t%s\n", quotePath(e.Path), level, e.Errors, e.Detail)
 	}
 	if len(errs) == 0 {
 		fmt.Fprintln(w, "no indexed file of this revision has syntax errors")
+	}
+	for _, e := range skipped {
+		fmt.Fprintf(w, "%s\tskipped\t%s: the path %s\n", quotePath(e.Path), e.Skipped, e.Detail)
 	}
 	return nil
 }

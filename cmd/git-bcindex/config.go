@@ -31,6 +31,7 @@ func readSettings(repo *gitindex.Repo) (settings, error) {
 			return s, fmt.Errorf("read git config: %w", err)
 		}
 	}
+	setQuotePath(cfg.Raw.Section("core").Option("quotePath"))
 	sec := cfg.Raw.Section("bcindex")
 	if v := sec.Option("maxFileSize"); v != "" {
 		n, err := parseSize(v)

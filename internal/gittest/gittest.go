@@ -57,6 +57,21 @@ func (r *Repo) gitAt(when string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// GitInput runs a git command with stdin as its input and returns its
+// trimmed output (hash-object --stdin, mktree, commit-tree).
+func (r *Repo) GitInput(stdin string, args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Dir
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+r.Dir, "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+	out, err := cmd.Output()
+	if err != nil {
+		r.t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // Write writes files (path → content), creating directories.
 func (r *Repo) Write(files map[string]string) {
 	r.t.Helper()
