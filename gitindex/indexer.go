@@ -64,6 +64,7 @@ type Summary struct {
 	Fallback      int            `json:"fallback_files"`                // files split into line windows
 	Bytes         int64          `json:"bytes"`                         // bytes chunked this run
 	RebuiltFrom   int            `json:"rebuilt_from_schema,omitempty"` // the older schema of the index this run replaced
+	Repaired      string         `json:"repaired,omitempty"`            // why this run set a damaged database aside and rebuilt
 	Elapsed       time.Duration  `json:"-"`
 }
 
@@ -143,6 +144,9 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	defer lock.Release()
 
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
+	if sum.Repaired, err = moveDamagedStore(ix.repo.IndexDir); err != nil {
+		return nil, err
+	}
 	// An index written by an older schema is derived data: rebuild it rather
 	// than fail every run (hooks included) until someone passes --rebuild.
 	if old, err := decodeManifest(ix.repo.IndexDir); err == nil && old.Schema < SchemaVersion {

@@ -44,6 +44,9 @@ func OpenStore(indexDir string) (*Store, error) {
 		// CPU-bound.
 		WithValueThreshold(1 << 20).
 		WithCompression(options.None).
+		// A block whose checksum fails is an error, never garbage
+		// decoded as a record or a vector.
+		WithChecksumVerificationMode(options.OnBlockRead).
 		WithNumCompactors(2)
 	db, err := openBadger(opts)
 	if err != nil {
@@ -80,6 +83,9 @@ func (s *Store) checkSchema() error {
 }
 
 func openBadger(opts badger.Options) (*badger.DB, error) {
+	if err := checkBadger(opts.Dir, false); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
+	}
 	db, err := badger.Open(opts)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {

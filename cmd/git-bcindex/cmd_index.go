@@ -104,6 +104,9 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 	if n := len(s.Commits); n > 3 {
 		revs = []string{fmt.Sprintf("%d commits, %s … %s", n, s.Commits[0].Hash.String()[:12], s.Commits[n-1].Hash.String()[:12])}
 	}
+	if s.Repaired != "" {
+		fmt.Fprintln(w, s.Repaired)
+	}
 	if s.RebuiltFrom > 0 {
 		fmt.Fprintf(w, "rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, gitindex.SchemaVersion)
 	}
