@@ -14,7 +14,7 @@ type source struct {
 	Kind    string // go, goroot, npm, deb, debzip
 	Name    string
 	Version string
-	Split   string   // "train" or "eval"
+	Split   string   // "train", "eval", "suite-dev" or "suite-test"
 	Keep    []string // path prefixes to keep (empty: all)
 	Drop    []string // path prefixes to drop
 }
@@ -61,8 +61,56 @@ func (s source) keepPath(p string) bool {
 	return false
 }
 
-// readSources parses a sources.txt file.
+// isSuite reports whether a split belongs to the search quality suite.
+func isSuite(split string) bool { return split == "suite-dev" || split == "suite-test" }
+
+// readSources parses a sources.txt file and returns its training corpus
+// (train and eval entries). Suite entries are left out, and a train entry
+// that would read any of a suite package's files is an error: the quality
+// suite measures the model on code it never saw.
 func readSources(path string) ([]source, error) {
+	all, err := readAllSources(path)
+	if err != nil {
+		return nil, err
+	}
+	var out, suite []source
+	for _, s := range all {
+		if isSuite(s.Split) {
+			suite = append(suite, s)
+		} else {
+			out = append(out, s)
+		}
+	}
+	for _, t := range out {
+		for _, s := range suite {
+			if t.Split == "train" && overlaps(t, s) {
+				return nil, fmt.Errorf("%s: train entry %s reads files of the quality suite's %s (%s)", path, t, s, s.Split)
+			}
+		}
+	}
+	return out, nil
+}
+
+// overlaps reports whether training source t would read any file of suite
+// source s: the same package (any version) unless t's filter drops every
+// path prefix s keeps.
+func overlaps(t, s source) bool {
+	if t.Kind != s.Kind || !strings.EqualFold(t.Name, s.Name) {
+		return false
+	}
+	if len(s.Keep) == 0 {
+		return true
+	}
+	for _, k := range s.Keep {
+		if t.keepPath(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// readAllSources parses every entry of a sources.txt file.
+func readAllSources(path string) ([]source, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read sources: %w", err)
@@ -79,8 +127,8 @@ func readSources(path string) ([]source, error) {
 			return nil, fmt.Errorf("%s:%d: want kind name version split [filter]", path, n)
 		}
 		s := source{Kind: f[0], Name: f[1], Version: f[2], Split: f[3]}
-		if s.Split != "train" && s.Split != "eval" {
-			return nil, fmt.Errorf("%s:%d: split %q is neither train nor eval", path, n, s.Split)
+		if s.Split != "train" && s.Split != "eval" && !isSuite(s.Split) {
+			return nil, fmt.Errorf("%s:%d: split %q is not train, eval, suite-dev or suite-test", path, n, s.Split)
 		}
 		if isReserved(s.Name) {
 			return nil, fmt.Errorf("%s:%d: %s is reserved for independent evaluation", path, n, s.Name)
@@ -99,7 +147,8 @@ func readSources(path string) ([]source, error) {
 	return out, nil
 }
 
-// pinSources rewrites the version field of each source line in path.
+// pinSources rewrites the version field of each training source line in
+// path (srcs as readSources returned them); suite lines stay as they are.
 func pinSources(path string, srcs []source) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -113,6 +162,9 @@ func pinSources(path string, srcs []source) error {
 			continue
 		}
 		f := strings.Fields(t)
+		if len(f) >= 4 && isSuite(f[3]) {
+			continue
+		}
 		f[2] = srcs[i].Version
 		lines[n] = strings.Join(f, " ")
 		i++
