@@ -29,7 +29,12 @@ import (
 //	5: a doc comment the grammar attaches to another node (Ruby: between
 //	   `module X` and its first class; Kotlin: after the imports) documents
 //	   the definition below it.
-const Version = 5
+//	6: a doc comment block may sit across blank lines from its definition
+//	   when nothing else comes between (not a plain comment opening the
+//	   file: that is its header); Python's leading # block documents a def
+//	   or class without a docstring; Rust's //! and /*! document the file
+//	   or module holding them; Ruby's =begin/=end is a doc comment.
+const Version = 6
 
 // Chunk kinds.
 const (

@@ -52,7 +52,13 @@ func (w *walker) pyDef(kind string, def, outer item, parent int) int {
 	if body != nil {
 		doc = w.docstring(body.NamedChild(0))
 	}
-	return w.add(kind, w.text(def.n.ChildByFieldName("name")), parent, outer.start, outer.end, sig, doc, outer.n)
+	// A leading # block documents the definition too: the docstring when
+	// there is one, the comment otherwise.
+	start, comment := w.docAbove(outer)
+	if doc == "" {
+		doc = comment
+	}
+	return w.add(kind, w.text(def.n.ChildByFieldName("name")), parent, start, outer.end, sig, doc, outer.n)
 }
 
 // docstring returns the cleaned string if n is a string expression statement.

@@ -124,6 +124,9 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 		}
 	}
 	i := w.add(kind, name, parent, start, it.end, w.sigTo(sigStart, it.n, sigBody), doc, it.n)
+	if doc == "" && body != nil && body != it.n {
+		w.chunks[i].Doc = w.innerDoc(w.children(body))
+	}
 	if d.members && body != nil {
 		// Functions in a class body are methods, not those of a module.
 		w.into(body, i, kind != KindModule)

@@ -103,6 +103,13 @@ func cleanComment(text string) string {
 				}
 				out = append(out, l)
 			}
+		case strings.HasPrefix(text, "=begin"):
+			// Ruby's block comment: =begin ... =end, each on its own line.
+			body, rest, _ := strings.Cut(text[len("=begin"):], "\n=end")
+			_, text, _ = strings.Cut(rest, "\n")
+			for _, l := range strings.Split(body, "\n") {
+				out = append(out, strings.TrimSpace(l))
+			}
 		case strings.HasPrefix(text, "//"), strings.HasPrefix(text, "#"):
 			l, rest, _ := strings.Cut(text, "\n")
 			text = rest
@@ -111,6 +118,7 @@ func cleanComment(text string) string {
 				continue
 			}
 			l = strings.TrimLeft(l, "/#")
+			l = strings.TrimPrefix(l, "!") // Rust's inner doc //!
 			l = strings.TrimPrefix(l, " ")
 			out = append(out, l)
 		default:

@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"bytes"
 	"context"
 	"path"
 	"strings"
@@ -45,7 +44,7 @@ func grammarFor(lang string) *grammar {
 	grammarsOnce.Do(func() {
 		grammars = map[string]*grammar{
 			"go":         {lang: golang.GetLanguage(), visit: visitGo, docs: anyComment},
-			"python":     {lang: python.GetLanguage(), visit: visitPython},
+			"python":     {lang: python.GetLanguage(), visit: visitPython, docs: anyComment},
 			"javascript": {lang: javascript.GetLanguage(), visit: visitJS, docs: anyComment},
 			"typescript": {lang: typescript.GetLanguage(), visit: visitJS, docs: anyComment},
 			"tsx":        {lang: tsx.GetLanguage(), visit: visitJS, docs: anyComment},
@@ -152,6 +151,9 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok 
 		return f, false
 	}
 	w.container(items, 0, false)
+	if w.chunks[0].Doc == "" {
+		w.chunks[0].Doc = w.innerDoc(items)
+	}
 	if root.Type() == "ERROR" && !w.anyDef() {
 		// Nothing but errors: windows will do better than one big chunk.
 		return f, false
@@ -232,65 +234,6 @@ func (w *walker) container(items []item, parent int, inClass bool) {
 func (w *walker) into(n *sitter.Node, parent int, inClass bool) {
 	if n != nil {
 		w.container(w.children(n), parent, inClass)
-	}
-}
-
-// docAbove returns where the comment block directly above it starts and its
-// cleaned text. A comment belongs to the block when it starts its own line and
-// no blank line separates it from what follows.
-func (w *walker) docAbove(it item) (int, string) {
-	if w.g.docs == nil {
-		return it.start, ""
-	}
-	start := it.start
-	i := len(it.prev) - 1
-	// TypeScript puts the decorators of class members before them as siblings.
-	for ; i >= 0 && w.isAttr(it.prev[i].typ) && adjacent(w.src, it.prev[i].end, start); i-- {
-		start = it.prev[i].start
-	}
-	docEnd := start
-	for ; i >= 0; i-- {
-		p := it.prev[i]
-		if !isComment(p.typ) || !adjacent(w.src, p.end, start) || !startsLine(w.src, p.start) || !w.g.docs(w.src, p) {
-			break
-		}
-		start = p.start
-	}
-	if start == docEnd {
-		start = w.docOutside(start)
-	}
-	if start == docEnd {
-		return start, ""
-	}
-	return start, cleanComment(string(w.src[start:docEnd]))
-}
-
-// docOutside finds doc comments right above start that are not its
-// siblings: the grammar hung them on another node, as Ruby does with a
-// comment between `module X` and its first class, or Kotlin with a KDoc after
-// the imports, which becomes part of the import list. It returns where they
-// begin, or start.
-func (w *walker) docOutside(start int) int {
-	for {
-		pos := start - 1
-		for pos >= 0 && strings.IndexByte(" \t\r\n\f\v", w.src[pos]) >= 0 {
-			pos--
-		}
-		if pos < 0 || w.root == nil {
-			return start
-		}
-		row := w.li.line(pos)
-		col := pos - (bytes.LastIndexByte(w.src[:pos], '\n') + 1)
-		at := sitter.Point{Row: uint32(row - 1), Column: uint32(col)}
-		n := w.root.NamedDescendantForPointRange(at, at)
-		if n == nil || !isComment(n.Type()) {
-			return start
-		}
-		c := item{n: n, typ: n.Type(), start: int(n.StartByte()), end: int(n.EndByte())}
-		if !adjacent(w.src, c.end, start) || !startsLine(w.src, c.start) || !w.g.docs(w.src, c) {
-			return start
-		}
-		start = c.start
 	}
 }
 
