@@ -53,6 +53,11 @@ type Options struct {
 	// and in no NotIn revision. Rev defaults to OnlyIn[0].
 	OnlyIn, NotIn []string
 
+	// Refs selects several revisions (revisions, globs over ref names,
+	// groups of refs); when set it replaces Rev, and each hit names the
+	// revisions holding its content.
+	Refs gitindex.RefSelection
+
 	Embedder  embed.Embedder // nil: no vector arm
 	Index     gitindex.Options
 	LockWait  time.Duration // how long to wait for a running indexer
@@ -93,6 +98,9 @@ type Hit struct {
 	ParentChunkID   string `json:"parent_chunk_id,omitempty"`
 	HasSyntaxErrors bool   `json:"has_syntax_errors"`
 	ContentHash     string `json:"content_hash,omitempty"`
+	// Refs are the searched revisions holding this content, each with the
+	// path and lines it has there, in the order they were asked.
+	Refs []RefHit `json:"refs"`
 	gitindex.Meta
 }
 
@@ -102,6 +110,10 @@ type Result struct {
 	Commit  gitindex.Commit
 	Pending int // blobs of the revision not in the index (with NoIndex)
 	Indexed *gitindex.Summary
+
+	// Revisions are the searched revisions in order (Rev: the name
+	// shown); Commit is the first.
+	Revisions []gitindex.Commit
 }
 
 // Search runs a query against one revision of repo.
@@ -109,12 +121,26 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
+	name := ""
+	if !opts.Refs.Empty() {
+		revs, err := repo.ExpandRefs(opts.Refs)
+		if err != nil {
+			return nil, err
+		}
+		if len(revs) > 1 {
+			return searchMany(ctx, repo, opts, revs)
+		}
+		opts.Rev, name = revs[0].Rev, revs[0].Name
+	}
 	if opts.Rev == "" && len(opts.OnlyIn) > 0 {
 		opts.Rev = opts.OnlyIn[0]
 	}
 	commits, err := resolveAll(repo, append(append([]string{opts.Rev}, opts.OnlyIn...), opts.NotIn...))
 	if err != nil {
 		return nil, err
+	}
+	if name != "" {
+		commits[0].Rev = name
 	}
 	res := &Result{Commit: commits[0]}
 	var snap *gitindex.Snapshot
@@ -145,7 +171,9 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 	if err != nil {
 		return nil, err
 	}
+	singleRefs(hits)
 	res.Hits = hits
+	res.Revisions = []gitindex.Commit{res.Commit}
 	return res, nil
 }
 

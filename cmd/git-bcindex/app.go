@@ -33,7 +33,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	return singleValued(&cli.App{
 		Name:      "git-bcindex",
 		HelpName:  "git bcindex",
 		Usage:     "search any revision of a git repository by symbol, keyword and meaning",
@@ -59,7 +59,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand:      false,
 		EnableBashCompletion: true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run decides exit codes
-	}
+		// Revisions may hold commas (HEAD^{/fix, typo}): repeat the flag.
+		DisableSliceFlagSeparator: true,
+	})
 }
 
 // run executes the command line and returns the exit code.
@@ -108,6 +110,8 @@ func hint(err error) string {
 		return "wait for it to finish (see `git bcindex status`), or search with --no-index"
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
+	case errors.Is(err, gitindex.ErrNoRefMatch):
+		return "list refs with `git for-each-ref`; a glob without refs/ matches short names too (main, origin/main, v1.2)"
 	case errors.Is(err, gitindex.ErrNotRepository):
 		return "run git bcindex inside a git repository, or pass --dir DIR"
 	case errors.Is(err, search.ErrEmptyQuery):

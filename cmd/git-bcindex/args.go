@@ -34,7 +34,7 @@ func interspersed(app *cli.App, args []string) []string {
 			break
 		}
 		if len(a) > 1 && a[0] == '-' {
-			flags = append(flags, a)
+			flags = append(flags, canonical(cmd.Flags, a))
 			if takesValue(cmd.Flags, a) && j+1 < len(rest) {
 				flags = append(flags, rest[j+1])
 				j++
@@ -58,13 +58,36 @@ func takesValue(flags []cli.Flag, arg string) bool {
 	if strings.Contains(name, "=") {
 		return false
 	}
+	if f := lookupFlag(flags, name); f != nil {
+		df, ok := f.(cli.DocGenerationFlag)
+		return ok && df.TakesValue()
+	}
+	return false
+}
+
+// canonical spells a flag by its first name (-r main becomes --ref main),
+// so that a repeatable flag may be given under any of its names: urfave/cli
+// refuses two forms of one flag.
+func canonical(flags []cli.Flag, arg string) string {
+	name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	f := lookupFlag(flags, name)
+	if f == nil || f.Names()[0] == name {
+		return arg
+	}
+	out := dashed(f.Names()[0])
+	if hasValue {
+		out += "=" + value
+	}
+	return out
+}
+
+func lookupFlag(flags []cli.Flag, name string) cli.Flag {
 	for _, f := range flags {
 		for _, n := range f.Names() {
 			if n == name {
-				_, isBool := f.(*cli.BoolFlag)
-				return !isBool
+				return f
 			}
 		}
 	}
-	return false
+	return nil
 }

@@ -18,10 +18,10 @@ import (
 func searchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "search",
-		Usage:     "search a revision (default HEAD) by symbol, keyword and meaning",
+		Usage:     "search revisions (default HEAD) by symbol, keyword and meaning",
 		ArgsUsage: "QUERY",
-		Flags: flags([]cli.Flag{
-			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "revision to search: branch, tag, SHA, HEAD~3, ..."},
+		Flags: flags(refFlags(), []cli.Flag{
+			&cli.StringFlag{Name: "group-by", Usage: "`ref`: print the hits of each searched revision in a section of its own"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
@@ -44,23 +44,28 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	asJSON := c.Bool("json")
+	byRef, err := groupByRef(c)
+	if err != nil {
+		return err
+	}
 	opts := search.Options{
-		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
+		Query: query, Refs: refSelection(c), K: c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  s.indexOptions(),
 		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
 	}
-	if len(opts.OnlyIn) > 0 && !c.IsSet("ref") {
-		opts.Rev = ""
+	what := revLabel(opts.Refs)
+	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {
+		opts.Rev = "HEAD"
 	}
 	if !asJSON {
 		opts.Index.Progress = newProgress(c.App.ErrWriter)
 	}
 	opts.OnIndexed = func(sum *gitindex.Summary) {
 		if sum.BlobsNew > 0 && !asJSON {
-			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, opts.Rev, sum.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, what, sum.Elapsed.Round(time.Millisecond))
 		}
 	}
 	res, err := search.Search(c.Context, repo, opts)
@@ -68,16 +73,23 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	if res.Pending > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, opts.Rev)
+		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
 	}
-	if asJSON {
+	switch {
+	case byRef:
+		if err := printByRef(c.App.Writer, res, asJSON); err != nil {
+			return err
+		}
+	case asJSON:
 		enc := json.NewEncoder(c.App.Writer)
 		for _, h := range res.Hits {
 			if err := enc.Encode(h); err != nil {
 				return err
 			}
 		}
-	} else {
+	case len(res.Revisions) > 1:
+		printHitsWithRefs(c.App.Writer, res.Hits)
+	default:
 		printHits(c.App.Writer, res.Hits)
 	}
 	if len(res.Hits) == 0 {

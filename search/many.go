@@ -1,0 +1,236 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// RefHit is one searched revision that holds a hit's content, and where.
+type RefHit struct {
+	Name      string `json:"name"`
+	Commit    string `json:"commit"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+}
+
+// searchMany runs one query over several revisions at once: the view is
+// the union of their trees, so each distinct blob is ranked once however
+// many revisions share it, and the hits then learn which revisions hold
+// their content.
+func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []gitindex.Revision) (*Result, error) {
+	if opts.Worktree {
+		return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
+	}
+	all, err := resolveRevisions(repo, revs)
+	if err != nil {
+		return nil, err
+	}
+	// Refs naming the same commit share its listing; so do commits with
+	// the same tree.
+	var uniq []gitindex.Commit
+	seen := map[plumbing.Hash]bool{}
+	for _, c := range all {
+		if !seen[c.Hash] {
+			seen[c.Hash] = true
+			uniq = append(uniq, c)
+		}
+	}
+	sets, err := resolveAll(repo, append(append([]string{}, opts.OnlyIn...), opts.NotIn...))
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Commit: all[0], Revisions: all}
+	snap, listings, err := openIndexed(ctx, repo, append(uniq, sets...), &opts, res)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	treeOf := map[plumbing.Hash]int{}
+	var trees []*gitindex.Listing
+	for _, l := range listings[:len(uniq)] {
+		if _, ok := treeOf[l.Tree]; !ok {
+			treeOf[l.Tree] = len(trees)
+			trees = append(trees, l)
+		}
+	}
+	view := newView(repo, all[0], snap, trees, &opts)
+	if len(sets) > 0 {
+		setLs := listings[len(uniq):]
+		view.restrictToSets(setLs[:len(opts.OnlyIn)], setLs[len(opts.OnlyIn):])
+	}
+	fused, err := view.rank(ctx, &opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(fused) > opts.K {
+		fused = fused[:opts.K]
+	}
+	hits, err := view.hits(fused, &opts)
+	if err != nil {
+		return nil, err
+	}
+	revTree := make([]int, len(all))
+	for i, c := range all {
+		revTree[i] = treeOf[c.Tree]
+	}
+	view.attachRefs(hits, fused, trees, all, revTree, &opts)
+	res.Hits = hits
+	return res, nil
+}
+
+// resolveRevisions resolves each revision and names its commit as the
+// selection does. A ref that a glob or group found but that names no
+// commit (a tag of a tree or blob) is left out; a revision asked for by
+// name must resolve.
+func resolveRevisions(repo *gitindex.Repo, revs []gitindex.Revision) ([]gitindex.Commit, error) {
+	var out []gitindex.Commit
+	type key struct {
+		name string
+		hash plumbing.Hash
+	}
+	seen := map[key]bool{} // main and refs/heads/main, both asked for
+	for _, rv := range revs {
+		c, err := repo.Resolve(rv.Rev)
+		if err != nil {
+			if rv.Rev != rv.Name && strings.HasPrefix(rv.Rev, "refs/") && errors.Is(err, gitindex.ErrUnknownRevision) {
+				continue
+			}
+			return nil, err
+		}
+		c.Rev = rv.Name
+		if !seen[key{c.Rev, c.Hash}] {
+			seen[key{c.Rev, c.Hash}] = true
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: the selected refs name no commits", gitindex.ErrUnknownRevision)
+	}
+	return out, nil
+}
+
+// place is where a hit's content sits in one tree.
+type place struct {
+	path       string
+	blob       plumbing.Hash
+	start, end int
+}
+
+// attachRefs sets each hit's Refs: every revision whose tree holds the
+// hit's content (its chunk text, by content hash; a row without text of
+// its own by its blob), at the path and lines it has there, in the order
+// the revisions were asked. Only the top hits are looked up: one pass over
+// the union's rows finds the blobs holding their hashes, one pass over
+// each distinct tree finds the paths of those blobs.
+func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, revs []gitindex.Commit, revTree []int, opts *Options) {
+	type match struct {
+		hit        int
+		start, end int
+	}
+	byHash := map[[16]byte][]int{}
+	byBlob := map[plumbing.Hash][]match{}
+	for i, f := range rows {
+		row := v.snap.Segments[f.seg].Row(f.row)
+		if row.Indexed && row.Hash != ([16]byte{}) {
+			byHash[row.Hash] = append(byHash[row.Hash], i)
+		} else {
+			b := plumbing.NewHash(hits[i].Blob)
+			byBlob[b] = append(byBlob[b], match{i, row.StartLine, row.EndLine})
+		}
+	}
+	if len(byHash) > 0 {
+		for s, seg := range v.snap.Segments {
+			for first, sha := range v.blobOf[s] {
+				_, n, ok := seg.FindBlob(sha)
+				if !ok {
+					continue
+				}
+				for r := first; r < first+n; r++ {
+					row := seg.Row(r)
+					for _, i := range byHash[row.Hash] {
+						if row.Indexed {
+							byBlob[sha] = append(byBlob[sha], match{i, row.StartLine, row.EndLine})
+						}
+					}
+				}
+			}
+		}
+	}
+	// found[t][i]: where tree t holds hit i; the hit's own path is
+	// preferred when the content sits at several.
+	found := make([]map[int]place, len(trees))
+	for t, l := range trees {
+		found[t] = map[int]place{}
+		for _, e := range l.Entries {
+			ms, ok := byBlob[e.Blob]
+			if !ok || e.Skip != gitindex.SkipNone || (opts.Path != "" && !pathMatches(opts.Path, e.Path)) {
+				continue
+			}
+			for _, m := range ms {
+				if p, had := found[t][m.hit]; had && (p.path == hits[m.hit].Path || e.Path != hits[m.hit].Path) {
+					continue
+				}
+				found[t][m.hit] = place{e.Path, e.Blob, m.start, m.end}
+			}
+		}
+	}
+	for i := range hits {
+		h := &hits[i]
+		h.Refs = h.Refs[:0]
+		own := -1
+		for j, c := range revs {
+			p, ok := found[revTree[j]][i]
+			if !ok {
+				continue
+			}
+			if own < 0 && p.blob.String() == h.Blob && p.path == h.Path {
+				own = len(h.Refs)
+			}
+			h.Refs = append(h.Refs, RefHit{Name: c.Rev, Commit: c.Hash.String(), Path: p.path, StartLine: p.start, EndLine: p.end})
+		}
+		if own < 0 && len(h.Refs) > 0 {
+			own = 0
+		}
+		if own >= 0 {
+			h.Ref, h.Commit = h.Refs[own].Name, h.Refs[own].Commit
+		}
+		h.AlsoIn = elsewhere(h)
+	}
+}
+
+// elsewhere keeps the also_in entries at paths that neither the hit nor
+// any of its revisions shows: with several revisions, copies of the chunk
+// text are mostly the same function in other versions of its file.
+func elsewhere(h *Hit) []string {
+	known := map[string]bool{h.Path: true}
+	for _, r := range h.Refs {
+		known[r.Path] = true
+	}
+	var out []string
+	for _, a := range h.AlsoIn {
+		p := a
+		if i := strings.LastIndexByte(a, ':'); i > 0 && strings.Contains(a[i:], "-") {
+			p = a[:i]
+		}
+		if !known[p] {
+			known[p] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// singleRefs gives the hits of a one-revision search their one ref.
+func singleRefs(hits []Hit) {
+	for i := range hits {
+		h := &hits[i]
+		h.Refs = []RefHit{{Name: h.Ref, Commit: h.Commit, Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine}}
+	}
+}
