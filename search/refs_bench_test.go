@@ -1,0 +1,157 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// Multi-ref benchmark corpus: the last releases of a real project from the
+// Go module proxy, committed in version order, each tagged and given a
+// release branch, so that the branches share most blobs as a project's
+// release lines do. BCINDEX_BENCH_REFS_MODULE and BCINDEX_BENCH_REFS_N
+// choose another module and count.
+const (
+	refsBenchModule   = "github.com/nats-io/nats-server/v2"
+	refsBenchVersions = 50
+)
+
+// refsCorpus builds (once, cached under $HOME/.cache/bcindex-bench-refs)
+// and indexes the repository; it returns its directory and release names,
+// newest last.
+func refsCorpus(b *testing.B) (string, []string) {
+	b.Helper()
+	if os.Getenv("BCINDEX_BENCH_REFS") == "" {
+		b.Skip("set BCINDEX_BENCH_REFS=1 to fetch the release corpus from the module proxy and run it")
+	}
+	mod, n := refsBenchModule, refsBenchVersions
+	if m := os.Getenv("BCINDEX_BENCH_REFS_MODULE"); m != "" {
+		mod = m
+	}
+	if s := os.Getenv("BCINDEX_BENCH_REFS_N"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	home, _ := os.UserHomeDir()
+	dir := filepath.Join(home, ".cache", "bcindex-bench-refs", strings.NewReplacer("/", "_").Replace(mod)+fmt.Sprintf("-%d", n))
+	versions := moduleVersions(b, mod, n)
+	if _, err := os.Stat(filepath.Join(dir, ".git", "refs", "tags", versions[len(versions)-1])); err != nil {
+		os.RemoveAll(dir)
+		buildReleaseRepo(b, dir, mod, versions)
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), versions, time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	return dir, versions
+}
+
+// moduleVersions lists the module's last n releases (semver order), leaving
+// out builds that are no release of the source (-binary, -fips).
+func moduleVersions(b *testing.B, mod string, n int) []string {
+	out, err := exec.Command("go", "list", "-m", "-versions", mod).Output()
+	if err != nil {
+		b.Fatalf("go list -m -versions %s: %v", mod, err)
+	}
+	var vs []string
+	for _, v := range strings.Fields(string(out))[1:] {
+		if !strings.Contains(v, "-binary") && !strings.Contains(v, "-fips") {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) < n {
+		b.Fatalf("%s has %d releases, want %d", mod, len(vs), n)
+	}
+	return vs[len(vs)-n:]
+}
+
+// buildReleaseRepo commits each release's module tree on main (read from
+// the module cache, without copying), tags it and branches release/<v>.
+func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
+	git := func(workTree string, args ...string) {
+		cmd := exec.Command("git", append([]string{"--git-dir", filepath.Join(dir, ".git"), "--work-tree", workTree}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
+			"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	git(dir, "init", "-q", "-b", "main")
+	for _, v := range versions {
+		out, err := exec.Command("go", "mod", "download", "-json", mod+"@"+v).Output()
+		if err != nil {
+			b.Fatalf("go mod download %s@%s: %v", mod, v, err)
+		}
+		var info struct{ Dir string }
+		if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
+			b.Fatalf("go mod download %s@%s: no directory", mod, v)
+		}
+		git(info.Dir, "add", "-A", ".")
+		git(info.Dir, "commit", "-q", "--allow-empty", "-m", "release "+v)
+		git(info.Dir, "tag", v)
+		git(info.Dir, "branch", "release/"+v)
+	}
+	git(dir, "gc", "-q")
+}
+
+// BenchmarkManyRefs searches one release branch, then every release branch
+// (--ref 'release/*'): one view over the union of their trees, ranked once,
+// with each hit naming its branches. The ratio of the two is the cost of
+// many refs; heap/op bounds the memory.
+func BenchmarkManyRefs(b *testing.B) {
+	dir, versions := refsCorpus(b)
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	emb := embed.Default()
+	queries := []string{"stream consumer ack pending", "raftNode", "parse the client connect options", "MaxPayload"}
+	last := "release/" + versions[len(versions)-1]
+	cases := []struct {
+		name string
+		refs gitindex.RefSelection
+	}{
+		{"1ref", gitindex.RefSelection{Patterns: []string{last}}},
+		{fmt.Sprintf("%drefs", len(versions)), gitindex.RefSelection{Patterns: []string{"release/*"}}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			peak := uint64(0)
+			for i := 0; i < b.N; i++ {
+				res, err := Search(context.Background(), repo, Options{Query: queries[i%len(queries)], Refs: c.refs, Embedder: emb, NoIndex: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Revisions) != len(c.refs.Patterns) && len(res.Revisions) != len(versions) {
+					b.Fatalf("searched %d revisions", len(res.Revisions))
+				}
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapInuse)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MiB-alloc/op")
+			b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-peak")
+		})
+	}
+}
