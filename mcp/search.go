@@ -27,6 +27,11 @@ type searchIn struct {
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400 (get_chunk gives the whole chunk)"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
+
+	Revs        []string `json:"revs,omitempty" jsonschema:"several revisions at once, with rev: names or globs over ref names (refs/heads/*, release/*, v1.*); each hit names the revisions holding it"`
+	AllBranches bool     `json:"all_branches,omitempty" jsonschema:"search every local and remote-tracking branch"`
+	Tags        bool     `json:"tags,omitempty" jsonschema:"search every tag"`
+	AllRefs     bool     `json:"all_refs,omitempty" jsonschema:"search every ref"`
 }
 
 type hitOut struct {
@@ -45,6 +50,8 @@ type hitOut struct {
 	Blob       string   `json:"blob"`
 	ChunkID    string   `json:"chunk_id" jsonschema:"pass to get_chunk for the full text"`
 	AlsoIn     []string `json:"also_in,omitempty" jsonschema:"other paths holding the same content"`
+
+	Refs []search.RefHit `json:"refs" jsonschema:"the searched revisions holding this content, with its path and lines in each"`
 }
 
 type searchOut struct {
@@ -55,6 +62,13 @@ type searchOut struct {
 	NewBlobs  int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
 	Truncated bool     `json:"truncated"`
 	Note      string   `json:"note,omitempty"`
+
+	Revisions []revOut `json:"revisions,omitempty" jsonschema:"the revisions searched, when there are several"`
+}
+
+type revOut struct {
+	Name   string `json:"name"`
+	Commit string `json:"commit"`
 }
 
 const searchWindowMax = 1000 // offset + k
@@ -90,6 +104,12 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	opts := search.Options{Query: in.Query, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
 		Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: gitindex.Options{MaxFileSize: s.opts.MaxFileSize}}
+	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
+		opts.Refs = gitindex.RefSelection{Patterns: in.Revs, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
+		if in.Rev != "" {
+			opts.Refs.Patterns = append([]string{in.Rev}, in.Revs...)
+		}
+	}
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
 	}
@@ -98,6 +118,11 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 		return nil, out, fmt.Errorf("search %q: %w", clip(in.Query, 100), err)
 	}
 	out.Rev, out.Commit, out.Pending = res.Commit.Rev, res.Commit.Hash.String(), res.Pending
+	if len(res.Revisions) > 1 {
+		for _, c := range res.Revisions {
+			out.Revisions = append(out.Revisions, revOut{c.Rev, c.Hash.String()})
+		}
+	}
 	if res.Indexed != nil {
 		out.NewBlobs = res.Indexed.BlobsNew
 	}
@@ -106,7 +131,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	for i, h := range hits {
 		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
 			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
-			ChunkID: h.ChunkID, AlsoIn: h.AlsoIn}
+			ChunkID: h.ChunkID, AlsoIn: h.AlsoIn, Refs: h.Refs}
 		ho.Snippet, _ = numbered(splitLines([]byte(h.Snippet)), h.SnippetStart, maxBytes)
 		size := jsonSize(ho)
 		if used+size > maxBytes && i > 0 {
@@ -127,6 +152,25 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	return text(renderHits(out)), out, nil
 }
 
+// refsLine names the revisions holding a hit, with the path and lines
+// where they differ from the hit's.
+func refsLine(h hitOut) string {
+	var b strings.Builder
+	b.WriteString("   in")
+	for i, r := range h.Refs {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s", sep, r.Name)
+		if r.Path != h.Path || r.StartLine != h.StartLine {
+			fmt.Fprintf(&b, " (%s:%d-%d)", r.Path, r.StartLine, r.EndLine)
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
 func jsonSize(v any) int {
 	b, _ := json.Marshal(v)
 	return len(b)
@@ -140,10 +184,17 @@ func renderHits(o searchOut) string {
 		if h.Signature != "" {
 			fmt.Fprintf(&b, "   %s\n", h.Signature)
 		}
+		if len(o.Revisions) > 0 {
+			b.WriteString(refsLine(h))
+		}
 		b.WriteString(h.Snippet)
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "[%d hits at %s (commit %.12s)]\n", len(o.Hits), o.Rev, o.Commit)
+	if len(o.Revisions) > 0 {
+		fmt.Fprintf(&b, "[%d hits in %d revisions]\n", len(o.Hits), len(o.Revisions))
+	} else {
+		fmt.Fprintf(&b, "[%d hits at %s (commit %.12s)]\n", len(o.Hits), o.Rev, o.Commit)
+	}
 	if o.Note != "" {
 		b.WriteString("[" + o.Note + "]\n")
 	}
