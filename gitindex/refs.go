@@ -18,9 +18,10 @@ var ErrNoRefMatch = errors.New("no ref matches")
 type RefSelection struct {
 	// Patterns are revisions (main, v1.2, HEAD~3, a SHA) or globs over ref
 	// names (refs/heads/*, release/*, v1.*). A glob beginning with refs/ is
-	// matched against full names, any other against short names (main,
-	// origin/main, v1.2) and full names; * and ? match any characters,
-	// slashes included, as in git for-each-ref.
+	// matched against full names, any other against the short names of
+	// branches, remote-tracking branches and tags (main, origin/main,
+	// v1.2); * and ? match any characters, slashes included, as in git
+	// for-each-ref.
 	Patterns    []string
 	AllBranches bool // local and remote-tracking branches
 	Tags        bool
@@ -101,7 +102,10 @@ func (r *Repo) ExpandRefs(sel RefSelection) ([]Revision, error) {
 		}
 		full := strings.HasPrefix(p, "refs/")
 		if addRefs(func(nr namedRef) bool {
-			return re.MatchString(nr.full) || (!full && nr.group != groupOther && re.MatchString(nr.short))
+			if full {
+				return re.MatchString(nr.full)
+			}
+			return nr.group != groupOther && re.MatchString(nr.short)
 		}) == 0 {
 			return nil, fmt.Errorf("%w %q", ErrNoRefMatch, p)
 		}

@@ -61,6 +61,7 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 		}
 	}
 	view := newView(repo, all[0], snap, trees, &opts)
+	view.distinctContent()
 	if len(sets) > 0 {
 		setLs := listings[len(uniq):]
 		view.restrictToSets(setLs[:len(opts.OnlyIn)], setLs[len(opts.OnlyIn):])
@@ -83,6 +84,25 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	view.attachRefs(hits, fused, trees, all, revTree, &opts)
 	res.Hits = hits
 	return res, nil
+}
+
+// distinctContent leaves one visible row per chunk content hash. Releases
+// of a project hold the same function in many versions of its file (other
+// functions of the file changed); ranked as they are, the copies would fill
+// each arm's candidates with one chunk many times over and skew BM25's
+// document frequencies. Rows without text of their own stay.
+func (v *view) distinctContent() {
+	seen := map[[16]byte]struct{}{}
+	v.restrict(func(r gitindex.Row) bool {
+		if !r.Indexed || r.Hash == ([16]byte{}) {
+			return true
+		}
+		if _, dup := seen[r.Hash]; dup {
+			return false
+		}
+		seen[r.Hash] = struct{}{}
+		return true
+	})
 }
 
 // resolveRevisions resolves each revision and names its commit as the
@@ -166,6 +186,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 	// found[t][i]: where tree t holds hit i; the hit's own path is
 	// preferred when the content sits at several.
 	found := make([]map[int]place, len(trees))
+	extra := make([][]string, len(hits))
 	for t, l := range trees {
 		found[t] = map[int]place{}
 		for _, e := range l.Entries {
@@ -174,10 +195,18 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 				continue
 			}
 			for _, m := range ms {
-				if p, had := found[t][m.hit]; had && (p.path == hits[m.hit].Path || e.Path != hits[m.hit].Path) {
+				here := place{e.Path, e.Blob, m.start, m.end}
+				if p, had := found[t][m.hit]; had {
+					// Several places in one tree: copies of the code. The
+					// ref keeps the hit's own path; the others are also_in.
+					if p.path != hits[m.hit].Path && here.path == hits[m.hit].Path {
+						here, p = p, here
+					}
+					found[t][m.hit] = p
+					extra[m.hit] = append(extra[m.hit], fmt.Sprintf("%s:%d-%d", here.path, here.start, here.end))
 					continue
 				}
-				found[t][m.hit] = place{e.Path, e.Blob, m.start, m.end}
+				found[t][m.hit] = here
 			}
 		}
 	}
@@ -201,20 +230,19 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 		if own >= 0 {
 			h.Ref, h.Commit = h.Refs[own].Name, h.Refs[own].Commit
 		}
-		h.AlsoIn = elsewhere(h)
+		h.AlsoIn = elsewhere(h, extra[i])
 	}
 }
 
-// elsewhere keeps the also_in entries at paths that neither the hit nor
-// any of its revisions shows: with several revisions, copies of the chunk
-// text are mostly the same function in other versions of its file.
-func elsewhere(h *Hit) []string {
+// elsewhere lists the places, among the hit's also_in and the copies found
+// in its revisions, at paths that neither the hit nor its refs show.
+func elsewhere(h *Hit, copies []string) []string {
 	known := map[string]bool{h.Path: true}
 	for _, r := range h.Refs {
 		known[r.Path] = true
 	}
 	var out []string
-	for _, a := range h.AlsoIn {
+	for _, a := range append(h.AlsoIn, copies...) {
 		p := a
 		if i := strings.LastIndexByte(a, ':'); i > 0 && strings.Contains(a[i:], "-") {
 			p = a[:i]

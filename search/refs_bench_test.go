@@ -44,10 +44,7 @@ func refsCorpus(b *testing.B) (string, []string) {
 	home, _ := os.UserHomeDir()
 	dir := filepath.Join(home, ".cache", "bcindex-bench-refs", strings.NewReplacer("/", "_").Replace(mod)+fmt.Sprintf("-%d", n))
 	versions := moduleVersions(b, mod, n)
-	if _, err := os.Stat(filepath.Join(dir, ".git", "refs", "tags", versions[len(versions)-1])); err != nil {
-		os.RemoveAll(dir)
-		buildReleaseRepo(b, dir, mod, versions)
-	}
+	buildReleaseRepo(b, dir, mod, versions)
 	repo, err := gitindex.OpenRepo(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -80,6 +77,7 @@ func moduleVersions(b *testing.B, mod string, n int) []string {
 
 // buildReleaseRepo commits each release's module tree on main (read from
 // the module cache, without copying), tags it and branches release/<v>.
+// It resumes after the last release committed.
 func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
 	git := func(workTree string, args ...string) {
 		cmd := exec.Command("git", append([]string{"--git-dir", filepath.Join(dir, ".git"), "--work-tree", workTree}, args...)...)
@@ -92,11 +90,24 @@ func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	git(dir, "init", "-q", "-b", "main")
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		git(dir, "init", "-q", "-b", "main")
+	}
+	built := false
 	for _, v := range versions {
-		out, err := exec.Command("go", "mod", "download", "-json", mod+"@"+v).Output()
+		if exec.Command("git", "-C", dir, "rev-parse", "-q", "--verify", "refs/tags/"+v).Run() == nil {
+			continue
+		}
+		built = true
+		var out []byte
+		var err error
+		for try := 0; try < 3; try++ { // the proxy fails a request now and then
+			if out, err = exec.Command("go", "mod", "download", "-json", mod+"@"+v).Output(); err == nil {
+				break
+			}
+		}
 		if err != nil {
-			b.Fatalf("go mod download %s@%s: %v", mod, v, err)
+			b.Fatalf("go mod download %s@%s: %v\n%s", mod, v, err, out)
 		}
 		var info struct{ Dir string }
 		if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
@@ -107,7 +118,9 @@ func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
 		git(info.Dir, "tag", v)
 		git(info.Dir, "branch", "release/"+v)
 	}
-	git(dir, "gc", "-q")
+	if built {
+		git(dir, "gc", "-q")
+	}
 }
 
 // BenchmarkManyRefs searches one release branch, then every release branch

@@ -111,7 +111,7 @@ func hint(err error) string {
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
 	case errors.Is(err, gitindex.ErrNoRefMatch):
-		return "list refs with `git for-each-ref`; a glob without refs/ matches short names too (main, origin/main, v1.2)"
+		return "list refs with `git for-each-ref`; a glob without refs/ matches short names (main, origin/main, v1.2)"
 	case errors.Is(err, gitindex.ErrNotRepository):
 		return "run git bcindex inside a git repository, or pass --dir DIR"
 	case errors.Is(err, search.ErrEmptyQuery):
