@@ -100,7 +100,7 @@ type Hit struct {
 	ContentHash     string `json:"content_hash,omitempty"`
 	// Refs are the searched revisions holding this content, each with the
 	// path and lines it has there, in the order they were asked.
-	Refs []RefHit `json:"refs"`
+	Refs []RefHit `json:"refs,omitempty"`
 	gitindex.Meta
 }
 
