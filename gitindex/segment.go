@@ -421,6 +421,12 @@ func (t *chunkTable) row(i int) Row {
 	return r
 }
 
+func (t *chunkTable) rowHash(i int) (h [16]byte, indexed bool) {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	copy(h[:], rec[36:52])
+	return h, rec[10]&flagIndexed != 0
+}
+
 // rowDetail is row with the signature and metadata, which it decompresses
 // from the blob's details (a corrupt frame leaves them empty).
 func (t *chunkTable) rowDetail(i int) Row {

@@ -91,6 +91,10 @@ func (s *Segment) Rows() int { return s.chunks.nrows }
 // Row decodes one chunk, without its signature and metadata.
 func (s *Segment) Row(i int) Row { return s.chunks.row(i) }
 
+// RowHash returns a chunk's content hash and whether it has text of its
+// own, decoding nothing else: for passes over every visible row.
+func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.chunks.rowHash(i) }
+
 // RowDetail decodes one chunk with its signature and metadata, which are
 // decompressed per blob: use it for the chunks shown, Row for the rest.
 func (s *Segment) RowDetail(i int) Row { return s.chunks.rowDetail(i) }

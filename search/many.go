@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -86,23 +87,94 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	return res, nil
 }
 
-// distinctContent leaves one visible row per chunk content hash. Releases
-// of a project hold the same function in many versions of its file (other
-// functions of the file changed); ranked as they are, the copies would fill
-// each arm's candidates with one chunk many times over and skew BM25's
-// document frequencies. Rows without text of their own stay.
+// distinctContent leaves one visible row per chunk content among the
+// versions of each file. Releases of a project hold the same function in
+// many versions of its file (other functions of the file changed); ranked
+// as they are, the copies would fill each arm's candidates with one chunk
+// many times over and skew BM25's document frequencies. Copies across
+// files are few, and fusion collapses them into one hit. A file with one
+// version in every revision costs nothing here; the others go through a
+// small table that stays in cache. Rows without text of their own stay.
 func (v *view) distinctContent() {
-	seen := map[[16]byte]struct{}{}
-	v.restrict(func(r gitindex.Row) bool {
-		if !r.Indexed || r.Hash == ([16]byte{}) {
+	type blobRef struct{ seg, first int }
+	byPath := map[string][]blobRef{}
+	for s := range v.paths {
+		for first, ps := range v.paths[s] {
+			byPath[ps[0]] = append(byPath[ps[0]], blobRef{s, first})
+		}
+	}
+	var set hashSet16
+	for _, blobs := range byPath {
+		if len(blobs) < 2 {
+			continue
+		}
+		set.reset(len(blobs) * 64)
+		for _, b := range blobs {
+			seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
+			_, n, ok := seg.FindBlob(v.blobOf[b.seg][b.first])
+			if !ok {
+				continue
+			}
+			for r := b.first; r < b.first+n; r++ {
+				if !allow.Test(uint(r)) {
+					continue
+				}
+				if h, indexed := seg.RowHash(r); indexed && h != ([16]byte{}) && !set.add(h) {
+					allow.Clear(uint(r))
+				}
+			}
+		}
+	}
+}
+
+// hashSet16 is a set of content hashes with open addressing: the hashes
+// are uniformly random already, so their first bytes index the table.
+type hashSet16 struct {
+	keys [][2]uint64
+	n    int
+}
+
+// reset empties the set, sized for about n keys (it grows as needed).
+func (s *hashSet16) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	if cap(s.keys) >= size {
+		s.keys = s.keys[:size]
+		clear(s.keys)
+	} else {
+		s.keys = make([][2]uint64, size)
+	}
+	s.n = 0
+}
+
+// add adds a non-zero hash and reports whether it was new.
+func (s *hashSet16) add(h [16]byte) bool {
+	if 2*(s.n+1) > len(s.keys) {
+		old := s.keys
+		s.keys, s.n = make([][2]uint64, 2*len(old)), 0
+		for _, k := range old {
+			if k != ([2]uint64{}) {
+				s.insert(k)
+			}
+		}
+	}
+	return s.insert([2]uint64{binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:])})
+}
+
+func (s *hashSet16) insert(k [2]uint64) bool {
+	mask := uint64(len(s.keys) - 1)
+	for i := k[0] & mask; ; i = (i + 1) & mask {
+		switch s.keys[i] {
+		case k:
+			return false
+		case [2]uint64{}:
+			s.keys[i] = k
+			s.n++
 			return true
 		}
-		if _, dup := seen[r.Hash]; dup {
-			return false
-		}
-		seen[r.Hash] = struct{}{}
-		return true
-	})
+	}
 }
 
 // resolveRevisions resolves each revision and names its commit as the
@@ -166,6 +238,10 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 		}
 	}
 	if len(byHash) > 0 {
+		prefixes := map[uint64]bool{}
+		for h := range byHash {
+			prefixes[binary.LittleEndian.Uint64(h[:8])] = true
+		}
 		for s, seg := range v.snap.Segments {
 			for first, sha := range v.blobOf[s] {
 				_, n, ok := seg.FindBlob(sha)
@@ -173,9 +249,15 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 					continue
 				}
 				for r := first; r < first+n; r++ {
-					row := seg.Row(r)
-					for _, i := range byHash[row.Hash] {
-						if row.Indexed {
+					h, indexed := seg.RowHash(r)
+					// Most rows match none of the few targets: compare
+					// their first bytes before looking the hash up.
+					if !indexed || !prefixes[binary.LittleEndian.Uint64(h[:8])] {
+						continue
+					}
+					if is, ok := byHash[h]; ok {
+						row := seg.Row(r)
+						for _, i := range is {
 							byBlob[sha] = append(byBlob[sha], match{i, row.StartLine, row.EndLine})
 						}
 					}
