@@ -41,6 +41,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter: stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "run as if started in `DIR` (like git -C)"},
+			colorFlag(), noPagerFlag(),
 		},
 		Commands: []*cli.Command{
 			indexCommand(),
@@ -55,7 +56,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			gcCommand(),
 			mcpCommand(),
 			manCommand(),
+			versionCommand(),
+			completionCommand(),
 		},
+		Version:              readBuildInfo().Version,
 		HideHelpCommand:      false,
 		EnableBashCompletion: true,
 		ExitErrHandler:       func(*cli.Context, error) {}, // run decides exit codes

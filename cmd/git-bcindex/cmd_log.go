@@ -24,7 +24,7 @@ func logCommand() *cli.Command {
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one chunk and its events per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
-		}, filterFlags()),
+		}, filterFlags(), displayFlags()),
 		Action: runLog,
 	}
 }
@@ -53,7 +53,12 @@ func runLog(c *cli.Context) error {
 			}
 		}
 	} else {
-		printTimelines(c.App.Writer, res)
+		o, err := openOutput(c, repo, query)
+		if err != nil {
+			return err
+		}
+		printTimelines(o.w, o.paint, res)
+		o.close()
 	}
 	if len(res.Timelines) == 0 {
 		return errNoResults
@@ -65,7 +70,7 @@ func runLog(c *cli.Context) error {
 //
 //	net/retry.go › RetryWithBackoff (function, gone)
 //	  2024-01-01  1a2b3c4d  added    net/retry.go:5-18  Ann
-func printTimelines(w io.Writer, res *search.LogResult) {
+func printTimelines(w io.Writer, p colorizer, res *search.LogResult) {
 	for i, t := range res.Timelines {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -74,7 +79,7 @@ func printTimelines(w io.Writer, res *search.LogResult) {
 		if !t.Present {
 			state = "gone"
 		}
-		fmt.Fprintf(w, "%s › %s (%s, %s)\n", quotePath(t.Path), t.Name, t.Kind, state)
+		fmt.Fprintf(w, "%s %s %s (%s, %s)\n", p.paint(sgrPath, quotePath(t.Path)), p.paint(sgrSep, "›"), p.highlight(t.Name), t.Kind, state)
 		for _, e := range t.Events {
 			where := fmt.Sprintf("%s:%d-%d", quotePath(e.Path), e.StartLine, e.EndLine)
 			if e.Type == search.EventDeleted {
@@ -91,7 +96,8 @@ func printTimelines(w io.Writer, res *search.LogResult) {
 					from = " (was " + e.FromName + ")"
 				}
 			}
-			fmt.Fprintf(w, "  %s  %s  %-8s %s%s  %s\n", e.Date.Format("2006-01-02"), e.Commit[:10], e.Type, where, from, e.Author)
+			fmt.Fprintf(w, "  %s  %s  %s %s%s  %s\n", e.Date.Format("2006-01-02"), p.paint(sgrCommit, e.Commit[:10]),
+				p.paint(eventColor(e.Type), fmt.Sprintf("%-8s", e.Type)), where, from, e.Author)
 		}
 	}
 }
@@ -116,4 +122,15 @@ func historyOptions(c *cli.Context, revs []string) (h gitindex.HistoryOptions, o
 		h.Since = t
 	}
 	return h, true, nil
+}
+
+// eventColor paints events as git paints a diff: additions green, deletions red.
+func eventColor(t string) string {
+	switch t {
+	case search.EventAdded:
+		return sgrAdd
+	case search.EventDeleted:
+		return sgrDel
+	}
+	return sgrCommit
 }

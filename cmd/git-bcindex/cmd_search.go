@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fatih/color"
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -29,7 +29,7 @@ func searchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
-		}, filterFlags(), snippetFlags()),
+		}, filterFlags(), snippetFlags(), listFlags(), displayFlags()),
 		Action: runSearch,
 	}
 }
@@ -60,6 +60,9 @@ func runSearch(c *cli.Context) error {
 	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {
 		opts.Rev = "HEAD"
 	}
+	if listing(c) {
+		opts.Context, opts.MaxLines = 0, 0 // every line of the chunk, for --vimgrep
+	}
 	if !asJSON {
 		opts.Index.Progress = newProgress(c.App.ErrWriter)
 	}
@@ -77,7 +80,13 @@ func runSearch(c *cli.Context) error {
 	}
 	switch {
 	case byRef:
-		if err := printByRef(c.App.Writer, res, asJSON); err != nil {
+		o, err := openOutput(c, repo, query)
+		if err != nil {
+			return err
+		}
+		err = printByRef(o.w, o.paint, res, asJSON)
+		o.close()
+		if err != nil {
 			return err
 		}
 	case asJSON:
@@ -87,10 +96,10 @@ func runSearch(c *cli.Context) error {
 				return err
 			}
 		}
-	case len(res.Revisions) > 1:
-		printHitsWithRefs(c.App.Writer, res.Hits)
 	default:
-		printHits(c.App.Writer, res.Hits)
+		if err := printResults(c, repo, query, res.Hits, len(res.Revisions) > 1); err != nil {
+			return err
+		}
 	}
 	if len(res.Hits) == 0 {
 		return errNoResults
@@ -98,15 +107,7 @@ func runSearch(c *cli.Context) error {
 	return nil
 }
 
-func printHits(w io.Writer, hits []search.Hit) {
-	useColor := !color.NoColor && isTerminal(w)
-	paint := func(c *color.Color, s string) string {
-		if !useColor {
-			return s
-		}
-		return c.Sprint(s)
-	}
-	loc, crumb, dim := color.New(color.FgMagenta, color.Bold), color.New(color.FgCyan), color.New(color.Faint)
+func printHits(w io.Writer, p colorizer, hits []search.Hit) {
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -115,8 +116,8 @@ func printHits(w io.Writer, hits []search.Hit) {
 		if len(crumbs) > 0 && crumbs[0] == h.Path {
 			crumbs[0] = quotePath(h.Path)
 		}
-		fmt.Fprintf(w, "%s  %s  %s\n", paint(loc, fmt.Sprintf("%s:%d-%d", quotePath(h.Path), h.StartLine, h.EndLine)),
-			paint(crumb, strings.Join(crumbs, " › ")), paint(dim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
+		fmt.Fprintf(w, "%s%s%s  %s  %s\n", p.paint(sgrPath, quotePath(h.Path)), p.paint(sgrSep, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
+			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {
 			n := h.SnippetStart + j
@@ -124,26 +125,22 @@ func printHits(w io.Writer, hits []search.Hit) {
 			if n >= h.StartLine && n <= h.EndLine {
 				mark = "│"
 			}
-			fmt.Fprintf(w, "%s %s %s\n", paint(dim, fmt.Sprintf("%5d", n)), paint(dim, mark), l)
+			fmt.Fprintf(w, "%s %s %s\n", p.paint(sgrLine, fmt.Sprintf("%5d", n)), p.paint(sgrDim, mark), p.highlight(l))
 		}
 		if last := h.SnippetStart + len(lines) - 1; last < h.EndLine {
-			fmt.Fprintf(w, "%s\n", paint(dim, fmt.Sprintf("        … %d more lines", h.EndLine-last)))
+			fmt.Fprintf(w, "%s\n", p.paint(sgrDim, fmt.Sprintf("        … %d more lines", h.EndLine-last)))
 		}
 		if len(h.AlsoIn) > 0 {
 			also := make([]string, len(h.AlsoIn))
 			for i, a := range h.AlsoIn {
 				also[i] = quotePath(a)
 			}
-			fmt.Fprintf(w, "%s\n", paint(dim, "        also in "+strings.Join(also, ", ")))
+			fmt.Fprintf(w, "%s\n", p.paint(sgrDim, "        also in "+strings.Join(also, ", ")))
 		}
 	}
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

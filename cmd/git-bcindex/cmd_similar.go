@@ -24,7 +24,7 @@ func similarCommand() *cli.Command {
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line, with the changed chunk it is like"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first"},
-		}, filterFlags(), snippetFlags()),
+		}, filterFlags(), snippetFlags(), displayFlags()),
 		Action: runSimilar,
 	}
 }
@@ -64,7 +64,12 @@ func runSimilar(c *cli.Context) error {
 			}
 		}
 	} else {
-		printSimilar(c.App.Writer, c.App.ErrWriter, res)
+		o, err := openOutput(c, repo, "")
+		if err != nil {
+			return err
+		}
+		printSimilar(o.w, o.paint, c.App.ErrWriter, res)
+		o.close()
 	}
 	if len(res.Hits) == 0 {
 		return errNoResults
@@ -72,7 +77,7 @@ func runSimilar(c *cli.Context) error {
 	return nil
 }
 
-func printSimilar(w, stderr io.Writer, res *search.SimilarResult) {
+func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *search.SimilarResult) {
 	if len(res.Changed) == 0 {
 		fmt.Fprintln(stderr, "the change adds or changes no indexed chunk")
 		return
@@ -92,5 +97,5 @@ func printSimilar(w, stderr io.Writer, res *search.SimilarResult) {
 		names = append(names, ch.Name)
 	}
 	fmt.Fprintf(stderr, "%d changed chunks (%s); similar code at %s:\n", len(res.Changed), strings.Join(names, ", "), res.Target.Rev)
-	printHits(w, hits)
+	printHits(w, p, hits)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fatih/color"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -86,15 +85,14 @@ func refLines(h search.Hit) []string {
 
 // printHitsWithRefs prints hits as printHits does, each followed by the
 // revisions that hold it.
-func printHitsWithRefs(w io.Writer, hits []search.Hit) {
-	dim := painter(w, color.New(color.Faint))
+func printHitsWithRefs(w io.Writer, p colorizer, hits []search.Hit) {
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		printHits(w, hits[i:i+1])
+		printHits(w, p, hits[i:i+1])
 		for _, l := range refLines(h) {
-			fmt.Fprintln(w, dim("        "+l))
+			fmt.Fprintln(w, p.paint(sgrDim, "        "+l))
 		}
 	}
 }
@@ -104,11 +102,11 @@ func printHitsWithRefs(w io.Writer, hits []search.Hit) {
 // code is shown once, under the first revision that holds it where the
 // hit's snippet was read; elsewhere its location line stands for it. With
 // JSON, each (revision, hit) pair is one line, located in that revision.
-func printByRef(w io.Writer, res *search.Result, asJSON bool) error {
+func printByRef(w io.Writer, p colorizer, res *search.Result, asJSON bool) error {
 	enc := json.NewEncoder(w)
-	head := painter(w, color.New(color.Bold))
-	loc := painter(w, color.New(color.FgMagenta))
-	dim := painter(w, color.New(color.Faint))
+	head := func(s string) string { return p.paint(sgrBold, s) }
+	loc := func(s string) string { return p.paint(sgrPath, s) }
+	dim := func(s string) string { return p.paint(sgrDim, s) }
 	shown := make([]bool, len(res.Hits))
 	for s, rev := range res.Revisions {
 		first, gap := true, false
@@ -137,7 +135,7 @@ func printByRef(w io.Writer, res *search.Result, asJSON bool) error {
 				}
 				if !shown[i] && r.Path == h.Path && r.StartLine == h.StartLine {
 					shown[i], gap = true, true
-					printHits(w, res.Hits[i:i+1])
+					printHits(w, p, res.Hits[i:i+1])
 					break
 				}
 				gap = false
@@ -148,16 +146,4 @@ func printByRef(w io.Writer, res *search.Result, asJSON bool) error {
 		}
 	}
 	return nil
-}
-
-// painter returns a function that paints text with c on a terminal, and
-// leaves it as it is elsewhere.
-func painter(w io.Writer, c *color.Color) func(string) string {
-	useColor := !color.NoColor && isTerminal(w)
-	return func(s string) string {
-		if !useColor {
-			return s
-		}
-		return c.Sprint(s)
-	}
 }

@@ -33,7 +33,9 @@ func TestScripts(t *testing.T) {
 			}
 			env.Setenv("GIT_AUTHOR_DATE", "2024-01-01T00:00:00Z")
 			env.Setenv("GIT_COMMITTER_DATE", "2024-01-01T00:00:00Z")
+			env.Setenv("TERM", "xterm")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"pty": cmdPty},
 	})
 }

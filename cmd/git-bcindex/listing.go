@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/search"
+)
+
+// listFlags are search's editor- and script-friendly output forms.
+func listFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "vimgrep", Usage: "print path:line:column:text for each matching line of each hit (as ripgrep --vimgrep), for editors' quickfix lists"},
+		&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the paths of the files with hits, best first"},
+	}
+}
+
+// listing reports whether a line-oriented output form was asked for.
+func listing(c *cli.Context) bool { return c.Bool("vimgrep") || c.Bool("files-with-matches") }
+
+// printResults prints hits in the form the flags ask for, through the pager
+// and in colour when those apply.
+func printResults(c *cli.Context, repo *gitindex.Repo, query string, hits []search.Hit, withRefs bool) error {
+	if c.Bool("vimgrep") && c.Bool("files-with-matches") {
+		return usageError{"--vimgrep and --files-with-matches are exclusive"}
+	}
+	o, err := openOutput(c, repo, query)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	switch {
+	case c.Bool("files-with-matches"):
+		printFiles(o.w, o.paint, hits)
+	case c.Bool("vimgrep"):
+		printVimgrep(o.w, o.paint, query, hits)
+	case withRefs:
+		printHitsWithRefs(o.w, o.paint, hits)
+	default:
+		printHits(o.w, o.paint, hits)
+	}
+	return nil
+}
+
+// printFiles prints each path once, in the order of its best hit.
+func printFiles(w io.Writer, p colorizer, hits []search.Hit) {
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if !seen[h.Path] {
+			seen[h.Path] = true
+			fmt.Fprintln(w, p.paint(sgrPath, quotePath(h.Path)))
+		}
+	}
+}
+
+// printVimgrep prints the lines of each hit's chunk that hold a query token,
+// with the 1-based byte column of the first one; a hit with none (found by
+// meaning alone) prints its first line at column 1, so every hit is listed.
+func printVimgrep(w io.Writer, p colorizer, query string, hits []search.Hit) {
+	terms := map[string]bool{}
+	for _, t := range lexical.Tokens(query) {
+		terms[t] = true
+	}
+	// Chunks nest (a class and its methods): each line is listed once.
+	seen := map[string]bool{}
+	vimLine := func(path string, line, col int, text string) {
+		key := fmt.Sprintf("%s:%d", path, line)
+		if !seen[key] {
+			seen[key] = true
+			printVimLine(w, p, path, line, col, text)
+		}
+	}
+	for _, h := range hits {
+		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
+		printed := false
+		first := ""
+		for j, l := range lines {
+			n := h.SnippetStart + j
+			if n < h.StartLine || n > h.EndLine {
+				continue
+			}
+			if first == "" {
+				first = l
+			}
+			for _, s := range lexical.Spans(l) {
+				if terms[s.Token] {
+					vimLine(h.Path, n, s.Start+1, l)
+					printed = true
+					break
+				}
+			}
+		}
+		if !printed {
+			vimLine(h.Path, h.StartLine, 1, first)
+		}
+	}
+}
+
+func printVimLine(w io.Writer, p colorizer, path string, line, col int, text string) {
+	sep := p.paint(sgrSep, ":")
+	fmt.Fprintf(w, "%s%s%s%s%d%s%s\n", p.paint(sgrPath, quotePath(path)), sep, p.paint(sgrLine, fmt.Sprint(line)), sep, col, sep, p.highlight(text))
+}
