@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			hookCommand(),
 			gcCommand(),
 			mcpCommand(),
+			serveCommand(),
 			manCommand(),
 			versionCommand(),
 			completionCommand(),

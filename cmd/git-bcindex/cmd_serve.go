@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"net"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/web"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "browse search results, files and timelines in a local web page (read only)",
+		Description: "Serves a web page over the same index: search with a revision picker and filters,\n" +
+			"hits with highlighted snippets, files at any revision, and the log timeline as a chart.\n" +
+			"It listens on loopback unless --addr says otherwise, and never writes to the repository.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7878", Usage: "listen on `HOST:PORT` (a non-loopback address exposes the repository to that network)"},
+		},
+		Action: runServe,
+	}
+}
+
+func runServe(c *cli.Context) error {
+	repo, s, err := openWithSettings(c)
+	if err != nil {
+		return err
+	}
+	h, err := web.New(repo, web.Options{Embedder: s.embedder(), Index: s.indexOptions(), Log: c.App.ErrWriter})
+	if err != nil {
+		return err
+	}
+	return web.Serve(c.Context, c.String("addr"), h, func(a net.Addr) {
+		fmt.Fprintf(c.App.ErrWriter, "serving http://%s/ (Ctrl-C to stop)\n", a)
+	})
+}
