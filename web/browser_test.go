@@ -94,7 +94,7 @@ func TestBrowser(t *testing.T) {
 	}
 	count := func(sel string) int {
 		t.Helper()
-		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(` + "`" + sel + "`" + `).length`))
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+"`"+sel+"`"+`).length`))
 		must("count "+sel, err)
 		return n
 	}
