@@ -45,6 +45,11 @@ type Config struct {
 	APIKey string
 	// Timeout bounds one HTTP request; 0: 2 minutes.
 	Timeout time.Duration
+	// Dims, when set, lets New learn the vector length of a remote model
+	// that Dimensions and the well-known table leave open, by one tiny
+	// embedding request whose answer it keeps there. Nil: such a model is
+	// a ConfigError asking for bcindex.dimensions.
+	Dims DimCache
 }
 
 // ConfigError is a configuration mistake. Key names the git config key to
@@ -66,9 +71,10 @@ var ErrQuota = errors.New("embedding provider quota exhausted")
 // or that none was set where one is required.
 var ErrAuth = errors.New("embedding provider rejected the credentials")
 
-// New returns the embedder cfg describes. Building one does not contact any
-// service: remote embedders take their dimension from the configuration or
-// a table of well-known models, so ID is known offline.
+// New returns the embedder cfg describes. Remote embedders take their
+// dimension from the configuration, a table of well-known models, or else
+// (with cfg.Dims) from cfg.Dims or one probing request; only that last case
+// contacts the service.
 func New(cfg Config) (Embedder, error) {
 	p := strings.ToLower(strings.TrimSpace(cfg.Provider))
 	if cfg.Dimensions < 0 {

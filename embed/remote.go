@@ -79,7 +79,8 @@ func newRemote(provider string, cfg Config) (*Remote, error) {
 		return nil, err
 	}
 	dim, err := modelDim(provider, cfg.Model, cfg.Dimensions)
-	if err != nil {
+	probe := err != nil && cfg.Dims != nil
+	if err != nil && !probe {
 		return nil, err
 	}
 	ep := cfg.Endpoint
@@ -120,6 +121,13 @@ func newRemote(provider string, cfg Config) (*Remote, error) {
 	}
 	if provider == ProviderOllama {
 		r.maxInputs, r.maxInputBytes = ollamaMaxInputs, 0 // Ollama truncates to the model's context itself
+	}
+	if probe {
+		d, err := r.probeDim(cfg.Dims)
+		if err != nil {
+			return nil, err
+		}
+		r.useProbedDim(d)
 	}
 	return r, nil
 }

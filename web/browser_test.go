@@ -42,7 +42,7 @@ func browser(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
 	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel3 := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(cancel3)
 	return ctx
 }

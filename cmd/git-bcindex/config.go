@@ -54,6 +54,7 @@ func readSettings(repo *gitindex.Repo) (settings, error) {
 	if err != nil {
 		return s, err
 	}
+	ecfg.Dims = dimFile(filepath.Join(repo.IndexDir, "dimensions.json"))
 	if s.emb, err = embed.New(ecfg); err != nil {
 		return s, fmt.Errorf("embedder: %w", err)
 	}

@@ -49,6 +49,9 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "baddim":
 		req.Dimensions = 3
 	}
+	if req.Dimensions == 0 {
+		req.Dimensions = 8 // the fake model's own length, when not asked for another
+	}
 	var data []map[string]any
 	for i, in := range req.Input {
 		h := fnv.New64a()
@@ -187,7 +190,7 @@ func TestEmbedderConfigErrors(t *testing.T) {
 	}{
 		{[][2]string{{"bcindex.embedder", "cohere"}}, "git config bcindex.embedder"},
 		{[][2]string{{"bcindex.embedder", "openai"}}, "git config bcindex.model: is not set"},
-		{[][2]string{{"bcindex.embedder", "openai"}, {"bcindex.model", "my-embedder"}}, "git config bcindex.dimensions: is not set"},
+		{[][2]string{{"bcindex.embedder", "openai"}, {"bcindex.model", "my-embedder"}, {"bcindex.endpoint", "http://127.0.0.1:1/v1"}}, "check that http://127.0.0.1:1/v1 answers"},
 		{[][2]string{{"bcindex.embedder", "ollama"}, {"bcindex.model", "m"}, {"bcindex.dimensions", "many"}}, "git config bcindex.dimensions \"many\""},
 		{[][2]string{{"bcindex.embedder", "ollama"}, {"bcindex.model", "m"}, {"bcindex.dimensions", "8"}, {"bcindex.endpoint", "localhost:11434"}}, "git config bcindex.endpoint"},
 		{[][2]string{{"bcindex.embedder", "model2vec"}, {"bcindex.model", "no/such/dir"}}, "git config bcindex.model: model2vec"},
@@ -247,5 +250,34 @@ func TestEmbedHint(t *testing.T) {
 	}
 	if h := embedHint(fmt.Errorf("other")); h != "" {
 		t.Errorf("hint for another error: %q", h)
+	}
+}
+
+// A model the table does not know, without bcindex.dimensions: the first
+// command asks the endpoint (the in-process fake speaking OpenAI's wire
+// format) once, keeps the answer in the bcindex directory, and later
+// commands do not ask again.
+func TestRemoteDimensionsProbed(t *testing.T) {
+	r, f := setupRemote(t)
+	r.Git("config", "--unset", "bcindex.dimensions")
+	code, _, errOut := runCLI(t, r.Dir, "status")
+	if code != 0 {
+		t.Fatalf("status: exit %d %s", code, errOut)
+	}
+	if n := f.calls.Load(); n != 1 {
+		t.Fatalf("first command made %d requests, want 1 probe", n)
+	}
+	b, err := os.ReadFile(filepath.Join(r.Dir, ".git", "bcindex", "dimensions.json"))
+	if err != nil || !strings.Contains(string(b), "fake-embed\": 8") {
+		t.Fatalf("dimensions.json: %s (%v)", b, err)
+	}
+	if st := statusJSON(t, r.Dir); st["model"] != "openai:fake-embed:8" {
+		t.Errorf("model after probe: %v", st["model"])
+	}
+	if n := f.calls.Load(); n != 1 {
+		t.Errorf("later commands asked again: %d requests", n)
+	}
+	if code, _, errOut := runCLI(t, r.Dir, "index"); code != 0 {
+		t.Fatalf("index: %s", errOut)
 	}
 }
