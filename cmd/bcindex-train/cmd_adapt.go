@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/train"
 )
 
 // adapt fine-tunes a trained model on one repository's own (doc first
@@ -42,22 +42,7 @@ func runAdapt(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	var pairs []pair
-	var held []evalSet
-	for _, s := range buildEvalSets(src, units) {
-		h := s
-		h.Queries, h.Targets = nil, nil
-		for i, q := range s.Queries {
-			f := fnv.New32a()
-			f.Write([]byte(q))
-			if o.measure && f.Sum32()%2 == 1 {
-				h.Queries, h.Targets = append(h.Queries, q), append(h.Targets, s.Targets[i])
-				continue
-			}
-			pairs = append(pairs, pair{Lang: s.Lang, Src: s.Name, Query: q, Code: s.Docs[s.Targets[i]]})
-		}
-		held = append(held, h)
-	}
+	pairs, held := train.AdaptPairs(train.BuildEvalSets(src.Name, units), o.measure)
 	if len(pairs) < 16 {
 		return fmt.Errorf("adapt: only %d documented functions in %s", len(pairs), o.repo)
 	}
@@ -66,7 +51,7 @@ func runAdapt(ctx context.Context, o options) error {
 	f := fnv.New32a()
 	f.Write([]byte(filepath.Clean(o.repo)))
 	id := fmt.Sprintf("%s+repo-%08x", base.ID(), f.Sum32())
-	data, err := adaptModel(ctx, o.cfg, base, pairs, id)
+	data, err := train.Adapt(ctx, o.cfg, base, pairs, id)
 	if err != nil {
 		return err
 	}
@@ -76,11 +61,11 @@ func runAdapt(ctx context.Context, o options) error {
 	}
 	if o.measure {
 		for _, m := range []embed.Embedder{base, adapted} {
-			res, err := evaluate(ctx, held, m, 0)
+			res, err := train.Evaluate(ctx, held, m, 0)
 			if err != nil {
 				return err
 			}
-			printResults(os.Stdout, fmt.Sprintf("%s on the held-out half (%d adaptation pairs)", m.ID(), len(pairs)), res)
+			train.PrintResults(os.Stdout, fmt.Sprintf("%s on the held-out half (%d adaptation pairs)", m.ID(), len(pairs)), res)
 		}
 	}
 	if err := os.WriteFile(o.out, data, 0o644); err != nil {
@@ -88,52 +73,4 @@ func runAdapt(ctx context.Context, o options) error {
 	}
 	logf("wrote %s (%s)", o.out, id)
 	return nil
-}
-
-// adaptModel continues training base on pairs and returns the encoded model.
-func adaptModel(ctx context.Context, cfg trainConfig, base *embed.Static, pairs []pair, id string) ([]byte, error) {
-	hdr := base.Header()
-	vocab, tables := base.Tables()
-	index := make(map[string]int32, len(vocab))
-	for i, t := range vocab {
-		index[t] = int32(i)
-	}
-	nv, rows, D := len(vocab), len(vocab)+hdr.Buckets, hdr.Dim
-	toSide := func(t embed.StaticTable) side {
-		s := side{table: newParam(rows * D), weight: newParam(rows)}
-		copy(s.weight.w, t.Weight)
-		for r, row := range t.Rows {
-			copy(s.table.w[r*D:], row)
-		}
-		return s
-	}
-	code := toSide(tables[0])
-	query := code
-	if len(tables) > 1 {
-		query = toSide(tables[1])
-	}
-	qs := make([]sparse, len(pairs))
-	cs := make([]sparse, len(pairs))
-	for i, p := range pairs {
-		qs[i] = toSparse(embed.Tokens(p.Query), hdr.MaxTokens, index, nv, hdr.Buckets)
-		cs[i] = toSparse(embed.Tokens(p.Code), hdr.MaxTokens, index, nv, hdr.Buckets)
-	}
-	c := cfg
-	c.id, c.dim, c.buckets, c.maxTokens, c.separate = id, D, hdr.Buckets, hdr.MaxTokens, len(tables) > 1
-	c.lr, c.lrWeight, c.epochs = cfg.adaptLR, cfg.adaptLR, cfg.adaptEpochs
-	c.batch = min(cfg.batch, len(pairs))
-	tr := &trainer{cfg: c, rows: rows, D: D}
-	rng := rand.New(rand.NewPCG(c.seed, 0x61646170))
-	step := 0
-	for epoch := 0; epoch < c.epochs; epoch++ {
-		order := rng.Perm(len(pairs))
-		for b := 0; b+c.batch <= len(order); b += c.batch {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("adapt: %w", err)
-			}
-			step++
-			tr.step(query, code, qs, cs, order[b:b+c.batch], step)
-		}
-	}
-	return encodeModel(c, vocab, query, code, rows)
 }

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/bcindex/bcindex/train"
 )
 
 // fetch makes every source available under cache/src and returns, per source,
@@ -159,7 +161,7 @@ func unzipSources(root, dir string) error {
 			return fmt.Errorf("unzip %s: %w", z, err)
 		}
 		for _, f := range r.File {
-			if f.FileInfo().IsDir() || !isSourceFile(f.Name) {
+			if f.FileInfo().IsDir() || !train.IsSourceFile(f.Name) {
 				continue
 			}
 			dst := filepath.Join(dir, filepath.FromSlash(f.Name))

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/train"
 )
 
 // ciModules are small held-out modules (listed as eval in sources.txt, never
@@ -26,7 +27,7 @@ func TestEvalSmall(t *testing.T) {
 		t.Skip("short")
 	}
 	ctx := context.Background()
-	var sets []evalSet
+	var sets []train.EvalSet
 	for _, mod := range ciModules {
 		dir, ver := moduleDir(t, mod)
 		s := source{Kind: "go", Name: mod, Version: ver, Split: "eval"}
@@ -34,14 +35,14 @@ func TestEvalSmall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sets = append(sets, buildEvalSets(s, units)...)
+		sets = append(sets, train.BuildEvalSets(s.Name, units)...)
 	}
-	res, err := evaluate(ctx, sets, embed.Default(), 0)
+	res, err := train.Evaluate(ctx, sets, embed.Default(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	printResults(&buf, embed.Default().ID(), res)
+	train.PrintResults(&buf, embed.Default().ID(), res)
 	t.Log("\n" + buf.String())
 	var bm, vec, fused float64
 	for _, r := range res {

@@ -29,6 +29,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+
+	"github.com/bcindex/bcindex/train"
 )
 
 func main() { os.Exit(run()) }
@@ -38,7 +40,7 @@ type options struct {
 	cache   string
 	out     string
 	pin     bool
-	cfg     trainConfig
+	cfg     train.Config
 	model   string
 	hash    bool
 	maxQ    int
@@ -58,11 +60,11 @@ func run() int {
 	fs.StringVar(&o.out, "out", "embed/model/bcindex-code-v1.bin", "trained model file")
 	fs.BoolVar(&o.pin, "pin", false, "fetch: write resolved versions back into -sources")
 	fs.StringVar(&o.model, "model", "", "eval: model file (default: the built-in model)")
-	fs.BoolVar(&o.hash, "hash", false, "eval: also evaluate the hash-v1 embedder")
+	fs.BoolVar(&o.hash, "hash", false, "eval: also Evaluate the hash-v1 embedder")
 	fs.IntVar(&o.maxQ, "maxq", 0, "eval: at most this many queries per package (0: all)")
 	fs.StringVar(&o.repo, "repo", "", "adapt: directory of the repository to adapt to")
 	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
-	o.cfg.flags(fs)
+	o.cfg.Flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|adapt|all\n")
 		fs.PrintDefaults()

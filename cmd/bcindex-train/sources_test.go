@@ -83,3 +83,25 @@ func TestPinSkipsSuite(t *testing.T) {
 		t.Errorf("pinned:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestReserved(t *testing.T) {
+	for _, n := range []string{"github.com/spf13/cobra", "github.com/gin-gonic/gin/v2", "python3-requests", "python3-click", "commander", "github.com/google/gson"} {
+		if !isReserved(n) {
+			t.Errorf("%s is not reserved", n)
+		}
+	}
+	for _, n := range []string{"github.com/spf13/viper", "python3-jinja2", "lodash", "commander-extra"} {
+		if isReserved(n) {
+			t.Errorf("%s is reserved", n)
+		}
+	}
+	srcs, err := readSources("sources.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range srcs {
+		if s.Version == "latest" {
+			t.Errorf("%s is not pinned", s)
+		}
+	}
+}

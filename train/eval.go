@@ -1,12 +1,10 @@
-package main
+package train
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/bcindex/bcindex/embed"
@@ -18,49 +16,17 @@ const rrfK = 60
 // evalDepth is how deep each arm ranks before fusion.
 const evalDepth = 100
 
-// result holds the summed metrics of one evaluation set.
-type result struct {
+// Result holds the summed metrics of one evaluation set.
+type Result struct {
 	Name, Lang    string
 	Queries, Docs int
 	MRR, Recall   [3]float64 // BM25, vector, fused; sums over queries
 }
 
-func runEval(ctx context.Context, o options) error {
-	var evals []evalSet
-	if err := readGob(filepath.Join(o.cache, "eval.gob"), &evals); err != nil {
-		return err
-	}
-	var e embed.Embedder = embed.Default()
-	if o.model != "" {
-		data, err := os.ReadFile(o.model)
-		if err != nil {
-			return fmt.Errorf("eval: %w", err)
-		}
-		m, err := embed.LoadStatic(data)
-		if err != nil {
-			return err
-		}
-		e = m
-	}
-	res, err := evaluate(ctx, evals, e, o.maxQ)
-	if err != nil {
-		return err
-	}
-	printResults(os.Stdout, e.ID(), res)
-	if o.hash {
-		res, err := evaluate(ctx, evals, embed.NewHash(), o.maxQ)
-		if err != nil {
-			return err
-		}
-		printResults(os.Stdout, embed.HashID, res)
-	}
-	return nil
-}
-
-// evaluate ranks every set's documents for each of its queries with BM25,
+// Evaluate ranks every set's documents for each of its queries with BM25,
 // the embedder, and their reciprocal-rank fusion.
-func evaluate(ctx context.Context, sets []evalSet, e embed.Embedder, maxQ int) ([]result, error) {
-	var out []result
+func Evaluate(ctx context.Context, sets []EvalSet, e embed.Embedder, maxQ int) ([]Result, error) {
+	var out []Result
 	for _, s := range sets {
 		qs, targets := s.Queries, s.Targets
 		if maxQ > 0 && len(qs) > maxQ {
@@ -73,7 +39,7 @@ func evaluate(ctx context.Context, sets []evalSet, e embed.Embedder, maxQ int) (
 			}
 			qs, targets = q2, t2
 		}
-		r := result{Name: s.Name, Lang: s.Lang, Queries: len(qs), Docs: len(s.Docs)}
+		r := Result{Name: s.Name, Lang: s.Lang, Queries: len(qs), Docs: len(s.Docs)}
 		bm := newBM25(s.Docs)
 		dv, err := e.Embed(ctx, s.Docs, embed.RoleDocument)
 		if err != nil {
@@ -206,9 +172,9 @@ func (b *bm25) search(q []string, k int) []int {
 	return topK(scores, k)
 }
 
-// printResults writes the evaluation table: per set, the macro average over
+// PrintResults writes the evaluation table: per set, the macro average over
 // sets and the micro average over queries of MRR@10 and recall@10 per arm.
-func printResults(w io.Writer, title string, res []result) {
+func PrintResults(w io.Writer, title string, res []Result) {
 	fmt.Fprintf(w, "== %s\n", title)
 	fmt.Fprintf(w, "%-34s %-10s %6s %7s | %-21s | %-21s | %-21s\n", "set", "lang", "q", "docs", "BM25 MRR@10 / R@10", "vector MRR@10 / R@10", "fused MRR@10 / R@10")
 	var avg, micro [3][2]float64

@@ -1,14 +1,12 @@
-package main
+package train
 
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -16,51 +14,6 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 )
-
-// trainConfig holds the hyper-parameters; their defaults made the shipped
-// model.
-type trainConfig struct {
-	id        string
-	dim       int
-	vocab     int
-	buckets   int
-	minDF     int
-	maxTokens int
-	epochs    int
-	batch     int
-	lr        float64
-	lrWeight  float64
-	temp      float64
-	separate  bool
-	dropout   float64
-	seed      uint64
-	workers   int
-	evalEvery bool
-	// adapt
-	adaptEpochs int
-	adaptLR     float64
-}
-
-func (c *trainConfig) flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.id, "id", "bcindex-code-v1", "train: model ID")
-	fs.IntVar(&c.dim, "dim", 256, "train: embedding dimension")
-	fs.IntVar(&c.vocab, "vocab", 40000, "train: sub-token vocabulary size")
-	fs.IntVar(&c.buckets, "buckets", 4096, "train: hashed rows for unknown sub-tokens")
-	fs.IntVar(&c.minDF, "mindf", 5, "train: minimum document frequency of a vocabulary sub-token")
-	fs.IntVar(&c.maxTokens, "maxtokens", 512, "train: sub-tokens read from each text")
-	fs.IntVar(&c.epochs, "epochs", 1, "train: passes over the pairs")
-	fs.IntVar(&c.batch, "batch", 512, "train: pairs per batch (the in-batch negatives)")
-	fs.Float64Var(&c.lr, "lr", 0.005, "train: Adam learning rate of the table")
-	fs.Float64Var(&c.lrWeight, "lrw", 0.01, "train: Adam learning rate of the token weights")
-	fs.Float64Var(&c.temp, "temp", 0.05, "train: softmax temperature")
-	fs.BoolVar(&c.separate, "separate", true, "train: separate query and code tables")
-	fs.Float64Var(&c.dropout, "dropout", 0.3, "train: share of code sub-tokens dropped in each step")
-	fs.Uint64Var(&c.seed, "seed", 1, "train: random seed")
-	fs.IntVar(&c.workers, "workers", 2, "train: goroutines")
-	fs.BoolVar(&c.evalEvery, "evalepoch", false, "train: evaluate after every epoch")
-	fs.IntVar(&c.adaptEpochs, "adaptepochs", 10, "adapt: passes over the repository's pairs")
-	fs.Float64Var(&c.adaptLR, "adaptlr", 0.003, "adapt: Adam learning rate")
-}
 
 // sparse is a tokenised text: distinct rows and their damped counts.
 type sparse struct {
@@ -156,33 +109,9 @@ type side struct {
 	table, weight *param
 }
 
-func runTrain(ctx context.Context, o options) error {
-	var pairs []pair
-	if err := readGob(filepath.Join(o.cache, "train.gob"), &pairs); err != nil {
-		return err
-	}
-	var evals []evalSet
-	if o.cfg.evalEvery {
-		if err := readGob(filepath.Join(o.cache, "eval.gob"), &evals); err != nil {
-			return err
-		}
-	}
-	data, err := train(ctx, o.cfg, pairs, evals, o.maxQ)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(o.out), 0o755); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if err := os.WriteFile(o.out+".tmp", data, 0o644); err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	logf("wrote %s (%d bytes)", o.out, len(data))
-	return os.Rename(o.out+".tmp", o.out)
-}
-
-// train returns the encoded model file.
-func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, maxQ int) ([]byte, error) {
+// Train trains a model on pairs and returns the encoded model file; with
+// evals, it reports the held-out evaluation after the last (or every) epoch.
+func Train(ctx context.Context, cfg Config, pairs []Pair, evals []EvalSet, maxQ int) ([]byte, error) {
 	start := time.Now()
 	qt := make([][]string, len(pairs))
 	ct := make([][]string, len(pairs))
@@ -190,24 +119,24 @@ func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, 
 	for i, p := range pairs {
 		qt[i] = embed.Tokens(p.Query)
 		ct[i] = embed.Tokens(p.Code)
-		if len(ct[i]) > cfg.maxTokens {
-			ct[i] = ct[i][:cfg.maxTokens]
+		if len(ct[i]) > cfg.MaxTokens {
+			ct[i] = ct[i][:cfg.MaxTokens]
 		}
 		all = append(all, qt[i], ct[i])
 	}
-	vocab, df := buildVocab(all, cfg.vocab, cfg.minDF)
+	vocab, df := buildVocab(all, cfg.Vocab, cfg.MinDF)
 	index := make(map[string]int32, len(vocab))
 	for i, t := range vocab {
 		index[t] = int32(i)
 	}
-	nv, rows, D := len(vocab), len(vocab)+cfg.buckets, cfg.dim
+	nv, rows, D := len(vocab), len(vocab)+cfg.Buckets, cfg.Dim
 	qs := make([]sparse, len(pairs))
 	cs := make([]sparse, len(pairs))
 	for i := range pairs {
-		qs[i] = toSparse(qt[i], cfg.maxTokens, index, nv, cfg.buckets)
-		cs[i] = toSparse(ct[i], cfg.maxTokens, index, nv, cfg.buckets)
+		qs[i] = toSparse(qt[i], cfg.MaxTokens, index, nv, cfg.Buckets)
+		cs[i] = toSparse(ct[i], cfg.MaxTokens, index, nv, cfg.Buckets)
 	}
-	logf("train: %d pairs, vocab %d (+%d buckets), dim %d, prepared in %v", len(pairs), nv, cfg.buckets, D, time.Since(start).Round(time.Millisecond))
+	cfg.logf("train: %d pairs, vocab %d (+%d buckets), dim %d, prepared in %v", len(pairs), nv, cfg.Buckets, D, time.Since(start).Round(time.Millisecond))
 
 	// Weights start at IDF; the table at small random values.
 	n := float64(len(all))
@@ -216,9 +145,9 @@ func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, 
 		idf[i] = float32(math.Log(n / float64(df[t])))
 	}
 	for r := nv; r < rows; r++ {
-		idf[r] = float32(math.Log(n / float64(cfg.minDF)))
+		idf[r] = float32(math.Log(n / float64(cfg.MinDF)))
 	}
-	rng := rand.New(rand.NewPCG(cfg.seed, 0x62636964))
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x62636964))
 	newSide := func() side {
 		s := side{table: newParam(rows * D), weight: newParam(rows)}
 		for i := range s.table.w {
@@ -229,31 +158,31 @@ func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, 
 	}
 	code := newSide()
 	query := code
-	if cfg.separate {
+	if cfg.Separate {
 		query = newSide()
 		copy(query.table.w, code.table.w)
 	}
 
 	tr := &trainer{cfg: cfg, rows: rows, D: D}
 	step := 0
-	for epoch := 1; epoch <= cfg.epochs; epoch++ {
+	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
 		order := rng.Perm(len(pairs))
 		var loss float64
 		nb := 0
-		for b := 0; b+cfg.batch <= len(order); b += cfg.batch {
+		for b := 0; b+cfg.Batch <= len(order); b += cfg.Batch {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("train: %w", err)
 			}
-			idx := order[b : b+cfg.batch]
+			idx := order[b : b+cfg.Batch]
 			step++
 			loss += tr.step(query, code, qs, cs, idx, step)
 			nb++
 			if nb%200 == 0 {
-				logf("epoch %d batch %d loss %.4f (%v)", epoch, nb, loss/float64(nb), time.Since(start).Round(time.Second))
+				cfg.logf("epoch %d batch %d loss %.4f (%v)", epoch, nb, loss/float64(nb), time.Since(start).Round(time.Second))
 			}
 		}
-		logf("epoch %d: loss %.4f, %v", epoch, loss/float64(max(nb, 1)), time.Since(start).Round(time.Second))
-		if len(evals) > 0 && (epoch == cfg.epochs || cfg.evalEvery) {
+		cfg.logf("epoch %d: loss %.4f, %v", epoch, loss/float64(max(nb, 1)), time.Since(start).Round(time.Second))
+		if len(evals) > 0 && (epoch == cfg.Epochs || cfg.EvalEvery) {
 			data, err := encodeModel(cfg, vocab, query, code, rows)
 			if err != nil {
 				return nil, err
@@ -262,33 +191,33 @@ func train(ctx context.Context, cfg trainConfig, pairs []pair, evals []evalSet, 
 			if err != nil {
 				return nil, err
 			}
-			res, err := evaluate(ctx, evals, m, maxQ)
+			res, err := Evaluate(ctx, evals, m, maxQ)
 			if err != nil {
 				return nil, err
 			}
-			printResults(os.Stderr, fmt.Sprintf("epoch %d", epoch), res)
+			PrintResults(os.Stderr, fmt.Sprintf("epoch %d", epoch), res)
 		}
 	}
 	return encodeModel(cfg, vocab, query, code, rows)
 }
 
-func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([]byte, error) {
+func encodeModel(cfg Config, vocab []string, query, code side, rows int) ([]byte, error) {
 	toTable := func(s side) embed.StaticTable {
 		t := embed.StaticTable{Weight: make([]float32, rows), Rows: make([][]float32, rows)}
 		for r := 0; r < rows; r++ {
 			t.Weight[r] = max(s.weight.w[r], 0)
-			t.Rows[r] = s.table.w[r*cfg.dim : (r+1)*cfg.dim]
+			t.Rows[r] = s.table.w[r*cfg.Dim : (r+1)*cfg.Dim]
 		}
 		return t
 	}
 	tables := []embed.StaticTable{toTable(code)}
-	if cfg.separate {
+	if cfg.Separate {
 		tables = append(tables, toTable(query))
 	}
 	hdr := embed.StaticHeader{
-		ID: cfg.id, Dim: cfg.dim, Buckets: cfg.buckets, MaxTokens: cfg.maxTokens,
+		ID: cfg.ID, Dim: cfg.Dim, Buckets: cfg.Buckets, MaxTokens: cfg.MaxTokens,
 		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d; pairs mined with chunk.Version %d",
-			cfg.batch, cfg.temp, cfg.epochs, cfg.lr, cfg.lrWeight, cfg.separate, cfg.dropout, cfg.vocab, cfg.minDF, cfg.seed, chunk.Version),
+			cfg.Batch, cfg.Temp, cfg.Epochs, cfg.LR, cfg.LRWeight, cfg.Separate, cfg.Dropout, cfg.Vocab, cfg.MinDF, cfg.Seed, chunk.Version),
 	}
 	var buf bytes.Buffer
 	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {
@@ -299,13 +228,13 @@ func encodeModel(cfg trainConfig, vocab []string, query, code side, rows int) ([
 
 // trainer runs the optimisation steps.
 type trainer struct {
-	cfg     trainConfig
+	cfg     Config
 	rows, D int
 }
 
-// parallel runs f(i) for i in [0, n) on cfg.workers goroutines.
+// parallel runs f(i) for i in [0, n) on cfg.Workers goroutines.
 func (tr *trainer) parallel(n int, f func(lo, hi int)) {
-	w := max(tr.cfg.workers, 1)
+	w := max(tr.cfg.Workers, 1)
 	var wg sync.WaitGroup
 	for g := 0; g < w; g++ {
 		lo, hi := g*n/w, (g+1)*n/w

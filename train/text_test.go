@@ -1,4 +1,4 @@
-package main
+package train
 
 import "testing"
 
@@ -12,14 +12,14 @@ func TestFirstSentence(t *testing.T) {
 		"Use :func:`os.open` to open\n the file": "Use os.open to open the file",
 	}
 	for in, want := range tests {
-		if got := firstSentence(in); got != want {
-			t.Errorf("firstSentence(%q) = %q, want %q", in, got, want)
+		if got := FirstSentence(in); got != want {
+			t.Errorf("FirstSentence(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestStrip(t *testing.T) {
-	if got := stripLeadingComments("// Doc.\n/* more */\nfunc f() {}"); got != "func f() {}" {
+	if got := stripLeadingComments("// Doc.\n/* more */\nfunc f() {}", false); got != "func f() {}" {
 		t.Errorf("stripLeadingComments: %q", got)
 	}
 	py := "def f(x):\n    \"\"\"Doc\n    more.\"\"\"\n    return x\n"
@@ -29,27 +29,5 @@ func TestStrip(t *testing.T) {
 	py2 := "def f(x):\n    'Doc.'\n    return x\n"
 	if got := stripDocstring(py2); got != "def f(x):\n    \n    return x\n" {
 		t.Errorf("stripDocstring: %q", got)
-	}
-}
-
-func TestReserved(t *testing.T) {
-	for _, n := range []string{"github.com/spf13/cobra", "github.com/gin-gonic/gin/v2", "python3-requests", "python3-click", "commander", "github.com/google/gson"} {
-		if !isReserved(n) {
-			t.Errorf("%s is not reserved", n)
-		}
-	}
-	for _, n := range []string{"github.com/spf13/viper", "python3-jinja2", "lodash", "commander-extra"} {
-		if isReserved(n) {
-			t.Errorf("%s is reserved", n)
-		}
-	}
-	srcs, err := readSources("sources.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range srcs {
-		if s.Version == "latest" {
-			t.Errorf("%s is not pinned", s)
-		}
 	}
 }

@@ -1,8 +1,7 @@
-package main
+package train
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"testing"
 
@@ -14,18 +13,16 @@ func TestAdaptModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cfg trainConfig
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	cfg.flags(fs)
-	cfg.adaptEpochs = 1
-	var pairs []pair
+	cfg := DefaultConfig()
+	cfg.AdaptEpochs = 1
+	var pairs []Pair
 	for i := 0; i < 32; i++ {
-		pairs = append(pairs, pair{
+		pairs = append(pairs, Pair{
 			Query: fmt.Sprintf("frobnicate widget number %d", i),
 			Code:  fmt.Sprintf("func Frob%d(w *Widget) error { return w.frob(%d) }", i, i),
 		})
 	}
-	data, err := adaptModel(context.Background(), cfg, base, pairs, "bcindex-code-v1+repo-test")
+	data, err := Adapt(context.Background(), cfg, base, pairs, "bcindex-code-v1+repo-test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package train
 
 import (
 	"math"
@@ -17,7 +17,7 @@ type contribution struct {
 // query) and returns the batch loss.
 func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) float64 {
 	B, D := len(idx), tr.D
-	temp := float32(tr.cfg.temp)
+	temp := float32(tr.cfg.Temp)
 	// The batch's texts, with sub-token dropout on the code side: a cheap
 	// augmentation against memorising pairs.
 	bq, bc := make([]sparse, B), make([]sparse, B)
@@ -118,14 +118,14 @@ func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) flo
 	return loss / float64(2*B)
 }
 
-// dropout returns sp without a random cfg.dropout share of its rows
+// dropout returns sp without a random cfg.Dropout share of its rows
 // (deterministic in seed); sp itself when there is nothing to drop.
 func (tr *trainer) dropout(sp sparse, seed uint64) sparse {
-	p := tr.cfg.dropout
+	p := tr.cfg.Dropout
 	if p <= 0 || len(sp.rows) < 4 {
 		return sp
 	}
-	rng := rand.New(rand.NewPCG(seed, tr.cfg.seed))
+	rng := rand.New(rand.NewPCG(seed, tr.cfg.Seed))
 	out := sparse{rows: make([]int32, 0, len(sp.rows)), tf: make([]float32, 0, len(sp.rows))}
 	for k, r := range sp.rows {
 		if rng.Float64() >= p {
@@ -182,7 +182,7 @@ func (tr *trainer) update(s side, cs []contribution, t int) {
 	}
 	gE := make([]float32, len(touched)*D)
 	gW := make([]float32, len(touched))
-	W := max(tr.cfg.workers, 1)
+	W := max(tr.cfg.Workers, 1)
 	tr.parallel(W, func(lo, hi int) {
 		for g := lo; g < hi; g++ {
 			for _, c := range cs {
@@ -205,8 +205,8 @@ func (tr *trainer) update(s side, cs []contribution, t int) {
 	tr.parallel(len(touched), func(lo, hi int) {
 		for sl := lo; sl < hi; sl++ {
 			r := int(touched[sl])
-			s.table.adam(r*D, gE[sl*D:(sl+1)*D], tr.cfg.lr, t)
-			s.weight.adam(r, gW[sl:sl+1], tr.cfg.lrWeight, t)
+			s.table.adam(r*D, gE[sl*D:(sl+1)*D], tr.cfg.LR, t)
+			s.weight.adam(r, gW[sl:sl+1], tr.cfg.LRWeight, t)
 			if s.weight.w[r] < 0 {
 				s.weight.w[r] = 0
 			}

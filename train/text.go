@@ -1,18 +1,18 @@
-package main
+package train
 
 import (
 	"regexp"
 	"strings"
 )
 
-// isSourceFile reports whether a corpus file is in a language the miner reads.
-func isSourceFile(name string) bool {
+// IsSourceFile reports whether a corpus file is in a language the miner reads.
+func IsSourceFile(name string) bool {
 	switch {
 	case strings.HasSuffix(name, ".min.js"), strings.HasSuffix(name, ".d.ts"),
 		strings.HasSuffix(name, ".pb.go"), strings.HasSuffix(name, "_pb2.py"):
 		return false
 	}
-	for _, ext := range []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".java"} {
+	for _, ext := range []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".java", ".rs", ".rb"} {
 		if strings.HasSuffix(name, ext) {
 			return true
 		}
@@ -28,9 +28,9 @@ var (
 	reRole = regexp.MustCompile(":[a-z]+:`~?([^`]*)`")
 )
 
-// firstSentence returns the first sentence of a doc comment, cleaned of
+// FirstSentence returns the first sentence of a doc comment, cleaned of
 // markup, or "" when the doc has none worth a query.
-func firstSentence(doc string) string {
+func FirstSentence(doc string) string {
 	doc = strings.TrimSpace(doc)
 	if strings.HasPrefix(doc, "@") {
 		// JSDoc written as tags only: "@summary Add days to a date".
@@ -42,7 +42,7 @@ func firstSentence(doc string) string {
 				if i := strings.Index(after, "\n@"); i >= 0 {
 					after = after[:i]
 				}
-				return firstSentence(after)
+				return FirstSentence(after)
 			}
 		}
 		return ""
@@ -82,13 +82,14 @@ func firstSentence(doc string) string {
 	return doc
 }
 
-// stripLeadingComments removes the comment block a C-family definition chunk
-// starts with (its doc comment) and returns the rest.
-func stripLeadingComments(s string) string {
+// stripLeadingComments removes the comment block a definition chunk starts
+// with (its doc comment) and returns the rest: // and /* */ comments, and
+// with hash set (Ruby) # lines. Rust's #[attributes] are code, not comments.
+func stripLeadingComments(s string, hash bool) string {
 	for {
 		t := strings.TrimLeft(s, " \t\r\n")
 		switch {
-		case strings.HasPrefix(t, "//"):
+		case strings.HasPrefix(t, "//"), hash && strings.HasPrefix(t, "#"):
 			if i := strings.IndexByte(t, '\n'); i >= 0 {
 				s = t[i+1:]
 			} else {
