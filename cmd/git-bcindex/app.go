@@ -48,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			searchCommand(),
 			logCommand(),
 			similarCommand(),
+			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),
 			statusCommand(),

@@ -13,12 +13,14 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/train"
 )
 
 // settings are read from git config (repository, then global).
 type settings struct {
 	maxFileSize int64
 	vectors     bool
+	adapt       bool           // bcindex.adapt: use the repository's adapted model
 	emb         embed.Embedder // nil when vectors are off
 }
 
@@ -58,7 +60,44 @@ func readSettings(repo *gitindex.Repo) (settings, error) {
 	if s.emb, err = embed.New(ecfg); err != nil {
 		return s, fmt.Errorf("embedder: %w", err)
 	}
+	// The built-in model adapted to this repository by `git bcindex
+	// adapt` replaces it, unless bcindex.adapt is false.
+	if s.adapt, err = adaptEnabled(sec.Option("adapt")); err != nil {
+		return s, err
+	}
+	if s.adapt && s.emb.ID() == embed.BuiltinID {
+		m, err := train.LoadAdapted(repo.IndexDir, embed.BuiltinID)
+		if err != nil {
+			return s, adaptedModelError{err}
+		}
+		if m != nil {
+			s.emb = m
+		}
+	}
 	return s, nil
+}
+
+// adaptedModelError reports a damaged adapted model. The settings returned
+// with it are whole, with the built-in model, so that `git bcindex adapt`
+// can replace it.
+type adaptedModelError struct{ err error }
+
+func (e adaptedModelError) Error() string {
+	return e.err.Error() + " (run `git bcindex adapt` again, or `git config bcindex.adapt false`)"
+}
+
+func (e adaptedModelError) Unwrap() error { return e.err }
+
+// adaptEnabled reads bcindex.adapt (default true).
+func adaptEnabled(v string) (bool, error) {
+	if v == "" {
+		return true, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("git config bcindex.adapt %q: want true or false", v)
+	}
+	return b, nil
 }
 
 // embedConfig reads bcindex.embedder, bcindex.endpoint, bcindex.model,
