@@ -14,44 +14,56 @@ type contribution struct {
 
 // step runs one batch of in-batch contrastive training (symmetric InfoNCE:
 // each query against every code of the batch and each code against every
-// query) and returns the batch loss.
+// query) and returns the batch loss. With tr.neg set, each query's softmax
+// also holds the hard negative mined for it (extra code columns that are
+// nobody's answer).
 func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) float64 {
 	B, D := len(idx), tr.D
 	temp := float32(tr.cfg.Temp)
 	// The batch's texts, with sub-token dropout on the code side: a cheap
 	// augmentation against memorising pairs.
-	bq, bc := make([]sparse, B), make([]sparse, B)
+	bq, bc := make([]sparse, B), make([]sparse, B, 2*B)
+	in := make(map[int]bool, B)
 	for i, k := range idx {
 		bq[i] = qs[k]
 		bc[i] = tr.dropout(cs[k], uint64(t)<<32|uint64(i))
+		in[k] = true
 	}
-	qs, cs = bq, bc
-	idx = make([]int, B)
-	for i := range idx {
-		idx[i] = i
+	if tr.neg != nil {
+		for _, k := range idx {
+			// A negative that is also in the batch is already a column;
+			// taking it twice would make it its own query's negative.
+			if n := tr.neg[k]; n >= 0 && !in[n] {
+				in[n] = true
+				bc = append(bc, tr.dropout(cs[n], uint64(t)<<32|uint64(len(bc))))
+			}
+		}
 	}
-	uq, uc := make([]float32, B*D), make([]float32, B*D)
-	nq, nc := make([]float32, B), make([]float32, B)
-	tr.parallel(B, func(lo, hi int) {
+	C := len(bc)
+	uq, uc := make([]float32, B*D), make([]float32, C*D)
+	nq, nc := make([]float32, B), make([]float32, C)
+	tr.parallel(C, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			nq[i] = encode(query, &qs[idx[i]], uq[i*D:(i+1)*D], D)
-			nc[i] = encode(code, &cs[idx[i]], uc[i*D:(i+1)*D], D)
+			if i < B {
+				nq[i] = encode(query, &bq[i], uq[i*D:(i+1)*D], D)
+			}
+			nc[i] = encode(code, &bc[i], uc[i*D:(i+1)*D], D)
 		}
 	})
 	// S[i][j] = cos(q_i, c_j)/temp; G = dLoss/dS.
-	S := make([]float32, B*B)
+	S := make([]float32, B*C)
 	tr.parallel(B, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			qi := uq[i*D : (i+1)*D]
-			for j := 0; j < B; j++ {
-				S[i*B+j] = dot(qi, uc[j*D:(j+1)*D]) / temp
+			for j := 0; j < C; j++ {
+				S[i*C+j] = dot(qi, uc[j*D:(j+1)*D]) / temp
 			}
 		}
 	})
-	G := make([]float32, B*B)
+	G := make([]float32, B*C)
 	var loss float64
-	for i := 0; i < B; i++ { // rows: query i over codes
-		row := S[i*B : (i+1)*B]
+	for i := 0; i < B; i++ { // rows: query i over every code column
+		row := S[i*C : (i+1)*C]
 		m := row[0]
 		for _, x := range row {
 			m = max(m, x)
@@ -66,48 +78,52 @@ func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) flo
 			if i == j {
 				p--
 			}
-			G[i*B+j] += 0.5 * p / float32(B)
+			G[i*C+j] += 0.5 * p / float32(B)
 		}
 	}
 	for j := 0; j < B; j++ { // columns: code j over queries
 		m := S[j]
 		for i := 0; i < B; i++ {
-			m = max(m, S[i*B+j])
+			m = max(m, S[i*C+j])
 		}
 		var z float64
 		for i := 0; i < B; i++ {
-			z += math.Exp(float64(S[i*B+j] - m))
+			z += math.Exp(float64(S[i*C+j] - m))
 		}
-		loss -= float64(S[j*B+j]-m) - math.Log(z)
+		loss -= float64(S[j*C+j]-m) - math.Log(z)
 		for i := 0; i < B; i++ {
-			p := float32(math.Exp(float64(S[i*B+j]-m)) / z)
+			p := float32(math.Exp(float64(S[i*C+j]-m)) / z)
 			if i == j {
 				p--
 			}
-			G[i*B+j] += 0.5 * p / float32(B)
+			G[i*C+j] += 0.5 * p / float32(B)
 		}
 	}
 	// Back through the cosine and the normalisation to the sums.
-	dq, dc := make([]float32, B*D), make([]float32, B*D)
-	tr.parallel(B, func(lo, hi int) {
+	dq, dc := make([]float32, B*D), make([]float32, C*D)
+	tr.parallel(C, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			du := dq[i*D : (i+1)*D]
-			for j := 0; j < B; j++ {
-				axpy(G[i*B+j]/temp, uc[j*D:(j+1)*D], du)
+			if i < B {
+				du := dq[i*D : (i+1)*D]
+				for j := 0; j < C; j++ {
+					axpy(G[i*C+j]/temp, uc[j*D:(j+1)*D], du)
+				}
+				unnorm(du, uq[i*D:(i+1)*D], nq[i])
 			}
-			unnorm(du, uq[i*D:(i+1)*D], nq[i])
-			du = dc[i*D : (i+1)*D]
+			du := dc[i*D : (i+1)*D]
 			for j := 0; j < B; j++ {
-				axpy(G[j*B+i]/temp, uq[j*D:(j+1)*D], du)
+				axpy(G[j*C+i]/temp, uq[j*D:(j+1)*D], du)
 			}
 			unnorm(du, uc[i*D:(i+1)*D], nc[i])
 		}
 	})
 	qc := make([]contribution, B)
-	cc := make([]contribution, B)
-	for i := 0; i < B; i++ {
-		qc[i] = contribution{&qs[idx[i]], dq[i*D : (i+1)*D]}
-		cc[i] = contribution{&cs[idx[i]], dc[i*D : (i+1)*D]}
+	cc := make([]contribution, C)
+	for i := 0; i < C; i++ {
+		if i < B {
+			qc[i] = contribution{&bq[i], dq[i*D : (i+1)*D]}
+		}
+		cc[i] = contribution{&bc[i], dc[i*D : (i+1)*D]}
 	}
 	if query.table == code.table {
 		tr.update(code, append(qc, cc...), t)

@@ -164,6 +164,16 @@ func Train(ctx context.Context, cfg Config, pairs []Pair, evals []EvalSet, maxQ 
 	}
 
 	tr := &trainer{cfg: cfg, rows: rows, D: D}
+	if cfg.HardNegatives {
+		tr.neg = hardNegatives(pairs, qs, cs, idf)
+		n := 0
+		for _, k := range tr.neg {
+			if k >= 0 {
+				n++
+			}
+		}
+		cfg.logf("train: hard negatives for %d of %d pairs (%v)", n, len(pairs), time.Since(start).Round(time.Millisecond))
+	}
 	step := 0
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
 		order := rng.Perm(len(pairs))
@@ -230,6 +240,7 @@ func encodeModel(cfg Config, vocab []string, query, code side, rows int) ([]byte
 type trainer struct {
 	cfg     Config
 	rows, D int
+	neg     []int // per pair, the pair whose code is its hard negative, or -1; nil: none
 }
 
 // parallel runs f(i) for i in [0, n) on cfg.Workers goroutines.
