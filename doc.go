@@ -6,6 +6,8 @@
 //	mcp       the Model Context Protocol server for coding agents
 //	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
 //	hooks     git hooks that keep the index fresh in the background
+//	train     mining, training, evaluating and adapting the built-in model
+//	          (cmd/bcindex-train, `git bcindex adapt`)
 //	gitindex  repositories through go-git, tree listings, the Badger store,
 //	          segments and the indexing pipeline
 //	chunk     tree-sitter and text chunkers

@@ -1,23 +1,37 @@
 package train
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
 
 // IsSourceFile reports whether a corpus file is in a language the miner reads.
-func IsSourceFile(name string) bool {
+func IsSourceFile(name string) bool { return SourceLang(name) != "" }
+
+// SourceLang is the language a corpus file is mined as ("javascript" covers
+// TypeScript), or "" for a file the miner does not read.
+func SourceLang(name string) string {
 	switch {
 	case strings.HasSuffix(name, ".min.js"), strings.HasSuffix(name, ".d.ts"),
 		strings.HasSuffix(name, ".pb.go"), strings.HasSuffix(name, "_pb2.py"):
-		return false
+		return ""
 	}
-	for _, ext := range []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".java", ".rs", ".rb"} {
-		if strings.HasSuffix(name, ext) {
-			return true
-		}
+	switch path.Ext(name) {
+	case ".go":
+		return "go"
+	case ".py":
+		return "python"
+	case ".js", ".mjs", ".cjs", ".ts", ".tsx":
+		return "javascript"
+	case ".java":
+		return "java"
+	case ".rs":
+		return "rust"
+	case ".rb":
+		return "ruby"
 	}
-	return false
+	return ""
 }
 
 var (

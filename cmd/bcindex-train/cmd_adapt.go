@@ -38,7 +38,7 @@ func runAdapt(ctx context.Context, o options) error {
 		return err
 	}
 	src := source{Kind: "dir", Name: filepath.Base(filepath.Clean(o.repo)), Version: "local", Split: "eval"}
-	units, err := mineSource(ctx, src, o.repo)
+	units, err := mineSource(ctx, src, o.repo, nil)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func TestEvalSmall(t *testing.T) {
 	for _, mod := range ciModules {
 		dir, ver := moduleDir(t, mod)
 		s := source{Kind: "go", Name: mod, Version: ver, Split: "eval"}
-		units, err := mineSource(ctx, s, dir)
+		units, err := mineSource(ctx, s, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

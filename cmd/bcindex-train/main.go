@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/bcindex/bcindex/train"
 )
@@ -46,6 +47,18 @@ type options struct {
 	maxQ    int
 	repo    string
 	measure bool
+	langs   string
+}
+
+// langSet is the -langs flag as a set.
+func (o options) langSet() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range strings.Split(o.langs, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			m[l] = true
+		}
+	}
+	return m
 }
 
 func run() int {
@@ -63,6 +76,9 @@ func run() int {
 	fs.BoolVar(&o.hash, "hash", false, "eval: also Evaluate the hash-v1 embedder")
 	fs.IntVar(&o.maxQ, "maxq", 0, "eval: at most this many queries per package (0: all)")
 	fs.StringVar(&o.repo, "repo", "", "adapt: directory of the repository to adapt to")
+	// The shipped model's corpus: Rust and Ruby files, which some of its
+	// packages hold, would change it.
+	fs.StringVar(&o.langs, "langs", "go,python,javascript,java", "mine: languages mined (also: rust, ruby)")
 	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
 	o.cfg.Flags(fs)
 	fs.Usage = func() {

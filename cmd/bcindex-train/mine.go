@@ -15,8 +15,9 @@ import (
 	"github.com/bcindex/bcindex/train"
 )
 
-// sourceFiles lists the source files of one fetched package, sorted.
-func sourceFiles(s source, dir string) ([]string, error) {
+// sourceFiles lists the source files of one fetched package in the
+// languages langs (nil: all the miner reads), sorted.
+func sourceFiles(s source, dir string, langs map[string]bool) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -31,7 +32,7 @@ func sourceFiles(s source, dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if d.Type().IsRegular() && train.IsSourceFile(d.Name()) && s.keepPath(rel) {
+		if d.Type().IsRegular() && train.IsSourceFile(d.Name()) && (langs == nil || langs[train.SourceLang(d.Name())]) && s.keepPath(rel) {
 			files = append(files, p)
 		}
 		return nil
@@ -42,8 +43,8 @@ func sourceFiles(s source, dir string) ([]string, error) {
 
 // mineSource mines every file of one package with a few workers, keeping
 // the file order so that the result is reproducible.
-func mineSource(ctx context.Context, s source, dir string) ([]train.Unit, error) {
-	files, err := sourceFiles(s, dir)
+func mineSource(ctx context.Context, s source, dir string, langs map[string]bool) ([]train.Unit, error) {
+	files, err := sourceFiles(s, dir, langs)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", s, err)
 	}
@@ -91,7 +92,7 @@ func runMine(ctx context.Context, o options) error {
 	seen := map[uint64]bool{}
 	perQuery := map[string]int{}
 	for i, s := range srcs {
-		units, err := mineSource(ctx, s, dirs[i])
+		units, err := mineSource(ctx, s, dirs[i], o.langSet())
 		if err != nil {
 			return err
 		}
