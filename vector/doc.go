@@ -74,8 +74,8 @@
 //
 // Open validates the header, its checksum, the dimensions and the exact file
 // size before mapping, so a truncated or corrupt file is reported as an error.
-// The body checksum is written for offline verification but not checked by
-// Open, which would have to read the whole file. Segments are written to
+// Open does not check the body checksum, which means reading the whole file;
+// Verify does. Segments are written to
 // path+".tmp" and renamed into place only when complete, and never modified in
 // place afterwards, which is what makes it safe to map them.
 package vector
