@@ -144,7 +144,7 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	defer lock.Release()
 
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
-	if sum.Repaired, err = moveDamagedStore(ix.repo.IndexDir); err != nil {
+	if sum.Repaired, err = setDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err
 	}
 	// An index written by an older schema is derived data: rebuild it rather
@@ -161,7 +161,13 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	}
 	var todo []todoBlob
 	seen := map[plumbing.Hash]bool{}
-	snap, err := OpenSnapshot(ix.repo.IndexDir, "")
+	// With the model's vectors, so that a damaged vector file is found
+	// (and its segment indexed again) here, not only by searches.
+	model := ""
+	if ix.opts.Embedder != nil {
+		model = ix.opts.Embedder.ID()
+	}
+	snap, err := OpenSnapshot(ix.repo.IndexDir, model)
 	if errors.Is(err, ErrNoIndex) {
 		snap, err = &Snapshot{}, nil
 	}
@@ -205,9 +211,10 @@ func (ix *Indexer) index(ctx context.Context, commits []Commit, list func() ([]*
 	if err != nil {
 		return nil, err
 	}
+	dropDamaged(m, snap, sum)
 	backfill := ix.segmentsWithoutVectors(m)
 	if len(todo) == 0 && len(backfill) == 0 {
-		if len(m.Segments) == 0 && m.Next == 1 {
+		if len(m.Segments) == 0 && m.Next == 1 || len(snap.Damaged) > 0 {
 			// Publish an empty manifest so that an empty revision counts as indexed.
 			if err := writeManifest(ix.repo.IndexDir, m); err != nil {
 				return nil, err

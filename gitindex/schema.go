@@ -1,6 +1,6 @@
 package gitindex
 
-// On-disk layout of the bcindex store, schema version 3.
+// On-disk layout of the bcindex store, schema version 4.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -13,7 +13,8 @@ package gitindex
 //	  "v/" + model + "/" + content hash (16 B)
 //	                          → int8 vector and scale (package vector); shared
 //	                            by every chunk with that content
-//	segments/MANIFEST       JSON: schema version and the live segment IDs
+//	segments/MANIFEST       JSON: schema version, the live segment IDs and the
+//	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
 //	  chunks.bin              blob table (sorted by SHA → row range), one
 //	                          fixed-size row per chunk, and per blob the rows'
@@ -38,6 +39,8 @@ package gitindex
 //	   blob table carries each blob's syntax-error count and fallback flag.
 //	3: signatures and Meta compressed per blob in segments (BCSEG003) and
 //	   left out of blob records; postings format 2 (package lexical).
+//	4: chunks.bin (BCSEG004) and the manifest carry CRC-32C checksums;
+//	   every segment file is verified when it is mapped.
 
 import (
 	"crypto/sha256"
@@ -47,7 +50,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

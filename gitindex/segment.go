@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -21,8 +22,9 @@ import (
 
 // chunks.bin layout (little endian):
 //
-//	header   64 B: magic "BCSEG003", nblobs u32, nrows u32, dictLen u32,
-//	         namesLen u32, detailsLen u32
+//	header   64 B: magic "BCSEG004", nblobs u32, nrows u32, dictLen u32,
+//	         namesLen u32, detailsLen u32, at 28 the CRC-32C of everything
+//	         after the header, at 60 the CRC-32C of bytes 0..59
 //	dict     kinds then languages: u16 count, then (u8 len, bytes) each
 //	blobs    nblobs × 44 B sorted by SHA: sha[20], first row u32, rows u32,
 //	         size u32, skip reason u8, syntax errors u16, flags u8 (1:
@@ -40,7 +42,7 @@ import (
 // Meta) is compressed per blob: for each of the blob's rows, uvarint length
 // and bytes of the signature, then of the encoded Meta.
 const (
-	segMagic   = "BCSEG003"
+	segMagic   = "BCSEG004"
 	headerSize = 64
 	blobSize   = 44
 	rowSize    = 52
@@ -195,7 +197,10 @@ func (w *segmentWriter) encode() []byte {
 	}
 	out = append(out, rows...)
 	out = append(out, names.Bytes()...)
-	return append(out, details.Bytes()...)
+	out = append(out, details.Bytes()...)
+	binary.LittleEndian.PutUint32(out[28:], crc32.Checksum(out[headerSize:], castagnoli))
+	binary.LittleEndian.PutUint32(out[60:], crc32.Checksum(out[:60], castagnoli))
+	return out
 }
 
 func clip(s string, n int) string {
@@ -281,6 +286,14 @@ func parseChunkTable(data []byte) (*chunkTable, error) {
 		return nil, fmt.Errorf("bad magic")
 	}
 	le := binary.LittleEndian
+	// Every byte is checked when the file is mapped: CRC-32C runs at
+	// memory speed, and a flipped byte must never be served as a row.
+	if crc32.Checksum(data[:60], castagnoli) != le.Uint32(data[60:]) {
+		return nil, fmt.Errorf("header checksum mismatch")
+	}
+	if crc32.Checksum(data[headerSize:], castagnoli) != le.Uint32(data[28:]) {
+		return nil, fmt.Errorf("checksum mismatch")
+	}
 	t := &chunkTable{data: data, nblobs: int(le.Uint32(data[8:])), nrows: int(le.Uint32(data[12:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
 	want := headerSize + dictLen + t.nblobs*blobSize + t.nrows*rowSize + namesLen + detailsLen

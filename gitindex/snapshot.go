@@ -1,10 +1,12 @@
 package gitindex
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,6 +29,19 @@ type manifest struct {
 	Schema   int      `json:"schema"`
 	Segments []string `json:"segments"`
 	Next     int      `json:"next"` // sequence number of the next segment
+	// Sum is the CRC-32C of the manifest written with Sum zero.
+	Sum uint32 `json:"crc32c,omitempty"`
+}
+
+// encodeManifest encodes m with its checksum.
+func encodeManifest(m manifest) ([]byte, error) {
+	m.Sum = 0
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	m.Sum = crc32.Checksum(b, castagnoli)
+	return json.MarshalIndent(m, "", "  ")
 }
 
 func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
@@ -55,6 +70,12 @@ func decodeManifest(indexDir string) (*manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
 	}
+	// Older schemas wrote no checksum; their index is rebuilt anyway.
+	if m.Schema == SchemaVersion {
+		if again, err := encodeManifest(m); err != nil || !bytes.Equal(again, bytes.TrimSuffix(b, []byte("\n"))) {
+			return nil, fmt.Errorf("read index manifest: %w: checksum mismatch", ErrCorrupt)
+		}
+	}
 	return &m, nil
 }
 
@@ -70,7 +91,7 @@ func RemoveIndexData(indexDir string) error {
 }
 
 func writeManifest(indexDir string, m *manifest) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+	b, err := encodeManifest(*m)
 	if err != nil {
 		return err
 	}
@@ -133,6 +154,9 @@ func (s *Segment) close() {
 type Snapshot struct {
 	Segments []*Segment
 	Model    string
+	// Damaged are the live segments left out because they failed their
+	// checks; the next indexing run drops them and indexes their blobs again.
+	Damaged []DamagedSegment
 
 	mu      sync.Mutex
 	located map[*Listing][]BlobLoc // Locate's results
@@ -161,17 +185,36 @@ func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
 	return nil, lastErr
 }
 
+// openSegments opens the segments ids. One that is gone (a concurrent
+// merge removed it) is an error wrapping fs.ErrNotExist, for the caller to
+// read the manifest again; one that is damaged is left out and listed in
+// Damaged: its blobs are missing from the snapshot, so the next indexing
+// run processes them again, and nothing it holds is served.
 func openSegments(indexDir string, ids []string, model string) (*Snapshot, error) {
 	snap := &Snapshot{Model: model}
 	for _, id := range ids {
 		seg, err := openSegment(indexDir, id, model)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			snap.Close()
 			return nil, err
+		}
+		if err != nil {
+			snap.Damaged = append(snap.Damaged, DamagedSegment{ID: id, Err: err})
+			continue
 		}
 		snap.Segments = append(snap.Segments, seg)
 	}
 	return snap, nil
+}
+
+// DamagedSegment is a segment that failed its checks when it was mapped.
+type DamagedSegment struct {
+	ID  string
+	Err error
+}
+
+func (d DamagedSegment) String() string {
+	return fmt.Sprintf("index segment %s is damaged (%v)", d.ID, d.Err)
 }
 
 func openSegment(indexDir, id, model string) (*Segment, error) {
@@ -181,18 +224,24 @@ func openSegment(indexDir, id, model string) (*Segment, error) {
 	}
 	seg := &Segment{ID: id, chunks: ct}
 	lex, err := lexical.Open(segmentFile(indexDir, id, "lex.bin"))
+	if err == nil {
+		err = lex.VerifyChecksum()
+		seg.Lex = lex
+	}
 	if err != nil {
 		seg.close()
-		return nil, fmt.Errorf("open segment %s postings: %w", id, err)
+		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
 	}
-	seg.Lex = lex
 	if model != "" {
 		vec, err := vector.Open(segmentFile(indexDir, id, vectorFileName(model)))
+		if err == nil {
+			seg.Vec = vec
+			err = vec.Verify()
+		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			seg.close()
-			return nil, fmt.Errorf("open segment %s vectors: %w", id, err)
+			return nil, fmt.Errorf("open segment %s vectors: %w: %v", id, ErrCorrupt, err)
 		}
-		seg.Vec = vec
 	}
 	return seg, nil
 }

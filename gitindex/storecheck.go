@@ -38,6 +38,17 @@ func checkBadger(dir string, full bool) (err error) {
 	if err != nil {
 		return fmt.Errorf("read Badger MANIFEST: %w", err)
 	}
+	// A write-ahead or value log file that was created but never written
+	// (the disk filled up, the process died) stops badger.Open.
+	for _, pat := range []string{"*.mem", "*.vlog"} {
+		logs, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, p := range logs {
+			if fi, err := os.Stat(p); err == nil && fi.Size() == 0 {
+				f.Close()
+				return fmt.Errorf("%w: Badger log %s is empty", ErrCorrupt, filepath.Base(p))
+			}
+		}
+	}
 	m, _, err := badger.ReplayManifestFile(f, 0, badger.DefaultOptions(dir))
 	f.Close()
 	if err != nil {
@@ -114,4 +125,50 @@ func moveDamagedStore(indexDir string) (string, error) {
 		return "", fmt.Errorf("remove index: %w", err)
 	}
 	return fmt.Sprintf("the index database was damaged (%v); moved it to %s and rebuilt the index from git", strings.TrimPrefix(cerr.Error(), ErrCorrupt.Error()+": "), aside), nil
+}
+
+// setDamagedAside is the first step of every indexing run: a Badger
+// database that fails its checks is set aside, and a segment manifest that
+// fails its checksum is dropped with the segments it named (the database's
+// records make rebuilding them cheap). It returns the line to tell the
+// user, or "".
+func setDamagedAside(indexDir string) (string, error) {
+	msg, err := moveDamagedStore(indexDir)
+	if err != nil || msg != "" {
+		return msg, err
+	}
+	if _, err := decodeManifest(indexDir); errors.Is(err, ErrCorrupt) {
+		if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+			return "", fmt.Errorf("remove damaged segments: %w", err)
+		}
+		return "the segment manifest was damaged; rebuilt the segments", nil
+	}
+	return "", nil
+}
+
+// dropDamaged takes the snapshot's damaged segments out of m, which this
+// run publishes: their blobs are missing from the snapshot, so the run
+// indexes them again, and their directories are removed as orphans.
+func dropDamaged(m *manifest, snap *Snapshot, sum *Summary) {
+	if len(snap.Damaged) == 0 {
+		return
+	}
+	bad := map[string]bool{}
+	var lines []string
+	for _, d := range snap.Damaged {
+		bad[d.ID] = true
+		lines = append(lines, d.String())
+	}
+	kept := make([]string, 0, len(m.Segments))
+	for _, id := range m.Segments {
+		if !bad[id] {
+			kept = append(kept, id)
+		}
+	}
+	m.Segments = kept
+	line := strings.Join(lines, "; ") + "; set aside, its blobs indexed again"
+	if sum.Repaired != "" {
+		line = sum.Repaired + "; " + line
+	}
+	sum.Repaired = line
 }

@@ -108,7 +108,8 @@ type Hit struct {
 type Result struct {
 	Hits    []Hit
 	Commit  gitindex.Commit
-	Pending int // blobs of the revision not in the index (with NoIndex)
+	Pending int      // blobs of the revision not in the index (with NoIndex)
+	Damaged []string // parts of the index left out because they failed their checks
 	Indexed *gitindex.Summary
 
 	// Revisions are the searched revisions in order (Rev: the name
@@ -267,8 +268,9 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 			}
 		}
 		snap, serr := gitindex.OpenSnapshot(repo.IndexDir, model)
-		// An index of an older schema is rebuilt by the indexer below.
-		rebuild := errors.Is(serr, gitindex.ErrSchema) && !opts.NoIndex && attempt == 0
+		// An index of an older schema, or with a damaged manifest, is
+		// rebuilt by the indexer below.
+		rebuild := (errors.Is(serr, gitindex.ErrSchema) || errors.Is(serr, gitindex.ErrCorrupt)) && !opts.NoIndex && attempt == 0
 		if serr != nil && !errors.Is(serr, gitindex.ErrNoIndex) && !rebuild {
 			return nil, nil, serr
 		}
@@ -285,6 +287,9 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 				return nil, nil, fmt.Errorf("revision %s is not indexed: %w", unlisted.Rev, gitindex.ErrNoIndex)
 			}
 			res.Pending = missing
+			for _, d := range snap.Damaged {
+				res.Damaged = append(res.Damaged, d.String())
+			}
 			return snap, listings, nil
 		}
 		if snap != nil {

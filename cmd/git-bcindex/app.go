@@ -55,6 +55,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			hooksCommand(),
 			hookCommand(),
 			gcCommand(),
+			checkCommand(),
 			mcpCommand(),
 			serveCommand(),
 			manCommand(),
@@ -110,7 +111,11 @@ func hint(err error) string {
 	switch {
 	case errors.Is(err, gitindex.ErrNoIndex):
 		return "run `git bcindex index` first"
-	case errors.Is(err, gitindex.ErrSchema), errors.Is(err, gitindex.ErrCorrupt):
+	case errors.Is(err, errDamaged):
+		return "run `git bcindex check --repair`: it keeps what is sound and rebuilds the rest from git"
+	case errors.Is(err, gitindex.ErrCorrupt):
+		return "run `git bcindex check --repair`, or rebuild it all with `git bcindex index --rebuild`"
+	case errors.Is(err, gitindex.ErrSchema):
 		return "rebuild it with `git bcindex index --rebuild`"
 	case errors.Is(err, gitindex.ErrLocked):
 		return "wait for it to finish (see `git bcindex status`), or search with --no-index"

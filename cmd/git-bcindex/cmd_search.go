@@ -67,6 +67,9 @@ func runSearch(c *cli.Context) error {
 		opts.Index.Progress = newProgress(c.App.ErrWriter)
 	}
 	opts.OnIndexed = func(sum *gitindex.Summary) {
+		if sum.Repaired != "" {
+			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
+		}
 		if sum.BlobsNew > 0 && !asJSON {
 			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, what, sum.Elapsed.Round(time.Millisecond))
 		}
@@ -74,6 +77,9 @@ func runSearch(c *cli.Context) error {
 	res, err := search.Search(c.Context, repo, opts)
 	if err != nil {
 		return err
+	}
+	for _, d := range res.Damaged {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (run `git bcindex index` to rebuild it)\n", d)
 	}
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)

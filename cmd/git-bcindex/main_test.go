@@ -95,24 +95,28 @@ func TestExitCodesAndErrors(t *testing.T) {
 	}
 }
 
-func TestCorruptIndexGivesRebuildHint(t *testing.T) {
+func TestCorruptManifestIsRebuilt(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"store/repo.go": sample})
 	if code, _, errOut := runCLI(t, r.Dir, "index"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if err := os.WriteFile(filepath.Join(r.Dir, ".git", "bcindex", "segments", "MANIFEST"), []byte("{not json"), 0o644); err != nil {
+	manifest := filepath.Join(r.Dir, ".git", "bcindex", "segments", "MANIFEST")
+	if err := os.WriteFile(manifest, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut := runCLI(t, r.Dir, "search", "OpenRepository")
-	if code != 2 || !strings.Contains(errOut, "corrupt") || !strings.Contains(errOut, "--rebuild") {
-		t.Fatalf("corrupt index: exit %d, stderr %q", code, errOut)
+	// Without indexing, the search cannot heal it: it says what to run.
+	code, _, errOut := runCLI(t, r.Dir, "search", "--no-index", "OpenRepository")
+	if code != 2 || !strings.Contains(errOut, "corrupt") || !strings.Contains(errOut, "check --repair") {
+		t.Fatalf("corrupt index, --no-index: exit %d, stderr %q", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, r.Dir, "index", "--rebuild"); code != 0 {
-		t.Fatalf("rebuild: %s", errOut)
+	// A search rebuilds it first, and says so in one line.
+	code, out, errOut := runCLI(t, r.Dir, "search", "OpenRepository")
+	if code != 0 || !strings.Contains(out, "OpenRepository") || !strings.Contains(errOut, "warning: the segment manifest was damaged") {
+		t.Fatalf("search of a corrupt index: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, _, errOut := runCLI(t, r.Dir, "search", "OpenRepository"); code != 0 {
-		t.Fatalf("search after rebuild: exit %d %s", code, errOut)
+	if code, out, errOut := runCLI(t, r.Dir, "check"); code != 0 {
+		t.Fatalf("check after the rebuild: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
