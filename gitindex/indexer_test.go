@@ -247,8 +247,18 @@ func TestCorruptSegmentIsReported(t *testing.T) {
 	if err := os.WriteFile(p, []byte("BCSEG001garbage-that-is-long-enough-to-pass-the-size-check-000000000"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenSnapshot(repo.IndexDir, ""); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("open corrupt segment: %v, want ErrCorrupt", err)
+	// The damaged segment is left out, never served, and reported.
+	snap, err := OpenSnapshot(repo.IndexDir, "")
+	if err != nil {
+		t.Fatalf("open snapshot with a corrupt segment: %v", err)
+	}
+	defer snap.Close()
+	if len(snap.Segments) != 0 || len(snap.Damaged) != 1 || !errors.Is(snap.Damaged[0].Err, ErrCorrupt) {
+		t.Fatalf("snapshot: %d segments, damaged %v; want the one segment left out as corrupt", len(snap.Segments), snap.Damaged)
+	}
+	// The next run sets it aside and indexes its blob again.
+	if sum := indexRevs(t, r.Dir, nil, "HEAD"); sum.BlobsNew != 1 || !strings.Contains(sum.Repaired, "is damaged") {
+		t.Fatalf("index after damage: %d new blobs, repaired %q", sum.BlobsNew, sum.Repaired)
 	}
 }
 

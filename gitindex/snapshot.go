@@ -218,25 +218,37 @@ func (d DamagedSegment) String() string {
 }
 
 func openSegment(indexDir, id, model string) (*Segment, error) {
-	ct, err := openChunkTable(segmentFile(indexDir, id, "chunks.bin"))
+	st := loadStamps(filepath.Join(indexDir, "segments", id))
+	defer st.save()
+	ct, err := mapChunkTable(segmentFile(indexDir, id, "chunks.bin"), !st.verified("chunks.bin"))
 	if err != nil {
 		return nil, err
 	}
+	st.passed("chunks.bin")
 	seg := &Segment{ID: id, chunks: ct}
 	lex, err := lexical.Open(segmentFile(indexDir, id, "lex.bin"))
 	if err == nil {
-		err = lex.VerifyChecksum()
 		seg.Lex = lex
+		if !st.verified("lex.bin") {
+			if err = lex.VerifyChecksum(); err == nil {
+				st.passed("lex.bin")
+			}
+		}
 	}
 	if err != nil {
 		seg.close()
 		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
-		vec, err := vector.Open(segmentFile(indexDir, id, vectorFileName(model)))
+		name := vectorFileName(model)
+		vec, err := vector.Open(segmentFile(indexDir, id, name))
 		if err == nil {
 			seg.Vec = vec
-			err = vec.Verify()
+			if !st.verified(name) {
+				if err = vec.Verify(); err == nil {
+					st.passed(name)
+				}
+			}
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			seg.close()
