@@ -30,6 +30,8 @@ func SourceLang(name string) string {
 		return "rust"
 	case ".rb":
 		return "ruby"
+	case ".php":
+		return "php"
 	}
 	return ""
 }
@@ -157,3 +159,11 @@ func stripDocstring(s string) string {
 	}
 	return s
 }
+
+// StripDocstring removes a Python definition's docstring (the search
+// quality suite strips docs as mining does).
+func StripDocstring(s string) string { return stripDocstring(s) }
+
+// StripLeadingComments removes the comment block a definition chunk starts
+// with; hash also strips # lines (Python, Ruby).
+func StripLeadingComments(s string, hash bool) string { return stripLeadingComments(s, hash) }

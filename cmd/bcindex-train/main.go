@@ -14,6 +14,9 @@
 //	        embed/model/bcindex-code-v1.bin
 //	eval    report MRR@10 and recall@10 of BM25, the vector arm and their
 //	        RRF fusion on the held-out eval split
+//	suite   write the search quality suite (search/suite_test.go): the
+//	        suite-dev and suite-test packages of sources.txt, docs kept and
+//	        stripped, with their queries, under -out DIR
 //	adapt   fine-tune the model on one repository's doc/code pairs
 //	        (-repo DIR -out FILE; -measure compares on held-out halves)
 //
@@ -82,7 +85,7 @@ func run() int {
 	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
 	o.cfg.Flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|adapt|all\n")
+		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|adapt|suite|all\n")
 		fs.PrintDefaults()
 	}
 	if len(os.Args) < 2 {
@@ -105,6 +108,8 @@ func run() int {
 		err = runEval(ctx, o)
 	case "adapt":
 		err = runAdapt(ctx, o)
+	case "suite":
+		err = runSuite(ctx, o)
 	case "all":
 		// Evaluate the table just written, not the one compiled in.
 		o.model = o.out
