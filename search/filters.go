@@ -16,8 +16,11 @@ func checkFilters(lang, kind string) error {
 		}
 	}
 	if kind != "" {
-		if known := chunk.Kinds(); !chunk.KnownName(known, kind) {
-			return fmt.Errorf("%w: --kind %q is not a chunk kind; use one of: %s", ErrBadFilter, kind, strings.Join(known, ", "))
+		// A comma-separated list allows any of its kinds.
+		for _, k := range strings.Split(kind, ",") {
+			if known := chunk.Kinds(); !chunk.KnownName(known, strings.TrimSpace(k)) {
+				return fmt.Errorf("%w: --kind %q is not a chunk kind; use one of: %s", ErrBadFilter, k, strings.Join(known, ", "))
+			}
 		}
 	}
 	return nil

@@ -9,32 +9,51 @@ import (
 	"github.com/bcindex/bcindex/lexical"
 )
 
-// fusion holds the reciprocal-rank-fusion constant k (a hit at rank r in an
-// arm contributes weight/(k+r); singleK when one arm runs alone, where k
-// only sets how far the code-aware multipliers can reorder it), the arm
-// weights, and textConfidence, added to the top BM25 hit times its margin
-// over the second, (s1-s2)/s1, when that hit covers at least coverageFloor
-// of the query (its score over the best any row could reach). They were
-// tuned on the quality suite (quality_test.go, BenchmarkFusionGrid) and a
-// held-out Python package (jinja2), docs kept and stripped — never on the
-// packages reserved for independent evaluation.
-var fusion = struct {
+// fusion holds the ranking constants. A hybrid query fuses its arms by a
+// convex combination of their normalised scores (convex.go): the text arm's
+// share convexText, reduced when its top hit covers less than coverageRef
+// of the query, the vector arm the rest, the symbol arm convexSymbol on
+// top; hits whose fused evidence is below noHitFloor are dropped. One arm
+// alone, and similar's arms, are ranked by reciprocal-rank fusion: a hit at
+// rank r contributes weight/(k+r) (singleK for one arm, where k only sets
+// how far the code-aware multipliers can reorder it), with textConfidence
+// added to a BM25 winner times its margin over the second when it covers
+// at least coverageFloor of the query. The hybrid settings were tuned on
+// the quality suite's dev half only (suite_tune_test.go), never on its test
+// half nor on the packages reserved for independent evaluation.
+type fusionConfig struct {
 	k              float64
 	weights        map[string]float64
 	singleK        float64
 	textConfidence float64
 	coverageFloor  float64
-}{
-	// The built-in model's vector arm outranks BM25 when docs are stripped
-	// (MRR@10 0.65 vs 0.28) and nearly matches it when they are kept, hence
-	// its larger weight. A BM25 winner far ahead of the rest is trusted only
-	// when it holds most of the query: with docs kept that is the function
-	// the doc describes; with docs stripped a partial match is often wrong.
+	// Score-aware fusion of the hybrid (convex.go): the text arm's share of
+	// the weight (the vector arm has the rest) and the symbol arm's weight.
+	convex       bool
+	convexText   float64
+	convexSymbol float64
+	coverageRef  float64 // see convexWeights; 0: fixed weights
+	vectorMinMax bool    // min-max normalise the vector arm's candidates
+	// noHitFloor is the least evidence (convexScores: the sum of the arms'
+	// normalised scores) a hybrid hit needs, so that a query matching
+	// nothing has no hits rather than the least bad ones. On the dev half,
+	// 0.3 left no hit for any of 49 nonsense queries and lost one of 140
+	// docs-stripped queries from the top 10; 0.2 lost none but left hits
+	// for 10 nonsense queries.
+	noHitFloor float64
+}
+
+var fusion = fusionConfig{
 	k:              30,
 	weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
 	singleK:        10,
 	textConfidence: 0.2,
 	coverageFloor:  0.4,
+	convex:         true,
+	convexText:     0.8,
+	convexSymbol:   0.3,
+	coverageRef:    0.6,
+	noHitFloor:     0.3,
 }
 
 // fused is a row with its final score.
@@ -44,40 +63,23 @@ type fused struct {
 	copies   [][2]int // (segment, row) of the same chunk text elsewhere, collapsed into this hit
 }
 
-// fuse merges arm rankings with weighted RRF, then applies code-aware
-// adjustments. Every mode goes through here, so one arm alone is ranked by
-// the same rules as the hybrid.
-func (v *view) fuse(query string, arms []arm) []fused {
-	scores := map[[2]int]float64{}
-	boost := map[[2]int]float64{}
-	rrfK := fusion.k
-	if len(arms) == 1 {
-		rrfK = fusion.singleK
-	}
-	for _, a := range arms {
-		top := 0.0
-		if len(a.cands) > 0 {
-			top = a.cands[0].score
-		}
-		for rank, c := range a.cands {
-			k := [2]int{c.seg, c.row}
-			scores[k] += a.weight / (rrfK + float64(rank+1))
-			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 && a.coverage >= fusion.coverageFloor {
-				// A BM25 winner far ahead of the runner-up (the query's
-				// words are in that chunk, e.g. in its doc comment) is
-				// trusted beyond its rank.
-				margin := (top - a.cands[1].score) / top
-				scores[k] += fusion.textConfidence * margin
-			}
-			if a.name == ModeSymbol && c.score >= symbolExact {
-				// The name is the query: as typed (x3) or but for case and
-				// separators (x1.5), so ParseQuery beats parseQuery for "ParseQuery".
-				boost[k] = 1.5
-				if c.score >= symbolExactCase {
-					boost[k] = 3
-				}
+// fuse merges arm rankings, then applies code-aware adjustments. Every mode
+// goes through here, so one arm alone is ranked by the same rules as the
+// hybrid. A hybrid query (convex) fuses the arms' normalised scores
+// (convex.go); one arm alone, and similar's arms, fuse by weighted RRF.
+func (v *view) fuse(query string, arms []arm, convex bool) []fused {
+	var scores, boost map[[2]int]float64
+	if convex && len(arms) > 1 && fusion.convex {
+		var evidence map[[2]int]float64
+		scores, boost, evidence = convexScores(arms)
+		for k := range scores {
+			// Too little evidence from every arm: no hit (see noHitFloor).
+			if evidence[k] < fusion.noHitFloor {
+				delete(scores, k)
 			}
 		}
+	} else {
+		scores, boost = rrfScores(arms)
 	}
 	qt := lexical.Tokens(query)
 	wantsTests := false
@@ -221,4 +223,48 @@ func isContainer(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// rrfScores fuses arm rankings by weighted reciprocal rank; it ranks one
+// arm alone (and the hybrid when fusion.convex is off).
+func rrfScores(arms []arm) (map[[2]int]float64, map[[2]int]float64) {
+	scores := map[[2]int]float64{}
+	boost := map[[2]int]float64{}
+	rrfK := fusion.k
+	if len(arms) == 1 {
+		rrfK = fusion.singleK
+	}
+	for _, a := range arms {
+		top := 0.0
+		if len(a.cands) > 0 {
+			top = a.cands[0].score
+		}
+		for rank, c := range a.cands {
+			k := [2]int{c.seg, c.row}
+			scores[k] += a.weight / (rrfK + float64(rank+1))
+			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 && a.coverage >= fusion.coverageFloor {
+				// A BM25 winner far ahead of the runner-up (the query's
+				// words are in that chunk, e.g. in its doc comment) is
+				// trusted beyond its rank.
+				margin := (top - a.cands[1].score) / top
+				scores[k] += fusion.textConfidence * margin
+			}
+			if a.name == ModeSymbol {
+				exactBoost(boost, k, c.score)
+			}
+		}
+	}
+	return scores, boost
+}
+
+// exactBoost records the multiplier of a symbol-arm match whose name is the
+// query: as typed (x3) or but for case and separators (x1.5), so ParseQuery
+// beats parseQuery for "ParseQuery".
+func exactBoost(boost map[[2]int]float64, k [2]int, score float64) {
+	switch {
+	case score >= symbolExactCase:
+		boost[k] = 3
+	case score >= symbolExact:
+		boost[k] = 1.5
+	}
 }

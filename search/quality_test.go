@@ -149,9 +149,19 @@ func sample(qs []evalQuery, n int) []evalQuery {
 }
 
 func evaluate(t testing.TB, repo *gitindex.Repo, qs []evalQuery, mode string) armScore {
+	return evaluateOpts(t, repo, qs, Options{Mode: mode})
+}
+
+// evaluateOpts scores the queries searched with o (its Query, K and
+// embedder set here).
+func evaluateOpts(t testing.TB, repo *gitindex.Repo, qs []evalQuery, o Options) armScore {
 	var s armScore
+	if len(qs) == 0 {
+		return s
+	}
 	for _, q := range qs {
-		res, err := Search(context.Background(), repo, Options{Query: q.Query, Mode: mode, K: 10, Embedder: embed.Default(), NoIndex: true, MaxLines: 1})
+		o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = q.Query, 10, embed.Default(), true, 1
+		res, err := Search(context.Background(), repo, o)
 		if err != nil {
 			t.Fatalf("search %q: %v", q.Query, err)
 		}

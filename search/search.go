@@ -43,7 +43,7 @@ type Options struct {
 	Mode     string // hybrid (default), symbol, text, vector
 	Path     string // glob over the file path, e.g. "pkg/**/*.go"
 	Lang     string // language, e.g. "go"
-	Kind     string // chunk kind, e.g. "function"
+	Kind     string // chunk kind, e.g. "function"; "function,method" allows either
 	Context  int    // lines of context around the snippet
 	MaxLines int    // snippet lines of the chunk itself; 0: whole chunk
 	NoIndex  bool   // do not index missing blobs first
@@ -195,7 +195,7 @@ func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 		}
 		arms = append(arms, arm{name: ModeVector, weight: fusion.weights[ModeVector], cands: cands})
 	}
-	return v.fuse(opts.Query, arms), nil
+	return v.fuse(opts.Query, arms, opts.Mode == ModeHybrid), nil
 }
 
 // checkOptions validates and defaults the options shared by every query.
@@ -468,7 +468,7 @@ func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 				if opts.Lang != "" && !strings.EqualFold(row.Language, opts.Lang) {
 					continue
 				}
-				if opts.Kind != "" && !strings.EqualFold(row.Kind, opts.Kind) {
+				if opts.Kind != "" && !kindMatch(row.Kind, opts.Kind) {
 					continue
 				}
 			}
@@ -509,4 +509,14 @@ func sortCands(c []cand) {
 		}
 		return c[i].row < c[j].row
 	})
+}
+
+// kindMatch reports whether a row's kind is one of the comma-separated kinds.
+func kindMatch(kind, kinds string) bool {
+	for _, k := range strings.Split(kinds, ",") {
+		if strings.EqualFold(kind, strings.TrimSpace(k)) {
+			return true
+		}
+	}
+	return false
 }

@@ -115,7 +115,7 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 				arms = append(arms, arm{name: ModeVector, weight: 1, cands: v.vectorArmVec(vec)})
 			}
 		}
-		for _, f := range v.fuse(q.Name, arms) {
+		for _, f := range v.fuse(q.Name, arms, false) {
 			k := [2]int{f.seg, f.row}
 			if f.score > best[k].score {
 				best[k], like[k] = f, qi

@@ -1,0 +1,192 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// The multilingual quality suite: the suite-dev and suite-test packages of
+// cmd/bcindex-train/sources.txt (public packages from the Go module proxy,
+// npm and Debian, never trained on), prepared by `bcindex-train suite` into
+// a cache outside the repository. Each package is indexed twice, docs kept
+// and docs stripped; its queries are documented functions' first doc
+// sentences (answered by the function) and names defined once (answered by
+// their definition). Fusion is tuned on the dev half only.
+
+var (
+	suiteFull = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
+	suiteOut  = flag.String("suite.out", "", "quality suite: also write the per-package table (Markdown) to this file")
+)
+
+// suiteSmall is how many queries per package and set go test asks.
+const suiteSmall = 20
+
+// suitePackage is one package as `bcindex-train suite` describes it.
+type suitePackage struct {
+	Name  string      `json:"name"`
+	Split string      `json:"split"`
+	Lang  string      `json:"lang"`
+	Dir   string      `json:"dir"`
+	Doc   []evalQuery `json:"doc"`
+	Names []evalQuery `json:"names"`
+}
+
+// suiteResult is one package's scores: set → arm → score.
+type suiteResult struct {
+	Package, Split, Lang string
+	Queries              map[string]int
+	Scores               map[string]map[string]armScore
+}
+
+// The arms reported: BM25 over functions (the baseline), each arm of the
+// product alone, and the fusion.
+const armBM25 = "bm25"
+
+var suiteArms = map[string][]string{
+	"doc-kept":     {armBM25, ModeText, ModeVector, ModeHybrid},
+	"doc-stripped": {armBM25, ModeText, ModeVector, ModeHybrid},
+	"exact-name":   {armBM25, ModeSymbol, ModeHybrid},
+}
+
+// loadSuite prepares the suite (once per sources.txt and chunker version)
+// and returns its directory and packages.
+func loadSuite(t testing.TB) (string, []suitePackage) {
+	t.Helper()
+	sources := filepath.Join("..", "cmd", "bcindex-train", "sources.txt")
+	data, err := os.ReadFile(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(append(data, byte(chunk.Version)))
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, "bcindex-suite", hex.EncodeToString(sum[:8]))
+	manifest := filepath.Join(dir, "suite.json")
+	if _, err := os.Stat(manifest); err != nil {
+		cmd := exec.Command("go", "run", "./cmd/bcindex-train", "suite",
+			"-sources", "cmd/bcindex-train/sources.txt", "-cache", filepath.Join(cache, "bcindex-train"), "-out", dir)
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			os.RemoveAll(dir)
+			msg := fmt.Sprintf("quality suite: cannot fetch its packages (needs the Go module proxy, npm and Debian: run apt-get update): %v\n%s", err, lastLines(out, 5))
+			if os.Getenv("BCINDEX_CI") != "" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	b, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkgs []suitePackage
+	if err := json.Unmarshal(b, &pkgs); err != nil {
+		t.Fatalf("%s: %v", manifest, err)
+	}
+	return dir, pkgs
+}
+
+func lastLines(b []byte, n int) string {
+	ls := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.Join(ls[max(0, len(ls)-n):], "\n")
+}
+
+// suiteRepo commits one variant of a package to a fresh repository and
+// indexes it with the built-in model.
+func suiteRepo(t testing.TB, dir string) *gitindex.Repo {
+	t.Helper()
+	r := gittest.New(t)
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Write(files)
+	r.Git("add", "-A")
+	r.Git("commit", "-qm", "corpus")
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+// suiteRepos are one package's two indexed variants and its query sets.
+type suiteRepos struct {
+	pkg         suitePackage
+	kept, strip *gitindex.Repo
+	docQ, nameQ []evalQuery
+}
+
+func buildSuite(t testing.TB, split string) []suiteRepos {
+	dir, pkgs := loadSuite(t)
+	var out []suiteRepos
+	for _, p := range pkgs {
+		if split != "" && p.Split != split {
+			continue
+		}
+		docQ, nameQ := p.Doc, p.Names
+		if !*suiteFull {
+			docQ, nameQ = sample(docQ, suiteSmall), sample(nameQ, suiteSmall)
+		}
+		out = append(out, suiteRepos{
+			pkg:  p,
+			kept: suiteRepo(t, filepath.Join(dir, p.Dir, "kept")), strip: suiteRepo(t, filepath.Join(dir, p.Dir, "stripped")),
+			docQ: docQ, nameQ: nameQ,
+		})
+	}
+	return out
+}
+
+// scoreSuite measures every arm of every set on one package.
+func scoreSuite(t testing.TB, s suiteRepos) suiteResult {
+	res := suiteResult{Package: s.pkg.Name, Split: s.pkg.Split, Lang: s.pkg.Lang,
+		Queries: map[string]int{"doc": len(s.docQ), "exact-name": len(s.nameQ)},
+		Scores:  map[string]map[string]armScore{}}
+	for set, arms := range suiteArms {
+		repo, qs := s.kept, s.docQ
+		switch set {
+		case "doc-stripped":
+			repo = s.strip
+		case "exact-name":
+			qs = s.nameQ
+		}
+		res.Scores[set] = map[string]armScore{}
+		for _, a := range arms {
+			o := Options{Mode: a}
+			if a == armBM25 {
+				o = Options{Mode: ModeText, Kind: "function,method"}
+			}
+			res.Scores[set][a] = evaluateOpts(t, repo, qs, o)
+		}
+	}
+	return res
+}
