@@ -9,9 +9,10 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 )
 
-// BenchmarkFusionGrid measures the fused MRR@10 of the quality corpus (docs
-// kept and stripped) for a grid of fusion settings, one sub-benchmark each,
-// as metrics: the tool for choosing the defaults in fuse.go.
+// BenchmarkFusionGrid measures the fused MRR@10 of the GOROOT quality
+// corpus (docs kept and stripped) for a grid of reciprocal-rank-fusion
+// settings, one sub-benchmark each, as metrics: the alternative to the
+// score-aware fusion the hybrid uses (TestSuiteTune tunes that).
 //
 //	go test ./search -run XXX -bench FusionGrid -benchtime 1x
 func BenchmarkFusionGrid(b *testing.B) {
@@ -35,6 +36,7 @@ func BenchmarkFusionGrid(b *testing.B) {
 						}
 						name := fmt.Sprintf("strip=%v/k=%v/vector=%v/confidence=%v/floor=%v", strip, k, wv, g, floor)
 						b.Run(name, func(b *testing.B) {
+							fusion.convex = false
 							fusion.k, fusion.textConfidence, fusion.coverageFloor = k, g, floor
 							fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
 							var s armScore
