@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -159,91 +157,4 @@ func (ix *Indexer) IndexHistory(ctx context.Context, opts HistoryOptions, lockWa
 		revs[i] = c.Hash.String()
 	}
 	return ix.Index(ctx, revs, lockWait)
-}
-
-// atDate matches rev@{date}, with an optional suffix such as ~2 or ^.
-var atDate = regexp.MustCompile(`^(.*?)@\{([^}]+)\}(.*)$`)
-
-// resolveAtDate resolves "branch@{date}": the newest first-parent commit of
-// the branch (HEAD when empty) committed at or before the date. Git would
-// read the reflog, which clones lack and which forgets; history does not.
-// ok is false when rev has no date part (numbers, "upstream" and the like are
-// left to go-git).
-func (r *Repo) resolveAtDate(rev string, now time.Time) (h plumbing.Hash, suffix string, ok bool, err error) {
-	m := atDate.FindStringSubmatch(rev)
-	if m == nil {
-		return h, "", false, nil
-	}
-	when, ok := parseDate(m[2], now)
-	if !ok {
-		return h, "", false, nil
-	}
-	base := m[1]
-	if base == "" {
-		base = "HEAD"
-	}
-	tip, err := r.Git.ResolveRevision(plumbing.Revision(base))
-	if err != nil || tip == nil || tip.IsZero() {
-		return h, "", true, fmt.Errorf("%w %q: no branch, tag or commit named %q", ErrUnknownRevision, rev, base)
-	}
-	err = r.walkFirstParent(context.Background(), *tip, func(c *object.Commit) bool {
-		if !c.Committer.When.After(when) {
-			h = c.Hash
-			return false
-		}
-		return true
-	})
-	if err != nil {
-		return h, "", true, err
-	}
-	if h.IsZero() {
-		return h, "", true, fmt.Errorf("%w %q: %s has no commit at or before %s", ErrUnknownRevision, rev, base, when.Format(time.RFC3339))
-	}
-	return h, m[3], true, nil
-}
-
-var agoRe = regexp.MustCompile(`^(\d+)[ .]*(second|minute|hour|day|week|month|year)s?[ .]*ago$`)
-
-// parseDate reads the dates git accepts most often in @{...}: ISO dates and
-// times (local time when no zone is given), "yesterday", "N days ago".
-func parseDate(s string, now time.Time) (time.Time, bool) {
-	s = strings.TrimSpace(s)
-	if _, err := strconv.Atoi(s); err == nil {
-		return time.Time{}, false // @{N}: reflog entry, not a date
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, strings.ToUpper(s), now.Location()); err == nil {
-			if layout == "2006-01-02" {
-				t = t.Add(24*time.Hour - time.Second) // the whole day, as git reads a bare date
-			}
-			return t, true
-		}
-	}
-	s = strings.ToLower(s)
-	switch s {
-	case "now":
-		return now, true
-	case "yesterday":
-		return now.AddDate(0, 0, -1), true
-	}
-	m := agoRe.FindStringSubmatch(s)
-	if m == nil {
-		return time.Time{}, false
-	}
-	n, _ := strconv.Atoi(m[1])
-	switch m[2] {
-	case "second":
-		return now.Add(-time.Duration(n) * time.Second), true
-	case "minute":
-		return now.Add(-time.Duration(n) * time.Minute), true
-	case "hour":
-		return now.Add(-time.Duration(n) * time.Hour), true
-	case "day":
-		return now.AddDate(0, 0, -n), true
-	case "week":
-		return now.AddDate(0, 0, -7*n), true
-	case "month":
-		return now.AddDate(0, -n, 0), true
-	}
-	return now.AddDate(-n, 0, 0), true
 }

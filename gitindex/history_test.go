@@ -2,7 +2,6 @@ package gitindex
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,42 +9,6 @@ import (
 
 	"github.com/bcindex/bcindex/internal/gittest"
 )
-
-func TestResolveAtDate(t *testing.T) {
-	r := gittest.New(t)
-	c1 := r.CommitAt("2024-01-01T10:00:00Z", "one", map[string]string{"a.go": "package a\n"})
-	c2 := r.CommitAt("2024-03-01T10:00:00Z", "two", map[string]string{"a.go": "package a\n// two\n"})
-	c3 := r.CommitAt("2024-06-15T10:00:00Z", "three", map[string]string{"a.go": "package a\n// three\n"})
-	repo, err := OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rev, want := range map[string]string{
-		"main@{2024-06-01}":           c2,
-		"main@{2024-03-01}":           c2, // a bare date means the whole day
-		"main@{2024-02-29}":           c1,
-		"@{2024-07-01}":               c3,
-		"main@{2024-06-01}~1":         c1,
-		"main@{2024-03-01T09:00:00Z}": c1,
-		"main@{1 day ago}":            c3,
-		"main":                        c3,
-	} {
-		c, err := repo.Resolve(rev)
-		if err != nil {
-			t.Errorf("Resolve(%q): %v", rev, err)
-			continue
-		}
-		if c.Hash.String() != want || c.Rev != rev {
-			t.Errorf("Resolve(%q) = %s (rev %q), want %s", rev, c.Hash, c.Rev, want)
-		}
-	}
-	if _, err := repo.Resolve("main@{2023-01-01}"); !errors.Is(err, ErrUnknownRevision) {
-		t.Errorf("date before the first commit: %v, want ErrUnknownRevision", err)
-	}
-	if _, err := repo.Resolve("nope@{2024-06-01}"); !errors.Is(err, ErrUnknownRevision) {
-		t.Errorf("unknown branch: %v, want ErrUnknownRevision", err)
-	}
-}
 
 func TestHistorySelectsFirstParentCommits(t *testing.T) {
 	r := gittest.New(t)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -130,17 +129,6 @@ func isBareGitDir(d string) bool {
 	return true
 }
 
-// Resolve turns any revision git understands (branch, remote branch, tag,
-// full or short SHA, HEAD~3, main^2, main@{2024-06-01}) into a commit and its
-// tree.
-func (r *Repo) Resolve(rev string) (Commit, error) {
-	c, err := r.resolve(rev)
-	if err != nil && r.reopen() {
-		c, err = r.resolve(rev)
-	}
-	return c, err
-}
-
 // reopen opens the repository again. go-git lists the pack files once; when
 // git repacks meanwhile (git gc --auto runs in the background after a large
 // commit) objects seem to vanish until the repository is reopened. Callers
@@ -164,34 +152,6 @@ func (r *Repo) Close() error {
 		return st.Close()
 	}
 	return nil
-}
-
-func (r *Repo) resolve(rev string) (Commit, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	// go-git parses rev@{date} but ignores the date: resolve it here.
-	target := rev
-	if dh, suffix, ok, err := r.resolveAtDate(rev, time.Now()); err != nil {
-		return Commit{}, err
-	} else if ok {
-		target = dh.String() + suffix
-	}
-	h, err := r.Git.ResolveRevision(plumbing.Revision(target))
-	if err != nil || h == nil || h.IsZero() {
-		if errors.Is(err, plumbing.ErrReferenceNotFound) || err == nil || h == nil || h.IsZero() {
-			if rev == "HEAD" {
-				return Commit{}, fmt.Errorf("%w %q: the repository has no commits yet", ErrUnknownRevision, rev)
-			}
-			return Commit{}, fmt.Errorf("%w %q: no branch, tag or commit has that name", ErrUnknownRevision, rev)
-		}
-		return Commit{}, fmt.Errorf("%w %q: %v", ErrUnknownRevision, rev, err)
-	}
-	c, err := r.Git.CommitObject(*h)
-	if err != nil {
-		return Commit{}, fmt.Errorf("read commit %s for %q: %w", h, rev, err)
-	}
-	return Commit{Rev: rev, Hash: c.Hash, Tree: c.TreeHash}, nil
 }
 
 // CommitObject reads a commit.
