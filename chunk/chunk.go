@@ -34,7 +34,8 @@ import (
 //	   file: that is its header); Python's leading # block documents a def
 //	   or class without a docstring; Rust's //! and /*! document the file
 //	   or module holding them; Ruby's =begin/=end is a doc comment.
-const Version = 6
+//	7: definitions after one left unclosed are their own chunks (recover.go).
+const Version = 7
 
 // Chunk kinds.
 const (

@@ -100,7 +100,13 @@ type walker struct {
 // splitTree parses src and chunks its definitions. ok is false when the parse
 // failed or yielded nothing but errors; the caller then uses windows.
 func splitTree(lang, p string, src []byte) (f File, ok bool) {
-	return splitRanges(lang, p, src, nil)
+	f, ok = splitRanges(lang, p, src, nil)
+	if f.SyntaxErrors > 0 {
+		if g, better := recoverDefs(lang, p, src, f, ok); better {
+			return g, true
+		}
+	}
+	return f, ok
 }
 
 // splitRanges is splitTree over the given byte ranges of src only (all of
