@@ -17,13 +17,17 @@ func logCommand() *cli.Command {
 		Name:      "log",
 		Usage:     "timeline of the code matching QUERY across the indexed history: when it appeared, changed, moved, vanished",
 		ArgsUsage: "QUERY",
-		Description: "Searches every indexed first-parent commit of --ref (index them with\n" +
-			"`git bcindex index --history N`), so code deleted since is found too.",
+		Description: "Searches every indexed first-parent commit of --ref, so code deleted since is\n" +
+			"found too. When --ref itself is not indexed yet, its last --history commits are\n" +
+			"indexed first (only the blobs not seen before cost anything); index more with\n" +
+			"`git bcindex index --history N`.",
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one chunk and its events per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
+			&cli.IntFlag{Name: "history", Value: 100, Usage: "when --ref is not indexed, first index its last `N` first-parent commits"},
+			&cli.BoolFlag{Name: "no-index", Usage: "do not index anything first"},
 		}, filterFlags(), displayFlags()),
 		Action: runLog,
 	}
@@ -37,6 +41,11 @@ func runLog(c *cli.Context) error {
 	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
+	}
+	if !c.Bool("no-index") {
+		if err := indexLogHistory(c, repo, s); err != nil {
+			return err
+		}
 	}
 	res, err := search.Log(c.Context, repo, search.Options{
 		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
@@ -62,6 +71,35 @@ func runLog(c *cli.Context) error {
 	}
 	if len(res.Timelines) == 0 {
 		return errNoResults
+	}
+	return nil
+}
+
+// indexLogHistory indexes the last --history first-parent commits of --ref
+// when --ref itself is not indexed, as search indexes its revision first.
+func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
+	tip, err := repo.Resolve(c.String("ref"))
+	if err != nil {
+		return err
+	}
+	if _, err := repo.CachedListing(tip.Tree); err == nil {
+		return nil // indexed: log searches whatever history is
+	}
+	n := c.Int("history")
+	if n < 1 {
+		return usageError{"--history must be a positive number of commits"}
+	}
+	opts := s.indexOptions()
+	asJSON := c.Bool("json")
+	if !asJSON {
+		opts.Progress = newProgress(c.App.ErrWriter)
+	}
+	sum, err := gitindex.NewIndexer(repo, opts).IndexHistory(c.Context, gitindex.HistoryOptions{Revs: []string{tip.Hash.String()}, Max: n}, 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	if sum.BlobsNew > 0 && !asJSON {
+		fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of the last %d commits of %s in %s\n", sum.BlobsNew, len(sum.Commits), c.String("ref"), sum.Elapsed.Round(time.Millisecond))
 	}
 	return nil
 }

@@ -108,3 +108,38 @@ func TestPushFetchCommands(t *testing.T) {
 		t.Fatalf("index after fetch: exit %d %s %s", code, out, errOut)
 	}
 }
+
+// TestLogAndSimilarIndexFirst: in a repository never indexed, log and
+// similar index what they need first, as search does.
+func TestLogAndSimilarIndexFirst(t *testing.T) {
+	r := gittest.New(t)
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "one", map[string]string{"store/repo.go": sample})
+	c2 := r.CommitAt("2024-03-01T00:00:00Z", "two", map[string]string{"store/repo.go": openV2})
+
+	code, out, errOut := runCLI(t, r.Dir, "log", "--json", "-k", "1", "OpenRepository")
+	if code != 0 {
+		t.Fatalf("log in an unindexed repository: exit %d %s", code, errOut)
+	}
+	var tl struct {
+		Name   string
+		Events []struct{ Type, Commit string }
+	}
+	if err := json.Unmarshal([]byte(out), &tl); err != nil {
+		t.Fatalf("log --json %q: %v", out, err)
+	}
+	if len(tl.Events) != 2 || tl.Events[0].Commit != c1 || tl.Events[1].Commit != c2 || tl.Name != "OpenRepository" {
+		t.Errorf("log timeline %+v, want added at %s and changed at %s", tl, c1, c2)
+	}
+
+	r2 := gittest.New(t)
+	archive := "package store\n\n// OpenArchive opens the archive at path, creating it when missing.\nfunc OpenArchive(path string) error {\n\treturn create(path)\n}\n"
+	r2.Commit("one", map[string]string{"store/repo.go": sample, "store/archive.go": archive})
+	r2.Commit("two", map[string]string{"store/repo.go": openV2})
+	if code, _, errOut := runCLI(t, r2.Dir, "log", "--no-index", "OpenRepository"); code != 2 || !strings.Contains(errOut, "no indexed history") {
+		t.Errorf("log --no-index in an unindexed repository: exit %d, %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, r2.Dir, "similar", "--json", "HEAD")
+	if code != 0 || !strings.Contains(out, `"name":"OpenArchive"`) {
+		t.Fatalf("similar in an unindexed repository: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
