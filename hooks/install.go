@@ -21,7 +21,6 @@ const (
 	ActionNotThere  = "not installed"
 	ActionForeign   = "refused"
 	ActionNotExec   = "added, but the hook is not executable, so git ignores it"
-	manualStepsHint = "add these lines to %s yourself:\n%s"
 )
 
 // Result is what happened to one hook.
@@ -30,13 +29,27 @@ type Result struct {
 }
 
 // ForeignHookError says which hook could not be extended and how to add the
-// call by hand.
+// call by hand, in the hook's language (Lang; "" for shell or unknown).
 type ForeignHookError struct {
-	Path, Reason, Manual string
+	Path, Reason, Lang, Manual string
 }
 
 func (e *ForeignHookError) Error() string {
-	return fmt.Sprintf("%s: %s; "+manualStepsHint, e.Path, e.Reason, e.Path, e.Manual)
+	what := "these lines"
+	if e.Lang != "" {
+		what = "these " + e.Lang + " lines"
+	} else if strings.HasPrefix(e.Manual, "a call") {
+		what = e.Manual[:strings.IndexByte(e.Manual, '\n')]
+		return fmt.Sprintf("%s: %s; add to it %s%s", e.Path, e.Reason, what, e.Manual[len(what):])
+	}
+	return fmt.Sprintf("%s: %s; add %s to %s yourself:\n%s", e.Path, e.Reason, what, e.Path, e.Manual)
+}
+
+// foreign returns the error for a hook bcindex will not edit; content is
+// what the hook (or the file a symlink names) holds, nil when unreadable.
+func foreign(path, name, reason string, content []byte) *ForeignHookError {
+	lang, manual := manualStep(name, content)
+	return &ForeignHookError{Path: path, Reason: reason, Lang: lang, Manual: manual}
 }
 
 func (e *ForeignHookError) Unwrap() error { return ErrForeignHook }
@@ -71,7 +84,8 @@ func installOne(path, name string) (string, error) {
 		return "", fmt.Errorf("install hook: %w", err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 || !fi.Mode().IsRegular() {
-		return "", &ForeignHookError{Path: path, Reason: "is a symlink or not a regular file", Manual: block(name, false)}
+		target, _ := os.ReadFile(path) // the language of what it points to, if readable
+		return "", foreign(path, name, "is a symlink or not a regular file", target)
 	}
 	content, err := os.ReadFile(path)
 	if err != nil {
@@ -91,7 +105,7 @@ func installOne(path, name string) (string, error) {
 		return ActionUpgraded, writeHook(path, next, fi.Mode().Perm())
 	}
 	if !isShellScript(content) {
-		return "", &ForeignHookError{Path: path, Reason: "is not a shell script", Manual: block(name, false)}
+		return "", foreign(path, name, "is not a shell script", content)
 	}
 	at := insertAt(content)
 	ins := block(name, false)

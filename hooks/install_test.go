@@ -132,8 +132,13 @@ func TestInstallRefusesNonShellHook(t *testing.T) {
 	if !errors.As(err, &fe) || !errors.Is(err, ErrForeignHook) {
 		t.Fatalf("err = %v, want ForeignHookError", err)
 	}
-	if !strings.Contains(err.Error(), "git-bcindex hook run post-commit") || !strings.Contains(err.Error(), "yourself") {
-		t.Errorf("error lacks the manual step: %v", err)
+	if msg := err.Error(); !strings.Contains(msg, `add these Python lines to `+filepath.Join(dir, "post-commit")) ||
+		!strings.Contains(msg, `"git-bcindex", "hook", "run", "post-commit"`) || strings.Contains(msg, "if [") {
+		t.Errorf("error lacks the manual step in Python: %v", err)
+	}
+	// A symlink to a binary gets the command to call, not shell lines.
+	if msg := err.Error(); !strings.Contains(msg, "git-bcindex hook run post-merge ARGS") || strings.Contains(msg, "post-merge \"$@\"") {
+		t.Errorf("error for a symlink to a binary: %v", err)
 	}
 	got := actions(rs)
 	if got["post-commit"] != ActionForeign || got["post-merge"] != ActionForeign || got["post-checkout"] != ActionCreated {

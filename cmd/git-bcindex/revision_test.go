@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,5 +55,25 @@ func TestRevisionRefusals(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errOut, want) || !strings.Contains(errOut, rev) {
 			t.Errorf("--ref %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", rev, code, out, errOut, want)
 		}
+	}
+}
+
+// TestHooksInstallRefusalSpeaksTheHooksLanguage: a Python hook is offered
+// Python lines, not shell ones, and is left untouched.
+func TestHooksInstallRefusalSpeaksTheHooksLanguage(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"store/repo.go": sample})
+	hook := filepath.Join(r.Dir, ".git", "hooks", "post-commit")
+	py := "#!/usr/bin/env python3\nprint('checked')\n"
+	if err := os.WriteFile(hook, []byte(py), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, r.Dir, "hooks", "install")
+	msg := out + errOut
+	if code == 0 || !strings.Contains(msg, "add these Python lines") || !strings.Contains(msg, "_subprocess.Popen") || strings.Contains(msg, `post-commit "$@"`) {
+		t.Errorf("hooks install with a Python hook: exit %d\n%s", code, msg)
+	}
+	if b, _ := os.ReadFile(hook); string(b) != py {
+		t.Errorf("the Python hook was modified:\n%s", b)
 	}
 }
