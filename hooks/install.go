@@ -12,15 +12,15 @@ import (
 
 // Actions reported by Install and Uninstall.
 const (
-	ActionCreated   = "created"
-	ActionAdded     = "added to the existing hook"
-	ActionUpgraded  = "upgraded"
-	ActionUpToDate  = "up to date"
-	ActionRemoved   = "removed (file deleted)"
-	ActionStripped  = "removed from the hook; the rest is untouched"
-	ActionNotThere  = "not installed"
-	ActionForeign   = "refused"
-	ActionNotExec   = "added, but the hook is not executable, so git ignores it"
+	ActionCreated  = "created"
+	ActionAdded    = "added to the existing hook"
+	ActionUpgraded = "upgraded"
+	ActionUpToDate = "up to date"
+	ActionRemoved  = "removed (file deleted)"
+	ActionStripped = "removed from the hook; the rest is untouched"
+	ActionNotThere = "not installed"
+	ActionForeign  = "refused"
+	ActionNotExec  = "added, but the hook is not executable, so git ignores it"
 )
 
 // Result is what happened to one hook.
