@@ -14,10 +14,12 @@ func manCommand() *cli.Command {
 		Usage:  "print the git-bcindex(1) man page (roff)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
+			manEscape(c.App)
 			page, err := c.App.ToManWithSection(1)
 			if err != nil {
 				return fmt.Errorf("render man page: %w", err)
 			}
+			page += manSections()
 			_, err = fmt.Fprint(c.App.Writer, page)
 			return err
 		},
