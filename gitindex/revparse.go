@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -19,10 +21,12 @@ import (
 // (:/text, main^{/text}). An expression naming something other than a
 // commit (HEAD:path, a tree, a blob) is refused with ErrUnknownRevision.
 //
-// Plain branch and tag names and full SHAs are resolved in-process; every
-// other expression is handed to `git rev-parse`, which knows the reflog,
-// the upstream configuration and the rest of git's revision syntax that
-// go-git lacks. The commit and its tree are then read from git objects.
+// Plain branch and tag names and full SHAs, with ~ and ^ suffixes, are
+// resolved in-process (starting git costs more than the rest of a small
+// search); every other expression is handed to `git rev-parse`, which
+// knows the reflog, the upstream configuration and the rest of git's
+// revision syntax that go-git lacks. The commit and its tree are then read
+// from git objects.
 func (r *Repo) Resolve(rev string) (Commit, error) {
 	if rev == "" {
 		rev = "HEAD"
@@ -49,6 +53,27 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 // without starting a process. ok is false for anything else, including
 // names that do not resolve: git then decides, and explains.
 func (r *Repo) resolvePlain(rev string) (plumbing.Hash, bool) {
+	// Ancestry suffixes (HEAD~2, main^2, v1~1^) are walked here too: which
+	// parent they name is not open to interpretation.
+	if m := ancestry.FindStringSubmatch(rev); m != nil && m[2] != "" {
+		h, ok := r.resolvePlain(m[1])
+		if !ok {
+			return h, false
+		}
+		for _, step := range suffixStep.FindAllStringSubmatch(m[2], -1) {
+			n := 1
+			if step[2] != "" {
+				var err error
+				if n, err = strconv.Atoi(step[2]); err != nil || n > 1<<20 {
+					return plumbing.ZeroHash, false
+				}
+			}
+			if h, ok = r.parent(h, step[1] == "~", n); !ok {
+				return h, false // git says why
+			}
+		}
+		return h, true
+	}
 	if len(rev) == 40 && isHex(rev) {
 		h := plumbing.NewHash(rev)
 		return h, r.isCommit(h)
@@ -83,6 +108,31 @@ func (r *Repo) resolvePlain(rev string) (plumbing.Hash, bool) {
 		return plumbing.ZeroHash, false
 	}
 	return plumbing.ZeroHash, false
+}
+
+var (
+	ancestry   = regexp.MustCompile(`^([^~^]+)((?:[~^][0-9]*)*)$`)
+	suffixStep = regexp.MustCompile(`([~^])([0-9]*)`)
+)
+
+// parent returns the n-th first-parent ancestor of h (first), or its n-th
+// parent (^n; ^0 is h itself).
+func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) {
+	if !first && n == 0 {
+		return h, true
+	}
+	steps, idx := n, 0
+	if !first {
+		steps, idx = 1, n-1
+	}
+	for ; steps > 0; steps-- {
+		c, err := r.Git.CommitObject(h)
+		if err != nil || idx >= len(c.ParentHashes) {
+			return plumbing.ZeroHash, false
+		}
+		h = c.ParentHashes[idx]
+	}
+	return h, true
 }
 
 func (r *Repo) isCommit(h plumbing.Hash) bool {

@@ -200,3 +200,25 @@ func TestResolveInLinkedWorktree(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkResolve compares the in-process path (a branch name) with the
+// one through `git rev-parse` (any other expression).
+func BenchmarkResolve(b *testing.B) {
+	r := gittest.New(b)
+	r.Commit("one", map[string]string{"a.go": "package a\n"})
+	r.Commit("two", map[string]string{"b.go": "package a\n"})
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	for _, rev := range []string{"main", "HEAD~1", "HEAD@{1}"} {
+		b.Run(rev, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := repo.Resolve(rev); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
