@@ -49,6 +49,11 @@ func (ix *Indexer) segmentsWithoutVectors(m *manifest) []string {
 	return out
 }
 
+// backfillBatch is how many chunk texts one Embed call of a backfill
+// carries, across blobs: a remote embedder gets a request per batch (cut
+// further within its limits), not one per blob.
+const backfillBatch = 512
+
 func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path string, emb embed.Embedder, sum *Summary) error {
 	ct, err := openChunkTable(segmentFile(ix.repo.IndexDir, id, "chunks.bin"))
 	if err != nil {
@@ -59,9 +64,36 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 	scales := make([]float32, ct.nrows)
 	batch := store.NewBatch()
 	defer batch.Cancel()
+	var p pendingVectors
+	flush := func() error {
+		if len(p.texts) == 0 {
+			return nil
+		}
+		out, err := embedChunks(ctx, emb, p.texts, p.sigs)
+		if err != nil {
+			return fmt.Errorf("embed %d chunks: %w", len(p.texts), err)
+		}
+		for k, row := range p.rows {
+			q, s := vector.Quantize(out[k])
+			vecs[row], scales[row] = q, s
+			if err := batch.Put(vector.Key(emb.ID(), p.hashes[k][:]), vector.Encode(q, s)); err != nil {
+				return err
+			}
+		}
+		sum.Embedded += len(p.rows)
+		p = pendingVectors{}
+		return nil
+	}
+	if pr := ix.opts.Progress; pr != nil {
+		pr.Start(ct.nblobs)
+		defer pr.Finish()
+	}
 	for b := 0; b < ct.nblobs; b++ {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if pr := ix.opts.Progress; pr != nil {
+			pr.Add(1, 0)
 		}
 		first, n := ct.blobRange(b)
 		if n == 0 {
@@ -95,32 +127,24 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 			return err
 		}
 		f := fileFromRows(rows, first)
-		var texts, sigs []string
-		var which []int
 		for _, i := range missing {
 			text := chunk.IndexText(content, f, i)
 			if ContentHash(text) != rows[i].Hash {
 				continue // chunked by another chunker version: leave without a vector
 			}
-			texts = append(texts, text)
-			sigs = append(sigs, rows[i].Signature)
-			which = append(which, i)
+			p.texts = append(p.texts, text)
+			p.sigs = append(p.sigs, rows[i].Signature)
+			p.rows = append(p.rows, first+i)
+			p.hashes = append(p.hashes, rows[i].Hash)
 		}
-		if len(texts) == 0 {
-			continue
-		}
-		out, err := embedChunks(ctx, emb, texts, sigs)
-		if err != nil {
-			return fmt.Errorf("embed blob %s: %w", ct.blobSHA(b), err)
-		}
-		for k, i := range which {
-			q, s := vector.Quantize(out[k])
-			vecs[first+i], scales[first+i] = q, s
-			if err := batch.Put(vector.Key(emb.ID(), rows[i].Hash[:]), vector.Encode(q, s)); err != nil {
+		if len(p.texts) >= backfillBatch {
+			if err := flush(); err != nil {
 				return err
 			}
 		}
-		sum.Embedded += len(which)
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	if err := batch.Flush(); err != nil {
 		return err
@@ -138,6 +162,13 @@ func (ix *Indexer) backfillSegment(ctx context.Context, store *Store, id, path s
 		return err
 	}
 	return syncDir(filepath.Dir(path))
+}
+
+// pendingVectors are the chunks of a backfill waiting for one Embed call.
+type pendingVectors struct {
+	texts, sigs []string
+	rows        []int // segment rows
+	hashes      [][16]byte
 }
 
 // fileFromRows rebuilds the chunk list of one blob from its segment rows,

@@ -11,22 +11,30 @@ import (
 
 // Status describes how far the index covers one revision.
 type Status struct {
-	Rev        string         `json:"rev"`
-	Commit     string         `json:"commit"`
-	Indexed    bool           `json:"indexed"` // every blob of the revision is searchable
-	Files      int            `json:"files"`
-	Blobs      int            `json:"blobs"`
-	Pending    int            `json:"pending_blobs"`
-	Chunks     int            `json:"chunks"`
-	Vectors    int            `json:"chunks_with_vectors"`
-	Skipped    map[string]int `json:"skipped"`
-	Segments   int            `json:"segments"`
-	StoreBytes int64          `json:"store_bytes"`
-	Model      string         `json:"model"`
-	Schema     int            `json:"schema"`
-	IndexDir   string         `json:"index_dir"`
-	Indexing   bool           `json:"indexing"`        // an indexer holds the lock now
-	Hooks      bool           `json:"hooks_installed"` // set by the caller: git hooks keep the index fresh
+	Rev        string `json:"rev"`
+	Commit     string `json:"commit"`
+	Indexed    bool   `json:"indexed"` // every blob of the revision is searchable
+	Files      int    `json:"files"`
+	Blobs      int    `json:"blobs"`
+	Pending    int    `json:"pending_blobs"`
+	Chunks     int    `json:"chunks"`
+	Vectors    int    `json:"chunks_with_vectors"` // for Model
+	Embeddable int    `json:"chunks_embeddable"`   // chunks that get a vector (not empty ones)
+	// VectorsByModel is the coverage of every model with vectors in the
+	// index: after a switch of model the old one still shows, until gc.
+	VectorsByModel []ModelCoverage `json:"vectors_by_model"`
+	Skipped        map[string]int  `json:"skipped"`
+	Segments       int             `json:"segments"`
+	StoreBytes     int64           `json:"store_bytes"`
+	Model          string          `json:"model"`
+	Schema         int             `json:"schema"`
+	IndexDir       string          `json:"index_dir"`
+	// VectorsMissing is set when some chunks lack vectors of Model (it was
+	// switched): the next search or index computes them.
+	VectorsMissing bool   `json:"vectors_missing"`
+	ModelLabel     string `json:"-"`               // Model as VectorsByModel names it
+	Indexing       bool   `json:"indexing"`        // an indexer holds the lock now
+	Hooks          bool   `json:"hooks_installed"` // set by the caller: git hooks keep the index fresh
 }
 
 // Status reports the index's coverage of rev without modifying the index
@@ -60,6 +68,7 @@ func (r *Repo) Status(rev, model string) (*Status, error) {
 		return nil, err
 	}
 	seen := map[plumbing.Hash]bool{}
+	rowsBySeg := map[string]int{}
 	for _, e := range l.Entries {
 		st.Files++
 		if e.Skip != SkipNone {
@@ -81,16 +90,21 @@ func (r *Repo) Status(rev, model string) (*Status, error) {
 			st.Skipped[skip]++
 		}
 		st.Chunks += loc.N
-		if seg.Vec != nil {
-			for row := loc.First; row < loc.First+loc.N; row++ {
-				if seg.chunks.row(row).Indexed {
+		for row := loc.First; row < loc.First+loc.N; row++ {
+			if seg.chunks.row(row).Indexed {
+				st.Embeddable++
+				rowsBySeg[seg.ID]++
+				if seg.Vec != nil {
 					st.Vectors++
 				}
 			}
 		}
 	}
+	st.VectorsByModel = vectorCoverage(r.IndexDir, rowsBySeg)
 	_, serr := readManifest(r.IndexDir)
 	st.Indexed = st.Pending == 0 && serr == nil
+	st.VectorsMissing = model != "" && st.Vectors < st.Embeddable
+	st.ModelLabel = vectorFileLabel(model)
 	return st, nil
 }
 

@@ -110,7 +110,11 @@ type Result struct {
 	Commit  gitindex.Commit
 	Pending int      // blobs of the revision not in the index (with NoIndex)
 	Damaged []string // parts of the index left out because they failed their checks
-	Indexed *gitindex.Summary
+	// NoVectors counts the chunks without vectors of the configured model
+	// (it was switched and they were not computed: NoIndex, or another
+	// indexer held the lock).
+	NoVectors int
+	Indexed   *gitindex.Summary
 
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
@@ -278,6 +282,11 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 		if lerr == nil && serr == nil {
 			missing = countMissing(snap, listings...)
 		}
+		// A switch of model leaves every blob indexed but without the new
+		// model's vectors: the indexer computes them, as it does new blobs.
+		if missing == 0 && !opts.NoIndex && attempt == 0 && opts.Embedder != nil && withoutVectors(snap) > 0 {
+			missing = -1
+		}
 		if missing == 0 || (opts.NoIndex && lerr == nil && serr == nil) || attempt > 0 {
 			if serr != nil {
 				return nil, nil, gitindex.ErrNoIndex
@@ -286,9 +295,12 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 				snap.Close()
 				return nil, nil, fmt.Errorf("revision %s is not indexed: %w", unlisted.Rev, gitindex.ErrNoIndex)
 			}
-			res.Pending = missing
+			res.Pending = max(missing, 0)
 			for _, d := range snap.Damaged {
 				res.Damaged = append(res.Damaged, d.String())
+			}
+			if opts.Embedder != nil {
+				res.NoVectors = withoutVectors(snap)
 			}
 			return snap, listings, nil
 		}
@@ -353,6 +365,18 @@ func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *
 	}
 	res.Pending = countMissing(snap, l)
 	return snap, []*gitindex.Listing{l}, nil
+}
+
+// withoutVectors counts the chunks in segments without vectors of the
+// snapshot's model.
+func withoutVectors(snap *gitindex.Snapshot) int {
+	n := 0
+	for _, seg := range snap.Segments {
+		if seg.Vec == nil {
+			n += seg.Rows()
+		}
+	}
+	return n
 }
 
 // countMissing counts the distinct blobs of the listings that no segment holds.

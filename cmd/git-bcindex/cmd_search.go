@@ -84,6 +84,9 @@ func runSearch(c *cli.Context) error {
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
 	}
+	if res.NoVectors > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
+	}
 	switch {
 	case byRef:
 		o, err := openOutput(c, repo, query)

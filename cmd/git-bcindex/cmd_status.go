@@ -25,13 +25,16 @@ func statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			model := "(vectors off: bcindex.vectors=false)"
+			model := ""
 			if e := s.embedder(); e != nil {
 				model = e.ID()
 			}
 			st, err := repo.Status(c.String("ref"), model)
 			if err != nil {
 				return err
+			}
+			if model == "" {
+				st.Model = "(vectors off: bcindex.vectors=false)"
 			}
 			if c.Bool("errors") {
 				return printSyntaxErrors(c, repo)
@@ -49,6 +52,8 @@ func statusCommand() *cli.Command {
 				state = "not indexed (run `git bcindex index`)"
 			case st.Pending > 0:
 				state = fmt.Sprintf("%d blobs pending (run `git bcindex index`)", st.Pending)
+			case st.VectorsMissing:
+				state = vectorsMissingLine(st.Embeddable-st.Vectors, st.Embeddable, st.Model)
 			}
 			if st.Indexing {
 				state += "; an indexer is running"
@@ -65,6 +70,7 @@ func statusCommand() *cli.Command {
 				fmt.Fprintf(w, "skipped    %s\n", strings.Join(parts, ", "))
 			}
 			fmt.Fprintf(w, "model      %s\n", st.Model)
+			printCoverage(w, st)
 			fmt.Fprintf(w, "store      %s, %.1f MB, %d segments, schema %d\n", st.IndexDir, float64(st.StoreBytes)/1e6, st.Segments, st.Schema)
 			fmt.Fprintf(w, "hooks      %s\n", map[bool]string{true: "installed", false: "not installed (`git bcindex hooks install` keeps the index fresh)"}[st.Hooks])
 			return nil
