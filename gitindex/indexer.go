@@ -45,6 +45,9 @@ type Options struct {
 	// embed.Coalescer): a remote provider then gets a request per batch of
 	// blobs instead of one per blob.
 	EmbedBatch int
+	// Shared are chunk lists of blobs verified against their content (a
+	// fetched shared index): those blobs are not parsed again.
+	Shared map[plumbing.Hash][]chunk.Chunk
 }
 
 // Summary reports what an indexing run did.
@@ -410,6 +413,21 @@ func (ix *Indexer) run(ctx context.Context, store *storeFuture, snap *Snapshot, 
 	return ctx.Err()
 }
 
+// usableShared reports whether a shared chunk list can stand for Split's:
+// files with syntax errors or split into windows record facts (the error
+// count, the fallback) that a share does not carry, so they are parsed.
+func usableShared(chunks []chunk.Chunk) bool {
+	if len(chunks) == 0 || chunks[0].Kind != chunk.KindFile {
+		return false
+	}
+	for _, c := range chunks {
+		if c.SyntaxError || c.Kind == chunk.KindWindow {
+			return false
+		}
+	}
+	return true
+}
+
 // prevVersion is the indexed version of a file before an edit.
 type prevVersion struct {
 	sha     plumbing.Hash
@@ -442,7 +460,9 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *Snapshot,
 		}
 		ok = ix.sameChunker(store, prev.sha)
 	}
-	if !ok {
+	if sc, found := ix.opts.Shared[sha]; !ok && found && usableShared(sc) {
+		f = chunk.FromShared(path, content, append([]chunk.Chunk(nil), sc...))
+	} else if !ok {
 		f = chunk.Split(path, content)
 	}
 	r.spliced = ok

@@ -54,6 +54,9 @@ type ShareSummary struct {
 	Present  int            `json:"present"`  // fetch: blobs already indexed here
 	Unknown  int            `json:"unknown"`  // fetch: blobs this repository does not have
 	Rejected map[string]int `json:"rejected"` // fetch: entries refused, by reason
+	// Verified are the chunk lists of the imported entries, by blob: an
+	// index run takes them instead of parsing (Options.Shared).
+	Verified map[plumbing.Hash][]chunk.Chunk `json:"-"`
 }
 
 type sharedChunk struct {
@@ -144,7 +147,7 @@ func verifyEntry(content []byte, chunks []sharedChunk, dim int) (why string) {
 			why = "malformed" // IndexText on ranges no chunker would produce
 		}
 	}()
-	f := chunk.File{Chunks: make([]chunk.Chunk, len(chunks))}
+	f := sharedFile(chunks)
 	for i, sc := range chunks {
 		c := sc.rec
 		if c.StartByte < 0 || c.StartByte > c.EndByte || c.EndByte > len(content) || c.Parent >= i || (c.Parent < 0 && i > 0) {
@@ -156,8 +159,6 @@ func verifyEntry(content []byte, chunks []sharedChunk, dim int) (why string) {
 		if sc.vec != nil && (len(sc.vec) != dim || !(sc.scale > 0) || math.IsInf(float64(sc.scale), 0)) {
 			return "bad vector"
 		}
-		f.Chunks[i] = chunk.Chunk{Kind: c.Kind, Name: c.Name, Parent: c.Parent, Signature: c.Signature,
-			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
 	}
 	for i, sc := range chunks {
 		if sc.rec.Hash == ([16]byte{}) {
@@ -171,6 +172,17 @@ func verifyEntry(content []byte, chunks []sharedChunk, dim int) (why string) {
 		}
 	}
 	return ""
+}
+
+// sharedFile is the chunk list an entry describes.
+func sharedFile(chunks []sharedChunk) chunk.File {
+	f := chunk.File{Chunks: make([]chunk.Chunk, len(chunks))}
+	for i, sc := range chunks {
+		c := sc.rec
+		f.Chunks[i] = chunk.Chunk{Kind: c.Kind, Name: c.Name, Parent: c.Parent, Signature: c.Signature,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
+	}
+	return f
 }
 
 // ExportShare adds every indexed blob of the snapshot that the share lacks to
@@ -410,6 +422,10 @@ func (r *Repo) ImportShare(ctx context.Context, commit plumbing.Hash, model stri
 			sum.Rejected[why]++
 			return nil
 		}
+		if sum.Verified == nil {
+			sum.Verified = map[plumbing.Hash][]chunk.Chunk{}
+		}
+		sum.Verified[blob] = sharedFile(chunks).Chunks
 		for _, c := range chunks {
 			if c.vec == nil {
 				continue

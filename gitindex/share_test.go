@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -138,5 +139,38 @@ func TestShareThroughBareRemote(t *testing.T) {
 	}
 	if got.Imported != 0 || got.Vectors != 0 || got.Rejected["hash mismatch"] != 1 || got.Rejected["malformed"] != 2 {
 		t.Fatalf("tampered import: %+v", got)
+	}
+}
+
+// TestIndexTakesSharedChunks: a blob with a verified shared chunk list is
+// not parsed: its rows are the shared ones.
+func TestIndexTakesSharedChunks(t *testing.T) {
+	r := gittest.New(t)
+	src := "package a\n\nfunc Parsed() {}\n"
+	r.Commit("init", map[string]string{"a.go": src})
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	c, _ := repo.Resolve("HEAD")
+	l, err := repo.Listing(c.Tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := chunk.Split("a.go", []byte(src))
+	f.Chunks[1].Name = "FromTheShare" // a name the parse would not give
+	shared := map[plumbing.Hash][]chunk.Chunk{l.Entries[0].Blob: f.Chunks}
+	if _, err := NewIndexer(repo, Options{Shared: shared}).Index(context.Background(), []string{"HEAD"}, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := OpenSnapshot(repo.IndexDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	loc, ok := snap.FindBlob(l.Entries[0].Blob)
+	if !ok || snap.Segments[loc.Seg].Row(loc.First+1).Name != "FromTheShare" {
+		t.Errorf("the indexed rows are not the shared chunk list")
 	}
 }

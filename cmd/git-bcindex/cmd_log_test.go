@@ -103,8 +103,23 @@ func TestPushFetchCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"imported":1`) {
 		t.Fatalf("fetch: exit %d %s %s", code, out, errOut)
 	}
+	clone2 := t.TempDir() + "/clone2"
+	r.Git("clone", "-q", bare, clone2)
+	code, _, errOut = runCLI(t, clone2, "fetch", "origin")
+	if code != 0 || !strings.Contains(errOut, "indexed HEAD: 1 new blobs, 0 vectors computed") {
+		t.Fatalf("fetch: exit %d, stderr %s", code, errOut)
+	}
+	// The fetch indexed HEAD: status says so, search finds the function,
+	// and index has nothing left to do.
+	if st := statusJSON(t, clone); st["indexed"] != true || st["pending_blobs"] != float64(0) || st["chunks_with_vectors"] == float64(0) {
+		t.Errorf("status after fetch: %v", st)
+	}
+	code, out, errOut = runCLI(t, clone, "search", "--no-index", "--json", "OpenRepository")
+	if code != 0 || !strings.Contains(out, `"name":"OpenRepository"`) {
+		t.Fatalf("search after fetch: exit %d %s %s", code, out, errOut)
+	}
 	code, out, errOut = runCLI(t, clone, "index", "--json")
-	if code != 0 || !strings.Contains(out, `"embedded":0`) || strings.Contains(out, `"vectors_reused":0`) {
+	if code != 0 || !strings.Contains(out, `"blobs_new":0`) || !strings.Contains(out, `"embedded":0`) {
 		t.Fatalf("index after fetch: exit %d %s %s", code, out, errOut)
 	}
 }

@@ -32,18 +32,23 @@ func pushCommand() *cli.Command {
 func fetchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "fetch",
-		Usage:     "fetch the index REMOTE shares, verify it against local blobs, and keep its vectors",
+		Usage:     "fetch the index REMOTE shares, verify it against local blobs, and index HEAD with it",
 		ArgsUsage: "[REMOTE]",
 		Description: "Entries for blobs this repository does not have, or whose chunk hashes do not\n" +
-			"match the blob's content, are refused. The next `index` then computes no\n" +
-			"embedding for the blobs the fetched index covers.",
+			"match the blob's content, are refused. HEAD is then indexed: the blobs the\n" +
+			"fetched index covers are neither parsed nor embedded again, so HEAD is fully\n" +
+			"indexed (chunks, lexical data, vectors) and the next `index` has nothing to do.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 		},
 		Action: func(c *cli.Context) error {
 			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error) {
-				return repo.FetchShare(c.Context, remote, model, dim, c.Duration("wait"))
+				sum, err := repo.FetchShare(c.Context, remote, model, dim, c.Duration("wait"))
+				if err != nil {
+					return sum, err
+				}
+				return sum, indexAfterFetch(c, repo, sum)
 			})
 		},
 	}
@@ -96,4 +101,29 @@ func printShare(w io.Writer, verb, remote string, s *gitindex.ShareSummary, asJS
 		sort.Strings(parts)
 		fmt.Fprintf(w, "  refused: %s\n", strings.Join(parts, ", "))
 	}
+}
+
+// indexAfterFetch indexes HEAD with the chunk lists a fetch verified, so
+// that they are not parsed, nor their vectors computed, again.
+func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *gitindex.ShareSummary) error {
+	if _, err := repo.Resolve("HEAD"); err != nil {
+		return nil // no commit yet: nothing to index
+	}
+	s, err := readSettings(repo)
+	if err != nil {
+		return err
+	}
+	opts := s.indexOptions()
+	opts.Shared = fetched.Verified
+	if !c.Bool("json") {
+		opts.Progress = newProgress(c.App.ErrWriter)
+	}
+	sum, err := gitindex.NewIndexer(repo, opts).Index(c.Context, []string{"HEAD"}, c.Duration("wait"))
+	if err != nil {
+		return fmt.Errorf("index HEAD with the fetched index: %w", err)
+	}
+	if !c.Bool("json") {
+		fmt.Fprintf(c.App.ErrWriter, "indexed HEAD: %d new blobs, %d vectors computed, %d taken from the shared index\n", sum.BlobsNew, sum.Embedded, sum.VectorsReused)
+	}
+	return nil
 }
