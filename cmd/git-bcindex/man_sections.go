@@ -30,9 +30,13 @@ func manEscape(app *cli.App) {
 	walk(app.Commands)
 }
 
-// escapeFlags escapes the Usage field of every flag, whatever its type.
+// escapeFlags escapes the Usage field of every flag, whatever its type,
+// through the onceFlag wrapper.
 func escapeFlags(flags []cli.Flag) {
 	for _, f := range flags {
+		if o, ok := f.(onceFlag); ok {
+			f = o.fullFlag
+		}
 		v := reflect.ValueOf(f)
 		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 			continue
