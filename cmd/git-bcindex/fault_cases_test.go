@@ -243,8 +243,17 @@ func (f *fixture) readOnly(t *testing.T, tl *tally) {
 		asUser = func(args ...string) (int, string, string) { return f.runAs(dir, 65534, args...) }
 		exec.Command("chmod", "-R", "a+rX", filepath.Dir(dir)).Run()
 		os.Chmod(filepath.Dir(f.bin), 0o755)
+		// nobody must reach the repository; t.TempDir makes 0700. Only the
+		// directories others cannot enter are opened, so the system's /tmp
+		// (1777) and its parents keep their modes.
 		for p := filepath.Dir(dir); p != "/"; p = filepath.Dir(p) {
-			os.Chmod(p, 0o755) // nobody must reach the repository; t.TempDir makes 0700
+			fi, err := os.Stat(p)
+			if err != nil {
+				break
+			}
+			if fi.Mode().Perm()&0o001 == 0 {
+				os.Chmod(p, fi.Mode().Perm()|0o055)
+			}
 		}
 	}
 	lock(true)
