@@ -161,6 +161,12 @@ func (f *fixture) run(dir string, args ...string) (int, string, string) {
 func (f *fixture) runEnv(dir string, env []string, args ...string) (int, string, string) {
 	cmd := exec.Command(f.bin, append([]string{"--dir", dir}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
+	return runCmd(cmd)
+}
+
+// runCmd runs cmd and returns its exit code (-1 when it could not run) and
+// output.
+func runCmd(cmd *exec.Cmd) (int, string, string) {
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
