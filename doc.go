@@ -8,13 +8,14 @@
 //	hooks     git hooks that keep the index fresh in the background
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
-//	gitindex  repositories through go-git, tree listings, the Badger store,
-//	          segments and the indexing pipeline
+//	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
+//	gitindex  repositories through go-git: revisions, tree listings, diffs, history
+//	store     the Badger store, segments, the manifest, the lock
 //	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	vector    int8 vectors: records, flat segment files, the scan
 //
-// doc/design.md explains the index design; gitindex/schema.go holds the
+// doc/design.md explains the index design; store/schema.go holds the
 // on-disk layout and its version.
 package bcindex

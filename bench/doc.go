@@ -8,7 +8,7 @@
 // commits, a second branch differs from the first in about 1% of its files,
 // and a last commit changes a single file. It builds the real git-bcindex
 // binary and drives it as a user would (a cold process per command), and it
-// also searches in-process through the gitindex and search packages to
+// also searches in-process through the indexer and search packages to
 // measure a warm process. Optionally it grows the repository by adding
 // modified copies of the corpus until the index holds about a million
 // chunks, and measures queries again at that size. Last, it clones a real

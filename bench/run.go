@@ -13,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // indexSummary is the part of `git-bcindex index --json` the harness reads.
@@ -268,7 +269,7 @@ func (b *bench) measureSize(ctx context.Context, label, rev string) (SizeReport,
 	if err != nil {
 		return s, err
 	}
-	st, err := repo.Status(rev, embed.Default().ID())
+	st, err := indexer.StatusOf(repo, rev, embed.Default().ID())
 	if err != nil {
 		return s, fmt.Errorf("status of %s: %w", rev, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Scan compares the vector scan with the machine's memory bandwidth.
@@ -37,7 +37,7 @@ const minTiming = 700 * time.Millisecond
 // hardware allows.
 func measureScan(indexDir string) (Scan, error) {
 	emb := embed.Default()
-	snap, err := gitindex.OpenSnapshot(indexDir, emb.ID())
+	snap, err := store.OpenSnapshot(indexDir, emb.ID())
 	if err != nil {
 		return Scan{}, fmt.Errorf("vector scan: %w", err)
 	}

@@ -60,9 +60,9 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 		}
 		return l, d, nil
 	}
-	l, err := r.walkTree(to)
+	l, err := r.WalkTree(to)
 	if err != nil && r.reopen() {
-		l, err = r.walkTree(to)
+		l, err = r.WalkTree(to)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -209,13 +209,13 @@ func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
 // CommitListing returns a commit's listing: cached, else derived from the
 // nearest listed ancestor with a tree diff, else walked.
 func (r *Repo) CommitListing(ctx context.Context, c Commit) (*Listing, error) {
-	l, _, err := r.commitListing(ctx, c)
+	l, _, err := r.CommitListingDiff(ctx, c)
 	return l, err
 }
 
 // commitListing is CommitListing with the tree diff it was derived by (nil
 // when it was cached).
-func (r *Repo) commitListing(ctx context.Context, c Commit) (*Listing, *TreeDiff, error) {
+func (r *Repo) CommitListingDiff(ctx context.Context, c Commit) (*Listing, *TreeDiff, error) {
 	if l, err := r.CachedListing(c.Tree); err == nil {
 		return l, nil, nil
 	}

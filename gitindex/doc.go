@@ -1,14 +1,9 @@
-// Package gitindex reads repositories through go-git and maintains the
-// bcindex store: a Badger database of blob records and vectors, plus
-// immutable, memory-mapped segments that queries scan.
+// Package gitindex reads repositories through go-git: it resolves
+// revisions, lists trees (flattened and cached by tree SHA, since a tree's
+// listing never changes), diffs trees, reads blobs, lists the working tree
+// and walks history.
 //
-// Everything is keyed by content. A blob is chunked once, whatever commit,
-// branch or tag contains it; a vector is computed once per (model, chunk
-// content hash). Indexing a revision resolves it to a tree, lists the tree
-// (cached by tree SHA), and processes only the blobs no segment holds yet.
-//
-// Readers never open Badger: a search opens the segment manifest and the
-// tree-listing cache, both of which are written atomically (temp file and
-// rename), so a search never waits for, or sees half of, an indexing run.
-// See schema.go for the layout on disk.
+// It knows nothing of chunks, vectors or the store: what it returns is
+// derived from git objects alone, so everything above it can key its work
+// by blob SHA.
 package gitindex

@@ -29,11 +29,11 @@ const (
 	SkipBadPath   = "bad-path" // a path no file system could hold; see badPath
 )
 
-// skipCodes gives each reason its byte in listing files: append only.
-var skipCodes = []string{SkipNone, SkipVendored, SkipGenerated, SkipMinified, SkipBinary, SkipTooLarge, SkipSymlink, SkipSubmodule, SkipBadPath}
+// SkipCodes gives each reason its byte in listing files: append only.
+var SkipCodes = []string{SkipNone, SkipVendored, SkipGenerated, SkipMinified, SkipBinary, SkipTooLarge, SkipSymlink, SkipSubmodule, SkipBadPath}
 
-func skipCode(reason string) byte {
-	for i, r := range skipCodes {
+func SkipCode(reason string) byte {
+	for i, r := range SkipCodes {
 		if r == reason {
 			return byte(i)
 		}
@@ -58,12 +58,12 @@ type Listing struct {
 	base *Listing
 }
 
-// A listing file holds the whole listing (listingMagic) or, for a listing
+// A listing file holds the whole listing (ListingMagic) or, for a listing
 // derived from another by a tree diff, its changes against a listing held
 // in full (deltaMagic): with hooks on, a commit then adds a few hundred
 // bytes to the cache instead of a copy of the whole tree's listing.
 const (
-	listingMagic = "BCTREE3\n"
+	ListingMagic = "BCTREE3\n"
 	deltaMagic   = "BCTDLT1\n"
 )
 
@@ -77,9 +77,9 @@ func (r *Repo) Listing(tree plumbing.Hash) (*Listing, error) {
 	if l, err := readListing(r.IndexDir, tree); err == nil {
 		return l, nil
 	}
-	l, err := r.walkTree(tree)
+	l, err := r.WalkTree(tree)
 	if err != nil && r.reopen() {
-		l, err = r.walkTree(tree)
+		l, err = r.WalkTree(tree)
 	}
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func pathSkip(p string) string {
 	return SkipNone
 }
 
-func listingPath(indexDir string, tree plumbing.Hash) string {
+func ListingPath(indexDir string, tree plumbing.Hash) string {
 	s := tree.String()
 	return filepath.Join(indexDir, "trees", s[:2], s[2:])
 }
@@ -167,15 +167,15 @@ func writeListing(indexDir string, l *Listing) error {
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
 			buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
-			return writeCacheFile(listingPath(indexDir, l.Tree), buf)
+			return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
 		}
 		l.base = nil
 	}
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
-	buf = append(buf, listingMagic...)
+	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
 	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
-	return writeCacheFile(listingPath(indexDir, l.Tree), buf)
+	return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
 }
 
 // derivedListing returns an empty listing of tree to be derived from from:
@@ -243,7 +243,7 @@ func appendEntries(buf []byte, es []Entry) []byte {
 	for _, e := range es {
 		buf = appendPath(buf, prev, e.Path)
 		buf = append(buf, e.Blob[:]...)
-		buf = append(buf, skipCode(e.Skip))
+		buf = append(buf, SkipCode(e.Skip))
 		prev = e.Path
 	}
 	return buf
@@ -325,11 +325,11 @@ func (r *listingReader) entries() []Entry {
 		e := Entry{Path: p}
 		copy(e.Blob[:], r.d)
 		code := r.d[len(plumbing.ZeroHash)]
-		if int(code) >= len(skipCodes) {
+		if int(code) >= len(SkipCodes) {
 			r.fail("entry")
 			return nil
 		}
-		e.Skip = skipCodes[code]
+		e.Skip = SkipCodes[code]
 		r.d = r.d[len(plumbing.ZeroHash)+1:]
 		es = append(es, e)
 		prev = p
@@ -352,6 +352,13 @@ func (r *listingReader) paths() []string {
 	return ps
 }
 
+// CheckListing reads the cached listing of the tree named by its SHA and
+// verifies its checksums, as store.Check needs.
+func (r *Repo) CheckListing(tree string) error {
+	_, err := readListing(r.IndexDir, plumbing.NewHash(tree))
+	return err
+}
+
 // readListing reads the cached listing of tree; a delta is applied to its
 // base, which must be stored in full.
 func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
@@ -359,22 +366,22 @@ func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
 }
 
 func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing, error) {
-	b, err := os.ReadFile(listingPath(indexDir, tree))
+	b, err := os.ReadFile(ListingPath(indexDir, tree))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(listingMagic)+4 {
+	if len(b) < len(ListingMagic)+4 {
 		return nil, fmt.Errorf("tree listing %s: bad header", tree)
 	}
-	magic := string(b[:len(listingMagic)])
-	if magic != listingMagic && (magic != deltaMagic || depth > 0) {
+	magic := string(b[:len(ListingMagic)])
+	if magic != ListingMagic && (magic != deltaMagic || depth > 0) {
 		return nil, fmt.Errorf("tree listing %s: bad header", tree)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
 	}
-	r := &listingReader{tree: tree, d: body[len(listingMagic):]}
+	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}
 	l := &Listing{Tree: tree}
 	if magic == deltaMagic {
 		if len(r.d) < len(plumbing.ZeroHash) {
@@ -404,8 +411,8 @@ func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing,
 
 // listingBase returns the base tree of a cached delta listing, or false
 // for a listing stored in full or unreadable.
-func listingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
-	f, err := os.Open(listingPath(indexDir, tree))
+func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
+	f, err := os.Open(ListingPath(indexDir, tree))
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
@@ -424,16 +431,16 @@ func listingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 // castagnoli is the CRC-32C table for listing checksums.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// writeCacheFile writes a file that can be rebuilt (a tree listing)
+// WriteCacheFile writes a file that can be rebuilt (a tree listing)
 // atomically for concurrent readers, but without fsync: after a crash a
 // damaged file fails its checksum and is rebuilt, so a sync on every run
 // would buy nothing.
-func writeCacheFile(p string, data []byte) error { return writeRenamed(p, data, false) }
+func WriteCacheFile(p string, data []byte) error { return writeRenamed(p, data, false) }
 
-// writeFileAtomic writes a file through a temporary file, synced before it
+// WriteFileAtomic writes a file through a temporary file, synced before it
 // is renamed into place: readers see the old content or the new, never a
 // part.
-func writeFileAtomic(p string, data []byte) error { return writeRenamed(p, data, true) }
+func WriteFileAtomic(p string, data []byte) error { return writeRenamed(p, data, true) }
 
 func writeRenamed(p string, data []byte, sync bool) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

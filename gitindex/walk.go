@@ -24,7 +24,7 @@ const MaxPathLen = 4096
 // an error, at a subtree it cannot read. bcindex never writes a path to
 // disk, so a name git accepts is listed as git lists it: newlines, control
 // characters and invalid UTF-8 included.
-func (r *Repo) walkTree(treeHash plumbing.Hash) (*Listing, error) {
+func (r *Repo) WalkTree(treeHash plumbing.Hash) (*Listing, error) {
 	root, err := r.Git.TreeObject(treeHash)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/hooks"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -39,8 +40,8 @@ func BenchmarkHooks(b *testing.B) {
 	}
 	r.Git("add", "-A")
 	r.Git("commit", "-qm", "corpus")
-	options := func(*gitindex.Repo) (gitindex.Options, error) {
-		return gitindex.Options{Embedder: embed.Default()}, nil
+	options := func(*gitindex.Repo) (indexer.Options, error) {
+		return indexer.Options{Embedder: embed.Default()}, nil
 	}
 	job := hooks.IndexJob(r.Dir, options)
 	start := time.Now()

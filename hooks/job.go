@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // stateFile holds the tree the last background round indexed: the usual
@@ -28,7 +29,7 @@ const LockWait = 30 * time.Minute
 // listing is derived from the diff, and the indexer chunks only the blobs
 // no segment holds (a rename processes nothing). options supplies the
 // indexing options from the repository's configuration.
-func IndexJob(dir string, options func(*gitindex.Repo) (gitindex.Options, error)) Job {
+func IndexJob(dir string, options func(*gitindex.Repo) (indexer.Options, error)) Job {
 	return func(ctx context.Context, t Trigger) (string, error) {
 		// Reopened every round: HEAD and the object database have moved.
 		repo, err := gitindex.OpenRepo(dir)
@@ -47,7 +48,7 @@ func IndexJob(dir string, options func(*gitindex.Repo) (gitindex.Options, error)
 		if err != nil {
 			return "", fmt.Errorf("list %s: %w", head.Hash, err)
 		}
-		sum, err := gitindex.NewIndexer(repo, opts).Index(ctx, []string{head.Hash.String()}, LockWait)
+		sum, err := indexer.NewIndexer(repo, opts).Index(ctx, []string{head.Hash.String()}, LockWait)
 		if err != nil {
 			return "", fmt.Errorf("index %s: %w", head.Hash, err)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // chunkRec is one chunk of a blob, from the index or from chunk.Split.
@@ -71,7 +71,7 @@ func (s *Server) chunksOf(blob plumbing.Hash, path string, content []byte) *blob
 // indexedChunks reads a blob's rows from the index; nil when the index does
 // not hold them (not indexed yet, or skipped as generated, too large...).
 func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
-	snap, err := gitindex.OpenSnapshot(s.repo.IndexDir, "")
+	snap, err := store.OpenSnapshot(s.repo.IndexDir, "")
 	if err != nil {
 		return nil // no index, or unreadable: chunk on the fly instead
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 type readFileIn struct {
@@ -124,8 +125,8 @@ type indexStatusIn struct {
 }
 
 type indexStatusOut struct {
-	State  string           `json:"state"`
-	Status *gitindex.Status `json:"status"`
+	State  string          `json:"state"`
+	Status *indexer.Status `json:"status"`
 }
 
 func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, in indexStatusIn) (*sdk.CallToolResult, indexStatusOut, error) {
@@ -134,7 +135,7 @@ func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, in index
 	if model == "" {
 		model = "(vectors off: bcindex.vectors=false)"
 	}
-	st, err := s.repo.Status(in.Rev, model)
+	st, err := indexer.StatusOf(s.repo, in.Rev, model)
 	if err != nil {
 		return nil, out, err
 	}

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -103,7 +104,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	}
 	opts := search.Options{Query: in.Query, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
-		Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: gitindex.Options{MaxFileSize: s.opts.MaxFileSize}}
+		Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize}}
 	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revs, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
@@ -215,7 +216,7 @@ type progress struct {
 	last       time.Time
 }
 
-var _ gitindex.Progress = (*progress)(nil)
+var _ indexer.Progress = (*progress)(nil)
 
 func (p *progress) Start(total int) {
 	p.mu.Lock()

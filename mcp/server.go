@@ -20,7 +20,7 @@ type Options struct {
 	// Embedder computes query vectors and vectors of newly indexed chunks;
 	// nil turns the vector arm off (git config bcindex.vectors=false).
 	Embedder embed.Embedder
-	// MaxFileSize is the largest blob indexed; 0: gitindex.DefaultMaxFileSize.
+	// MaxFileSize is the largest blob indexed; 0: indexer.DefaultMaxFileSize.
 	MaxFileSize int64
 	// LockWait is how long a search waits for a running indexer; 0: 2 minutes.
 	LockWait time.Duration

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -54,7 +55,7 @@ func BenchmarkIndex(b *testing.B) {
 	r, size := benchCorpus(b)
 	b.SetBytes(size)
 	b.ResetTimer()
-	var sum *gitindex.Summary
+	var sum *indexer.Summary
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		os.RemoveAll(filepath.Join(r.Dir, ".git", "bcindex"))
@@ -63,7 +64,7 @@ func BenchmarkIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		sum, err = gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0)
+		sum, err = indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -83,7 +84,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	emb := embed.Default()
-	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
 		b.Fatal(err)
 	}
 	queries := []string{"parse the http request header", "ReadResponse", "encode base64 with padding", "dial tcp with timeout"}

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/store"
 )
 
 // fusion holds the ranking constants. A hybrid query fuses its arms by a
@@ -91,7 +91,7 @@ func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}
-	rows := make(map[[2]int]gitindex.Row, len(scores))
+	rows := make(map[[2]int]store.Row, len(scores))
 	for k := range scores {
 		row := v.snap.Segments[k[0]].Row(k[1])
 		rows[k] = row

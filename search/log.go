@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Event types of a timeline.
@@ -79,13 +80,13 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 		res.Tip = all[len(all)-1].Commit
 	}
 	if len(h.commits) == 0 {
-		return nil, fmt.Errorf("no indexed history of %s (run `git bcindex index --history N`): %w", opts.Rev, gitindex.ErrNoIndex)
+		return nil, fmt.Errorf("no indexed history of %s (run `git bcindex index --history N`): %w", opts.Rev, store.ErrNoIndex)
 	}
 	model := ""
 	if opts.Embedder != nil {
 		model = opts.Embedder.ID()
 	}
-	snap, err := gitindex.OpenSnapshot(repo.IndexDir, model)
+	snap, err := store.OpenSnapshot(repo.IndexDir, model)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ type blobKey struct {
 // history is the indexed first-parent history, oldest first.
 type history struct {
 	repo     *gitindex.Repo
-	snap     *gitindex.Snapshot
+	snap     *store.Snapshot
 	commits  []gitindex.HistoryCommit
 	listings []*gitindex.Listing
 	rows     map[blobKey]*instance

@@ -7,12 +7,13 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
 func indexHistory(t *testing.T, repo *gitindex.Repo) {
 	t.Helper()
-	_, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)
+	_, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -200,7 +201,7 @@ func TestSearchQuality(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
 			t.Fatal(err)
 		}
 		report.Queries[variant.name] = len(docQ)

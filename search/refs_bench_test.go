@@ -16,6 +16,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // Multi-ref benchmark corpus: the last releases of a real project from the
@@ -52,7 +53,7 @@ func refsCorpus(b *testing.B) (string, []string) {
 		b.Fatal(err)
 	}
 	defer repo.Close()
-	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), versions, time.Minute); err != nil {
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), versions, time.Minute); err != nil {
 		b.Fatal(err)
 	}
 	return dir, versions

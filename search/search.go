@@ -16,6 +16,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Modes of search.
@@ -59,9 +61,9 @@ type Options struct {
 	Refs gitindex.RefSelection
 
 	Embedder  embed.Embedder // nil: no vector arm
-	Index     gitindex.Options
+	Index     indexer.Options
 	LockWait  time.Duration // how long to wait for a running indexer
-	OnIndexed func(*gitindex.Summary)
+	OnIndexed func(*indexer.Summary)
 }
 
 // Hit is one search result. Its identity (Blob + byte range) is the same
@@ -101,7 +103,7 @@ type Hit struct {
 	// Refs are the searched revisions holding this content, each with the
 	// path and lines it has there, in the order they were asked.
 	Refs []RefHit `json:"refs,omitempty"`
-	gitindex.Meta
+	store.Meta
 }
 
 // Result of a search.
@@ -114,7 +116,7 @@ type Result struct {
 	// (it was switched and they were not computed: NoIndex, or another
 	// indexer held the lock).
 	NoVectors int
-	Indexed   *gitindex.Summary
+	Indexed   *indexer.Summary
 
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
@@ -148,7 +150,7 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 		commits[0].Rev = name
 	}
 	res := &Result{Commit: commits[0]}
-	var snap *gitindex.Snapshot
+	var snap *store.Snapshot
 	var listings []*gitindex.Listing
 	if opts.Worktree {
 		snap, listings, err = openWorktree(ctx, repo, &opts, res)
@@ -230,7 +232,7 @@ type view struct {
 	repo   *gitindex.Repo
 	commit gitindex.Commit
 	rev    string
-	snap   *gitindex.Snapshot
+	snap   *store.Snapshot
 	allow  []*bitset.BitSet        // per segment
 	paths  []map[int][]string      // per segment: first row of a blob → paths
 	blobOf []map[int]plumbing.Hash // per segment: first row of a blob → blob
@@ -252,7 +254,7 @@ func resolveAll(repo *gitindex.Repo, revs []string) ([]gitindex.Commit, error) {
 // openIndexed opens a snapshot in which every commit is indexed, indexing
 // missing blobs first unless opts.NoIndex, and returns the commits' listings
 // in order. res.Pending counts the blobs still missing.
-func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Commit, opts *Options, res *Result) (*gitindex.Snapshot, []*gitindex.Listing, error) {
+func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Commit, opts *Options, res *Result) (*store.Snapshot, []*gitindex.Listing, error) {
 	model := ""
 	if opts.Embedder != nil {
 		model = opts.Embedder.ID()
@@ -271,11 +273,11 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 				break
 			}
 		}
-		snap, serr := gitindex.OpenSnapshot(repo.IndexDir, model)
+		snap, serr := store.OpenSnapshot(repo.IndexDir, model)
 		// An index of an older schema, or with a damaged manifest, is
 		// rebuilt by the indexer below.
-		rebuild := (errors.Is(serr, gitindex.ErrSchema) || errors.Is(serr, gitindex.ErrCorrupt)) && !opts.NoIndex && attempt == 0
-		if serr != nil && !errors.Is(serr, gitindex.ErrNoIndex) && !rebuild {
+		rebuild := (errors.Is(serr, store.ErrSchema) || errors.Is(serr, store.ErrCorrupt)) && !opts.NoIndex && attempt == 0
+		if serr != nil && !errors.Is(serr, store.ErrNoIndex) && !rebuild {
 			return nil, nil, serr
 		}
 		missing := -1
@@ -289,11 +291,11 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 		}
 		if missing == 0 || (opts.NoIndex && lerr == nil && serr == nil) || attempt > 0 {
 			if serr != nil {
-				return nil, nil, gitindex.ErrNoIndex
+				return nil, nil, store.ErrNoIndex
 			}
 			if lerr != nil {
 				snap.Close()
-				return nil, nil, fmt.Errorf("revision %s is not indexed: %w", unlisted.Rev, gitindex.ErrNoIndex)
+				return nil, nil, fmt.Errorf("revision %s is not indexed: %w", unlisted.Rev, store.ErrNoIndex)
 			}
 			res.Pending = max(missing, 0)
 			for _, d := range snap.Damaged {
@@ -308,7 +310,7 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 			snap.Close()
 		}
 		if opts.NoIndex {
-			return nil, nil, gitindex.ErrNoIndex
+			return nil, nil, store.ErrNoIndex
 		}
 		iopts := opts.Index
 		iopts.Embedder = opts.Embedder
@@ -316,8 +318,8 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 		for i, c := range commits {
 			revs[i] = c.Hash.String()
 		}
-		sum, err := gitindex.NewIndexer(repo, iopts).Index(ctx, revs, opts.LockWait)
-		if err != nil && !errors.Is(err, gitindex.ErrLocked) {
+		sum, err := indexer.NewIndexer(repo, iopts).Index(ctx, revs, opts.LockWait)
+		if err != nil && !errors.Is(err, store.ErrLocked) {
 			return nil, nil, fmt.Errorf("index %s before searching: %w", commits[0].Rev, err)
 		}
 		res.Indexed = sum
@@ -329,13 +331,13 @@ func openIndexed(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Co
 
 // openWorktree indexes the working tree's changed files (only blobs not
 // seen before) and opens HEAD's listing with those files substituted.
-func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *Result) (*gitindex.Snapshot, []*gitindex.Listing, error) {
+func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *Result) (*store.Snapshot, []*gitindex.Listing, error) {
 	if len(opts.OnlyIn) > 0 || len(opts.NotIn) > 0 || (opts.Rev != "" && opts.Rev != "HEAD") {
 		return nil, nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
 	}
 	maxSize := opts.Index.MaxFileSize
 	if maxSize <= 0 {
-		maxSize = gitindex.DefaultMaxFileSize
+		maxSize = indexer.DefaultMaxFileSize
 	}
 	l, head, err := repo.WorktreeListing(ctx, maxSize)
 	if err != nil {
@@ -346,8 +348,8 @@ func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *
 	if !opts.NoIndex {
 		iopts := opts.Index
 		iopts.Embedder = opts.Embedder
-		sum, err := gitindex.NewIndexer(repo, iopts).IndexListing(ctx, l, opts.LockWait)
-		if err != nil && !errors.Is(err, gitindex.ErrLocked) {
+		sum, err := indexer.NewIndexer(repo, iopts).IndexListing(ctx, l, opts.LockWait)
+		if err != nil && !errors.Is(err, store.ErrLocked) {
 			return nil, nil, fmt.Errorf("index the working tree before searching: %w", err)
 		}
 		res.Indexed = sum
@@ -359,7 +361,7 @@ func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *
 	if opts.Embedder != nil {
 		model = opts.Embedder.ID()
 	}
-	snap, err := gitindex.OpenSnapshot(repo.IndexDir, model)
+	snap, err := store.OpenSnapshot(repo.IndexDir, model)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -369,7 +371,7 @@ func openWorktree(ctx context.Context, repo *gitindex.Repo, opts *Options, res *
 
 // withoutVectors counts the chunks in segments without vectors of the
 // snapshot's model.
-func withoutVectors(snap *gitindex.Snapshot) int {
+func withoutVectors(snap *store.Snapshot) int {
 	n := 0
 	for _, seg := range snap.Segments {
 		if seg.Vec == nil {
@@ -380,7 +382,7 @@ func withoutVectors(snap *gitindex.Snapshot) int {
 }
 
 // countMissing counts the distinct blobs of the listings that no segment holds.
-func countMissing(snap *gitindex.Snapshot, ls ...*gitindex.Listing) int {
+func countMissing(snap *store.Snapshot, ls ...*gitindex.Listing) int {
 	if len(ls) == 1 {
 		// One revision: the view looks the same entries up again (Locate
 		// remembers them).
@@ -415,7 +417,7 @@ func countMissing(snap *gitindex.Snapshot, ls ...*gitindex.Listing) int {
 
 // newView makes the rows of the listings' blobs visible (one listing for a
 // revision; several for the union of a history), filtered by opts.
-func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *gitindex.Snapshot, ls []*gitindex.Listing, opts *Options) *view {
+func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, opts *Options) *view {
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
@@ -444,7 +446,7 @@ type pathBlob struct {
 
 func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
-	var locs []gitindex.BlobLoc
+	var locs []store.BlobLoc
 	if seen == nil {
 		locs = snap.Locate(l) // one revision: usually located already
 	}
@@ -462,7 +464,7 @@ func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
 			continue
 		}
-		var loc gitindex.BlobLoc
+		var loc store.BlobLoc
 		if locs != nil {
 			loc = locs[i]
 		} else if found, ok := snap.FindBlob(e.Blob); ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/store"
 )
 
 const retryGo = `package net
@@ -175,7 +176,7 @@ func TestSearchErrors(t *testing.T) {
 	if _, err := Search(ctx, repo, Options{Query: "x", Mode: "fuzzy"}); !errors.Is(err, ErrBadMode) {
 		t.Errorf("bad mode: %v", err)
 	}
-	if _, err := Search(ctx, repo, Options{Query: "x", NoIndex: true}); !errors.Is(err, gitindex.ErrNoIndex) {
+	if _, err := Search(ctx, repo, Options{Query: "x", NoIndex: true}); !errors.Is(err, store.ErrNoIndex) {
 		t.Errorf("no index with --no-index: %v", err)
 	}
 }
@@ -284,20 +285,20 @@ func TestSearchRebuildsAnOlderIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	current := fmt.Sprintf(`"schema": %d`, gitindex.SchemaVersion)
+	current := fmt.Sprintf(`"schema": %d`, store.SchemaVersion)
 	if !bytes.Contains(b, []byte(current)) {
 		t.Fatalf("manifest does not hold %s: %s", current, b)
 	}
-	older := bytes.Replace(b, []byte(current), []byte(fmt.Sprintf(`"schema": %d`, gitindex.SchemaVersion-1)), 1)
+	older := bytes.Replace(b, []byte(current), []byte(fmt.Sprintf(`"schema": %d`, store.SchemaVersion-1)), 1)
 	if err := os.WriteFile(manifest, older, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Search(context.Background(), repo, Options{Query: "retry", NoIndex: true, Embedder: embed.Default()})
-	if !errors.Is(err, gitindex.ErrSchema) {
+	if !errors.Is(err, store.ErrSchema) {
 		t.Fatalf("--no-index over an older index: %v, want ErrSchema", err)
 	}
 	res := run(t, repo, Options{Query: "RetryWithBackoff"})
-	if res.Indexed == nil || res.Indexed.RebuiltFrom != gitindex.SchemaVersion-1 || !hasHit(res, "RetryWithBackoff") {
+	if res.Indexed == nil || res.Indexed.RebuiltFrom != store.SchemaVersion-1 || !hasHit(res, "RetryWithBackoff") {
 		t.Fatalf("search did not rebuild the older index: indexed %+v, %d hits", res.Indexed, len(res.Hits))
 	}
 }

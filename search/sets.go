@@ -4,6 +4,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // hashSet is a set of chunk content hashes.
@@ -11,7 +12,7 @@ type hashSet map[[16]byte]struct{}
 
 // listingHashes collects the content hashes of every row of a listing's
 // blobs. Blobs shared by several paths are read once.
-func listingHashes(snap *gitindex.Snapshot, l *gitindex.Listing) hashSet {
+func listingHashes(snap *store.Snapshot, l *gitindex.Listing) hashSet {
 	set := hashSet{}
 	done := map[plumbing.Hash]bool{}
 	for _, e := range l.Entries {
@@ -25,7 +26,7 @@ func listingHashes(snap *gitindex.Snapshot, l *gitindex.Listing) hashSet {
 }
 
 // addBlobHashes adds the content hashes of one blob's rows to set.
-func addBlobHashes(snap *gitindex.Snapshot, blob plumbing.Hash, set hashSet) {
+func addBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set hashSet) {
 	loc, ok := snap.FindBlob(blob)
 	if !ok {
 		return
@@ -54,7 +55,7 @@ func (v *view) restrictToSets(in, out []*gitindex.Listing) {
 			excl[h] = struct{}{}
 		}
 	}
-	v.restrict(func(r gitindex.Row) bool {
+	v.restrict(func(r store.Row) bool {
 		if r.Hash == ([16]byte{}) {
 			return false
 		}
@@ -71,7 +72,7 @@ func (v *view) restrictToSets(in, out []*gitindex.Listing) {
 }
 
 // restrict clears the visible rows for which keep is false.
-func (v *view) restrict(keep func(gitindex.Row) bool) {
+func (v *view) restrict(keep func(store.Row) bool) {
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {

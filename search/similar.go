@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // maxChangedQueries caps the changed chunks used as queries, so that a huge
@@ -82,7 +83,7 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 		res.Changed = append(res.Changed, q.Changed)
 	}
 	v := newView(repo, res.Target, snap, listings[:1], &opts)
-	v.restrict(func(r gitindex.Row) bool {
+	v.restrict(func(r store.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched
 	})
@@ -194,7 +195,7 @@ type changedQuery struct {
 // text the index holds for it (a class reads as its header and its members'
 // signatures, as it was indexed), or its source when that is empty (windows
 // carry a long chunk's text) or its rows cannot be read.
-func changedText(seg *gitindex.Segment, q changedQuery, content []byte) string {
+func changedText(seg *store.Segment, q changedQuery, content []byte) string {
 	source := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
 	first, n, ok := seg.FindBlob(q.blob)
 	if !ok || q.row < first || q.row >= first+n {
@@ -213,7 +214,7 @@ func changedText(seg *gitindex.Segment, q changedQuery, content []byte) string {
 // changedChunks returns the chunks of end whose content hash is not in the
 // base version of their file. A file-level chunk counts only when nothing
 // else in its file changed: it changes with any edit between definitions.
-func changedChunks(snap *gitindex.Snapshot, base, end *gitindex.Listing) []changedQuery {
+func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQuery {
 	var out []changedQuery
 	for _, e := range changedEntries(base, end) {
 		old := hashSet{}

@@ -8,6 +8,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/store"
 )
 
 const headerGo = `package wire
@@ -74,7 +75,7 @@ func TestChangedTextIsIndexText(t *testing.T) {
 	if _, err := Similar(ctx, repo, "HEAD", Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
 		t.Fatal(err)
 	}
-	snap, err := gitindex.OpenSnapshot(repo.IndexDir, emb.ID())
+	snap, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
 	if err != nil {
 		t.Fatal(err)
 	}

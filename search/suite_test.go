@@ -17,6 +17,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -133,7 +134,7 @@ func suiteRepo(t testing.TB, dir string) *gitindex.Repo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	return repo

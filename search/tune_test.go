@@ -7,6 +7,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // BenchmarkFusionGrid measures the fused MRR@10 of the GOROOT quality
@@ -24,7 +25,7 @@ func BenchmarkFusionGrid(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := gitindex.NewIndexer(repo, gitindex.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
 			b.Fatal(err)
 		}
 		for _, k := range []float64{10, 30} {

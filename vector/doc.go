@@ -9,7 +9,7 @@
 // MB/s at best (1.5–7 s for a million vectors, slower after a reopen), roughly
 // a hundred times slower than reading the same bytes from memory, and a query
 // has to look at every candidate vector. So queries never iterate Badger:
-// gitindex copies the vectors a revision needs, in row order, into a flat
+// the indexer copies the vectors a revision needs, in row order, into a flat
 // segment file ([Create], [Writer.Add], [Writer.Finish]) and a query scans that
 // file through a read-only memory map ([Open], [Segment.Search]) at close to
 // memory bandwidth.

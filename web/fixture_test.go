@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
@@ -67,8 +68,8 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := gitindex.Options{Embedder: embed.Default()}
-	if _, err := gitindex.NewIndexer(repo, opts).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0); err != nil {
+	opts := indexer.Options{Embedder: embed.Default()}
+	if _, err := indexer.NewIndexer(repo, opts).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0); err != nil {
 		t.Fatal(err)
 	}
 	s, err := New(repo, Options{Embedder: embed.Default(), Index: opts})

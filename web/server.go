@@ -19,6 +19,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/mcp"
 	"github.com/bcindex/bcindex/search"
 )
@@ -28,9 +29,9 @@ var assets stdembed.FS
 
 // Options configure a Server.
 type Options struct {
-	Embedder embed.Embedder   // nil: no vector arm
-	Index    gitindex.Options // how a search indexes blobs it lacks
-	Log      io.Writer        // internal errors; nil: discarded
+	Embedder embed.Embedder  // nil: no vector arm
+	Index    indexer.Options // how a search indexes blobs it lacks
+	Log      io.Writer       // internal errors; nil: discarded
 }
 
 // Server is the web page's HTTP handler for one repository.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Exit codes, decided here only (like git grep: 1 means no match).
@@ -109,15 +110,15 @@ func exitCode(err error, stderr io.Writer) int {
 
 func hint(err error) string {
 	switch {
-	case errors.Is(err, gitindex.ErrNoIndex):
+	case errors.Is(err, store.ErrNoIndex):
 		return "run `git bcindex index` first"
 	case errors.Is(err, errDamaged):
 		return "run `git bcindex check --repair`: it keeps what is sound and rebuilds the rest from git"
-	case errors.Is(err, gitindex.ErrCorrupt):
+	case errors.Is(err, store.ErrCorrupt):
 		return "run `git bcindex check --repair`, or rebuild it all with `git bcindex index --rebuild`"
-	case errors.Is(err, gitindex.ErrSchema):
+	case errors.Is(err, store.ErrSchema):
 		return "rebuild it with `git bcindex index --rebuild`"
-	case errors.Is(err, gitindex.ErrLocked):
+	case errors.Is(err, store.ErrLocked):
 		return "wait for it to finish (see `git bcindex status`), or search with --no-index"
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/store"
 	"github.com/urfave/cli/v2"
-
-	"github.com/bcindex/bcindex/gitindex"
 )
 
 // errDamaged is a check that found damage and was not asked to repair it.
@@ -37,7 +37,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := gitindex.Check(c.Context, repo.IndexDir)
+	rep, err := store.Check(c.Context, repo.IndexDir, repo.CheckListing)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
@@ -59,24 +59,24 @@ func runCheck(c *cli.Context) error {
 		}
 		return nil
 	}
-	if err := gitindex.Repair(c.Context, repo.IndexDir, rep, c.Duration("wait")); err != nil {
+	if err := store.Repair(c.Context, repo.IndexDir, rep, c.Duration("wait")); err != nil {
 		return err
 	}
 	revs := c.Args().Slice()
 	if len(revs) == 0 {
 		revs = []string{"HEAD"}
 	}
-	sum, err := gitindex.NewIndexer(repo, s.indexOptions()).Index(c.Context, revs, c.Duration("wait"))
+	sum, err := indexer.NewIndexer(repo, s.indexOptions()).Index(c.Context, revs, c.Duration("wait"))
 	if err != nil {
 		return fmt.Errorf("check --repair: index again: %w", err)
 	}
-	after, err := gitindex.Check(c.Context, repo.IndexDir)
+	after, err := store.Check(c.Context, repo.IndexDir, repo.CheckListing)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
 	if c.Bool("json") {
 		b, _ := json.Marshal(struct {
-			*gitindex.CheckReport
+			*store.CheckReport
 			Repaired    int `json:"repaired"`
 			BlobsNew    int `json:"blobs_new"`
 			StillBroken int `json:"still_damaged"`

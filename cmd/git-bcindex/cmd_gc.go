@@ -11,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 func gcCommand() *cli.Command {
@@ -32,20 +32,20 @@ func gcCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			ix := gitindex.NewIndexer(repo, s.indexOptions())
+			ix := indexer.NewIndexer(repo, s.indexOptions())
 			// The hooks' last indexed tree is their next diff base: keep its listing.
 			var keep []plumbing.Hash
 			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {
 				keep = append(keep, plumbing.NewHash(strings.TrimSpace(string(b))))
 			}
-			sum, err := ix.GC(c.Context, c.Duration("wait"), gitindex.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
+			sum, err := ix.GC(c.Context, c.Duration("wait"), indexer.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
 			if err != nil {
 				return fmt.Errorf("gc: %w", err)
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
 				b, _ := json.Marshal(struct {
-					*gitindex.GCSummary
+					*indexer.GCSummary
 					ElapsedMS int64 `json:"elapsed_ms"`
 				}{sum, sum.Elapsed.Milliseconds()})
 				fmt.Fprintln(w, string(b))

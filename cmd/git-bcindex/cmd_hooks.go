@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/hooks"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 func hooksCommand() *cli.Command {
@@ -174,10 +175,10 @@ func runHookWorker(c *cli.Context) error {
 	if top == "" {
 		top = repo.GitDir
 	}
-	job := hooks.IndexJob(top, func(r *gitindex.Repo) (gitindex.Options, error) {
+	job := hooks.IndexJob(top, func(r *gitindex.Repo) (indexer.Options, error) {
 		s, err := readSettings(r)
 		if err != nil {
-			return gitindex.Options{}, err
+			return indexer.Options{}, err
 		}
 		return s.indexOptions(), nil
 	})

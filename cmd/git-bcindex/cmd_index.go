@@ -11,6 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/store"
 )
 
 func indexCommand() *cli.Command {
@@ -50,13 +52,13 @@ func indexCommand() *cli.Command {
 			if !c.Bool("json") {
 				opts.Progress = newProgress(c.App.ErrWriter)
 			}
-			var sum *gitindex.Summary
+			var sum *indexer.Summary
 			if h, ok, herr := historyOptions(c, revs); herr != nil {
 				return herr
 			} else if ok {
-				sum, err = gitindex.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
+				sum, err = indexer.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
 			} else {
-				sum, err = gitindex.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
+				sum, err = indexer.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
 			}
 			if sum != nil {
 				printSummary(c.App.Writer, sum, c.Bool("json"))
@@ -67,18 +69,18 @@ func indexCommand() *cli.Command {
 }
 
 func removeIndex(c *cli.Context, repo *gitindex.Repo) error {
-	lock, err := gitindex.AcquireLock(c.Context, repo.IndexDir, c.Duration("wait"))
+	lock, err := store.AcquireLock(c.Context, repo.IndexDir, c.Duration("wait"))
 	if err != nil {
 		return err
 	}
 	defer lock.Release()
-	return gitindex.RemoveIndexData(repo.IndexDir)
+	return store.RemoveIndexData(repo.IndexDir)
 }
 
 // summaryJSON is the stable --json form of an indexing summary.
 type summaryJSON struct {
 	Revisions []revJSON `json:"revisions"`
-	*gitindex.Summary
+	*indexer.Summary
 	ElapsedMS int64 `json:"elapsed_ms"`
 }
 
@@ -87,7 +89,7 @@ type revJSON struct {
 	Commit string `json:"commit"`
 }
 
-func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
+func printSummary(w io.Writer, s *indexer.Summary, asJSON bool) {
 	if asJSON {
 		out := summaryJSON{Summary: s, ElapsedMS: s.Elapsed.Milliseconds()}
 		for _, c := range s.Commits {
@@ -108,7 +110,7 @@ func printSummary(w io.Writer, s *gitindex.Summary, asJSON bool) {
 		fmt.Fprintln(w, s.Repaired)
 	}
 	if s.RebuiltFrom > 0 {
-		fmt.Fprintf(w, "rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, gitindex.SchemaVersion)
+		fmt.Fprintf(w, "rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, store.SchemaVersion)
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -94,7 +95,7 @@ func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
 	if !asJSON {
 		opts.Progress = newProgress(c.App.ErrWriter)
 	}
-	sum, err := gitindex.NewIndexer(repo, opts).IndexHistory(c.Context, gitindex.HistoryOptions{Revs: []string{tip.Hash.String()}, Max: n}, 2*time.Minute)
+	sum, err := indexer.NewIndexer(repo, opts).IndexHistory(c.Context, gitindex.HistoryOptions{Revs: []string{tip.Hash.String()}, Max: n}, 2*time.Minute)
 	if err != nil {
 		return err
 	}

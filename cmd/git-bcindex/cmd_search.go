@@ -11,7 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -66,7 +66,7 @@ func runSearch(c *cli.Context) error {
 	if !asJSON {
 		opts.Index.Progress = newProgress(c.App.ErrWriter)
 	}
-	opts.OnIndexed = func(sum *gitindex.Summary) {
+	opts.OnIndexed = func(sum *indexer.Summary) {
 		if sum.Repaired != "" {
 			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 func pushCommand() *cli.Command {
@@ -22,8 +23,8 @@ func pushCommand() *cli.Command {
 			"it; git sends only objects the remote does not have.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"}},
 		Action: func(c *cli.Context) error {
-			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error) {
-				return repo.PushShare(c.Context, remote, model)
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*indexer.ShareSummary, error) {
+				return indexer.PushShare(c.Context, repo, remote, model)
 			})
 		},
 	}
@@ -43,8 +44,8 @@ func fetchCommand() *cli.Command {
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 		},
 		Action: func(c *cli.Context) error {
-			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error) {
-				sum, err := repo.FetchShare(c.Context, remote, model, dim, c.Duration("wait"))
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*indexer.ShareSummary, error) {
+				sum, err := indexer.FetchShare(c.Context, repo, remote, model, dim, c.Duration("wait"))
 				if err != nil {
 					return sum, err
 				}
@@ -54,7 +55,7 @@ func fetchCommand() *cli.Command {
 	}
 }
 
-func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string, dim int) (*gitindex.ShareSummary, error)) error {
+func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string, dim int) (*indexer.ShareSummary, error)) error {
 	if c.Args().Len() > 1 {
 		return usageError{fmt.Sprintf("usage: git bcindex %s [REMOTE]", c.Command.Name)}
 	}
@@ -77,7 +78,7 @@ func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string,
 	return err
 }
 
-func printShare(w io.Writer, verb, remote string, s *gitindex.ShareSummary, asJSON bool) {
+func printShare(w io.Writer, verb, remote string, s *indexer.ShareSummary, asJSON bool) {
 	if asJSON {
 		b, _ := json.Marshal(s)
 		fmt.Fprintln(w, string(b))
@@ -105,7 +106,7 @@ func printShare(w io.Writer, verb, remote string, s *gitindex.ShareSummary, asJS
 
 // indexAfterFetch indexes HEAD with the chunk lists a fetch verified, so
 // that they are not parsed, nor their vectors computed, again.
-func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *gitindex.ShareSummary) error {
+func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *indexer.ShareSummary) error {
 	if _, err := repo.Resolve("HEAD"); err != nil {
 		return nil // no commit yet: nothing to index
 	}
@@ -118,7 +119,7 @@ func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *gitindex.Shar
 	if !c.Bool("json") {
 		opts.Progress = newProgress(c.App.ErrWriter)
 	}
-	sum, err := gitindex.NewIndexer(repo, opts).Index(c.Context, []string{"HEAD"}, c.Duration("wait"))
+	sum, err := indexer.NewIndexer(repo, opts).Index(c.Context, []string{"HEAD"}, c.Duration("wait"))
 	if err != nil {
 		return fmt.Errorf("index HEAD with the fetched index: %w", err)
 	}

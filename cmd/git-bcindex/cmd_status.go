@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 func statusCommand() *cli.Command {
@@ -29,7 +30,7 @@ func statusCommand() *cli.Command {
 			if e := s.embedder(); e != nil {
 				model = e.ID()
 			}
-			st, err := repo.Status(c.String("ref"), model)
+			st, err := indexer.StatusOf(repo, c.String("ref"), model)
 			if err != nil {
 				return err
 			}
@@ -80,7 +81,7 @@ func statusCommand() *cli.Command {
 
 // printSyntaxErrors lists the files of --ref with syntax errors.
 func printSyntaxErrors(c *cli.Context, repo *gitindex.Repo) error {
-	errs, err := repo.SyntaxErrors(c.String("ref"))
+	errs, err := indexer.SyntaxErrors(repo, c.String("ref"))
 	if err != nil {
 		return err
 	}

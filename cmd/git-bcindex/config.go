@@ -13,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/train"
 )
 
@@ -25,7 +26,7 @@ type settings struct {
 }
 
 func readSettings(repo *gitindex.Repo) (settings, error) {
-	s := settings{maxFileSize: gitindex.DefaultMaxFileSize, vectors: true}
+	s := settings{maxFileSize: indexer.DefaultMaxFileSize, vectors: true}
 	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
 	if err != nil {
 		cfg, err = repo.Git.Config()
@@ -194,8 +195,8 @@ const (
 )
 
 // indexOptions are the indexing options the settings call for.
-func (s settings) indexOptions() gitindex.Options {
-	o := gitindex.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
+func (s settings) indexOptions() indexer.Options {
+	o := indexer.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
 	if _, remote := s.emb.(*embed.Remote); remote {
 		o.Workers = remoteWorkers
 		o.EmbedBatch = remoteEmbedBatch

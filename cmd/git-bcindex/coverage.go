@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // vectorsMissingLine says in one line that chunks lack the configured
@@ -16,7 +16,7 @@ func vectorsMissingLine(missing, total int, model string) string {
 
 // printCoverage prints the vector coverage of each model the index holds
 // vectors of, the configured one first.
-func printCoverage(w io.Writer, st *gitindex.Status) {
+func printCoverage(w io.Writer, st *indexer.Status) {
 	if st.Embeddable == 0 || len(st.VectorsByModel) == 0 {
 		return
 	}

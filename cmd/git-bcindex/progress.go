@@ -7,7 +7,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // barProgress draws a progress bar on a terminal's stderr.
@@ -18,7 +18,7 @@ type barProgress struct {
 
 // newProgress returns a progress bar when stderr is a terminal, else nil
 // (piped output stays quiet until the final summary).
-func newProgress(stderr io.Writer) gitindex.Progress {
+func newProgress(stderr io.Writer) indexer.Progress {
 	f, ok := stderr.(*os.File)
 	if !ok || !(isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())) {
 		return nil

@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // version and commit may be set at build time with
@@ -33,7 +33,7 @@ type buildInfo struct {
 
 func readBuildInfo() buildInfo {
 	b := buildInfo{Version: version, Commit: commit, GoVersion: runtime.Version(),
-		Schema: gitindex.SchemaVersion, Model: embed.BuiltinID}
+		Schema: store.SchemaVersion, Model: embed.BuiltinID}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if b.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			b.Version = bi.Main.Version

@@ -1,0 +1,11 @@
+// Package indexer turns revisions into index entries: it takes the blobs a
+// revision's tree lists (from gitindex), chunks the ones no segment holds
+// yet, embeds the chunks whose vectors are not stored yet, and writes blob
+// records, vectors and a new segment (to store). It also merges and
+// garbage-collects segments, reports index status, and shares an index
+// through git refs.
+//
+// Everything is keyed by content. A blob is chunked once, whatever commit,
+// branch or tag contains it; a vector is computed once per (model, chunk
+// content hash).
+package indexer

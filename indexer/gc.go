@@ -1,0 +1,330 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
+)
+
+// GCSummary reports what a garbage collection removed.
+type GCSummary struct {
+	Refs           int           `json:"refs"`            // commits the live set was computed from
+	LiveBlobs      int           `json:"live_blobs"`      // blobs reachable from a ref
+	DeadBlobs      int           `json:"dead_blobs"`      // blobs dropped from segments
+	SegmentsBefore int           `json:"segments_before"` // live segments before
+	SegmentsAfter  int           `json:"segments_after"`
+	BlobRecords    int           `json:"blob_records_deleted"` // Badger blob records deleted
+	Vectors        int           `json:"vectors_deleted"`      // Badger vectors deleted (unreferenced or other models)
+	Listings       int           `json:"listings_deleted"`     // cached tree listings deleted
+	BytesBefore    int64         `json:"bytes_before"`
+	BytesAfter     int64         `json:"bytes_after"`
+	Elapsed        time.Duration `json:"-"`
+}
+
+// GC drops everything no ref reaches: blobs from the segments (which are
+// rewritten, and merged into as few as possible, when any blob is dead),
+// blob records and vectors from Badger (vectors of other models than the
+// indexer's too), and cached listings of unreachable trees. Refs are HEAD,
+// branches, remote branches and tags; keep lists extra trees to retain.
+//
+// It holds the index lock throughout, so no indexer runs meanwhile, and
+// publishes with the manifest like an indexing run: a search sees the old
+// segments or the new ones, and an interrupted gc leaves duplicates that
+// the next one removes.
+func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+	keep := opts.KeepListings
+	start := time.Now()
+	dir := ix.repo.IndexDir
+	sum := &GCSummary{BytesBefore: dirSize(dir)}
+	lock, err := store.AcquireLock(ctx, dir, lockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+
+	trees, err := ix.liveTrees(opts.Reflog)
+	if err != nil {
+		return nil, err
+	}
+	sum.Refs = len(trees)
+	live := map[plumbing.Hash]string{} // blob → a path, for language detection
+	liveTree := map[plumbing.Hash]bool{}
+	for _, t := range append(trees, keep...) {
+		liveTree[t] = true
+	}
+	for _, t := range trees {
+		l, _, err := ix.repo.ListingFrom(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range l.Entries {
+			if _, ok := live[e.Blob]; !ok && e.Skip == gitindex.SkipNone {
+				live[e.Blob] = e.Path
+			}
+		}
+	}
+	sum.LiveBlobs = len(live)
+
+	m, err := store.ReadManifest(dir)
+	if errors.Is(err, store.ErrNoIndex) {
+		return sum, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.SegmentsBefore, sum.SegmentsAfter = len(m.Segments), len(m.Segments)
+	st, err := store.OpenStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	err = ix.compact(m, live, sum)
+	if err == nil {
+		err = ix.sweepStore(st, live, sum)
+	}
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum.Listings = sweepListings(dir, liveTree)
+	sum.BytesAfter = dirSize(dir)
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// GCOptions tune a garbage collection.
+type GCOptions struct {
+	// Reflog keeps what the reflogs (HEAD's and every ref's) still name,
+	// so that `git checkout HEAD@{3}` stays searchable without reindexing.
+	Reflog bool
+	// KeepListings are trees whose cached listings are kept even if no ref
+	// reaches them (the hooks' next diff base).
+	KeepListings []plumbing.Hash
+}
+
+// liveTrees returns the root trees of HEAD and every branch, remote branch
+// and tag (annotated tags peeled; refs to non-commits ignored), and with
+// reflog, of every commit a reflog names.
+func (ix *Indexer) liveTrees(reflog bool) ([]plumbing.Hash, error) {
+	seen := map[plumbing.Hash]bool{}
+	var out []plumbing.Hash
+	add := func(h plumbing.Hash) {
+		obj, err := ix.repo.Git.Object(plumbing.AnyObject, h)
+		for err == nil {
+			if t, ok := obj.(*object.Tag); ok {
+				obj, err = t.Object()
+				continue
+			}
+			break
+		}
+		if c, ok := obj.(*object.Commit); ok && err == nil && !seen[c.TreeHash] {
+			seen[c.TreeHash] = true
+			out = append(out, c.TreeHash)
+		}
+	}
+	if head, err := ix.repo.Git.Head(); err == nil {
+		add(head.Hash())
+	}
+	refs, err := ix.repo.Git.References()
+	if err != nil {
+		return nil, fmt.Errorf("gc: list refs: %w", err)
+	}
+	err = refs.ForEach(func(r *plumbing.Reference) error {
+		if r.Type() == plumbing.HashReference && (r.Name().IsBranch() || r.Name().IsRemote() || r.Name().IsTag()) {
+			add(r.Hash())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gc: list refs: %w", err)
+	}
+	if reflog {
+		for _, h := range reflogCommits(ix.repo) {
+			add(h)
+		}
+	}
+	return out, nil
+}
+
+// reflogCommits lists the commits the reflogs name (old and new side of
+// every entry), from the common git dir and the worktree's own HEAD log.
+func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
+	var files []string
+	for _, dir := range []string{filepath.Join(r.CommonDir, "logs"), filepath.Join(r.GitDir, "logs")} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	seen := map[plumbing.Hash]bool{}
+	var out []plumbing.Hash
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 2 {
+				continue
+			}
+			for _, f := range fields[:2] {
+				if h := plumbing.NewHash(f); len(f) == 40 && !h.IsZero() && !seen[h] {
+					seen[h] = true
+					out = append(out, h)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compact merges the segments into one holding only live blobs, when any
+// blob is dead or the segments are many. Postings and vectors are copied,
+// not recomputed; only the configured model's vectors are kept.
+func (ix *Indexer) compact(m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
+	if err != nil {
+		return err
+	}
+	for _, seg := range snap.Segments {
+		for i := 0; i < seg.Blobs(); i++ {
+			if _, ok := live[seg.BlobSHA(i)]; !ok {
+				sum.DeadBlobs++
+			}
+		}
+	}
+	snap.Close()
+	if sum.DeadBlobs == 0 && len(m.Segments) <= 1 {
+		return nil
+	}
+	ix.removeOrphans(m)
+	keepBlob := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
+	keepModel := func(file string) bool {
+		return ix.opts.Embedder != nil && file == store.VectorFileName(ix.opts.Embedder.ID())
+	}
+	if err := ix.mergeSegments(m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
+		return fmt.Errorf("gc: rewrite segments: %w", err)
+	}
+	sum.SegmentsAfter = len(m.Segments)
+	return nil
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// sweepStore deletes blob records of dead blobs and vectors that no live
+// chunk of the indexer's model uses.
+func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, sum *GCSummary) error {
+	m, err := store.ReadManifest(ix.repo.IndexDir)
+	if err != nil {
+		return err
+	}
+	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
+	if err != nil {
+		return err
+	}
+	hashes := map[[16]byte]bool{}
+	for _, seg := range snap.Segments {
+		for r := 0; r < seg.Rows(); r++ {
+			if row := seg.Row(r); row.Indexed {
+				hashes[row.Hash] = true
+			}
+		}
+	}
+	snap.Close()
+	keepPrefix := ""
+	if ix.opts.Embedder != nil {
+		keepPrefix = "v/" + ix.opts.Embedder.ID() + "/"
+	}
+	var dead [][]byte
+	err = st.DB.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().KeyCopy(nil)
+			switch {
+			case bytes.HasPrefix(k, store.PrefBlob) && len(k) == len(store.PrefBlob)+20:
+				if _, ok := live[plumbing.Hash(k[len(store.PrefBlob):])]; !ok {
+					dead = append(dead, k)
+					sum.BlobRecords++
+				}
+			case bytes.HasPrefix(k, []byte("v/")):
+				ours := keepPrefix != "" && strings.HasPrefix(string(k), keepPrefix) && len(k) == len(keepPrefix)+16
+				if ours && hashes[[16]byte(k[len(keepPrefix):])] {
+					continue
+				}
+				dead = append(dead, k)
+				sum.Vectors++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("gc: scan store: %w", err)
+	}
+	wb := st.DB.NewWriteBatch()
+	for _, k := range dead {
+		if err := wb.Delete(k); err != nil {
+			wb.Cancel()
+			return fmt.Errorf("gc: delete: %w", err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return fmt.Errorf("gc: delete: %w", err)
+	}
+	if len(dead) > 0 {
+		st.DB.Flatten(1)
+		for st.DB.RunValueLogGC(0.5) == nil {
+		}
+	}
+	return nil
+}
+
+// sweepListings deletes cached listings of trees not in keep, and returns
+// how many.
+func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
+	// A kept delta needs its base.
+	bases := map[plumbing.Hash]bool{}
+	for h := range keep {
+		if b, ok := gitindex.ListingBase(indexDir, h); ok {
+			bases[b] = true
+		}
+	}
+	n := 0
+	root := filepath.Join(indexDir, "trees")
+	dirs, _ := os.ReadDir(root)
+	for _, d := range dirs {
+		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, f := range files {
+			h := plumbing.NewHash(d.Name() + f.Name())
+			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
+				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

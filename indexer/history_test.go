@@ -1,0 +1,123 @@
+package indexer
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+func TestHistorySelectsFirstParentCommits(t *testing.T) {
+	r := gittest.New(t)
+	var main []string
+	for i, d := range []string{"2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"} {
+		main = append(main, r.CommitAt(d+"T00:00:00Z", "m", map[string]string{"a.go": "package a\n// " + strings.Repeat("x", i) + "\n"}))
+	}
+	r.Git("checkout", "-q", "-b", "feature", main[1])
+	f1 := r.CommitAt("2024-02-15T00:00:00Z", "f", map[string]string{"b.go": "package b\n"})
+	r.Git("checkout", "-q", "main")
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hashes := func(cs []gitindex.HistoryCommit) string {
+		var s []string
+		for _, c := range cs {
+			s = append(s, c.Hash.String())
+		}
+		return strings.Join(s, " ")
+	}
+	cases := []struct {
+		name string
+		opts gitindex.HistoryOptions
+		want []string
+	}{
+		{"all of HEAD", gitindex.HistoryOptions{}, main},
+		{"max 2", gitindex.HistoryOptions{Max: 2}, main[2:]},
+		{"since", gitindex.HistoryOptions{Since: time.Date(2024, 2, 10, 0, 0, 0, 0, time.UTC)}, main[2:]},
+		{"all branches", gitindex.HistoryOptions{AllBranches: true}, append([]string{f1}, main...)},
+	}
+	for _, c := range cases {
+		got, err := repo.History(ctx, c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.name == "all branches" {
+			// feature is walked first (sorted names), then main adds the rest, oldest first.
+			c.want = []string{main[0], main[1], f1, main[2], main[3]}
+		}
+		if hashes(got) != strings.Join(c.want, " ") {
+			t.Errorf("%s: got %s\nwant %s", c.name, hashes(got), strings.Join(c.want, " "))
+		}
+	}
+}
+
+// TestIndexHistoryCostsDistinctBlobs: indexing 30 commits that each change
+// one of 10 files processes the 10 initial blobs plus one per commit, and
+// derives every listing from its parent's instead of walking the tree.
+func TestIndexHistoryCostsDistinctBlobs(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(10))
+	for i := 0; i < 30; i++ {
+		r.Commit("c", map[string]string{"pkg3/f3.go": "package pkg3\n\n// V" + strings.Repeat("i", i+1) + " changes.\nfunc V() {}\n"})
+	}
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	commits, err := repo.History(ctx, gitindex.HistoryOptions{})
+	if err != nil || len(commits) != 31 {
+		t.Fatalf("history: %d commits, %v", len(commits), err)
+	}
+	sum, err := NewIndexer(repo, Options{}).IndexHistory(ctx, gitindex.HistoryOptions{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.BlobsNew != 40 || len(sum.Commits) != 31 {
+		t.Errorf("history index: %d new blobs over %d commits, want 40 over 31", sum.BlobsNew, len(sum.Commits))
+	}
+	for _, c := range commits {
+		if _, err := repo.CachedListing(c.Tree); err != nil {
+			t.Errorf("listing of %s not cached: %v", c.Hash, err)
+		}
+	}
+	// Derived, not walked: a new commit lists from its parent's listing.
+	r.Commit("c", map[string]string{"pkg4/f4.go": "package pkg4\n"})
+	c, _ := repo.Resolve("HEAD")
+	p, _ := repo.Resolve("HEAD~1")
+	if _, d, err := repo.ListingFrom(ctx, c.Tree, p.Tree); err != nil || d.Walked || d.Modified != 1 {
+		t.Errorf("listing from parent: %+v, %v", d, err)
+	}
+	sum, err = NewIndexer(repo, Options{}).IndexHistory(ctx, gitindex.HistoryOptions{Max: 5}, 0)
+	if err != nil || sum.BlobsNew != 1 {
+		t.Errorf("incremental history index: %+v, %v", sum, err)
+	}
+}
+
+// TestHistoryStopsAtShallowBoundary indexes all the history a shallow clone
+// has, without trying to read the commits it lacks.
+func TestHistoryStopsAtShallowBoundary(t *testing.T) {
+	r := gittest.New(t)
+	for i := 0; i < 6; i++ {
+		r.Commit("c", map[string]string{"f.go": "package f\n\n// V" + strings.Repeat("i", i+1) + " changes.\nfunc V() {}\n"})
+	}
+	dst := filepath.Join(t.TempDir(), "shallow")
+	r.Git("clone", "-q", "--depth", "3", "file://"+r.Dir, dst)
+	repo, err := gitindex.OpenRepo(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := NewIndexer(repo, Options{}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)
+	if err != nil {
+		t.Fatalf("history of a shallow clone: %v", err)
+	}
+	if len(sum.Commits) != 3 {
+		t.Fatalf("indexed %d commits of a depth-3 clone, want 3", len(sum.Commits))
+	}
+}

@@ -1,0 +1,48 @@
+package store
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ModelCoverage is how many of a revision's chunks have vectors of one
+// model. Vector files are named after the model (vectorFileName), so the
+// name shown is that file's: the model ID with / \ : and spaces as _.
+type ModelCoverage struct {
+	Model   string `json:"model"`
+	Vectors int    `json:"chunks_with_vectors"`
+}
+
+// VectorCoverage counts, per model with a vector file in any of the
+// segments, the rows of rowsBySeg (segment ID → rows of the revision that
+// can have a vector) in segments that have that model's vectors.
+func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
+	by := map[string]int{}
+	for id, n := range rowsBySeg {
+		names, _ := filepath.Glob(filepath.Join(SegmentFile(indexDir, id, "vec-*.bin")))
+		for _, p := range names {
+			by[modelOfVectorFile(filepath.Base(p))] += n
+		}
+	}
+	out := make([]ModelCoverage, 0, len(by))
+	for m, n := range by {
+		out = append(out, ModelCoverage{Model: m, Vectors: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
+	return out
+}
+
+// modelOfVectorFile inverts vectorFileName as far as it can.
+func modelOfVectorFile(name string) string {
+	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".bin")
+	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
+		s = s[:i]
+	}
+	return s
+}
+
+// VectorFileLabel is how coverage names model: the label of its file.
+func VectorFileLabel(model string) string {
+	return modelOfVectorFile(VectorFileName(model))
+}

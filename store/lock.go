@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// ErrLocked is returned when another indexer holds the index lock.
+var ErrLocked = errors.New("another git-bcindex indexer is running")
+
+// Lock is the one-indexer-at-a-time lock of a repository.
+type Lock struct{ fl *flock.Flock }
+
+// AcquireLock takes the index lock, waiting up to wait for a running indexer
+// to finish (0: do not wait).
+func AcquireLock(ctx context.Context, indexDir string, wait time.Duration) (*Lock, error) {
+	if err := os.MkdirAll(indexDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create index dir: %w", err)
+	}
+	fl := flock.New(filepath.Join(indexDir, "index.lock"))
+	deadline := time.Now().Add(wait)
+	for {
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("lock index: %w", err)
+		}
+		if ok {
+			return &Lock{fl: fl}, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, ErrLocked
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Release drops the lock.
+func (l *Lock) Release() error { return l.fl.Unlock() }

@@ -1,0 +1,271 @@
+package store
+
+// On-disk layout of the bcindex store, schema version 4.
+//
+// Everything lives in <common git dir>/bcindex/:
+//
+//	db/                     Badger: the durable store, opened only by the indexer
+//	  "meta/schema"           → uvarint SchemaVersion
+//	  "b/" + blob SHA (20 B)  → blob record: chunker version, content skip reason,
+//	                            size, language, and what identifies every chunk
+//	                            (kind, name, parent, lines, bytes, syntax-error
+//	                            flag, content hash)
+//	  "v/" + model + "/" + content hash (16 B)
+//	                          → int8 vector and scale (package vector); shared
+//	                            by every chunk with that content
+//	segments/MANIFEST       JSON: schema version, the live segment IDs and the
+//	                        CRC-32C of the rest (crc32c)
+//	segments/<id>/          one immutable segment per indexing run (merged by gc)
+//	  chunks.bin              blob table (sorted by SHA → row range), one
+//	                          fixed-size row per chunk, and per blob the rows'
+//	                          signatures and Meta, compressed (segment.go)
+//	  lex.bin                 BM25 postings over the rows (package lexical)
+//	  vec-<model>.bin         flat int8 vectors, one per row (package vector)
+//	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
+//	                        tree, keyed by tree SHA; paths front-coded, a
+//	                        CRC-32C at the end (a cache: rebuilt when damaged)
+//	index.lock              held by the one running indexer (flock)
+//	hook.log                output of background hook runs
+//
+// A chunk's content hash is the first 16 bytes of SHA-256 over the text the
+// chunk indexes (chunk.IndexText). Chunk text itself is never stored:
+// snippets are read back from the git blob by byte range.
+//
+// Schema history:
+//
+//	1: first version.
+//	2: chunk metadata (qualified name, access, decorators, imports used,
+//	   syntax-error detail) in blob records and segment rows; the segment
+//	   blob table carries each blob's syntax-error count and fallback flag.
+//	3: signatures and Meta compressed per blob in segments (BCSEG003) and
+//	   left out of blob records; postings format 2 (package lexical).
+//	4: chunks.bin (BCSEG004) and the manifest carry CRC-32C checksums;
+//	   every segment file is verified when it is mapped.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// SchemaVersion is the version of the layout described above.
+const SchemaVersion = 4
+
+// ErrSchema is returned when the store was written by another schema version.
+var ErrSchema = errors.New("index schema mismatch")
+
+var (
+	keySchema = []byte("meta/schema")
+	PrefBlob  = []byte("b/")
+)
+
+func blobKey(sha [20]byte) []byte {
+	k := make([]byte, 0, len(PrefBlob)+20)
+	return append(append(k, PrefBlob...), sha[:]...)
+}
+
+// ContentHash is the key under which a chunk's vector is shared.
+func ContentHash(text string) [16]byte {
+	sum := sha256.Sum256([]byte(text))
+	var h [16]byte
+	copy(h[:], sum[:16])
+	return h
+}
+
+// BlobRecord is what the store knows about one blob. The chunks' signatures
+// and Meta are written to segment rows only (see encode).
+type BlobRecord struct {
+	ChunkerVersion int
+	Skip           string // content-based skip reason, or SkipNone
+	Size           int64
+	Language       string
+	Fallback       bool
+	SyntaxErrors   int
+	Chunks         []ChunkRecord
+}
+
+// ChunkRecord is one chunk's metadata. Hash is zero when the chunk has no
+// text of its own to index.
+type ChunkRecord struct {
+	Kind, Name, Signature string
+	Parent                int
+	StartLine, EndLine    int
+	StartByte, EndByte    int
+	SyntaxError           bool
+	Hash                  [16]byte
+	Meta
+}
+
+// Meta is a chunk's descriptive metadata, shown in results but not used to
+// find rows.
+type Meta struct {
+	QualifiedName string   `json:"qualified_name,omitempty"`
+	Access        string   `json:"access,omitempty"`
+	Decorators    []string `json:"decorators,omitempty"`
+	Imports       []string `json:"imports,omitempty"`
+	Doc           string   `json:"doc,omitempty"`
+	ErrorDetail   string   `json:"syntax_error,omitempty"`
+}
+
+func (m *Meta) encode(e *Encoder) {
+	e.str(m.QualifiedName)
+	e.str(m.Access)
+	e.strs(m.Decorators)
+	e.strs(m.Imports)
+	e.str(m.Doc)
+	e.str(m.ErrorDetail)
+}
+
+func (m *Meta) decode(d *Decoder) {
+	m.QualifiedName = d.str()
+	m.Access = d.str()
+	m.Decorators = d.strs()
+	m.Imports = d.strs()
+	m.Doc = d.str()
+	m.ErrorDetail = d.str()
+}
+
+// encodePlace writes what locates and identifies a chunk: kind, name,
+// signature (when withSignature), parent, lines, bytes, syntax-error flag
+// and content hash.
+func (c *ChunkRecord) EncodePlace(e *Encoder, withSignature bool) {
+	e.str(c.Kind)
+	e.str(c.Name)
+	if withSignature {
+		e.str(c.Signature)
+	}
+	e.Uint(uint64(c.Parent + 1))
+	e.Uint(uint64(c.StartLine))
+	e.Uint(uint64(c.EndLine))
+	e.Uint(uint64(c.StartByte))
+	e.Uint(uint64(c.EndByte))
+	e.Bool(c.SyntaxError)
+	e.Buf = append(e.Buf, c.Hash[:]...)
+}
+
+func (c *ChunkRecord) DecodePlace(d *Decoder, withSignature bool) {
+	c.Kind, c.Name = d.str(), d.str()
+	if withSignature {
+		c.Signature = d.str()
+	}
+	c.Parent = int(d.Uint()) - 1
+	c.StartLine, c.EndLine = int(d.Uint()), int(d.Uint())
+	c.StartByte, c.EndByte = int(d.Uint()), int(d.Uint())
+	c.SyntaxError = d.Bool()
+	copy(c.Hash[:], d.Bytes(16))
+}
+
+const blobRecordVersion = 3
+
+// encode keeps what identifies each chunk and its vector. Signatures and
+// Meta are display text that the segment rows hold (compressed) and that
+// chunking the blob again reproduces, so the durable record leaves them out.
+func (b *BlobRecord) Encode() []byte {
+	e := Encoder{Buf: make([]byte, 0, 64+len(b.Chunks)*64)}
+	e.Uint(blobRecordVersion)
+	e.Uint(uint64(b.ChunkerVersion))
+	e.str(b.Skip)
+	e.Uint(uint64(b.Size))
+	e.str(b.Language)
+	e.Bool(b.Fallback)
+	e.Uint(uint64(b.SyntaxErrors))
+	e.Uint(uint64(len(b.Chunks)))
+	for _, c := range b.Chunks {
+		c.EncodePlace(&e, false)
+	}
+	return e.Buf
+}
+
+func DecodeBlobRecord(p []byte) (*BlobRecord, error) {
+	d := Decoder{Buf: p}
+	if v := d.Uint(); v != blobRecordVersion {
+		return nil, fmt.Errorf("blob record version %d: %w", v, ErrSchema)
+	}
+	b := &BlobRecord{}
+	b.ChunkerVersion = int(d.Uint())
+	b.Skip = d.str()
+	b.Size = int64(d.Uint())
+	b.Language = d.str()
+	b.Fallback = d.Bool()
+	b.SyntaxErrors = int(d.Uint())
+	n := d.Uint()
+	if d.Err != nil || n > uint64(len(p)) {
+		return nil, errors.New("corrupt blob record")
+	}
+	b.Chunks = make([]ChunkRecord, n)
+	for i := range b.Chunks {
+		c := &b.Chunks[i]
+		c.DecodePlace(&d, false)
+	}
+	if d.Err != nil {
+		return nil, fmt.Errorf("corrupt blob record: %w", d.Err)
+	}
+	return b, nil
+}
+
+type Encoder struct{ Buf []byte }
+
+func (e *Encoder) Uint(v uint64) { e.Buf = binary.AppendUvarint(e.Buf, v) }
+func (e *Encoder) str(s string)  { e.Uint(uint64(len(s))); e.Buf = append(e.Buf, s...) }
+func (e *Encoder) strs(ss []string) {
+	e.Uint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+func (e *Encoder) Bool(v bool) {
+	if v {
+		e.Buf = append(e.Buf, 1)
+	} else {
+		e.Buf = append(e.Buf, 0)
+	}
+}
+
+type Decoder struct {
+	Buf []byte
+	Err error
+}
+
+var errShort = errors.New("record truncated")
+
+func (d *Decoder) Uint() uint64 {
+	if d.Err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.Buf)
+	if n <= 0 {
+		d.Err = errShort
+		return 0
+	}
+	d.Buf = d.Buf[n:]
+	return v
+}
+
+func (d *Decoder) Bytes(n int) []byte {
+	if d.Err != nil || n < 0 || n > len(d.Buf) {
+		d.Err = errShort
+		return nil
+	}
+	b := d.Buf[:n]
+	d.Buf = d.Buf[n:]
+	return b
+}
+
+func (d *Decoder) str() string { return string(d.Bytes(int(d.Uint()))) }
+func (d *Decoder) strs() []string {
+	n := d.Uint()
+	if d.Err != nil || n > uint64(len(d.Buf)) {
+		d.Err = errShort
+		return nil
+	}
+	var out []string
+	for i := uint64(0); i < n; i++ {
+		out = append(out, d.str())
+	}
+	return out
+}
+func (d *Decoder) Bool() bool {
+	b := d.Bytes(1)
+	return len(b) == 1 && b[0] == 1
+}

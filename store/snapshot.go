@@ -1,0 +1,350 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// ErrNoIndex is returned when a repository has not been indexed yet.
+var ErrNoIndex = errors.New("no index for this repository")
+
+// Manifest lists the live segments. It is replaced atomically, so a reader
+// sees a complete set of segments before or after an indexing run.
+type Manifest struct {
+	Schema   int      `json:"schema"`
+	Segments []string `json:"segments"`
+	Next     int      `json:"next"` // sequence number of the next segment
+	// Sum is the CRC-32C of the Manifest written with Sum zero.
+	Sum uint32 `json:"crc32c,omitempty"`
+}
+
+// encodeManifest encodes m with its checksum.
+func encodeManifest(m Manifest) ([]byte, error) {
+	m.Sum = 0
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	m.Sum = crc32.Checksum(b, castagnoli)
+	return json.MarshalIndent(m, "", "  ")
+}
+
+func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
+
+func ReadManifest(indexDir string) (*Manifest, error) {
+	m, err := DecodeManifest(indexDir)
+	if err != nil {
+		return nil, err
+	}
+	if m.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, m.Schema, SchemaVersion)
+	}
+	return m, nil
+}
+
+// decodeManifest reads the Manifest whatever schema wrote it.
+func DecodeManifest(indexDir string) (*Manifest, error) {
+	b, err := os.ReadFile(manifestPath(indexDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoIndex
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read index manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
+	}
+	// Older schemas wrote no checksum; their index is rebuilt anyway.
+	if m.Schema == SchemaVersion {
+		if again, err := encodeManifest(m); err != nil || !bytes.Equal(again, bytes.TrimSuffix(b, []byte("\n"))) {
+			return nil, fmt.Errorf("read index manifest: %w: checksum mismatch", ErrCorrupt)
+		}
+	}
+	return &m, nil
+}
+
+// RemoveIndexData deletes the store, the segments and the cached listings:
+// everything indexing derives from git. The caller holds the index lock.
+func RemoveIndexData(indexDir string) error {
+	for _, name := range []string{"db", "segments", "trees"} {
+		if err := os.RemoveAll(filepath.Join(indexDir, name)); err != nil {
+			return fmt.Errorf("remove index: %w", err)
+		}
+	}
+	return nil
+}
+
+func WriteManifest(indexDir string, m *Manifest) error {
+	b, err := encodeManifest(*m)
+	if err != nil {
+		return err
+	}
+	return gitindex.WriteFileAtomic(manifestPath(indexDir), append(b, '\n'))
+}
+
+// Segment is one opened, immutable segment.
+type Segment struct {
+	ID    string
+	Table *chunkTable
+	Lex   *lexical.Index
+	Vec   *vector.Segment // nil when the segment has no vectors for the model
+}
+
+// Rows is the number of chunks in the segment.
+func (s *Segment) Rows() int { return s.Table.Nrows }
+
+// Row decodes one chunk, without its signature and metadata.
+func (s *Segment) Row(i int) Row { return s.Table.Row(i) }
+
+// RowHash returns a chunk's content hash and whether it has text of its
+// own, decoding nothing else: for passes over every visible row.
+func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.rowHash(i) }
+
+// RowDetail decodes one chunk with its signature and metadata, which are
+// decompressed per blob: use it for the chunks shown, Row for the rest.
+func (s *Segment) RowDetail(i int) Row { return s.Table.RowDetail(i) }
+
+// Name returns one chunk's name.
+func (s *Segment) Name(i int) string { return s.Table.name(i) }
+
+// NameBytes returns one chunk's name without copying it out of the mapped
+// file; the bytes are valid until the snapshot is closed.
+func (s *Segment) NameBytes(i int) []byte { return s.Table.nameBytes(i) }
+
+// BlobSHA returns the SHA of the blob at index i of the blob table.
+func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.Table.BlobSHA(i) }
+
+// FindBlob returns the row range of a blob in this segment.
+func (s *Segment) FindBlob(sha plumbing.Hash) (first, n int, ok bool) { return s.Table.FindBlob(sha) }
+
+// Chunks rebuilds the chunks of the blob whose n rows start at first, as
+// chunk.Split made them except that docs are clipped to what rows keep.
+func (s *Segment) Chunks(first, n int) ([]chunk.Chunk, error) { return s.Table.chunks(first, n) }
+
+// Blobs is the number of blobs in the segment.
+func (s *Segment) Blobs() int { return s.Table.Nblobs }
+
+func (s *Segment) close() {
+	s.Table.Close()
+	if s.Lex != nil {
+		s.Lex.Close()
+	}
+	if s.Vec != nil {
+		s.Vec.Close()
+	}
+}
+
+// Snapshot is a consistent set of segments, opened for reading.
+type Snapshot struct {
+	Segments []*Segment
+	Model    string
+	// Damaged are the live segments left out because they failed their
+	// checks; the next indexing run drops them and indexes their blobs again.
+	Damaged []DamagedSegment
+
+	mu      sync.Mutex
+	located map[*gitindex.Listing][]BlobLoc // Locate's results
+}
+
+// OpenSnapshot opens the live segments with the vectors of model. It never
+// opens Badger, so it works while an indexer runs.
+func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
+	// A concurrent merge may remove a segment between reading the manifest
+	// and opening it; the Manifest then names a newer set, so read it again.
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		m, err := ReadManifest(indexDir)
+		if err != nil {
+			return nil, err
+		}
+		s, err := OpenSegments(indexDir, m.Segments, model)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// openSegments opens the segments ids. One that is gone (a concurrent
+// merge removed it) is an error wrapping fs.ErrNotExist, for the caller to
+// read the Manifest again; one that is damaged is left out and listed in
+// Damaged: its blobs are missing from the snapshot, so the next indexing
+// run processes them again, and nothing it holds is served.
+func OpenSegments(indexDir string, ids []string, model string) (*Snapshot, error) {
+	snap := &Snapshot{Model: model}
+	for _, id := range ids {
+		seg, err := openSegment(indexDir, id, model)
+		if errors.Is(err, fs.ErrNotExist) {
+			snap.Close()
+			return nil, err
+		}
+		if err != nil {
+			snap.Damaged = append(snap.Damaged, DamagedSegment{ID: id, Err: err})
+			continue
+		}
+		snap.Segments = append(snap.Segments, seg)
+	}
+	return snap, nil
+}
+
+// DamagedSegment is a segment that failed its checks when it was mapped.
+type DamagedSegment struct {
+	ID  string
+	Err error
+}
+
+func (d DamagedSegment) String() string {
+	return fmt.Sprintf("index segment %s is damaged (%v)", d.ID, d.Err)
+}
+
+func openSegment(indexDir, id, model string) (*Segment, error) {
+	st := loadStamps(filepath.Join(indexDir, "segments", id))
+	defer st.save()
+	ct, err := mapChunkTable(SegmentFile(indexDir, id, "chunks.bin"), !st.verified("chunks.bin"))
+	if err != nil {
+		return nil, err
+	}
+	st.passed("chunks.bin")
+	seg := &Segment{ID: id, Table: ct}
+	lex, err := lexical.Open(SegmentFile(indexDir, id, "lex.bin"))
+	if err == nil {
+		seg.Lex = lex
+		if !st.verified("lex.bin") {
+			if err = lex.VerifyChecksum(); err == nil {
+				st.passed("lex.bin")
+			}
+		}
+	}
+	if err != nil {
+		seg.close()
+		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
+	}
+	if model != "" {
+		name := VectorFileName(model)
+		vec, err := vector.Open(SegmentFile(indexDir, id, name))
+		if err == nil {
+			seg.Vec = vec
+			if !st.verified(name) {
+				if err = vec.Verify(); err == nil {
+					st.passed(name)
+				}
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			seg.close()
+			return nil, fmt.Errorf("open segment %s vectors: %w: %v", id, ErrCorrupt, err)
+		}
+	}
+	return seg, nil
+}
+
+func VectorFileName(model string) string {
+	safe := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, model)
+	// The hash keeps IDs apart that differ only in the replaced characters.
+	sum := sha256.Sum256([]byte(model))
+	return fmt.Sprintf("vec-%s-%x.bin", safe, sum[:4])
+}
+
+// Close unmaps every segment.
+func (s *Snapshot) Close() {
+	for _, seg := range s.Segments {
+		seg.close()
+	}
+	s.Segments = nil
+}
+
+// BlobLoc locates a blob's rows.
+type BlobLoc struct {
+	Seg      int
+	First, N int
+}
+
+// Locate returns where the rows of each entry's blob are, in entry order;
+// Seg is -1 for a skipped entry or a blob no segment holds. A query looks
+// its listing up more than once (coverage, then the rows it may see), so
+// the result is kept for the snapshot's lifetime; the listing must not
+// change meanwhile.
+func (s *Snapshot) Locate(l *gitindex.Listing) []BlobLoc {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if locs, ok := s.located[l]; ok {
+		return locs
+	}
+	locs := make([]BlobLoc, len(l.Entries))
+	for i, e := range l.Entries {
+		locs[i].Seg = -1
+		if e.Skip == gitindex.SkipNone {
+			if loc, ok := s.FindBlob(e.Blob); ok {
+				locs[i] = loc
+			}
+		}
+	}
+	if s.located == nil {
+		s.located = map[*gitindex.Listing][]BlobLoc{}
+	}
+	s.located[l] = locs
+	return locs
+}
+
+// BlobFile returns an indexed blob as chunk.Split split it, except that
+// docs are clipped to what rows keep; ok is false when no segment holds the
+// blob or its rows cannot be read.
+func (s *Snapshot) BlobFile(sha plumbing.Hash) (chunk.File, bool) {
+	loc, ok := s.FindBlob(sha)
+	if !ok || loc.N == 0 {
+		return chunk.File{}, false
+	}
+	t := s.Segments[loc.Seg].Table
+	first := t.Row(loc.First)
+	info := t.BlobInfo(first.Blob)
+	if info.Skip != gitindex.SkipNone {
+		return chunk.File{}, false
+	}
+	chunks, err := t.chunks(loc.First, loc.N)
+	if err != nil {
+		return chunk.File{}, false
+	}
+	return chunk.File{Language: first.Language, Chunks: chunks, Fallback: info.Fallback, SyntaxErrors: info.SyntaxErrors}, true
+}
+
+// FindBlob returns where a blob's rows are, searching newest segments first.
+func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
+	for i := len(s.Segments) - 1; i >= 0; i-- {
+		if first, n, ok := s.Segments[i].FindBlob(sha); ok {
+			return BlobLoc{Seg: i, First: first, N: n}, true
+		}
+	}
+	return BlobLoc{}, false
+}
+
+// blobIndex finds a blob's index in the blob table.
+func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
+	i, _ := s.Table.BlobIndex(sha)
+	return i
+}

@@ -1,0 +1,229 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// ErrCorrupt is returned when the store cannot be read.
+var ErrCorrupt = errors.New("index is corrupt or unreadable")
+
+// Store is the durable Badger database. Only the indexer opens it, while it
+// holds the index lock; queries read segments instead.
+type Store struct {
+	DB      *badger.DB
+	opts    badger.Options
+	written atomic.Int64 // bytes of keys and values written since open
+}
+
+// compactAfter is how many bytes a session writes before Close compacts
+// level 0 of the tree: a large run (a full index) pays for compacting what
+// it wrote, instead of leaving large level-0 tables for the next small run
+// (a hook) to compact.
+const compactAfter = 16 << 20
+
+// OpenStore opens (creating if needed) the Badger database in indexDir/db
+// and checks its schema version.
+func OpenStore(indexDir string) (*Store, error) {
+	dir := filepath.Join(indexDir, "db")
+	opts := badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithNumVersionsToKeep(1).
+		WithValueLogFileSize(64 << 20).
+		WithMemTableSize(32 << 20).
+		// Records and vectors stay in the LSM tree: no value log to
+		// garbage-collect. Blocks are not compressed: int8 vectors, most of
+		// the bytes, do not compress, and compression made compactions
+		// CPU-bound.
+		WithValueThreshold(1 << 20).
+		WithCompression(options.None).
+		// A block whose checksum fails is an error, never garbage
+		// decoded as a record or a vector.
+		WithChecksumVerificationMode(options.OnBlockRead).
+		WithNumCompactors(2)
+	db, err := openBadger(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{DB: db, opts: opts}
+	if err := s.checkSchema(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) checkSchema() error {
+	return s.DB.Update(func(txn *badger.Txn) error {
+		item, err := txn.Get(keySchema)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return txn.Set(keySchema, binary.AppendUvarint(nil, SchemaVersion))
+		}
+		if err != nil {
+			return fmt.Errorf("read schema version: %w: %v", ErrCorrupt, err)
+		}
+		return item.Value(func(v []byte) error {
+			got, n := binary.Uvarint(v)
+			if n <= 0 {
+				return fmt.Errorf("read schema version: %w", ErrCorrupt)
+			}
+			if got != SchemaVersion {
+				return fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, got, SchemaVersion)
+			}
+			return nil
+		})
+	})
+}
+
+func openBadger(opts badger.Options) (*badger.DB, error) {
+	if err := CheckBadger(opts.Dir, false); err != nil {
+		return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
+	}
+	db, err := badger.Open(opts)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open index %s: another process holds it: %w", opts.Dir, err)
+		}
+		return nil, fmt.Errorf("open index %s: %w: %v", opts.Dir, ErrCorrupt, err)
+	}
+	return db, nil
+}
+
+// Close closes the database. When this session wrote more than compactAfter
+// bytes, it then opens it once more to close it with level 0 compacted
+// (Badger compacts level 0 only on close or once it holds several tables).
+func (s *Store) Close() error {
+	if err := s.DB.Close(); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	if s.written.Load() <= compactAfter {
+		return nil
+	}
+	db, err := openBadger(s.opts.WithCompactL0OnClose(true))
+	if err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	return nil
+}
+
+// Blob returns the stored record of a blob, or nil if there is none.
+func (s *Store) Blob(sha [20]byte) (*BlobRecord, error) {
+	var rec *BlobRecord
+	err := s.DB.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(blobKey(sha))
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			r, err := DecodeBlobRecord(v)
+			rec = r
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read blob record %x: %w", sha, err)
+	}
+	return rec, nil
+}
+
+// Get returns a copy of the value at key, or nil if absent.
+func (s *Store) Get(key []byte) ([]byte, error) {
+	var out []byte
+	err := s.DB.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(key)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out, err = item.ValueCopy(nil)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", key, err)
+	}
+	return out, nil
+}
+
+// GetEach looks every key up in one read transaction and calls fn with the
+// index of each key that is present and a value valid only during the call.
+func (s *Store) GetEach(keys [][]byte, fn func(i int, v []byte) error) error {
+	err := s.DB.View(func(txn *badger.Txn) error {
+		for i, k := range keys {
+			item, err := txn.Get(k)
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read %q: %w", k, err)
+			}
+			if err := item.Value(func(v []byte) error { return fn(i, v) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read store: %w", err)
+	}
+	return nil
+}
+
+// Batch buffers writes; Flush makes them durable together.
+type Batch struct {
+	wb    *badger.WriteBatch
+	store *Store
+}
+
+// NewBatch starts a write batch.
+func (s *Store) NewBatch() *Batch { return &Batch{wb: s.DB.NewWriteBatch(), store: s} }
+
+// PutBlob records a blob.
+func (b *Batch) PutBlob(sha [20]byte, rec *BlobRecord) error {
+	key, value := blobKey(sha), rec.Encode()
+	if err := b.wb.Set(key, value); err != nil {
+		return fmt.Errorf("write blob record %x: %w", sha, err)
+	}
+	b.store.written.Add(int64(len(key) + len(value)))
+	return nil
+}
+
+// Put writes a raw key.
+func (b *Batch) Put(key, value []byte) error {
+	if err := b.wb.Set(key, value); err != nil {
+		return fmt.Errorf("write %q: %w", key, err)
+	}
+	b.store.written.Add(int64(len(key) + len(value)))
+	return nil
+}
+
+// Flush commits the batch.
+func (b *Batch) Flush() error {
+	if err := b.wb.Flush(); err != nil {
+		return fmt.Errorf("flush index writes: %w", err)
+	}
+	return nil
+}
+
+// Cancel drops the batch.
+func (b *Batch) Cancel() { b.wb.Cancel() }
+
+// Size returns the store's size on disk (LSM + value log).
+func (s *Store) Size() int64 {
+	lsm, vlog := s.DB.Size()
+	return lsm + vlog
+}

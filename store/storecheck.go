@@ -1,0 +1,147 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+	"github.com/dgraph-io/badger/v4/table"
+	"github.com/dgraph-io/ristretto/v2/z"
+)
+
+// CheckBadger examines the Badger database in dir as badger.Open would,
+// but in the calling goroutine. Badger opens its tables in goroutines of
+// its own, where a truncated or garbled table panics beyond the reach of
+// any recover and takes the process down with a goroutine dump; here every
+// failure, panics included, is an error wrapping ErrCorrupt. With full,
+// every block's checksum is verified too (Badger checks only the tables'
+// indexes when it opens them).
+func CheckBadger(dir string, full bool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+		}
+	}()
+	f, err := os.Open(filepath.Join(dir, badger.ManifestFilename))
+	if errors.Is(err, fs.ErrNotExist) {
+		if tables, _ := filepath.Glob(filepath.Join(dir, "*.sst")); len(tables) > 0 {
+			return fmt.Errorf("%w: Badger MANIFEST missing beside %d tables", ErrCorrupt, len(tables))
+		}
+		return nil // a new database
+	}
+	if err != nil {
+		return fmt.Errorf("read Badger MANIFEST: %w", err)
+	}
+	// A write-ahead or value log file that was created but never written
+	// (the disk filled up, the process died) stops badger.Open.
+	for _, pat := range []string{"*.mem", "*.vlog"} {
+		logs, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, p := range logs {
+			if fi, err := os.Stat(p); err == nil && fi.Size() == 0 {
+				f.Close()
+				return fmt.Errorf("%w: Badger log %s is empty", ErrCorrupt, filepath.Base(p))
+			}
+		}
+	}
+	m, _, err := badger.ReplayManifestFile(f, 0, badger.DefaultOptions(dir))
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%w: Badger MANIFEST: %v", ErrCorrupt, err)
+	}
+	ids := make([]uint64, 0, len(m.Tables))
+	for id := range m.Tables {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for _, id := range ids {
+		if err := checkTable(table.NewFilename(id, dir), m.Tables[id].Compression, full); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTable opens one table read-only and reads its index (and with full,
+// verifies every block).
+func checkTable(name string, c options.CompressionType, full bool) (err error) {
+	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
+	if err != nil {
+		if mf != nil {
+			mf.Close(-1)
+		}
+		return fmt.Errorf("%w: Badger table %s: %v", ErrCorrupt, filepath.Base(name), err)
+	}
+	opened := false
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: Badger table %s is truncated or garbled", ErrCorrupt, filepath.Base(name))
+		}
+		if !opened || err != nil {
+			mf.Close(-1)
+		}
+	}()
+	opts := table.Options{ReadOnly: true, Compression: c, BlockSize: 4 << 10, ChkMode: options.NoVerification}
+	if full {
+		opts.ChkMode = options.OnTableRead
+	}
+	t, err := table.OpenTable(mf, opts)
+	if err != nil {
+		return fmt.Errorf("%w: Badger table %s: %v", ErrCorrupt, filepath.Base(name), err)
+	}
+	opened = true
+	// Close the mapping, not the table: a table's last DecrRef deletes its file.
+	return t.MmapFile.Close(-1)
+}
+
+// MoveDamagedStore sets a Badger database that fails CheckBadger aside, as
+// db.damaged (replacing an older one), and removes the segments, so that
+// the run rebuilds the index from git: the database's records are what
+// segments are merged and shared from, and a fresh build is the one state
+// known to be whole. It returns the line to tell the user, or "" when the
+// database is sound. The caller holds the index lock.
+func MoveDamagedStore(indexDir string) (string, error) {
+	db := filepath.Join(indexDir, "db")
+	if _, err := os.Stat(db); err != nil {
+		return "", nil
+	}
+	cerr := CheckBadger(db, false)
+	if !errors.Is(cerr, ErrCorrupt) {
+		return "", nil
+	}
+	aside := db + ".damaged"
+	if err := os.RemoveAll(aside); err != nil {
+		return "", fmt.Errorf("set damaged index aside: %w", err)
+	}
+	if err := os.Rename(db, aside); err != nil {
+		return "", fmt.Errorf("set damaged index aside: %w", err)
+	}
+	if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+		return "", fmt.Errorf("remove index: %w", err)
+	}
+	return fmt.Sprintf("the index database was damaged (%v); moved it to %s and rebuilt the index from git", strings.TrimPrefix(cerr.Error(), ErrCorrupt.Error()+": "), aside), nil
+}
+
+// SetDamagedAside is the first step of every indexing run: a Badger
+// database that fails its checks is set aside, and a segment manifest that
+// fails its checksum is dropped with the segments it named (the database's
+// records make rebuilding them cheap). It returns the line to tell the
+// user, or "".
+func SetDamagedAside(indexDir string) (string, error) {
+	msg, err := MoveDamagedStore(indexDir)
+	if err != nil || msg != "" {
+		return msg, err
+	}
+	if _, err := DecodeManifest(indexDir); errors.Is(err, ErrCorrupt) {
+		if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+			return "", fmt.Errorf("remove damaged segments: %w", err)
+		}
+		return "the segment manifest was damaged; rebuilt the segments", nil
+	}
+	return "", nil
+}

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"golang.org/x/sys/unix"
+)
+
+// A segment's files are verified against their checksums when they are
+// mapped, the first time each version of a file is: reading every byte of
+// every segment on every query would cost more than the query. The
+// segment's "verified" file records, per file, the identity of the version
+// that passed (device, inode, size, modification and change times); a file
+// written to since (a flipped byte, a truncation, a copy) has another
+// identity and is verified again. Damage that leaves the file's metadata
+// alone (bad sectors) is found by `git bcindex check`, which reads
+// everything. On a read-only .git the record cannot be written and every
+// open verifies.
+const verifiedFile = "verified"
+
+// stamps is a segment's record of verified file versions.
+type stamps struct {
+	dir   string
+	ids   map[string]string // file name → identity that passed
+	dirty bool
+}
+
+func loadStamps(segDir string) *stamps {
+	s := &stamps{dir: segDir, ids: map[string]string{}}
+	b, err := os.ReadFile(filepath.Join(segDir, verifiedFile))
+	if err != nil {
+		return s
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if name, id, ok := strings.Cut(sc.Text(), "\t"); ok {
+			s.ids[name] = id
+		}
+	}
+	return s
+}
+
+// fileIdentity names one version of a file.
+func fileIdentity(p string) string {
+	var st unix.Stat_t
+	if unix.Stat(p, &st) != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+}
+
+// verified reports whether this version of the file passed before.
+func (s *stamps) verified(name string) bool {
+	id := fileIdentity(filepath.Join(s.dir, name))
+	return id != "" && s.ids[name] == id
+}
+
+// passed records that the file's current version passed.
+func (s *stamps) passed(name string) {
+	if id := fileIdentity(filepath.Join(s.dir, name)); id != "" && s.ids[name] != id {
+		s.ids[name] = id
+		s.dirty = true
+	}
+}
+
+// save writes the record when it changed, best effort: a reader on a
+// read-only repository verifies again next time.
+func (s *stamps) save() {
+	if !s.dirty {
+		return
+	}
+	var b strings.Builder
+	for name, id := range s.ids {
+		fmt.Fprintf(&b, "%s\t%s\n", name, id)
+	}
+	gitindex.WriteCacheFile(filepath.Join(s.dir, verifiedFile), []byte(b.String()))
+}
