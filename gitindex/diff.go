@@ -213,7 +213,7 @@ func (r *Repo) CommitListing(ctx context.Context, c Commit) (*Listing, error) {
 	return l, err
 }
 
-// commitListing is CommitListing with the tree diff it was derived by (nil
+// CommitListingDiff is CommitListing with the tree diff it was derived by (nil
 // when it was cached).
 func (r *Repo) CommitListingDiff(ctx context.Context, c Commit) (*Listing, *TreeDiff, error) {
 	if l, err := r.CachedListing(c.Tree); err == nil {

@@ -17,7 +17,7 @@ import (
 // path, and a hit naming one would fill a terminal.
 const MaxPathLen = 4096
 
-// walkTree lists every file of a tree under its exact path. It reads the
+// WalkTree lists every file of a tree under its exact path. It reads the
 // tree objects' entries itself rather than through go-git's TreeWalker,
 // which stops at the first name it deems unsafe to check out (a newline or
 // other control character, a `.git`-like component) and ends early, without

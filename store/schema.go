@@ -126,7 +126,7 @@ func (m *Meta) decode(d *Decoder) {
 	m.ErrorDetail = d.str()
 }
 
-// encodePlace writes what locates and identifies a chunk: kind, name,
+// EncodePlace writes what locates and identifies a chunk: kind, name,
 // signature (when withSignature), parent, lines, bytes, syntax-error flag
 // and content hash.
 func (c *ChunkRecord) EncodePlace(e *Encoder, withSignature bool) {
@@ -158,7 +158,7 @@ func (c *ChunkRecord) DecodePlace(d *Decoder, withSignature bool) {
 
 const blobRecordVersion = 3
 
-// encode keeps what identifies each chunk and its vector. Signatures and
+// Encode keeps what identifies each chunk and its vector. Signatures and
 // Meta are display text that the segment rows hold (compressed) and that
 // chunking the blob again reproduces, so the durable record leaves them out.
 func (b *BlobRecord) Encode() []byte {

@@ -77,14 +77,14 @@ func (r Row) Meta() Meta {
 	return m
 }
 
-// encodeMeta encodes metadata for a segment row.
+// EncodeMeta encodes metadata for a segment row.
 func EncodeMeta(m Meta) []byte {
 	var e Encoder
 	m.encode(&e)
 	return e.Buf
 }
 
-// segmentWriter accumulates rows for one segment, blob by blob.
+// SegmentWriter accumulates rows for one segment, blob by blob.
 type SegmentWriter struct {
 	Blobs []segBlob
 	Rows  []Row
@@ -111,7 +111,7 @@ func (w *SegmentWriter) AddBlob(sha [20]byte, info BlobInfo, rows []Row) {
 	w.Rows = append(w.Rows, rows...)
 }
 
-// addBlobDetails adds a blob whose rows' details are already compressed
+// AddBlobDetails adds a blob whose rows' details are already compressed
 // (copied from another segment); the rows' Signature and Meta are ignored.
 func (w *SegmentWriter) AddBlobDetails(sha [20]byte, info BlobInfo, rows []Row, details []byte) {
 	w.AddBlob(sha, info, rows)

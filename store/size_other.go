@@ -4,5 +4,5 @@ package store
 
 import "io/fs"
 
-// allocated returns the bytes a file occupies on disk.
+// Allocated returns the bytes a file occupies on disk.
 func Allocated(fi fs.FileInfo) int64 { return fi.Size() }

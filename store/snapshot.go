@@ -58,7 +58,7 @@ func ReadManifest(indexDir string) (*Manifest, error) {
 	return m, nil
 }
 
-// decodeManifest reads the Manifest whatever schema wrote it.
+// DecodeManifest reads the manifest whatever schema wrote it.
 func DecodeManifest(indexDir string) (*Manifest, error) {
 	b, err := os.ReadFile(manifestPath(indexDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -343,7 +343,7 @@ func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
 	return BlobLoc{}, false
 }
 
-// blobIndex finds a blob's index in the blob table.
+// BlobIndex finds a blob's index in the blob table.
 func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
 	i, _ := s.Table.BlobIndex(sha)
 	return i
