@@ -186,7 +186,7 @@ func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
 	return nil, lastErr
 }
 
-// openSegments opens the segments ids. One that is gone (a concurrent
+// OpenSegments opens the segments ids. One that is gone (a concurrent
 // merge removed it) is an error wrapping fs.ErrNotExist, for the caller to
 // read the Manifest again; one that is damaged is left out and listed in
 // Damaged: its blobs are missing from the snapshot, so the next indexing

@@ -1,0 +1,328 @@
+package gitindex
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+func ListingPath(indexDir string, tree plumbing.Hash) string {
+	s := tree.String()
+	return filepath.Join(indexDir, "trees", s[:2], s[2:])
+}
+
+// writeListing caches l: as its changes against l.base when they are few,
+// else in full (and l becomes a base for the listings derived from it).
+func writeListing(indexDir string, l *Listing) error {
+	if b := l.base; b != nil {
+		gone, changed := listingDelta(b.Entries, l.Entries)
+		if (len(gone)+len(changed))*maxDeltaShare <= len(b.Entries) {
+			buf := append([]byte(deltaMagic), b.Tree[:]...)
+			buf = appendPaths(buf, gone)
+			buf = appendEntries(buf, changed)
+			buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+			return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
+		}
+		l.base = nil
+	}
+	buf := make([]byte, 0, 64+len(l.Entries)*80)
+	buf = append(buf, ListingMagic...)
+	buf = appendEntries(buf, l.Entries)
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
+}
+
+// derivedListing returns an empty listing of tree to be derived from from:
+// it will be cached against from's base, or from itself when from is
+// stored in full.
+func derivedListing(tree plumbing.Hash, from *Listing, n int) *Listing {
+	base := from.base
+	if base == nil {
+		base = from
+	}
+	return &Listing{Tree: tree, Entries: make([]Entry, 0, n), base: base}
+}
+
+// listingDelta returns the paths of base that next lacks and the entries
+// of next that base lacks or holds differently; both are sorted by path.
+func listingDelta(base, next []Entry) (gone []string, changed []Entry) {
+	i, j := 0, 0
+	for i < len(base) || j < len(next) {
+		switch {
+		case j == len(next) || i < len(base) && base[i].Path < next[j].Path:
+			gone = append(gone, base[i].Path)
+			i++
+		case i == len(base) || next[j].Path < base[i].Path:
+			changed = append(changed, next[j])
+			j++
+		default:
+			if base[i] != next[j] {
+				changed = append(changed, next[j])
+			}
+			i++
+			j++
+		}
+	}
+	return gone, changed
+}
+
+// applyDelta returns base without the paths in gone, with changed merged in.
+func applyDelta(base []Entry, gone []string, changed []Entry) []Entry {
+	out := make([]Entry, 0, len(base)+len(changed)-len(gone))
+	g, c := 0, 0
+	for _, e := range base {
+		for c < len(changed) && changed[c].Path < e.Path {
+			out = append(out, changed[c])
+			c++
+		}
+		if g < len(gone) && gone[g] == e.Path {
+			g++
+			continue
+		}
+		if c < len(changed) && changed[c].Path == e.Path {
+			out = append(out, changed[c])
+			c++
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, changed[c:]...)
+}
+
+// appendEntries appends a count and the entries, each path front-coded
+// against the previous one (paths in tree order share their directories).
+func appendEntries(buf []byte, es []Entry) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(es)))
+	prev := ""
+	for _, e := range es {
+		buf = appendPath(buf, prev, e.Path)
+		buf = append(buf, e.Blob[:]...)
+		buf = append(buf, SkipCode(e.Skip))
+		prev = e.Path
+	}
+	return buf
+}
+
+// appendPaths appends a count and the front-coded paths.
+func appendPaths(buf []byte, ps []string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(ps)))
+	prev := ""
+	for _, p := range ps {
+		buf = appendPath(buf, prev, p)
+		prev = p
+	}
+	return buf
+}
+
+// appendPath appends the length of the prefix p shares with prev, then the
+// length and bytes of the rest.
+func appendPath(buf []byte, prev, p string) []byte {
+	shared := 0
+	for shared < len(prev) && shared < len(p) && prev[shared] == p[shared] {
+		shared++
+	}
+	buf = binary.AppendUvarint(buf, uint64(shared))
+	buf = binary.AppendUvarint(buf, uint64(len(p)-shared))
+	return append(buf, p[shared:]...)
+}
+
+// listingReader decodes the body of a listing file.
+type listingReader struct {
+	tree plumbing.Hash
+	d    []byte
+	err  error
+}
+
+func (r *listingReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("tree listing %s: corrupt %s", r.tree, what)
+	}
+}
+
+func (r *listingReader) count() int {
+	n, k := binary.Uvarint(r.d)
+	if k <= 0 || n > uint64(len(r.d)) {
+		r.fail("count")
+		return 0
+	}
+	r.d = r.d[k:]
+	return int(n)
+}
+
+func (r *listingReader) path(prev string) string {
+	shared, k1 := binary.Uvarint(r.d)
+	if k1 <= 0 || shared > uint64(len(prev)) {
+		r.fail("path")
+		return ""
+	}
+	r.d = r.d[k1:]
+	n, k2 := binary.Uvarint(r.d)
+	if k2 <= 0 || n > uint64(len(r.d)-k2) {
+		r.fail("path")
+		return ""
+	}
+	p := prev[:shared] + string(r.d[k2:k2+int(n)])
+	r.d = r.d[k2+int(n):]
+	return p
+}
+
+func (r *listingReader) entries() []Entry {
+	n := r.count()
+	es := make([]Entry, 0, n)
+	prev := ""
+	for range n {
+		p := r.path(prev)
+		if r.err != nil || len(r.d) < len(plumbing.ZeroHash)+1 {
+			r.fail("entry")
+			return nil
+		}
+		e := Entry{Path: p}
+		copy(e.Blob[:], r.d)
+		code := r.d[len(plumbing.ZeroHash)]
+		if int(code) >= len(SkipCodes) {
+			r.fail("entry")
+			return nil
+		}
+		e.Skip = SkipCodes[code]
+		r.d = r.d[len(plumbing.ZeroHash)+1:]
+		es = append(es, e)
+		prev = p
+	}
+	return es
+}
+
+func (r *listingReader) paths() []string {
+	n := r.count()
+	ps := make([]string, 0, n)
+	prev := ""
+	for range n {
+		p := r.path(prev)
+		if r.err != nil {
+			return nil
+		}
+		ps = append(ps, p)
+		prev = p
+	}
+	return ps
+}
+
+// CheckListing reads the cached listing of the tree named by its SHA and
+// verifies its checksums, as store.Check needs.
+func (r *Repo) CheckListing(tree string) error {
+	_, err := readListing(r.IndexDir, plumbing.NewHash(tree))
+	return err
+}
+
+// readListing reads the cached listing of tree; a delta is applied to its
+// base, which must be stored in full.
+func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
+	return readListingDepth(indexDir, tree, 0)
+}
+
+func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing, error) {
+	b, err := os.ReadFile(ListingPath(indexDir, tree))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < len(ListingMagic)+4 {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	magic := string(b[:len(ListingMagic)])
+	if magic != ListingMagic && (magic != deltaMagic || depth > 0) {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
+	}
+	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}
+	l := &Listing{Tree: tree}
+	if magic == deltaMagic {
+		if len(r.d) < len(plumbing.ZeroHash) {
+			return nil, fmt.Errorf("tree listing %s: bad header", tree)
+		}
+		var bt plumbing.Hash
+		copy(bt[:], r.d)
+		r.d = r.d[len(bt):]
+		base, err := readListingDepth(indexDir, bt, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("tree listing %s: base: %w", tree, err)
+		}
+		gone := r.paths()
+		changed := r.entries()
+		l.Entries, l.base = applyDelta(base.Entries, gone, changed), base
+	} else {
+		l.Entries = r.entries()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.d) != 0 {
+		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
+	}
+	return l, nil
+}
+
+// ListingBase returns the base tree of a cached delta listing, or false
+// for a listing stored in full or unreadable.
+func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
+	f, err := os.Open(ListingPath(indexDir, tree))
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	defer f.Close()
+	head := make([]byte, len(deltaMagic)+len(plumbing.ZeroHash))
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(deltaMagic)]) != deltaMagic {
+		return plumbing.ZeroHash, false
+	}
+	var h plumbing.Hash
+	copy(h[:], head[len(deltaMagic):])
+	return h, true
+}
+
+// writeFileAtomic writes data to a temp file beside path, syncs it and
+// renames it into place, so readers see the old file or the new one.
+// castagnoli is the CRC-32C table for listing checksums.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// WriteCacheFile writes a file that can be rebuilt (a tree listing)
+// atomically for concurrent readers, but without fsync: after a crash a
+// damaged file fails its checksum and is rebuilt, so a sync on every run
+// would buy nothing.
+func WriteCacheFile(p string, data []byte) error { return writeRenamed(p, data, false) }
+
+// WriteFileAtomic writes a file through a temporary file, synced before it
+// is renamed into place: readers see the old content or the new, never a
+// part.
+func WriteFileAtomic(p string, data []byte) error { return writeRenamed(p, data, true) }
+
+func writeRenamed(p string, data []byte, sync bool) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-"+filepath.Base(p)+"-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil && sync {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, p)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", p, werr)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// usableShared reports whether a shared chunk list can stand for Split's:
+// files with syntax errors or split into windows record facts (the error
+// count, the fallback) that a share does not carry, so they are parsed.
+func usableShared(chunks []chunk.Chunk) bool {
+	if len(chunks) == 0 || chunks[0].Kind != chunk.KindFile {
+		return false
+	}
+	for _, c := range chunks {
+		if c.SyntaxError || c.Kind == chunk.KindWindow {
+			return false
+		}
+	}
+	return true
+}
+
+// prevVersion is the indexed version of a file before an edit.
+type prevVersion struct {
+	sha     plumbing.Hash
+	content []byte
+}
+
+// process chunks one blob, tokenises and embeds its chunks. With the
+// previous version of the file (prev, whose rows snap holds), only what the
+// edit touched is parsed again when chunk.Edit can do so.
+func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
+	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
+	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != gitindex.SkipNone {
+		r.rec.Skip = skip
+		return r, nil
+	}
+	f, ok := chunk.File{}, false
+	if prev != nil {
+		if pf, found := snap.BlobFile(prev.sha); found {
+			// The docs of the previous rows are clipped as segments store
+			// them; the chunks Edit keeps carry them clipped, and the
+			// segment writer clips them the same way.
+			f, ok = chunk.Edit(path, content, prev.content, pf)
+		}
+	}
+	if ok {
+		// Only chunks this chunker version made are a base for an edit.
+		st, err := sf.get()
+		if err != nil {
+			return nil, err
+		}
+		ok = ix.sameChunker(st, prev.sha)
+	}
+	if sc, found := ix.opts.Shared[sha]; !ok && found && usableShared(sc) {
+		f = chunk.FromShared(path, content, append([]chunk.Chunk(nil), sc...))
+	} else if !ok {
+		f = chunk.Split(path, content)
+	}
+	r.spliced = ok
+	r.rec.Language, r.rec.Fallback, r.rec.SyntaxErrors = f.Language, f.Fallback, f.SyntaxErrors
+	n := len(f.Chunks)
+	r.rec.Chunks = make([]store.ChunkRecord, n)
+	r.tokens = make([][]string, n)
+	r.vectors = make([][]int8, n)
+	r.scales = make([]float32, n)
+	texts := make([]string, n)
+	var keys [][]byte
+	var keyChunk []int
+	for i, c := range f.Chunks {
+		text := chunk.IndexText(content, f, i)
+		cr := store.ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError,
+			Meta: store.Meta{Doc: c.Doc, QualifiedName: c.QualifiedName, Access: c.Access, Decorators: c.Decorators, Imports: c.Imports, ErrorDetail: c.ErrorDetail}}
+		if strings.TrimSpace(text) != "" {
+			cr.Hash = store.ContentHash(text)
+			texts[i] = text
+			// The name counts twice: once here, once in the text, so definitions
+			// named like the query outrank chunks that merely mention it.
+			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
+			if ix.opts.Embedder != nil {
+				keys = append(keys, vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
+				keyChunk = append(keyChunk, i)
+			}
+		}
+		r.rec.Chunks[i] = cr
+	}
+	// Vectors of chunks whose text an indexed blob already had are reused.
+	// The store may have been opening while this blob was read and chunked.
+	st, err := sf.get()
+	if err != nil {
+		return nil, err
+	}
+	err = st.GetEach(keys, func(k int, v []byte) error {
+		if q, s, err := vector.Decode(v); err == nil {
+			i := keyChunk[k]
+			r.vectors[i], r.scales[i] = q, s // Decode copies out of the transaction
+			r.reused++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var need []int
+	var needTexts, sigs []string
+	for _, i := range keyChunk {
+		if r.vectors[i] == nil {
+			need = append(need, i)
+			needTexts = append(needTexts, texts[i])
+			sigs = append(sigs, f.Chunks[i].Signature)
+		}
+	}
+	if len(need) > 0 {
+		vecs, err := embedChunks(ctx, ix.opts.Embedder, needTexts, sigs)
+		if err != nil {
+			return nil, fmt.Errorf("embed %s (blob %s): %w", path, sha, err)
+		}
+		if len(vecs) != len(need) {
+			return nil, fmt.Errorf("embed %s: %d vectors for %d inputs", path, len(vecs), len(need))
+		}
+		r.newVecs = map[[16]byte]int{}
+		for k, i := range need {
+			r.vectors[i], r.scales[i] = vector.Quantize(vecs[k])
+			r.newVecs[r.rec.Chunks[i].Hash] = i
+		}
+		r.embedded = len(need)
+	}
+	return r, nil
+}
+
+// sameChunker reports whether the indexed blob sha was chunked by this
+// chunker version: chunks an older version made are no base for an edit,
+// whose result must be what chunk.Split makes now.
+func (ix *Indexer) sameChunker(st *store.Store, sha plumbing.Hash) bool {
+	rec, err := st.Blob(sha)
+	return err == nil && rec != nil && rec.ChunkerVersion == chunk.Version
+}
+
+// contentSkip decides from the content whether a blob is indexed.
+func contentSkip(content []byte, size, max int64) string {
+	if size > max {
+		return gitindex.SkipTooLarge
+	}
+	head := content[:min(len(content), 8000)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return gitindex.SkipBinary
+	}
+	top := head[:min(len(head), 1024)]
+	if (bytes.Contains(top, []byte("Code generated")) && bytes.Contains(top, []byte("DO NOT EDIT"))) || bytes.Contains(top, []byte("@generated")) {
+		return gitindex.SkipGenerated
+	}
+	if len(content) > 20000 && bytes.Count(content, []byte{'\n'}) < len(content)/1000 {
+		return gitindex.SkipMinified
+	}
+	return gitindex.SkipNone
+}
