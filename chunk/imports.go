@@ -1,0 +1,224 @@
+package chunk
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Import statements, per language, with the names they bind.
+var (
+	goImportRe     = regexp.MustCompile(`(?m)^\s*(?:import\s+)?([A-Za-z_.][\w]*\s+)?"([^"]+)"\s*$`)
+	pyImportRe     = regexp.MustCompile(`(?m)^\s*import\s+([\w., \t]+)$`)
+	pyFromRe       = regexp.MustCompile(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`)
+	jsImportRe     = regexp.MustCompile(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`)
+	jsRequireRe    = regexp.MustCompile(`(?m)(?:const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\(`)
+	dottedImportRe = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`)
+	rustUseRe      = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`)
+	phpUseRe       = regexp.MustCompile(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`)
+	exAliasRe      = regexp.MustCompile(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`)
+	luaRequireRe   = regexp.MustCompile(`(?m)local\s+(\w+)\s*=\s*require`)
+	csUsingRe      = regexp.MustCompile(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`)
+	identRe        = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
+)
+
+// goImportBlock returns the part of a Go file before its first top-level
+// func, type, var or const declaration: the only place imports may be.
+func goImportBlock(src []byte) []byte {
+	end := len(src)
+	for _, kw := range []string{"\nfunc ", "\ntype ", "\nvar ", "\nconst ", "\nfunc(", "\nvar(", "\nconst(", "\ntype("} {
+		if i := bytes.Index(src[:end], []byte(kw)); i >= 0 {
+			end = i
+		}
+	}
+	return src[:end]
+}
+
+// fileImports returns the names a file's imports bind, for the languages
+// whose imports name things (not C includes).
+func fileImports(lang string, src []byte) map[string]bool {
+	head := src
+	names := map[string]bool{}
+	add := func(n string) {
+		n = strings.TrimSpace(n)
+		if n != "" && n != "*" && n != "_" && n != "." && identRe.MatchString(n) {
+			names[n] = true
+		}
+	}
+	last := func(p, sep string) string {
+		if i := strings.LastIndex(p, sep); i >= 0 {
+			return p[i+len(sep):]
+		}
+		return p
+	}
+	switch lang {
+	case "go":
+		// Only the import declarations, which precede every other
+		// top-level declaration.
+		s := string(goImportBlock(head))
+		for _, m := range goImportRe.FindAllStringSubmatch(s, -1) {
+			if m[1] != "" {
+				add(m[1])
+				continue
+			}
+			p := strings.Split(m[2], "/")
+			n := p[len(p)-1]
+			if len(p) > 1 && len(n) > 1 && n[0] == 'v' && isDigits(n[1:]) {
+				n = p[len(p)-2]
+			}
+			n = strings.TrimPrefix(n, "go-")
+			if i := strings.IndexAny(n, ".-"); i > 0 {
+				n = n[:i]
+			}
+			add(n)
+		}
+	case "python":
+		for _, m := range pyImportRe.FindAllSubmatch(head, -1) {
+			for _, part := range strings.Split(string(m[1]), ",") {
+				f := strings.Fields(part)
+				if len(f) == 3 && f[1] == "as" {
+					add(f[2])
+				} else if len(f) > 0 {
+					add(strings.Split(f[0], ".")[0])
+				}
+			}
+		}
+		for _, m := range pyFromRe.FindAllSubmatch(head, -1) {
+			for _, part := range strings.Split(string(m[1]), ",") {
+				part, _, _ = strings.Cut(part, "#")
+				f := strings.Fields(part)
+				if len(f) == 3 && f[1] == "as" {
+					add(f[2])
+				} else if len(f) == 1 {
+					add(f[0])
+				}
+			}
+		}
+	case "javascript", "typescript", "tsx":
+		for _, m := range jsImportRe.FindAllSubmatch(head, -1) {
+			jsBindings(string(m[1]), add)
+		}
+		for _, m := range jsRequireRe.FindAllSubmatch(head, -1) {
+			jsBindings(string(m[1]), add)
+		}
+	case "java", "kotlin", "scala", "swift", "groovy":
+		for _, m := range dottedImportRe.FindAllSubmatch(head, -1) {
+			if len(m[2]) > 0 {
+				add(string(m[2]))
+			} else {
+				add(last(string(m[1]), "."))
+			}
+		}
+	case "rust":
+		for _, m := range rustUseRe.FindAllSubmatch(head, -1) {
+			rustBindings(string(m[1]), add)
+		}
+	case "php":
+		for _, m := range phpUseRe.FindAllSubmatch(head, -1) {
+			if len(m[2]) > 0 {
+				add(string(m[2]))
+			} else {
+				add(last(string(m[1]), `\`))
+			}
+		}
+	case "elixir":
+		for _, m := range exAliasRe.FindAllSubmatch(head, -1) {
+			if len(m[2]) > 0 {
+				add(string(m[2]))
+			} else {
+				add(last(string(m[1]), "."))
+			}
+		}
+	case "lua":
+		for _, m := range luaRequireRe.FindAllSubmatch(head, -1) {
+			add(string(m[1]))
+		}
+	case "csharp":
+		for _, m := range csUsingRe.FindAllSubmatch(head, -1) {
+			if len(m[1]) > 0 {
+				add(string(m[1]))
+			}
+		}
+	}
+	return names
+}
+
+// braceLists flattens a brace list of names into a comma-separated one.
+var braceLists = strings.NewReplacer("{", ",", "}", ",", "\n", " ")
+
+// jsBindings adds the names of an import clause: X, { a, b as c }, * as ns.
+func jsBindings(clause string, add func(string)) {
+	clause = braceLists.Replace(clause)
+	for _, part := range strings.Split(clause, ",") {
+		f := strings.Fields(part)
+		switch {
+		case len(f) >= 3 && f[len(f)-2] == "as":
+			add(f[len(f)-1])
+		case len(f) >= 2 && f[len(f)-2] == ":": // { a: b } = require
+			add(f[len(f)-1])
+		case len(f) == 1:
+			add(strings.TrimPrefix(f[0], "type "))
+		case len(f) == 2 && f[0] == "type":
+			add(f[1])
+		}
+	}
+}
+
+// rustBindings adds the names a use tree binds: a::b::C, a::{B, c::D as E}.
+func rustBindings(tree string, add func(string)) {
+	tree = braceLists.Replace(tree)
+	for _, part := range strings.Split(tree, ",") {
+		f := strings.Fields(part)
+		if len(f) == 3 && f[1] == "as" {
+			add(f[2])
+			continue
+		}
+		if len(f) == 1 {
+			p := f[0]
+			if i := strings.LastIndex(p, "::"); i >= 0 {
+				p = p[i+2:]
+			}
+			if p != "self" && p != "super" && p != "crate" {
+				add(p)
+			}
+		}
+	}
+}
+
+// usedNames lists the names of imports that occur as identifiers in b.
+func usedNames(b []byte, imports map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := 0; i < len(b); {
+		c := b[i]
+		if !isIdentByte(c) || c >= '0' && c <= '9' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(b) && isIdentByte(b[j]) {
+			j++
+		}
+		if imports[string(b[i:j])] && !seen[string(b[i:j])] {
+			seen[string(b[i:j])] = true
+			out = append(out, string(b[i:j]))
+		}
+		i = j
+	}
+	sortStrings(out)
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func isDigits(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
