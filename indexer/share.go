@@ -27,7 +27,15 @@ import (
 	"github.com/bcindex/bcindex/vector"
 )
 
-const shareMagic = "BCSHARE1"
+// An entry starts with its format's magic. BCSHARE2 entries carry each
+// chunk's metadata (doc, qualified name, access, decorators, imports, syntax
+// error) and end with the CRC-32C of everything before it, so a damaged
+// entry is refused before it is read; BCSHARE1 entries (no metadata, no
+// checksum) are still read.
+const (
+	shareMagicV1 = "BCSHARE1"
+	shareMagic   = "BCSHARE2"
+)
 
 // ShareRef is the ref holding the shared index of a model.
 func ShareRef(model string) plumbing.ReferenceName {
@@ -169,6 +177,9 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 		}
 		version, chunks, err := decodeShareEntry(raw)
 		switch {
+		case errors.Is(err, errEntryChecksum):
+			sum.Rejected["checksum mismatch"]++
+			return nil
 		case err != nil:
 			sum.Rejected["malformed"]++
 			return nil

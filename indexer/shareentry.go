@@ -2,9 +2,13 @@ package indexer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
+	"strings"
+	"unicode"
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/store"
@@ -28,7 +32,7 @@ func segmentChunks(seg *store.Segment, first, n int) []sharedChunk {
 		c := &out[r-first]
 		c.rec = store.ChunkRecord{Kind: row.Kind, Name: row.Name, Signature: row.Signature, Parent: parent,
 			StartLine: row.StartLine, EndLine: row.EndLine, StartByte: row.StartByte, EndByte: row.EndByte,
-			SyntaxError: row.SyntaxError, Hash: row.Hash}
+			SyntaxError: row.SyntaxError, Hash: row.Hash, Meta: row.Meta()}
 		if seg.Vec != nil {
 			c.vec, c.scale = seg.Vec.Row(r)
 		}
@@ -36,7 +40,8 @@ func segmentChunks(seg *store.Segment, first, n int) []sharedChunk {
 	return out
 }
 
-// encodeShareEntry encodes the chunks of one blob and their vectors.
+// encodeShareEntry encodes the chunks of one blob, their metadata and
+// their vectors, followed by the checksum.
 func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 	e := store.Encoder{}
 	e.Buf = append(e.Buf, shareMagic...)
@@ -46,6 +51,7 @@ func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 	for _, sc := range chunks {
 		c := sc.rec
 		c.EncodePlace(&e, true)
+		c.Meta.Encode(&e)
 		e.Bool(sc.vec != nil)
 		if sc.vec != nil {
 			e.Uint(uint64(math.Float32bits(sc.scale)))
@@ -54,13 +60,29 @@ func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 			}
 		}
 	}
-	return e.Buf
+	return binary.LittleEndian.AppendUint32(e.Buf, crc32.Checksum(e.Buf, castagnoli))
 }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// errEntryChecksum is a share entry whose bytes do not match its checksum.
+var errEntryChecksum = errors.New("checksum mismatch")
 
 // decodeShareEntry parses an entry; malformed input is an error, never a panic.
 func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
-	if !bytes.HasPrefix(p, []byte(shareMagic)) {
+	withMeta := bytes.HasPrefix(p, []byte(shareMagic))
+	if !withMeta && !bytes.HasPrefix(p, []byte(shareMagicV1)) {
 		return 0, nil, errors.New("bad header")
+	}
+	if withMeta {
+		if len(p) < len(shareMagic)+4 {
+			return 0, nil, errors.New("short entry")
+		}
+		body := p[:len(p)-4]
+		if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(p[len(body):]) {
+			return 0, nil, errEntryChecksum
+		}
+		p = body
 	}
 	d := store.Decoder{Buf: p[len(shareMagic):]}
 	version = int(d.Uint())
@@ -72,6 +94,9 @@ func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
 	chunks = make([]sharedChunk, n)
 	for i := range chunks {
 		chunks[i].rec.DecodePlace(&d, true)
+		if withMeta {
+			chunks[i].rec.Meta.Decode(&d)
+		}
 		if d.Bool() {
 			chunks[i].scale = math.Float32frombits(uint32(d.Uint()))
 			b := d.Bytes(dim)
@@ -110,6 +135,9 @@ func verifyEntry(content []byte, chunks []sharedChunk, dim int) (why string) {
 		if sc.vec != nil && (len(sc.vec) != dim || !(sc.scale > 0) || math.IsInf(float64(sc.scale), 0)) {
 			return "bad vector"
 		}
+		if !groundedMeta(content, &c.Meta) {
+			return "bad metadata"
+		}
 	}
 	for i, sc := range chunks {
 		if sc.rec.Hash == ([16]byte{}) {
@@ -131,7 +159,38 @@ func sharedFile(chunks []sharedChunk) chunk.File {
 	for i, sc := range chunks {
 		c := sc.rec
 		f.Chunks[i] = chunk.Chunk{Kind: c.Kind, Name: c.Name, Parent: c.Parent, Signature: c.Signature,
-			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError,
+			Doc: c.Doc, QualifiedName: c.QualifiedName, Access: c.Access, Decorators: c.Decorators, Imports: c.Imports, ErrorDetail: c.ErrorDetail}
 	}
 	return f
 }
+
+// groundedMeta reports whether a shared chunk's metadata could have come
+// from the blob: the content hash vouches for the chunk's text only, so the
+// words of its doc, decorators and imports must occur in the blob, the
+// access level must be one the chunker gives, and the derived strings
+// (qualified name, syntax error) stay short. A share cannot attach text
+// of its own to somebody's code.
+func groundedMeta(content []byte, m *store.Meta) bool {
+	switch m.Access {
+	case "", "public", "private", "protected", "internal", "package":
+	default:
+		return false
+	}
+	if len(m.QualifiedName) > 1024 || len(m.ErrorDetail) > 256 {
+		return false
+	}
+	words := []string{m.Doc}
+	words = append(words, m.Decorators...)
+	words = append(words, m.Imports...)
+	for _, s := range words {
+		for _, w := range strings.FieldsFunc(s, notWordRune) {
+			if !bytes.Contains(content, []byte(w)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }

@@ -261,7 +261,7 @@ func (t *chunkTable) chunks(first, n int) ([]chunk.Chunk, error) {
 		}
 		var m Meta
 		md := Decoder{Buf: meta}
-		m.decode(&md)
+		m.Decode(&md)
 		if md.Err != nil {
 			return nil, fmt.Errorf("row %d: corrupt metadata", first+k)
 		}

@@ -108,7 +108,8 @@ type Meta struct {
 	ErrorDetail   string   `json:"syntax_error,omitempty"`
 }
 
-func (m *Meta) encode(e *Encoder) {
+// Encode appends the metadata to e.
+func (m *Meta) Encode(e *Encoder) {
 	e.str(m.QualifiedName)
 	e.str(m.Access)
 	e.strs(m.Decorators)
@@ -117,7 +118,8 @@ func (m *Meta) encode(e *Encoder) {
 	e.str(m.ErrorDetail)
 }
 
-func (m *Meta) decode(d *Decoder) {
+// Decode reads metadata written by Encode.
+func (m *Meta) Decode(d *Decoder) {
 	m.QualifiedName = d.str()
 	m.Access = d.str()
 	m.Decorators = d.strs()

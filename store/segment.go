@@ -66,7 +66,7 @@ func (r Row) Meta() Meta {
 	var m Meta
 	if len(r.MetaBytes) > 0 {
 		d := Decoder{Buf: r.MetaBytes}
-		m.decode(&d)
+		m.Decode(&d)
 	}
 	return m
 }
@@ -74,7 +74,7 @@ func (r Row) Meta() Meta {
 // EncodeMeta encodes metadata for a segment row.
 func EncodeMeta(m Meta) []byte {
 	var e Encoder
-	m.encode(&e)
+	m.Encode(&e)
 	return e.Buf
 }
 
