@@ -96,6 +96,14 @@ func DetectLanguage(p string, content []byte) string {
 }
 
 func shebangLanguage(content []byte) string {
+	interp := Interpreter(content)
+	interp = strings.ToLower(strings.TrimRight(interp, "0123456789."))
+	return shebangLanguages[interp]
+}
+
+// Interpreter returns the base name of the program a shebang line names
+// ("python3" for "#!/usr/bin/env -S python3 -u"), "" when there is none.
+func Interpreter(content []byte) string {
 	if !bytes.HasPrefix(content, []byte("#!")) {
 		return ""
 	}
@@ -115,6 +123,5 @@ func shebangLanguage(content []byte) string {
 			break
 		}
 	}
-	interp = strings.ToLower(strings.TrimRight(interp, "0123456789."))
-	return shebangLanguages[interp]
+	return interp
 }

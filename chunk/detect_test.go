@@ -43,3 +43,19 @@ func TestDetectLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestInterpreter(t *testing.T) {
+	for content, want := range map[string]string{
+		"#!/bin/sh\necho hi\n":                   "sh",
+		"#!/usr/bin/env python3\n":               "python3",
+		"#!/usr/bin/env -S FOO=1 node --harmony": "node",
+		"#! /usr/local/bin/ruby -w\n":            "ruby",
+		"#!\n":                                   "",
+		"echo no shebang\n":                      "",
+		"":                                       "",
+	} {
+		if got := Interpreter([]byte(content)); got != want {
+			t.Errorf("Interpreter(%q) = %q, want %q", content, got, want)
+		}
+	}
+}

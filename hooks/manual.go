@@ -3,8 +3,9 @@ package hooks
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk"
 )
 
 // manualStep returns what to add by hand to a hook bcindex cannot extend,
@@ -12,7 +13,7 @@ import (
 // lines. A hook in a language it does not know gets the command to run
 // and how.
 func manualStep(name string, content []byte) (lang, lines string) {
-	switch interp := interpreter(content); {
+	switch interp := chunk.Interpreter(content); {
 	case bytes.IndexByte(content, 0) >= 0 || len(content) == 0 && interp == "":
 		// A binary (or nothing readable): only the command can be named.
 	case isShellScript(content):
@@ -55,26 +56,4 @@ if (($ENV{GIT_BCINDEX_SKIP} // "0") ne "1") {
 `, name)
 	}
 	return "", fmt.Sprintf("a call, in the background with its output and status ignored (skipped when GIT_BCINDEX_SKIP=1), of:\n    git-bcindex hook run %s ARGS...\nwhere ARGS are the hook's own arguments\n", name)
-}
-
-// interpreter returns the base name of the program a hook's shebang names
-// ("python3" for "#!/usr/bin/env python3"), "" when there is none.
-func interpreter(content []byte) string {
-	if !bytes.HasPrefix(content, []byte("#!")) {
-		return ""
-	}
-	line, _, _ := bytes.Cut(content[2:], []byte("\n"))
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return ""
-	}
-	interp := filepath.Base(fields[0])
-	if interp == "env" {
-		for _, f := range fields[1:] {
-			if !strings.HasPrefix(f, "-") {
-				return f
-			}
-		}
-	}
-	return interp
 }

@@ -34,26 +34,6 @@ func Retry(fn func() error, attempts int) error {
 }
 `
 
-const retryV2 = `package net
-
-import "time"
-
-// RetryWithBackoff calls fn until it succeeds, sleeping twice as long after
-// each failure.
-func RetryWithBackoff(fn func() error, attempts int) error {
-	delay := 10 * time.Millisecond
-	var err error
-	for i := 0; i < attempts; i++ {
-		if err = fn(); err == nil {
-			return nil
-		}
-		time.Sleep(delay)
-		delay *= 2
-	}
-	return err
-}
-`
-
 const configPy = `import json
 
 
@@ -114,7 +94,7 @@ func newFixture(t *testing.T) *fixture {
 		"scripts/deploy": "#!/usr/bin/env python3\nprint('deploy')\n",
 	})
 	r.Git("tag", "v1")
-	r.Write(map[string]string{"net/retry.go": retryV2, "net/loop.go": loopGo, "docs/long.txt": longText, "data.bin": "ab\x00cd"})
+	r.Write(map[string]string{"net/retry.go": gittest.RetryGo, "net/loop.go": loopGo, "docs/long.txt": longText, "data.bin": "ab\x00cd"})
 	for link, target := range map[string]string{"escape": "/", "etc": "../../etc", "readme-link": "README.md"} {
 		if err := os.Symlink(target, filepath.Join(r.Dir, link)); err != nil {
 			t.Fatal(err)

@@ -24,12 +24,12 @@ func indexHistory(t *testing.T, repo *gitindex.Repo) {
 // reports each of those commits.
 func TestLogTimeline(t *testing.T) {
 	r := gittest.New(t)
-	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
-	c2 := r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1)})
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	c2 := r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1)})
 	r.CommitAt("2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": configPy + "\n\ndef more():\n    return 1\n"})
 	r.Git("mv", "net/retry.go", "net/backoff.go")
 	c4 := r.CommitAt("2024-04-01T00:00:00Z", "move", nil)
-	renamed := strings.ReplaceAll(strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1), "RetryWithBackoff", "RetryBackoff")
+	renamed := strings.ReplaceAll(strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1), "RetryWithBackoff", "RetryBackoff")
 	c5 := r.CommitAt("2024-05-01T00:00:00Z", "rename", map[string]string{"net/backoff.go": renamed})
 	r.Git("rm", "-q", "net/backoff.go")
 	c6 := r.CommitAt("2024-06-01T00:00:00Z", "delete", nil)

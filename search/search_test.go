@@ -16,26 +16,6 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-const retryGo = `package net
-
-import "time"
-
-// RetryWithBackoff calls fn until it succeeds, sleeping twice as long after
-// each failure.
-func RetryWithBackoff(fn func() error, attempts int) error {
-	delay := 10 * time.Millisecond
-	var err error
-	for i := 0; i < attempts; i++ {
-		if err = fn(); err == nil {
-			return nil
-		}
-		time.Sleep(delay)
-		delay *= 2
-	}
-	return err
-}
-`
-
 const configPy = `import json
 
 
@@ -84,7 +64,7 @@ func hasHit(res *Result, name string) bool {
 
 func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy})
+	r.Commit("add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
 	r.Git("rm", "-q", "net/retry.go")
 	r.Git("commit", "-qm", "remove retry")
 	repo := openRepo(t, r.Dir)
@@ -111,7 +91,7 @@ func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 
 func TestHybridFindsByMeaningAndFilters(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy,
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy,
 		"docs/guide.md": "# Guide\n\nIntro.\n\n## Retry policy\n\nFailed calls are retried with exponential backoff.\n"})
 	repo := openRepo(t, r.Dir)
 
@@ -152,7 +132,7 @@ func TestHybridFindsByMeaningAndFilters(t *testing.T) {
 
 func TestSameCodeSameIdentityAcrossRevisions(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("one", map[string]string{"net/retry.go": retryGo})
+	r.Commit("one", map[string]string{"net/retry.go": gittest.RetryGo})
 	r.Commit("two", map[string]string{"other.go": "package other\n"})
 	repo := openRepo(t, r.Dir)
 	a := run(t, repo, Options{Query: "RetryWithBackoff", Rev: "HEAD~1"}).Hits[0]
@@ -164,7 +144,7 @@ func TestSameCodeSameIdentityAcrossRevisions(t *testing.T) {
 
 func TestSearchErrors(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"a.go": retryGo})
+	r.Commit("init", map[string]string{"a.go": gittest.RetryGo})
 	repo := openRepo(t, r.Dir)
 	ctx := context.Background()
 	if _, err := Search(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
@@ -183,7 +163,7 @@ func TestSearchErrors(t *testing.T) {
 
 func TestCopiedCodeShowsOnce(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"a/retry.go": retryGo, "b/retry_copy.go": strings.Replace(retryGo, "package net", "package other", 1)})
+	r.Commit("init", map[string]string{"a/retry.go": gittest.RetryGo, "b/retry_copy.go": strings.Replace(gittest.RetryGo, "package net", "package other", 1)})
 	repo := openRepo(t, r.Dir)
 	res := run(t, repo, Options{Query: "RetryWithBackoff"})
 	n := 0
@@ -207,7 +187,7 @@ func TestCopiedCodeShowsOnce(t *testing.T) {
 
 func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy, ".gitignore": "secret/\n"})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy, ".gitignore": "secret/\n"})
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "RetryWithBackoff"}) // index HEAD
 	r.Write(map[string]string{
@@ -277,7 +257,7 @@ func TestGoMethodNamesItsReceiver(t *testing.T) {
 // written by an older schema; with --no-index it reports the mismatch.
 func TestSearchRebuildsAnOlderIndex(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": retryGo})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo})
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "retry"})
 	manifest := filepath.Join(repo.IndexDir, "segments", "MANIFEST")

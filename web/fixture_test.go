@@ -12,26 +12,6 @@ import (
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
-const retryGo = `package net
-
-import "time"
-
-// RetryWithBackoff calls fn until it succeeds, sleeping twice as long after
-// each failure.
-func RetryWithBackoff(fn func() error, attempts int) error {
-	delay := 10 * time.Millisecond
-	var err error
-	for i := 0; i < attempts; i++ {
-		if err = fn(); err == nil {
-			return nil
-		}
-		time.Sleep(delay)
-		delay *= 2
-	}
-	return err
-}
-`
-
 const configPy = `import json
 
 
@@ -57,8 +37,8 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	r := gittest.New(t)
 	var commits []string
-	commits = append(commits, r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": retryGo, "cfg/config.py": configPy}))
-	commits = append(commits, r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(retryGo, "delay *= 2", "delay *= 3", 1)}))
+	commits = append(commits, r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy}))
+	commits = append(commits, r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1)}))
 	r.Git("mv", "net/retry.go", "net/backoff.go")
 	commits = append(commits, r.CommitAt("2024-03-01T00:00:00Z", "move", nil))
 	r.Git("rm", "-q", "net/backoff.go")

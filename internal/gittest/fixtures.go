@@ -1,0 +1,23 @@
+package gittest
+
+// RetryGo is a documented Go function that search, MCP and web tests look
+// for by name, by keyword and by meaning ("retry with backoff").
+const RetryGo = `package net
+
+import "time"
+
+// RetryWithBackoff calls fn until it succeeds, sleeping twice as long after
+// each failure.
+func RetryWithBackoff(fn func() error, attempts int) error {
+	delay := 10 * time.Millisecond
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(); err == nil {
+			return nil
+		}
+		time.Sleep(delay)
+		delay *= 2
+	}
+	return err
+}
+`
