@@ -115,6 +115,10 @@ func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 	}
 }
 
+// PathMatches reports whether path p matches a --path glob, as search
+// filters paths.
+func PathMatches(glob, p string) bool { return pathMatches(glob, p) }
+
 // pathMatches matches a glob against the whole path, or, for a pattern
 // without a slash, against the base name too ("*.go" matches "a/b.go").
 func pathMatches(glob, p string) bool {

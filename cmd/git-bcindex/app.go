@@ -52,6 +52,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),
+			publishCommand(),
 			statusCommand(),
 			hooksCommand(),
 			hookCommand(),

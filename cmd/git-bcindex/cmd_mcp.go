@@ -23,7 +23,12 @@ func runMCP(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	rs, err := readRemoteSettings(repo)
+	if err != nil {
+		return err
+	}
 	srv := mcp.NewServer(repo, mcp.Options{
+		Remote:      rs.url,
 		Embedder:    s.embedder(),
 		MaxFileSize: s.maxFileSize,
 		Log:         c.App.ErrWriter,

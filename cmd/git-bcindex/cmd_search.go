@@ -29,7 +29,7 @@ func searchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
-		}, filterFlags(), snippetFlags(), listFlags(), displayFlags()),
+		}, filterFlags(), snippetFlags(), listFlags(), displayFlags(), remoteFlags()),
 		Action: runSearch,
 	}
 }
@@ -38,6 +38,12 @@ func runSearch(c *cli.Context) error {
 	query, err := queryArgs(c, 10000)
 	if err != nil {
 		return err
+	}
+	if c.Bool("remote") {
+		return runRemoteSearch(c, query)
+	}
+	if c.IsSet("repo") {
+		return usageError{"--repo selects repositories in the cluster: use it with --remote"}
 	}
 	repo, s, err := openWithSettings(c)
 	if err != nil {

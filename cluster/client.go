@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
+)
+
+// ErrUnreachable means no Weaviate answered at the configured URL.
+var ErrUnreachable = errors.New("cluster unreachable")
+
+// APIKeyEnv names the environment variables an API key is read from, in
+// order. It is never read from git config, stored or logged.
+var APIKeyEnv = []string{"BCINDEX_REMOTE_API_KEY", "WEAVIATE_API_KEY"}
+
+// Consistency is the level of every read and write: with three replicas a
+// quorum is two, so one node may be down and nothing read is stale.
+const Consistency = "QUORUM"
+
+// Client is a connection to one Weaviate cluster.
+type Client struct {
+	w   *weaviate.Client
+	url string
+}
+
+// Open connects to the cluster at rawURL (http://host:port) and checks
+// that it answers. The API key comes from the environment (APIKeyEnv).
+func Open(ctx context.Context, rawURL string) (*Client, error) {
+	if rawURL == "" {
+		return nil, fmt.Errorf("no cluster configured: set it with `git config bcindex.remote.url http://HOST:8080`")
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("bcindex.remote.url %q is not an http(s) URL: set it with `git config bcindex.remote.url http://HOST:8080`", rawURL)
+	}
+	cfg := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: 60 * time.Second}
+	for _, name := range APIKeyEnv {
+		if key := os.Getenv(name); key != "" {
+			cfg.AuthConfig = auth.ApiKey{Value: key}
+			break
+		}
+	}
+	c := &Client{url: rawURL}
+	w, err := weaviate.NewClient(cfg)
+	if err != nil {
+		return nil, c.wrap("connect", err)
+	}
+	c.w = w
+	ok, err := w.Misc().ReadyChecker().Do(ctx)
+	if err != nil || !ok {
+		if err == nil {
+			err = errors.New("not ready")
+		}
+		return nil, c.wrap("connect", err)
+	}
+	return c, nil
+}
+
+// URL is the cluster's address as configured.
+func (c *Client) URL() string { return c.url }
+
+// wrap names the operation and the cluster, and turns a connection failure
+// into ErrUnreachable with what to do about it.
+func (c *Client) wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s at %s: %w", op, c.url, err)
+	}
+	var we *fault.WeaviateClientError
+	if errors.As(err, &we) && we.IsUnexpectedStatusCode {
+		msg := strings.TrimSpace(we.Msg)
+		switch we.StatusCode {
+		case 401, 403:
+			return fmt.Errorf("%s at %s: access denied (HTTP %d): set the API key in %s", op, c.url, we.StatusCode, APIKeyEnv[0])
+		}
+		return fmt.Errorf("%s at %s: HTTP %d: %s", op, c.url, we.StatusCode, msg)
+	}
+	if isConnError(err) {
+		return fmt.Errorf("%s: %w: no Weaviate answers at %s (%v): start it, or fix `git config bcindex.remote.url`", op, ErrUnreachable, c.url, err)
+	}
+	return fmt.Errorf("%s at %s: %w", op, c.url, err)
+}
+
+func isConnError(err error) bool {
+	s := err.Error()
+	for _, m := range []string{"connection refused", "no such host", "i/o timeout", "connection reset", "EOF", "weaviate did not start up", "network is unreachable"} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}

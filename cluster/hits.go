@@ -1,0 +1,136 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
+
+	"github.com/bcindex/bcindex/search"
+)
+
+// maxAlsoIn caps the other places listed for a chunk found in many forks.
+const maxAlsoIn = 20
+
+// place is one occurrence of a chunk in a visible file.
+type place struct {
+	repo, ref, commit, path, blob string
+	span                          [4]int
+	crumb                         string
+}
+
+// placeChunks finds where the ranked chunks occur in the visible
+// generations of refs, keeps those passing the path filter, and turns each
+// chunk into one hit at its first place (by repository, ref, path), with
+// the others in also_in.
+func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]string]publishedRef, opts SearchOptions) ([]Hit, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = r.id
+	}
+	conds := []*filters.WhereBuilder{filters.Where().WithPath([]string{"chunks"}).WithOperator(filters.ContainsAny).WithValueText(ids...)}
+	if opts.Ref != "" {
+		conds = append(conds, eq("ref", opts.Ref))
+	}
+	if opts.Repo != "" && !strings.ContainsAny(opts.Repo, "*?[{\\") {
+		conds = append(conds, eq("repo", opts.Repo))
+	}
+	rows, err := c.get(ctx, query{class: FileClass, fields: []string{"repo", "ref", "path", "blob", "chunks", "spans", "crumbs", "from", "until"},
+		where: and(conds...), limit: 10000})
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	places := map[string][]place{}
+	for _, f := range rows {
+		pr, ok := refs[[2]string{str(f, "repo"), str(f, "ref")}]
+		if !ok || num(f, "from") > pr.gen || num(f, "until") <= pr.gen {
+			continue // another generation, or a ref outside the filters
+		}
+		path := str(f, "path")
+		if opts.Path != "" && !search.PathMatches(opts.Path, path) {
+			continue
+		}
+		chunks, spans, crumbs := strs(f, "chunks"), nums(f, "spans"), strs(f, "crumbs")
+		if len(spans) != 4*len(chunks) || len(crumbs) != len(chunks) {
+			return nil, fmt.Errorf("file %s of %s@%s at %s is malformed: publish it again", path, pr.repo, pr.ref, c.url)
+		}
+		for i, id := range chunks {
+			if !want[id] {
+				continue
+			}
+			places[id] = append(places[id], place{repo: pr.repo, ref: pr.ref, commit: pr.commit, path: path, blob: str(f, "blob"),
+				span: [4]int{spans[4*i], spans[4*i+1], spans[4*i+2], spans[4*i+3]}, crumb: crumbs[i]})
+		}
+	}
+	var out []Hit
+	for _, r := range rs {
+		ps := places[r.id]
+		if len(ps) == 0 {
+			continue
+		}
+		sort.Slice(ps, func(i, j int) bool {
+			a, b := ps[i], ps[j]
+			if a.repo != b.repo {
+				return a.repo < b.repo
+			}
+			if a.ref != b.ref {
+				return a.ref < b.ref
+			}
+			if a.path != b.path {
+				return a.path < b.path
+			}
+			return a.span[0] < b.span[0]
+		})
+		out = append(out, makeHit(r, ps, opts))
+	}
+	return out, nil
+}
+
+func makeHit(r ranked, ps []place, opts SearchOptions) Hit {
+	p := ps[0]
+	h := Hit{Repo: p.repo}
+	h.Path, h.Ref, h.Commit, h.Blob = p.path, p.ref, p.commit, p.blob
+	h.StartLine, h.EndLine, h.StartByte, h.EndByte = p.span[0], p.span[1], p.span[2], p.span[3]
+	h.Name, h.Kind, h.Language, h.Signature = str(r.props, "name"), str(r.props, "kind"), str(r.props, "language"), str(r.props, "signature")
+	h.Doc = str(r.props, "doc")
+	h.ContentHash = str(r.props, "hash")
+	h.Score = float64(int64(r.score*1e6+0.5)) / 1e6
+	h.ChunkID = fmt.Sprintf("%s:%d-%d", p.blob, p.span[2], p.span[3])
+	h.Breadcrumb = []string{p.path}
+	if p.crumb != "" {
+		parts := strings.Split(p.crumb, " › ")
+		h.Breadcrumb = append(h.Breadcrumb, parts...)
+		h.Parent = parts[len(parts)-1]
+	}
+	if h.Kind != "file" && h.Name != "" {
+		h.Breadcrumb = append(h.Breadcrumb, h.Name)
+	}
+	for _, o := range ps[1:] {
+		if len(h.AlsoIn) == maxAlsoIn {
+			h.AlsoIn = append(h.AlsoIn, fmt.Sprintf("… %d more", len(ps)-1-maxAlsoIn))
+			break
+		}
+		h.AlsoIn = append(h.AlsoIn, fmt.Sprintf("%s@%s:%s:%d-%d", o.repo, o.ref, o.path, o.span[0], o.span[1]))
+	}
+	h.Snippet, h.SnippetStart = snippet(str(r.props, "text"), opts.MaxLines), h.StartLine
+	return h
+}
+
+// snippet is the chunk's text (the cluster holds no context around it),
+// capped at maxLines lines (0: all).
+func snippet(text string, maxLines int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if maxLines > 0 && len(lines) > maxLines {
+		lines = lines[:maxLines]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

@@ -1,0 +1,173 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/store"
+)
+
+// Local is a Source over a repository's own index in its git dir. It is the
+// only part of the package that knows the store's layout.
+type Local struct {
+	repo *gitindex.Repo
+	emb  embed.Embedder
+	opts indexer.Options
+
+	mu   sync.Mutex
+	snap *store.Snapshot
+}
+
+// NewLocal reads repo's index; emb (nil: no vectors) names the model whose
+// vectors are published, and opts are used to index what a ref lacks.
+func NewLocal(repo *gitindex.Repo, emb embed.Embedder, opts indexer.Options) *Local {
+	opts.Embedder = emb
+	return &Local{repo: repo, emb: emb, opts: opts}
+}
+
+// Model implements Source.
+func (l *Local) Model() string {
+	if l.emb == nil {
+		return "none"
+	}
+	return l.emb.ID()
+}
+
+// Prepare implements Source: it indexes the revision's missing blobs and
+// opens a snapshot that holds them.
+func (l *Local) Prepare(ctx context.Context, rev string) (string, error) {
+	c, err := l.repo.Resolve(rev)
+	if err != nil {
+		return "", err
+	}
+	if _, err := indexer.NewIndexer(l.repo, l.opts).Index(ctx, []string{c.Hash.String()}, 2*time.Minute); err != nil && !errors.Is(err, store.ErrLocked) {
+		return "", fmt.Errorf("index %s before publishing: %w", rev, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.snap != nil {
+		l.snap.Close()
+	}
+	model := ""
+	if l.emb != nil {
+		model = l.emb.ID()
+	}
+	if l.snap, err = store.OpenSnapshot(l.repo.IndexDir, model); err != nil {
+		return "", fmt.Errorf("open the index: %w", err)
+	}
+	return c.Hash.String(), nil
+}
+
+// Close releases the snapshot.
+func (l *Local) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.snap != nil {
+		l.snap.Close()
+		l.snap = nil
+	}
+}
+
+// Files implements Source.
+func (l *Local) Files(ctx context.Context, commit string) ([]File, error) {
+	c, err := l.repo.Resolve(commit)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := l.repo.CachedListing(c.Tree)
+	if err != nil {
+		if ls, err = l.repo.Listing(c.Tree); err != nil {
+			return nil, fmt.Errorf("list %s: %w", commit, err)
+		}
+	}
+	out := make([]File, 0, len(ls.Entries))
+	for _, e := range ls.Entries {
+		if e.Skip == gitindex.SkipNone {
+			out = append(out, File{Path: e.Path, Blob: e.Blob.String()})
+		}
+	}
+	return out, nil
+}
+
+// Chunks implements Source.
+func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
+	l.mu.Lock()
+	snap := l.snap
+	l.mu.Unlock()
+	if snap == nil {
+		return nil, errors.New("chunks read before Prepare")
+	}
+	sha := plumbing.NewHash(blob)
+	loc, ok := snap.FindBlob(sha)
+	if !ok {
+		return nil, fmt.Errorf("blob %s is not indexed: %w", blob, store.ErrNoIndex)
+	}
+	if loc.N == 0 {
+		return nil, nil // skipped by a content rule (binary, too big, generated)
+	}
+	f, ok := snap.BlobFile(sha)
+	if !ok {
+		return nil, nil
+	}
+	content, err := l.repo.ReadBlob(sha)
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", blob, err)
+	}
+	seg := snap.Segments[loc.Seg]
+	out := make([]Chunk, len(f.Chunks))
+	for i, c := range f.Chunks {
+		row := seg.Row(loc.First + i)
+		ch := Chunk{Name: c.Name, Kind: c.Kind, Language: f.Language, Signature: c.Signature, Doc: c.Doc,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, Crumb: crumb(f.Chunks, i)}
+		if row.Indexed {
+			ch.Text = chunk.IndexText(content, f, i)
+			ch.Hash = fmt.Sprintf("%x", row.Hash)
+			// As the local BM25 counts them: the name twice.
+			ch.Tokens = append(lexical.Tokens(c.Name), lexical.Tokens(ch.Text)...)
+			if seg.Vec != nil {
+				if q, scale := seg.Vec.Row(loc.First + i); q != nil {
+					ch.Vector = make([]float32, len(q))
+					for j, x := range q {
+						ch.Vector[j] = float32(x) * scale
+					}
+				}
+			}
+		}
+		out[i] = ch
+	}
+	return out, nil
+}
+
+// crumb names the enclosing definitions of chunk i, outermost first, as
+// local search builds its breadcrumb.
+func crumb(cs []chunk.Chunk, i int) string {
+	var chain []string
+	for p := cs[i].Parent; p >= 0 && p < len(cs); p = cs[p].Parent {
+		if cs[p].Kind != "file" && cs[p].Name != "" {
+			chain = append(chain, cs[p].Name)
+		}
+		if cs[p].Parent >= p {
+			break // parents come first; anything else is corrupt
+		}
+	}
+	if len(chain) == 0 && cs[i].Kind == "method" {
+		if recv, ok := strings.CutSuffix(cs[i].QualifiedName, "."+cs[i].Name); ok && recv != "" {
+			chain = append(chain, recv)
+		}
+	}
+	for a, b := 0, len(chain)-1; a < b; a, b = a+1, b-1 {
+		chain[a], chain[b] = chain[b], chain[a]
+	}
+	return strings.Join(chain, " › ")
+}

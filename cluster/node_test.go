@@ -1,0 +1,165 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/weaviate/weaviate/entities/models"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/weaviatetest"
+)
+
+// TestOneNode runs against one real weaviate-server on loopback.
+func TestOneNode(t *testing.T) {
+	srv := weaviatetest.Start(t, 1)
+	ctx := context.Background()
+	c := open(t, srv.URL())
+
+	t.Run("WrongSchema", func(t *testing.T) {
+		// A collection of the same name in another shape is refused, with
+		// the URL and what to do.
+		bad := &models.Class{Class: ChunkClass, Description: "something else", Vectorizer: "none",
+			Properties: []*models.Property{{Name: "body", DataType: []string{"text"}}}}
+		if err := c.w.Schema().ClassCreator().WithClass(bad).Do(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := newRepo(t, 3)
+		_, err := Publish(ctx, c, localSource(t, r.Dir), PublishOptions{Repo: "bad", Refs: []string{"main"}})
+		if !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), srv.URL()) || !strings.Contains(err.Error(), "delete the Bcindex") {
+			t.Fatalf("publish into a foreign schema: %v", err)
+		}
+		_, err = Search(ctx, c, SearchOptions{Query: "parse config", Embedder: embed.Default()})
+		if !errors.Is(err, ErrSchema) {
+			t.Fatalf("search of a foreign schema: %v", err)
+		}
+		if err := c.w.Schema().ClassDeleter().WithClassName(ChunkClass).Do(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	a := newRepo(t, 40)
+	var first []RefSummary
+	t.Run("PublishSearch", func(t *testing.T) {
+		first = publish(t, c, a.Dir, "acme/app")
+		s := first[0]
+		if s.Files != 40 || s.FilesAdded != 40 || s.ChunksNew == 0 || s.ChunksKnown != 0 || s.Generation != 1 {
+			t.Fatalf("first publish: %+v", s)
+		}
+		if n := count(t, c, ChunkClass); n != int64(s.ChunksNew) {
+			t.Fatalf("%d chunk objects, %d sent", n, s.ChunksNew)
+		}
+		if n := count(t, c, FileClass); n != 40 {
+			t.Fatalf("%d file objects, want 40", n)
+		}
+		hits, err := Search(ctx, c, SearchOptions{Query: "ParseConfig0v0", Embedder: embed.Default(), K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Name != "ParseConfig0v0" || hits[0].Repo != "acme/app" || hits[0].Path != "pkg0/f0.go" ||
+			hits[0].Ref != "main" || hits[0].Commit != s.Commit || hits[0].StartLine != 3 || !strings.Contains(hits[0].Snippet, "func ParseConfig0v0") {
+			t.Fatalf("exact name: %+v", hits)
+		}
+		// Meaning: words of the doc comment, not the name.
+		hits, err = Search(ctx, c, SearchOptions{Query: "retry the journal number 49", Embedder: embed.Default(), K: 5})
+		if err != nil || len(hits) == 0 {
+			t.Fatal(hits, err)
+		}
+		if !strings.HasPrefix(hits[0].Name, "RetryJournal49") {
+			t.Errorf("hybrid top hit %s, want RetryJournal49v0", hits[0].Name)
+		}
+		// Filters.
+		for _, tc := range []struct {
+			opts SearchOptions
+			ok   func(Hit) bool
+		}{
+			{SearchOptions{Path: "pkg3/**"}, func(h Hit) bool { return strings.HasPrefix(h.Path, "pkg3/") }},
+			{SearchOptions{Kind: "function", Lang: "go"}, func(h Hit) bool { return h.Kind == "function" && h.Language == "go" }},
+			{SearchOptions{Repo: "acme/*", Ref: "main"}, func(h Hit) bool { return h.Repo == "acme/app" }},
+		} {
+			tc.opts.Query, tc.opts.Embedder, tc.opts.K = "encode the widget", embed.Default(), 10
+			hits, err := Search(ctx, c, tc.opts)
+			if err != nil || len(hits) == 0 {
+				t.Fatalf("%+v: %v %v", tc.opts, hits, err)
+			}
+			for _, h := range hits {
+				if !tc.ok(h) {
+					t.Errorf("%+v: hit %s %s %s outside the filter", tc.opts, h.Repo, h.Path, h.Kind)
+				}
+			}
+		}
+		if _, err := Search(ctx, c, SearchOptions{Query: "x", Repo: "nobody/*", Embedder: embed.Default()}); err == nil || !strings.Contains(err.Error(), "git bcindex publish") {
+			t.Errorf("no matching repository: %v", err)
+		}
+	})
+
+	t.Run("Republish", func(t *testing.T) {
+		// Nothing changed: nothing is sent.
+		again := publish(t, c, a.Dir, "acme/app")
+		if !again[0].Unchanged || again[0].ChunksNew != 0 {
+			t.Fatalf("republish of the same commit: %+v", again[0])
+		}
+		before := count(t, c, ChunkClass)
+		a.Commit("edit one file", map[string]string{"pkg2/f9.go": goFile(9, 1)})
+		s := publish(t, c, a.Dir, "acme/app")[0]
+		// One file of five functions changed: its five chunks and its file
+		// chunk (the package clause is the same text) at most.
+		if s.FilesAdded != 1 || s.FilesRemoved != 1 || s.ChunksNew == 0 || s.ChunksNew > 6 || s.Generation != 2 {
+			t.Fatalf("publish after a one-file commit: %+v", s)
+		}
+		if n := count(t, c, ChunkClass); n != before+int64(s.ChunksNew) {
+			t.Fatalf("chunk objects %d → %d, sent %d", before, n, s.ChunksNew)
+		}
+		if n := count(t, c, FileClass); n != 40 {
+			t.Fatalf("%d file objects after the switch, want 40", n)
+		}
+		hits, err := Search(ctx, c, SearchOptions{Query: "RetryJournal49v1", Embedder: embed.Default(), K: 1})
+		if err != nil || len(hits) != 1 || hits[0].Commit != s.Commit {
+			t.Fatalf("new code: %+v %v", hits, err)
+		}
+		// The old version is no longer visible (its chunk object stays:
+		// content-addressed objects are shared).
+		hits, _ = Search(ctx, c, SearchOptions{Query: "RetryJournal49v0", Embedder: embed.Default(), K: 10})
+		for _, h := range hits {
+			if h.Name == "RetryJournal49v0" {
+				t.Fatalf("old version still visible: %+v", h)
+			}
+		}
+	})
+
+	t.Run("Fork", func(t *testing.T) {
+		before := count(t, c, ChunkClass)
+		fork := gittest.At(t, t.TempDir())
+		fork.Git("clone", "-q", a.Dir, ".")
+		gittest.At(t, fork.Dir) // commit identity
+		fork.Commit("fork changes 2 of 40 files", map[string]string{"pkg0/f7.go": goFile(7, 5), "pkg5/f12.go": goFile(12, 5)})
+		s := publish(t, c, fork.Dir, "someone/app-fork")[0]
+		if s.ChunksKnown == 0 || float64(s.ChunksNew) > 0.10*float64(first[0].ChunksNew) {
+			t.Fatalf("a fork with 5%% of files different sent %d chunk objects (%d known); the original has %d", s.ChunksNew, s.ChunksKnown, first[0].ChunksNew)
+		}
+		if n := count(t, c, ChunkClass); float64(n-before) > 0.10*float64(before) {
+			t.Fatalf("chunk objects %d → %d: more than 10%%", before, n)
+		}
+		// Shared code is one object found in both repositories.
+		hits, err := Search(ctx, c, SearchOptions{Query: "HashPacket3v0", Embedder: embed.Default(), K: 1})
+		if err != nil || len(hits) != 1 || hits[0].Repo != "acme/app" || len(hits[0].AlsoIn) != 1 || !strings.HasPrefix(hits[0].AlsoIn[0], "someone/app-fork@main:") {
+			t.Fatalf("shared chunk: %+v %v", hits, err)
+		}
+		hits, err = Search(ctx, c, SearchOptions{Query: "HashPacket3v0", Repo: "someone/*", Embedder: embed.Default(), K: 1})
+		if err != nil || len(hits) != 1 || hits[0].Repo != "someone/app-fork" {
+			t.Fatalf("--repo on a shared chunk: %+v %v", hits, err)
+		}
+	})
+
+	t.Run("Unreachable", func(t *testing.T) {
+		url := fmt.Sprintf("http://127.0.0.1:%d", closedPort(t))
+		_, err := Open(ctx, url)
+		if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), url) || !strings.Contains(err.Error(), "bcindex.remote.url") {
+			t.Fatalf("unreachable cluster: %v", err)
+		}
+	})
+}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/config"
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/cluster"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+func publishCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "publish",
+		Usage: "publish the index of refs (default: the current branch) to the Weaviate cluster in bcindex.remote.url",
+		Description: "Sends only the chunk objects the cluster lacks and the files that changed since the ref's\n" +
+			"last publication; readers see the old commit or the new one, never a mix. Killed, it resumes\n" +
+			"when run again. The API key, if any, comes from $BCINDEX_REMOTE_API_KEY (or $WEAVIATE_API_KEY).",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "ref", Aliases: []string{"r"}, Usage: "`REF` to publish (repeatable; default: the current branch)"},
+			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref"},
+		},
+		Action: runPublish,
+	}
+}
+
+func runPublish(c *cli.Context) error {
+	repo, s, err := openWithSettings(c)
+	if err != nil {
+		return err
+	}
+	rs, err := readRemoteSettings(repo)
+	if err != nil {
+		return err
+	}
+	name := c.String("name")
+	if name == "" {
+		name = rs.name
+	}
+	refs := c.StringSlice("ref")
+	if len(refs) == 0 {
+		refs = []string{currentBranch(repo)}
+	}
+	cl, err := cluster.Open(c.Context, rs.url)
+	if err != nil {
+		return err
+	}
+	src := cluster.NewLocal(repo, s.emb, s.indexOptions())
+	defer src.Close()
+	opts := cluster.PublishOptions{Repo: name, Refs: refs}
+	if !c.Bool("json") {
+		opts.Progress = publishProgress(c)
+	}
+	sums, err := cluster.Publish(c.Context, cl, src, opts)
+	for _, sum := range sums {
+		if c.Bool("json") {
+			if err := json.NewEncoder(c.App.Writer).Encode(sum); err != nil {
+				return err
+			}
+			continue
+		}
+		if sum.Unchanged {
+			fmt.Fprintf(c.App.Writer, "%s %s: %s already published (generation %d)\n", sum.Repo, sum.Ref, short(sum.Commit), sum.Generation)
+			continue
+		}
+		fmt.Fprintf(c.App.Writer, "%s %s: published %s as generation %d: %d files (+%d -%d), %d chunk objects sent, %d already there\n",
+			sum.Repo, sum.Ref, short(sum.Commit), sum.Generation, sum.Files, sum.FilesAdded, sum.FilesRemoved, sum.ChunksNew, sum.ChunksKnown)
+	}
+	return err
+}
+
+func short(sha string) string { return sha[:min(12, len(sha))] }
+
+// remoteSettings are the bcindex.remote.* keys.
+type remoteSettings struct {
+	url, name string
+}
+
+func readRemoteSettings(repo *gitindex.Repo) (remoteSettings, error) {
+	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	if err != nil {
+		if cfg, err = repo.Git.Config(); err != nil {
+			return remoteSettings{}, fmt.Errorf("read git config: %w", err)
+		}
+	}
+	sub := cfg.Raw.Section("bcindex").Subsection("remote")
+	rs := remoteSettings{url: sub.Option("url"), name: sub.Option("name")}
+	if rs.name == "" {
+		if o, ok := cfg.Remotes["origin"]; ok && len(o.URLs) > 0 {
+			rs.name = repoName(o.URLs[0])
+		}
+	}
+	if rs.name == "" {
+		dir := repo.WorkTree
+		if dir == "" {
+			dir = strings.TrimSuffix(repo.CommonDir, "/.git")
+		}
+		rs.name = strings.TrimSuffix(filepath.Base(dir), ".git")
+	}
+	return rs, nil
+}
+
+// repoName turns a remote URL into host/path: https://github.com/a/b.git
+// and git@github.com:a/b.git are both github.com/a/b.
+func repoName(u string) string {
+	u = strings.TrimSuffix(strings.TrimSuffix(u, "/"), ".git")
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		if j := strings.Index(u, "@"); j >= 0 && j < strings.Index(u+"/", "/") {
+			u = u[j+1:]
+		}
+	} else if i := strings.Index(u, ":"); i >= 0 && !strings.HasPrefix(u, "/") {
+		host := u[:i]
+		if j := strings.Index(host, "@"); j >= 0 {
+			host = host[j+1:]
+		}
+		u = host + "/" + u[i+1:]
+	} else {
+		return strings.TrimSuffix(filepath.Base(u), ".git")
+	}
+	return u
+}
+
+// currentBranch names the branch HEAD is on, or "HEAD" when detached.
+func currentBranch(repo *gitindex.Repo) string {
+	if h, err := repo.Git.Reference("HEAD", false); err == nil && h.Target().IsBranch() {
+		return h.Target().Short()
+	}
+	return "HEAD"
+}
+
+// publishProgress draws a bar per stage on a terminal; nil when piped.
+func publishProgress(c *cli.Context) cluster.Progress {
+	if newProgress(c.App.ErrWriter) == nil {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	stage := ""
+	return func(s string, done, total int) {
+		if s != stage || bar == nil {
+			if bar != nil {
+				bar.Finish()
+			}
+			stage = s
+			n := total
+			if n <= 0 {
+				n = -1 // unknown: a spinner
+			}
+			bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(c.App.ErrWriter),
+				progressbar.OptionSetDescription(s), progressbar.OptionShowCount(), progressbar.OptionThrottle(100_000_000),
+				progressbar.OptionClearOnFinish())
+		}
+		bar.Set(done)
+		if total > 0 && done >= total {
+			bar.Finish()
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/cluster"
+	"github.com/bcindex/bcindex/search"
+)
+
+// remoteFlags select search --remote: every repository published to the
+// cluster in bcindex.remote.url.
+func remoteFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "remote", Usage: "search every repository published to the cluster (bcindex.remote.url)"},
+		&cli.StringFlag{Name: "repo", Usage: "with --remote: only repositories matching `GLOB` (e.g. 'github.com/acme/*')"},
+	}
+}
+
+// runRemoteSearch runs the query on the cluster with the local embedder
+// (the model the repositories were published with) and prints hits as
+// local search does, each with its repository.
+func runRemoteSearch(c *cli.Context, query string) error {
+	for _, f := range []string{"worktree", "only-in", "not-in", "no-index"} {
+		if c.IsSet(f) {
+			return usageError{"--" + f + " searches the local index; it does not combine with --remote"}
+		}
+	}
+	if m := c.String("mode"); m != search.ModeHybrid {
+		return usageError{"--remote runs the cluster's hybrid query; --mode does not combine with it"}
+	}
+	repo, s, err := openWithSettings(c)
+	if err != nil {
+		return err
+	}
+	rs, err := readRemoteSettings(repo)
+	if err != nil {
+		return err
+	}
+	cl, err := cluster.Open(c.Context, rs.url)
+	if err != nil {
+		return err
+	}
+	opts := cluster.SearchOptions{Query: query, K: c.Int("k"), Repo: c.String("repo"),
+		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
+	if c.IsSet("ref") {
+		opts.Ref = c.String("ref")
+	}
+	hits, err := cluster.Search(c.Context, cl, opts)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		for _, h := range hits {
+			if err := enc.Encode(h); err != nil {
+				return err
+			}
+		}
+	} else {
+		shown := make([]search.Hit, len(hits))
+		for i, h := range hits {
+			shown[i] = h.Hit
+			shown[i].Path = h.Repo + "@" + h.Ref + ":" + h.Path
+		}
+		printHits(c.App.Writer, newColorizer(wantColor("auto", c.App.Writer), query), shown)
+	}
+	if len(hits) == 0 {
+		return errNoResults
+	}
+	return nil
+}

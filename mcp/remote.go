@@ -1,0 +1,71 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bcindex/bcindex/cluster"
+)
+
+type remoteIn struct {
+	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
+	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
+	Repo     string `json:"repo,omitempty" jsonschema:"only repositories matching this glob, e.g. github.com/acme/*"`
+	Ref      string `json:"ref,omitempty" jsonschema:"only this published ref (branch or tag name); default every published ref"`
+	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
+	Lang     string `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
+	Kind     string `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400"`
+}
+
+type remoteHit struct {
+	Repo string `json:"repo"`
+	hitOut
+}
+
+type remoteOut struct {
+	Hits []remoteHit `json:"hits"`
+}
+
+// searchRemote searches every repository published to the cluster.
+func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in remoteIn) (*sdk.CallToolResult, remoteOut, error) {
+	out := remoteOut{Hits: []remoteHit{}}
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, out, fmt.Errorf("query is required: a symbol name, keywords or a description")
+	}
+	k, err := intArg("k", in.K, searchK, searchKMax)
+	if err != nil {
+		return nil, out, err
+	}
+	maxLines, err := intArg("max_lines", in.MaxLines, 12, 400)
+	if err != nil {
+		return nil, out, err
+	}
+	c, err := cluster.Open(ctx, s.opts.Remote)
+	if err != nil {
+		return nil, out, err
+	}
+	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Query: in.Query, K: k, Repo: in.Repo, Ref: in.Ref,
+		Path: in.Path, Lang: in.Lang, Kind: in.Kind, MaxLines: maxLines, Embedder: s.opts.Embedder})
+	if err != nil {
+		return nil, out, err
+	}
+	var b strings.Builder
+	for _, h := range hits {
+		var snip strings.Builder
+		for i, l := range strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n") {
+			fmt.Fprintf(&snip, "%6d\t%s\n", h.SnippetStart+i, l)
+		}
+		out.Hits = append(out.Hits, remoteHit{Repo: h.Repo, hitOut: hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine,
+			Name: h.Name, Kind: h.Kind, Language: h.Language, Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score,
+			Snippet: snip.String(), Rev: h.Ref, Commit: h.Commit, Blob: h.Blob, ChunkID: h.ChunkID, AlsoIn: h.AlsoIn}})
+		fmt.Fprintf(&b, "%s@%s:%s:%d-%d  %s %s\n%s\n", h.Repo, h.Ref, h.Path, h.StartLine, h.EndLine, h.Kind, h.Name, snip.String())
+	}
+	if len(hits) == 0 {
+		b.WriteString("no hits\n")
+	}
+	return text(b.String()), out, nil
+}
