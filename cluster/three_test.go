@@ -1,0 +1,245 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/internal/weaviatetest"
+)
+
+// TestThreeNodes runs a 3-node cluster (collections sharded over the three
+// and replicated three times): one node is SIGKILLed while publishes and
+// searches run, then publish itself is SIGKILLed at random points.
+func TestThreeNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a 3-node cluster")
+	}
+	srv := weaviatetest.Start(t, 3)
+	ctx := context.Background()
+	c := open(t, srv.URL())
+	a := newRepo(t, 24)
+	publish(t, c, a.Dir, "acme/app")
+	cls, err := c.w.Schema().ClassGetter().WithClassName(ChunkClass).Do(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharding, _ := cls.ShardingConfig.(map[string]any)
+	if cls.ReplicationConfig.Factor != 3 || fmt.Sprint(sharding["desiredCount"]) != "3" {
+		t.Fatalf("replication %d, sharding %v: want 3 replicas over 3 shards", cls.ReplicationConfig.Factor, sharding["desiredCount"])
+	}
+
+	t.Run("NodeKilled", func(t *testing.T) {
+		stop := make(chan struct{})
+		var searches, failures atomic.Int64
+		var firstErr atomic.Value
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				hits, err := Search(ctx, c, SearchOptions{Query: "merge the ledger", Embedder: embed.Default(), K: 5})
+				searches.Add(1)
+				if err != nil || len(hits) == 0 {
+					failures.Add(1)
+					firstErr.CompareAndSwap(nil, fmt.Sprint(err, len(hits)))
+				}
+			}
+		}()
+		victim := srv.Nodes[2]
+		for round := 1; round <= 3; round++ {
+			a.Commit(fmt.Sprintf("round %d", round), map[string]string{fmt.Sprintf("pkg1/f%d.go", round): goFile(round, 10+round)})
+			if round == 1 {
+				go func() { time.Sleep(300 * time.Millisecond); victim.Kill() }()
+			}
+			s := publish(t, c, a.Dir, "acme/app")[0]
+			if s.FilesAdded != 1 {
+				t.Fatalf("round %d: %+v", round, s)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		if failures.Load() > 0 || searches.Load() == 0 {
+			t.Fatalf("%d of %d searches failed while a node was down: %v", failures.Load(), searches.Load(), firstErr.Load())
+		}
+		if err := victim.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := victim.WaitReady(3 * time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		// The node rejoins and catches up: every node counts the same.
+		want := count(t, c, FileClass)
+		deadline := time.Now().Add(2 * time.Minute)
+		for _, nd := range srv.Nodes {
+			for {
+				got, err := open(t, nd.URL).Count(ctx, FileClass)
+				if err == nil && got == want {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("%s counts %d files (%v), node1 %d", nd.Name, got, err, want)
+				}
+				time.Sleep(time.Second)
+			}
+		}
+		t.Logf("%d searches while node3 was killed and restarted, none failed", searches.Load())
+	})
+
+	t.Run("PublishKilled", func(t *testing.T) {
+		testPublishKilled(t, c, srv.URL())
+	})
+}
+
+// testPublishKilled SIGKILLs publish processes at random points, switching
+// a ref between two commits, while a reader checks that every hit belongs
+// to the commit its ref names; a final run converges to exactly the
+// objects of that commit.
+func testPublishKilled(t *testing.T, c *Client, url string) {
+	ctx := context.Background()
+	r := newRepo(t, 16)
+	r.Git("branch", "one")
+	r.Commit("many changes", map[string]string{"pkg0/f0.go": goFile(0, 20), "pkg1/f1.go": goFile(1, 20), "pkg2/f2.go": goFile(2, 20),
+		"pkg3/f3.go": goFile(3, 20), "new/extra.go": goFile(99, 20)})
+	r.Remove("pkg4/f4.go")
+	r.Git("commit", "-qam", "remove one")
+	r.Git("branch", "two")
+	src := localSource(t, r.Dir)
+	files := map[string]map[string]bool{} // commit → "path blob"
+	for _, rev := range []string{"one", "two"} {
+		commit, err := src.Prepare(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, _ := src.Files(ctx, commit)
+		files[commit] = map[string]bool{}
+		for _, f := range fs {
+			files[commit][f.Path+" "+f.Blob] = true
+		}
+	}
+
+	stop := make(chan struct{})
+	var bad atomic.Value
+	var reads atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			hits, err := Search(ctx, c, SearchOptions{Query: "parse the config", Repo: "kill/me", Embedder: embed.Default(), K: 30})
+			if err != nil {
+				continue // not published yet
+			}
+			reads.Add(1)
+			for _, h := range hits {
+				if !files[h.Commit][h.Path+" "+h.Blob] {
+					bad.CompareAndSwap(nil, fmt.Sprintf("hit %s %s is not in commit %s", h.Path, h.Blob, h.Commit))
+				}
+			}
+		}
+	}()
+	run := func(rev string, killAfter time.Duration) (killed bool, took time.Duration) {
+		arg, _ := json.Marshal(helperArgs{Dir: r.Dir, URL: url, Repo: "kill/me", Ref: "main", Rev: rev})
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+string(arg))
+		out := &syncBuffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		if killAfter > 0 {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("publish of %s: %v\n%s", rev, err, out.String())
+				}
+				return false, time.Since(start)
+			case <-time.After(killAfter):
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-done
+				return true, time.Since(start)
+			}
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("publish of %s: %v\n%s", rev, err, out.String())
+		}
+		return false, time.Since(start)
+	}
+	_, full := run("one", 0)
+	rng := rand.New(rand.NewPCG(1, 2))
+	kills := 0
+	for i := 0; i < 20; i++ {
+		rev := []string{"two", "one"}[i%2]
+		if k, _ := run(rev, time.Duration(rng.Int64N(int64(full)))+time.Millisecond); k {
+			kills++
+		}
+	}
+	run("two", 0)
+	close(stop)
+	wg.Wait()
+	if b := bad.Load(); b != nil {
+		t.Fatal(b)
+	}
+	// Converged: exactly the files of two, all visible, nothing left over.
+	state, err := c.readRef(ctx, "kill/me", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := c.refFiles(ctx, "kill/me", "main", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := files[state.Commit]
+	if len(have) != len(want) || len(want) == 0 {
+		t.Fatalf("%d file objects after the final run, want %d", len(have), len(want))
+	}
+	for _, h := range have {
+		if !want[h.path+" "+h.blob] || h.from > state.Gen || h.until != live || h.id != fileID("kill/me", "main", src.Model(), h.path, h.blob) {
+			t.Fatalf("file object %+v after the final run (generation %d)", h, state.Gen)
+		}
+	}
+	t.Logf("%d of 20 publishes killed (a full one takes %s); %d searches saw no mixed ref", kills, full.Round(time.Millisecond), reads.Load())
+	if kills < 10 {
+		t.Errorf("only %d kills landed", kills)
+	}
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
