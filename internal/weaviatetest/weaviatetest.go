@@ -235,3 +235,25 @@ func freePair(t testing.TB) int {
 	t.Fatal("no two consecutive free ports")
 	return 0
 }
+
+// RSS is the node's resident memory in bytes (0 when it is not running).
+func (nd *Node) RSS() int64 {
+	nd.mu.Lock()
+	cmd := nd.cmd
+	nd.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
