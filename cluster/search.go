@@ -152,7 +152,11 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	if opts.Kind != "" {
 		conds = append(conds, eq("kind", strings.ToLower(opts.Kind)))
 	}
-	h := c.w.GraphQL().HybridArgumentBuilder().WithQuery(strings.Join(lexical.Tokens(opts.Query), " ")).
+	text := strings.Join(lexical.Tokens(opts.Query), " ")
+	if text == "" {
+		text = opts.Query // only stop words: let BM25 find nothing rather than fail
+	}
+	h := c.w.GraphQL().HybridArgumentBuilder().WithQuery(text).
 		WithProperties([]string{"tokens"}).WithFusionType(graphql.RelativeScore)
 	if vec != nil {
 		h = h.WithVector(vec).WithAlpha(opts.Alpha)

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/weaviatetest"
+)
+
+// TestPublishAndRemoteSearch drives publish and search --remote through
+// the command line against a real one-node Weaviate on loopback.
+func TestPublishAndRemoteSearch(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"store/repo.go": sample, "README.md": "# Store\n\nOpens repositories.\n"})
+	r.Git("remote", "add", "origin", "git@github.com:acme/store.git")
+
+	// Without a cluster configured, or with none answering: a clear error,
+	// and local search is unaffected.
+	code, _, errOut := runCLI(t, r.Dir, "publish")
+	if code != 2 || !strings.Contains(errOut, "git config bcindex.remote.url") {
+		t.Fatalf("publish without a cluster: exit %d: %s", code, errOut)
+	}
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := fmt.Sprintf("http://%s", l.Addr())
+	l.Close()
+	r.Git("config", "bcindex.remote.url", dead)
+	code, _, errOut = runCLI(t, r.Dir, "search", "--remote", "open the repository")
+	if code != 2 || !strings.Contains(errOut, dead) || !strings.Contains(errOut, "cluster unreachable") {
+		t.Fatalf("search --remote of a dead cluster: exit %d: %s", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, r.Dir, "search", "OpenRepository"); code != 0 || !strings.Contains(out, "store/repo.go") {
+		t.Fatalf("local search with a dead cluster configured: exit %d: %s %s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, r.Dir, "search", "--repo", "x", "q"); code != 2 || !strings.Contains(errOut, "--remote") {
+		t.Fatalf("--repo without --remote: exit %d: %s", code, errOut)
+	}
+
+	srv := weaviatetest.Start(t, 1)
+	r.Git("config", "bcindex.remote.url", srv.URL())
+	code, out, errOut := runCLI(t, r.Dir, "publish", "--json")
+	if code != 0 {
+		t.Fatalf("publish: exit %d: %s", code, errOut)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum["repo"] != "github.com/acme/store" || sum["ref"] != "main" || sum["files_added"] != float64(2) {
+		t.Fatalf("publish --json: %s (%v)", out, err)
+	}
+	code, out, errOut = runCLI(t, r.Dir, "search", "--remote", "--json", "--lang", "go", "open the repository at a path")
+	if code != 0 {
+		t.Fatalf("search --remote: exit %d: %s", code, errOut)
+	}
+	var hit map[string]any
+	if err := json.Unmarshal([]byte(strings.Split(out, "\n")[0]), &hit); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"path", "start_line", "end_line", "name", "kind", "language", "score", "ref", "commit", "blob", "snippet", "breadcrumb", "chunk_id", "repo"} {
+		if _, ok := hit[f]; !ok {
+			t.Errorf("remote JSON hit lacks %q: %s", f, out)
+		}
+	}
+	if hit["name"] != "OpenRepository" || hit["repo"] != "github.com/acme/store" || hit["path"] != "store/repo.go" {
+		t.Errorf("top remote hit: %v", hit)
+	}
+	code, out, _ = runCLI(t, r.Dir, "search", "--remote", "OpenRepository")
+	if code != 0 || !strings.Contains(out, "github.com/acme/store@main:store/repo.go:3-5") {
+		t.Errorf("search --remote text output: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, r.Dir, "publish")
+	if code != 0 || !strings.Contains(out, "already published") {
+		t.Errorf("second publish: exit %d: %s", code, out)
+	}
+}
+
+func TestRepoName(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://github.com/acme/app.git":   "github.com/acme/app",
+		"git@github.com:acme/app.git":       "github.com/acme/app",
+		"ssh://git@gitlab.example/a/b/c":    "gitlab.example/a/b/c",
+		"https://user@host.example/x/y.git": "host.example/x/y",
+		"/srv/git/app.git":                  "app",
+	} {
+		if got := repoName(in); got != want {
+			t.Errorf("repoName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
