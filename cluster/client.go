@@ -83,10 +83,14 @@ func (c *Client) wrap(op string, err error) error {
 		case 401, 403:
 			return fmt.Errorf("%s at %s: access denied (HTTP %d): set the API key in %s", op, c.url, we.StatusCode, APIKeyEnv[0])
 		}
-		return fmt.Errorf("%s at %s: HTTP %d: %s", op, c.url, we.StatusCode, msg)
+		err := fmt.Errorf("%s at %s: HTTP %d: %s", op, c.url, we.StatusCode, msg)
+		if we.StatusCode >= 500 || we.StatusCode == 429 {
+			return transient{err}
+		}
+		return err
 	}
 	if isConnError(err) {
-		return fmt.Errorf("%s: %w: no Weaviate answers at %s (%v): start it, or fix `git config bcindex.remote.url`", op, ErrUnreachable, c.url, err)
+		return transient{fmt.Errorf("%s: %w: no Weaviate answers at %s (%v): start it, or fix `git config bcindex.remote.url`", op, ErrUnreachable, c.url, err)}
 	}
 	return fmt.Errorf("%s at %s: %w", op, c.url, err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,12 +66,12 @@ func TestOneNode(t *testing.T) {
 			t.Fatalf("exact name: %+v", hits)
 		}
 		// Meaning: words of the doc comment, not the name.
-		hits, err = Search(ctx, c, SearchOptions{Query: "retry the journal number 49", Embedder: embed.Default(), K: 5})
+		hits, err = Search(ctx, c, SearchOptions{Query: "flush the journal number 49", Embedder: embed.Default(), K: 5})
 		if err != nil || len(hits) == 0 {
 			t.Fatal(hits, err)
 		}
-		if !strings.HasPrefix(hits[0].Name, "RetryJournal49") {
-			t.Errorf("hybrid top hit %s, want RetryJournal49v0", hits[0].Name)
+		if hits[0].Name != "FlushJournal49v0" {
+			t.Errorf("hybrid top hit %s, want FlushJournal49v0", hits[0].Name)
 		}
 		// Filters.
 		for _, tc := range []struct {
@@ -117,15 +118,15 @@ func TestOneNode(t *testing.T) {
 		if n := count(t, c, FileClass); n != 40 {
 			t.Fatalf("%d file objects after the switch, want 40", n)
 		}
-		hits, err := Search(ctx, c, SearchOptions{Query: "RetryJournal49v1", Embedder: embed.Default(), K: 1})
-		if err != nil || len(hits) != 1 || hits[0].Commit != s.Commit {
+		hits, err := Search(ctx, c, SearchOptions{Query: "FlushJournal49v1", Embedder: embed.Default(), K: 1})
+		if err != nil || len(hits) != 1 || hits[0].Name != "FlushJournal49v1" || hits[0].Commit != s.Commit {
 			t.Fatalf("new code: %+v %v", hits, err)
 		}
 		// The old version is no longer visible (its chunk object stays:
 		// content-addressed objects are shared).
-		hits, _ = Search(ctx, c, SearchOptions{Query: "RetryJournal49v0", Embedder: embed.Default(), K: 10})
+		hits, _ = Search(ctx, c, SearchOptions{Query: "FlushJournal49v0", Embedder: embed.Default(), K: 10})
 		for _, h := range hits {
-			if h.Name == "RetryJournal49v0" {
+			if h.Name == "FlushJournal49v0" {
 				t.Fatalf("old version still visible: %+v", h)
 			}
 		}
@@ -133,9 +134,9 @@ func TestOneNode(t *testing.T) {
 
 	t.Run("Fork", func(t *testing.T) {
 		before := count(t, c, ChunkClass)
-		fork := gittest.At(t, t.TempDir())
-		fork.Git("clone", "-q", a.Dir, ".")
-		gittest.At(t, fork.Dir) // commit identity
+		dir := filepath.Join(t.TempDir(), "fork")
+		a.Git("clone", "-q", a.Dir, dir)
+		fork := gittest.At(t, dir)
 		fork.Commit("fork changes 2 of 40 files", map[string]string{"pkg0/f7.go": goFile(7, 5), "pkg5/f12.go": goFile(12, 5)})
 		s := publish(t, c, fork.Dir, "someone/app-fork")[0]
 		if s.ChunksKnown == 0 || float64(s.ChunksNew) > 0.10*float64(first[0].ChunksNew) {

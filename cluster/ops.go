@@ -16,15 +16,40 @@ import (
 // recovers (a node restarting, a leader election).
 var retryFor = 90 * time.Second
 
-// retry runs op until it succeeds, the context ends, or retryFor passes.
-// Every operation here is idempotent (upserts by deterministic ID, deletes
-// by filter), so running one twice is harmless.
+// transient marks an error worth retrying: the cluster may recover.
+type transient struct{ error }
+
+func (t transient) Unwrap() error { return t.error }
+
+// transientMarks are pieces of messages Weaviate gives while a node is
+// down or a shard is moving.
+var transientMarks = []string{"consistency level", "replica", "leader", "timeout", "connection", "unavailable",
+	"EOF", "broken pipe", "shard", "not ready", "context deadline", "node"}
+
+// maybeTransient wraps err as transient when its message says so.
+func maybeTransient(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := strings.ToLower(err.Error())
+	for _, m := range transientMarks {
+		if strings.Contains(msg, strings.ToLower(m)) {
+			return transient{err}
+		}
+	}
+	return err
+}
+
+// retry runs op until it succeeds, fails for good, the context ends, or
+// retryFor passes. Every operation here is idempotent (upserts by
+// deterministic ID, deletes by filter), so running one twice is harmless.
 func retry(ctx context.Context, op func() error) error {
 	deadline := time.Now().Add(retryFor)
 	wait := 200 * time.Millisecond
 	for {
 		err := op()
-		if err == nil || errors.Is(err, ErrSchema) || ctx.Err() != nil || time.Now().After(deadline) {
+		var tr transient
+		if err == nil || !errors.As(err, &tr) || ctx.Err() != nil || time.Now().After(deadline) {
 			if err != nil && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -47,11 +72,11 @@ func (c *Client) upsert(ctx context.Context, objs []*models.Object) error {
 	return retry(ctx, func() error {
 		res, err := c.w.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(Consistency).Do(ctx)
 		if err != nil {
-			return c.wrap("write objects", err)
+			return maybeTransient(c.wrap("write objects", err))
 		}
 		for _, r := range res {
 			if r.Result != nil && r.Result.Errors != nil && len(r.Result.Errors.Error) > 0 {
-				return fmt.Errorf("write %s %s at %s: %s", r.Class, r.ID, c.url, r.Result.Errors.Error[0].Message)
+				return maybeTransient(fmt.Errorf("write %s %s at %s: %s", r.Class, r.ID, c.url, r.Result.Errors.Error[0].Message))
 			}
 		}
 		return nil
@@ -63,7 +88,7 @@ func (c *Client) patch(ctx context.Context, class, id string, props map[string]a
 	return retry(ctx, func() error {
 		err := c.w.Data().Updater().WithMerge().WithClassName(class).WithID(id).
 			WithProperties(props).WithConsistencyLevel(Consistency).Do(ctx)
-		return c.wrap("update "+class, err)
+		return maybeTransient(c.wrap("update "+class, err))
 	})
 }
 
@@ -74,12 +99,12 @@ func (c *Client) deleteWhere(ctx context.Context, class string, where *filters.W
 		res, err := c.w.Batch().ObjectsBatchDeleter().WithClassName(class).WithWhere(where).
 			WithConsistencyLevel(Consistency).WithOutput("minimal").Do(ctx)
 		if err != nil {
-			return c.wrap("delete from "+class, err)
+			return maybeTransient(c.wrap("delete from "+class, err))
 		}
 		if res.Results != nil {
 			n = res.Results.Successful
 			if res.Results.Failed > 0 {
-				return fmt.Errorf("delete from %s at %s: %d objects failed", class, c.url, res.Results.Failed)
+				return transient{fmt.Errorf("delete from %s at %s: %d objects failed", class, c.url, res.Results.Failed)}
 			}
 		}
 		return nil
@@ -112,7 +137,9 @@ func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 	fields = append(fields, graphql.Field{Name: "_additional", Fields: add})
 	var out []map[string]any
 	err := retry(ctx, func() error {
-		b := c.w.GraphQL().Get().WithClassName(q.class).WithFields(fields...).WithConsistencyLevel(Consistency)
+		// GraphQL reads take the cluster's default consistency, QUORUM (the
+		// argument exists only on replicated collections).
+		b := c.w.GraphQL().Get().WithClassName(q.class).WithFields(fields...)
 		if q.where != nil {
 			b = b.WithWhere(q.where)
 		}
@@ -130,14 +157,14 @@ func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 		}
 		resp, err := b.Do(ctx)
 		if err != nil {
-			return c.wrap("query "+q.class, err)
+			return maybeTransient(c.wrap("query "+q.class, err))
 		}
 		if len(resp.Errors) > 0 {
 			msgs := make([]string, len(resp.Errors))
 			for i, e := range resp.Errors {
 				msgs[i] = e.Message
 			}
-			return fmt.Errorf("query %s at %s: %s", q.class, c.url, strings.Join(msgs, "; "))
+			return maybeTransient(fmt.Errorf("query %s at %s: %s", q.class, c.url, strings.Join(msgs, "; ")))
 		}
 		get, _ := resp.Data["Get"].(map[string]any)
 		rows, _ := get[q.class].([]any)
@@ -213,10 +240,10 @@ func (c *Client) Count(ctx context.Context, class string) (int64, error) {
 		resp, err := c.w.GraphQL().Aggregate().WithClassName(class).
 			WithFields(graphql.Field{Name: "meta", Fields: []graphql.Field{{Name: "count"}}}).Do(ctx)
 		if err != nil {
-			return c.wrap("count "+class, err)
+			return maybeTransient(c.wrap("count "+class, err))
 		}
 		if len(resp.Errors) > 0 {
-			return fmt.Errorf("count %s at %s: %s", class, c.url, resp.Errors[0].Message)
+			return maybeTransient(fmt.Errorf("count %s at %s: %s", class, c.url, resp.Errors[0].Message))
 		}
 		agg, _ := resp.Data["Aggregate"].(map[string]any)
 		rows, _ := agg[class].([]any)
