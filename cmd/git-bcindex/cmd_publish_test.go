@@ -66,7 +66,7 @@ func TestPublishAndRemoteSearch(t *testing.T) {
 		t.Errorf("top remote hit: %v", hit)
 	}
 	code, out, _ = runCLI(t, r.Dir, "search", "--remote", "OpenRepository")
-	if code != 0 || !strings.Contains(out, "github.com/acme/store@main:store/repo.go:3-5") {
+	if code != 0 || !strings.Contains(out, "github.com/acme/store@main:store/repo.go:3-6") {
 		t.Errorf("search --remote text output: exit %d:\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, r.Dir, "publish")

@@ -128,6 +128,11 @@ func Start(t testing.TB, n int) *Cluster {
 			"LOG_LEVEL=warning",
 			"GOMAXPROCS=1", // the machine is shared; a node needs little
 		)
+		if n > 1 {
+			// Nodes sharing one address: peers' data and Raft RPC ports are
+			// then their gossip and Raft ports + 1, not this node's own.
+			nd.env = append(nd.env, "CLUSTER_IN_LOCALHOST=true")
+		}
 		if i > 0 {
 			nd.env = append(nd.env, fmt.Sprintf("CLUSTER_JOIN=127.0.0.1:%d", ps[0].gossip))
 		}
