@@ -41,7 +41,9 @@ func Open(ctx context.Context, rawURL string) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("bcindex.remote.url %q is not an http(s) URL: set it with `git config bcindex.remote.url http://HOST:8080`", rawURL)
 	}
-	cfg := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: 60 * time.Second}
+	// A request to a node that just died hangs until this timeout; it is
+	// then retried (ops.go), so keep it short of the retry window.
+	cfg := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: 20 * time.Second}
 	for _, name := range APIKeyEnv {
 		if key := os.Getenv(name); key != "" {
 			cfg.AuthConfig = auth.ApiKey{Value: key}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/schema"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -43,7 +44,10 @@ func prop(name, typ, tokenization string, searchable, filterable bool) *models.P
 // classes returns the three collections, sharded over shards and replicated
 // factor times.
 func classes(shards, factor int) []*models.Class {
-	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1}
+	// A node that was down while files were deleted must delete them too
+	// when it catches up: the latest change wins.
+	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1,
+		DeletionStrategy: models.ReplicationConfigDeletionStrategyTimeBasedResolution}
 	shard := map[string]any{"desiredCount": shards}
 	chunk := &models.Class{
 		Class:       ChunkClass,
@@ -111,9 +115,14 @@ func classes(shards, factor int) []*models.Class {
 // checkSchema compares the cluster's collections with ours: it returns the
 // names of those missing, or ErrSchema when one exists in another version.
 func (c *Client) checkSchema(ctx context.Context) (missing []string, err error) {
-	s, err := c.w.Schema().Getter().Do(ctx)
+	var s *schema.Dump
+	err = retry(ctx, func() error {
+		var err error
+		s, err = c.w.Schema().Getter().Do(ctx)
+		return maybeTransient(c.wrap("read the schema", err))
+	})
 	if err != nil {
-		return nil, c.wrap("read the schema", err)
+		return nil, err
 	}
 	have := map[string]*models.Class{}
 	for _, cl := range s.Classes {
@@ -176,9 +185,14 @@ func (c *Client) ensureSchema(ctx context.Context) error {
 }
 
 func (c *Client) nodeCount(ctx context.Context) (int, error) {
-	st, err := c.w.Cluster().NodesStatusGetter().Do(ctx)
+	var st *models.NodesStatusResponse
+	err := retry(ctx, func() error {
+		var err error
+		st, err = c.w.Cluster().NodesStatusGetter().Do(ctx)
+		return maybeTransient(c.wrap("list the cluster's nodes", err))
+	})
 	if err != nil {
-		return 0, c.wrap("list the cluster's nodes", err)
+		return 0, err
 	}
 	return max(1, len(st.Nodes)), nil
 }

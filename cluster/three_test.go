@@ -84,7 +84,7 @@ func TestThreeNodes(t *testing.T) {
 		}
 		// The node rejoins and catches up: every node counts the same.
 		want := count(t, c, FileClass)
-		deadline := time.Now().Add(2 * time.Minute)
+		deadline := time.Now().Add(4 * time.Minute)
 		for _, nd := range srv.Nodes {
 			for {
 				got, err := open(t, nd.URL).Count(ctx, FileClass)

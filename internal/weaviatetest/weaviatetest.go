@@ -139,11 +139,18 @@ func Start(t testing.TB, n int) *Cluster {
 		nd.args = []string{"--host", "127.0.0.1", "--port", fmt.Sprint(p.http), "--scheme", "http"}
 		c.Nodes = append(c.Nodes, nd)
 	}
-	for _, nd := range c.Nodes {
+	for i, nd := range c.Nodes {
 		if err := nd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(nd.Kill)
+		if i == 0 && n > 1 {
+			// The others join through node1's gossip port and give up
+			// when it is not listening yet.
+			if err := waitListening(fmt.Sprintf("127.0.0.1:%d", ps[0].gossip), 2*time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	for _, nd := range c.Nodes {
 		if err := nd.WaitReady(3 * time.Minute); err != nil {
@@ -214,6 +221,21 @@ func (nd *Node) WaitReady(limit time.Duration) error {
 			return fmt.Errorf("%s at %s not ready after %s; log tail:\n%s", nd.Name, nd.URL, limit, tail)
 		case <-time.After(200 * time.Millisecond):
 		}
+	}
+}
+
+func waitListening(addr string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("nothing listens at %s after %s", addr, limit)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
