@@ -34,8 +34,8 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 		ids[i] = r.id
 	}
 	conds := []*filters.WhereBuilder{filters.Where().WithPath([]string{"chunks"}).WithOperator(filters.ContainsAny).WithValueText(ids...)}
-	if opts.Ref != "" {
-		conds = append(conds, eq("ref", opts.Ref))
+	if r := singleRef(opts.Refs); r != "" {
+		conds = append(conds, eq("ref", r))
 	}
 	if opts.Repo != "" && !strings.ContainsAny(opts.Repo, "*?[{\\") {
 		conds = append(conds, eq("repo", opts.Repo))

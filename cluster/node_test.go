@@ -80,7 +80,7 @@ func TestOneNode(t *testing.T) {
 		}{
 			{SearchOptions{Path: "pkg3/**"}, func(h Hit) bool { return strings.HasPrefix(h.Path, "pkg3/") }},
 			{SearchOptions{Kind: "function", Lang: "go"}, func(h Hit) bool { return h.Kind == "function" && h.Language == "go" }},
-			{SearchOptions{Repo: "acme/*", Ref: "main"}, func(h Hit) bool { return h.Repo == "acme/app" }},
+			{SearchOptions{Repo: "acme/*", Refs: []string{"ma*"}}, func(h Hit) bool { return h.Repo == "acme/app" }},
 		} {
 			tc.opts.Query, tc.opts.Embedder, tc.opts.K = "encode the widget", embed.Default(), 10
 			hits, err := Search(ctx, c, tc.opts)

@@ -44,10 +44,10 @@ func prop(name, typ, tokenization string, searchable, filterable bool) *models.P
 // classes returns the three collections, sharded over shards and replicated
 // factor times.
 func classes(shards, factor int) []*models.Class {
-	// A node that was down while files were deleted must delete them too
-	// when it catches up: the latest change wins.
-	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1,
-		DeletionStrategy: models.ReplicationConfigDeletionStrategyTimeBasedResolution}
+	// A replica that was down during a cleanup keeps the files it missed
+	// deleting (invisible: their generations are over) until the next
+	// publish of the ref deletes them again.
+	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1}
 	shard := map[string]any{"desiredCount": shards}
 	chunk := &models.Class{
 		Class:       ChunkClass,

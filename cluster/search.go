@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -17,10 +18,10 @@ import (
 // SearchOptions of a search across the cluster.
 type SearchOptions struct {
 	Query    string
-	K        int    // hits; default 10
-	Repo     string // glob over repository names ("team/*"); "" = all
-	Ref      string // only this published ref; "" = every published ref
-	Path     string // glob over paths, as in local search
+	K        int      // hits; default 10
+	Repo     string   // glob over repository names ("team/*"); "" = all
+	Refs     []string // only these published refs (names or globs: "main", "release/*"); none = every one
+	Path     string   // glob over paths, as in local search
 	Lang     string
 	Kind     string
 	MaxLines int // snippet lines of the chunk itself; 0 = whole chunk
@@ -55,7 +56,7 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = DefaultAlpha
 	}
-	for _, g := range []string{opts.Repo, opts.Path} {
+	for _, g := range append([]string{opts.Repo, opts.Path}, opts.Refs...) {
 		if g != "" && !doublestar.ValidatePattern(g) {
 			return nil, fmt.Errorf("invalid glob %q", g)
 		}
@@ -75,12 +76,12 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 			vec = vs[0]
 		}
 	}
-	refs, err := c.publishedRefs(ctx, opts.Repo, opts.Ref, model)
+	refs, err := c.publishedRefs(ctx, opts.Repo, opts.Refs, model)
 	if err != nil {
 		return nil, err
 	}
 	if len(refs) == 0 {
-		return nil, fmt.Errorf("no published ref at %s matches (repo %q, ref %q, model %s): publish with `git bcindex publish`", c.url, opts.Repo, opts.Ref, model)
+		return nil, fmt.Errorf("no published ref at %s matches (repo %q, refs %q, model %s): publish with `git bcindex publish`", c.url, opts.Repo, opts.Refs, model)
 	}
 	var hits []Hit
 	for fetch := max(50, 5*opts.K); ; fetch *= 4 {
@@ -109,11 +110,12 @@ type publishedRef struct {
 	gen               int64
 }
 
-// publishedRefs returns the refs of the model matching the repo glob and ref.
-func (c *Client) publishedRefs(ctx context.Context, repoGlob, ref, model string) (map[[2]string]publishedRef, error) {
+// publishedRefs returns the refs of the model matching the repo glob and
+// the ref names or globs.
+func (c *Client) publishedRefs(ctx context.Context, repoGlob string, refGlobs []string, model string) (map[[2]string]publishedRef, error) {
 	var where *filters.WhereBuilder
-	if ref != "" {
-		where = eq("ref", ref)
+	if r := singleRef(refGlobs); r != "" {
+		where = eq("ref", r)
 	}
 	rows, err := c.get(ctx, query{class: RefClass, fields: []string{"repo", "ref", "commit", "model", "gen"}, where: where, limit: 10000})
 	if err != nil {
@@ -130,9 +132,20 @@ func (c *Client) publishedRefs(ctx context.Context, repoGlob, ref, model string)
 				continue
 			}
 		}
+		if len(refGlobs) > 0 && !slices.ContainsFunc(refGlobs, func(g string) bool { ok, _ := doublestar.Match(g, p.ref); return ok }) {
+			continue
+		}
 		out[[2]string{p.repo, p.ref}] = p
 	}
 	return out, nil
+}
+
+// singleRef is the one ref name the globs allow, or "" for several.
+func singleRef(globs []string) string {
+	if len(globs) == 1 && !strings.ContainsAny(globs[0], "*?[{\\") {
+		return globs[0]
+	}
+	return ""
 }
 
 // ranked is a chunk object in the order of the hybrid query.

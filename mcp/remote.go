@@ -11,14 +11,14 @@ import (
 )
 
 type remoteIn struct {
-	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
-	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
-	Repo     string `json:"repo,omitempty" jsonschema:"only repositories matching this glob, e.g. github.com/acme/*"`
-	Ref      string `json:"ref,omitempty" jsonschema:"only this published ref (branch or tag name); default every published ref"`
-	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
-	Lang     string `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
-	Kind     string `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
-	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400"`
+	Query    string   `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
+	K        int      `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
+	Repo     string   `json:"repo,omitempty" jsonschema:"only repositories matching this glob, e.g. github.com/acme/*"`
+	Refs     []string `json:"refs,omitempty" jsonschema:"only these published refs: branch or tag names, or globs (release/*); default every published ref"`
+	Path     string   `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
+	Lang     string   `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
+	Kind     string   `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
+	MaxLines int      `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400"`
 }
 
 type remoteHit struct {
@@ -48,7 +48,7 @@ func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Query: in.Query, K: k, Repo: in.Repo, Ref: in.Ref,
+	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Query: in.Query, K: k, Repo: in.Repo, Refs: in.Refs,
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, MaxLines: maxLines, Embedder: s.opts.Embedder})
 	if err != nil {
 		return nil, out, err

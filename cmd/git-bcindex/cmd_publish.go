@@ -21,11 +21,10 @@ func publishCommand() *cli.Command {
 		Description: "Sends only the chunk objects the cluster lacks and the files that changed since the ref's\n" +
 			"last publication; readers see the old commit or the new one, never a mix. Killed, it resumes\n" +
 			"when run again. The API key, if any, comes from $BCINDEX_REMOTE_API_KEY (or $WEAVIATE_API_KEY).",
-		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "ref", Aliases: []string{"r"}, Usage: "`REF` to publish (repeatable; default: the current branch)"},
+		Flags: flags(refFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref"},
-		},
+		}),
 		Action: runPublish,
 	}
 }
@@ -43,9 +42,17 @@ func runPublish(c *cli.Context) error {
 	if name == "" {
 		name = rs.name
 	}
-	refs := c.StringSlice("ref")
-	if len(refs) == 0 {
-		refs = []string{currentBranch(repo)}
+	var refs, revs []string
+	if sel := refSelection(c); sel.Empty() {
+		refs, revs = []string{currentBranch(repo)}, []string{"HEAD"}
+	} else {
+		expanded, err := repo.ExpandRefs(sel)
+		if err != nil {
+			return err
+		}
+		for _, r := range expanded {
+			refs, revs = append(refs, r.Name), append(revs, r.Rev)
+		}
 	}
 	cl, err := cluster.Open(c.Context, rs.url)
 	if err != nil {
@@ -53,7 +60,7 @@ func runPublish(c *cli.Context) error {
 	}
 	src := cluster.NewLocal(repo, s.emb, s.indexOptions())
 	defer src.Close()
-	opts := cluster.PublishOptions{Repo: name, Refs: refs}
+	opts := cluster.PublishOptions{Repo: name, Refs: refs, Revs: revs}
 	if !c.Bool("json") {
 		opts.Progress = publishProgress(c)
 	}

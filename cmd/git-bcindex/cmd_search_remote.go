@@ -22,7 +22,7 @@ func remoteFlags() []cli.Flag {
 // (the model the repositories were published with) and prints hits as
 // local search does, each with its repository.
 func runRemoteSearch(c *cli.Context, query string) error {
-	for _, f := range []string{"worktree", "only-in", "not-in", "no-index"} {
+	for _, f := range []string{"worktree", "only-in", "not-in", "no-index", "all-branches", "tags", "group-by"} {
 		if c.IsSet(f) {
 			return usageError{"--" + f + " searches the local index; it does not combine with --remote"}
 		}
@@ -44,9 +44,8 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	}
 	opts := cluster.SearchOptions{Query: query, K: c.Int("k"), Repo: c.String("repo"),
 		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
-	if c.IsSet("ref") {
-		opts.Ref = c.String("ref")
-	}
+	// --ref names published refs, globs allowed; none means every one.
+	opts.Refs = refSelection(c).Patterns
 	hits, err := cluster.Search(c.Context, cl, opts)
 	if err != nil {
 		return err
