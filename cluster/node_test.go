@@ -17,6 +17,7 @@ import (
 
 // TestOneNode runs against one real weaviate-server on loopback.
 func TestOneNode(t *testing.T) {
+	t.Parallel() // each starts its own servers; together they fit the package timeout
 	srv := weaviatetest.Start(t, 1)
 	ctx := context.Background()
 	c := open(t, srv.URL())

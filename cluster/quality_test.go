@@ -81,6 +81,7 @@ func reciprocalRank(rank int) float64 { return 1 / float64(rank+1) }
 // searched once over all ten (the harder task) and once restricted to the
 // query's repository with --repo.
 func TestRemoteQuality(t *testing.T) {
+	t.Parallel() // each starts its own servers; together they fit the package timeout
 	if testing.Short() {
 		t.Skip("quality suite skipped in -short mode")
 	}

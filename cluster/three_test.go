@@ -21,6 +21,7 @@ import (
 // and replicated three times): one node is SIGKILLed while publishes and
 // searches run, then publish itself is SIGKILLed at random points.
 func TestThreeNodes(t *testing.T) {
+	t.Parallel() // each starts its own servers; together they fit the package timeout
 	if testing.Short() {
 		t.Skip("starts a 3-node cluster")
 	}
