@@ -92,7 +92,11 @@ func TestThreeNodes(t *testing.T) {
 		deadline := time.Now().Add(4 * time.Minute)
 		for _, nd := range srv.Nodes {
 			for {
-				got, err := open(t, nd.URL).Count(ctx, FileClass)
+				var got int64
+				nc, err := Open(ctx, nd.URL) // a restarted node may report not ready for a while
+				if err == nil {
+					got, err = nc.Count(ctx, FileClass)
+				}
 				if err == nil && got == want {
 					break
 				}
