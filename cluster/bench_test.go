@@ -131,8 +131,8 @@ func latencies(b *testing.B, qs []string, run func(string) error) [2]time.Durati
 type benchRepo struct{ name, dir string }
 
 // benchRepos returns n git repositories in ~/.cache/bcindex-cluster-bench:
-// GOROOT/src, then modules from the module cache (largest-named order,
-// each at most 40 MB), committed once and reused.
+// GOROOT/src, then the largest modules of the module cache (1–40 MB of Go
+// each), committed once and reused.
 func benchRepos(b *testing.B, n int) []benchRepo {
 	home, _ := os.UserHomeDir()
 	cache := filepath.Join(home, ".cache", "bcindex-cluster-bench")
@@ -150,22 +150,32 @@ func benchRepos(b *testing.B, n int) []benchRepo {
 		m, _ := filepath.Glob(filepath.Join(modcache, pat))
 		mods = append(mods, m...)
 	}
-	sort.Strings(mods)
+	// The largest modules first (one version of each), so twenty
+	// repositories come near a million chunks.
+	type mod struct {
+		name, dir string
+		size      int64
+	}
+	var cands []mod
 	seen := map[string]bool{}
+	sort.Sort(sort.Reverse(sort.StringSlice(mods))) // the newest-named version of a module first
 	for _, m := range mods {
+		rel, _ := filepath.Rel(modcache, m)
+		name := rel[:strings.LastIndex(rel, "@")]
+		if seen[name] || strings.HasPrefix(rel, "cache") || strings.Contains(rel, "!") || reservedModule(name) {
+			continue
+		}
+		if size := goBytes(m); size >= 1<<20 && size <= 40<<20 {
+			seen[name] = true
+			cands = append(cands, mod{name, m, size})
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].size > cands[j].size })
+	for _, m := range cands {
 		if len(srcs) >= n {
 			break
 		}
-		rel, _ := filepath.Rel(modcache, m)
-		name := rel[:strings.LastIndex(rel, "@")]
-		if seen[name] || strings.HasPrefix(rel, "cache") || strings.Contains(name, "!") || reservedModule(name) {
-			continue
-		}
-		if size := goBytes(m); size < 1<<20 || size > 40<<20 {
-			continue
-		}
-		seen[name] = true
-		srcs = append(srcs, benchRepo{name, m})
+		srcs = append(srcs, benchRepo{m.name, m.dir})
 	}
 	if len(srcs) < n {
 		b.Logf("only %d repositories found (asked %d)", len(srcs), n)

@@ -96,3 +96,38 @@ func closedPort(t *testing.T) int {
 	l.Close()
 	return p
 }
+
+// publishUntilSwitch does what a publish killed just before its switch
+// did: the new generation's chunks and file objects are written and the
+// removed files marked, but the ref still names the old generation.
+func publishUntilSwitch(t *testing.T, c *Client, src Source, repo, ref, rev string) {
+	t.Helper()
+	ctx := context.Background()
+	commit, err := src.Prepare(ctx, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := c.readRef(ctx, repo, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := src.Files(ctx, commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := c.refFiles(ctx, repo, ref, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := PublishOptions{Repo: repo, Batch: 200}
+	plan := planFiles(repo, ref, files, have, src.Model(), state.Gen, state.Gen+1)
+	if len(plan.put) == 0 || len(plan.retire) == 0 {
+		t.Fatalf("nothing to publish from %s: %+v", rev, plan)
+	}
+	if err := publishFiles(ctx, c, src, opts, src.Model(), plan.put, state.Gen+1, &RefSummary{Ref: ref}); err != nil {
+		t.Fatal(err)
+	}
+	if err := applyPlan(ctx, c, opts, plan, state.Gen+1); err != nil {
+		t.Fatal(err)
+	}
+}

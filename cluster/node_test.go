@@ -157,6 +157,47 @@ func TestOneNode(t *testing.T) {
 		}
 	})
 
+	t.Run("KilledBeforeSwitch", func(t *testing.T) {
+		// A publish of a newer commit killed just before its switch, then a
+		// run of the published commit again: the ref ends with exactly that
+		// commit's file objects, none of the newer ones left behind.
+		src := localSource(t, a.Dir)
+		published, err := c.readRef(ctx, "acme/app", "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Commit("two edits and a new file", map[string]string{"pkg0/f0.go": goFile(0, 7), "pkg1/f1.go": goFile(1, 7), "new/n.go": goFile(77, 0)})
+		publishUntilSwitch(t, c, src, "acme/app", "main", "HEAD")
+		hits, err := Search(ctx, c, SearchOptions{Query: "ParseConfig0v7", Repo: "acme/app", Embedder: embed.Default(), K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.Commit != published.Commit || h.Name == "ParseConfig0v7" {
+				t.Fatalf("a half-published commit is visible: %+v", h)
+			}
+		}
+		s, err := Publish(ctx, c, src, PublishOptions{Repo: "acme/app", Refs: []string{"main"}, Revs: []string{published.Commit}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s[0].Unchanged || s[0].Generation != published.Gen || s[0].FilesAdded != 0 || s[0].ChunksNew != 0 || s[0].Repaired != 5 {
+			t.Fatalf("publish of the published commit: %+v", s[0])
+		}
+		have, err := c.refFiles(ctx, "acme/app", "main", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(have) != 40 {
+			t.Fatalf("%d file objects, want the published commit's 40", len(have))
+		}
+		for _, h := range have {
+			if h.from > published.Gen || h.until != live {
+				t.Fatalf("file object %+v at generation %d", h, published.Gen)
+			}
+		}
+	})
+
 	t.Run("Unreachable", func(t *testing.T) {
 		url := fmt.Sprintf("http://127.0.0.1:%d", closedPort(t))
 		_, err := Open(ctx, url)

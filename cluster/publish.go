@@ -35,6 +35,9 @@ type RefSummary struct {
 	ChunksNew    int    `json:"chunks_sent"`    // chunk objects the cluster lacked
 	ChunksKnown  int    `json:"chunks_present"` // chunk objects it already had
 	Unchanged    bool   `json:"unchanged"`
+	// Repaired counts file objects a killed run left wrong (written, marked
+	// or missing) that a run of the published commit put right.
+	Repaired int `json:"repaired,omitempty"`
 }
 
 // refState is a ref's published state.
@@ -84,12 +87,18 @@ func publishRef(ctx context.Context, c *Client, src Source, opts PublishOptions,
 	}
 	sum.Previous = state.Commit
 	model := src.Model()
-	if state.Commit == commit && state.Model == model {
-		// Published already; a run killed after the switch left only the
-		// cleanup undone.
-		sum.Unchanged, sum.Generation = true, state.Gen
-		return sum, c.cleanup(ctx, opts.Repo, ref, state.Gen)
+	// Published already: the ref stays at its generation and the run only
+	// repairs it. A run killed after the switch left the cleanup undone; one
+	// killed while publishing another commit left file objects of a
+	// generation that never came and files marked gone. Planning against the
+	// published generation itself (next = gen) drops, revives and rewrites
+	// exactly those, so the ref ends with the commit's file objects only.
+	unchanged := state.Commit == commit && state.Model == model
+	next := state.Gen + 1
+	if unchanged {
+		next = state.Gen
 	}
+	sum.Unchanged, sum.Generation = unchanged, next
 	files, err := src.Files(ctx, commit)
 	if err != nil {
 		return nil, err
@@ -99,10 +108,11 @@ func publishRef(ctx context.Context, c *Client, src Source, opts PublishOptions,
 	if err != nil {
 		return nil, err
 	}
-	next := state.Gen + 1
 	plan := planFiles(opts.Repo, ref, files, have, model, state.Gen, next)
-	sum.Generation = next
 	sum.FilesAdded, sum.FilesRemoved = len(plan.put), len(plan.retire)
+	if unchanged {
+		sum.Repaired = len(plan.put) + len(plan.revive) + len(plan.retire) + len(plan.drop)
+	}
 
 	// Chunks first: a file object is written only once every chunk it
 	// names is in the cluster.
@@ -112,9 +122,11 @@ func publishRef(ctx context.Context, c *Client, src Source, opts PublishOptions,
 	if err := applyPlan(ctx, c, opts, plan, next); err != nil {
 		return nil, err
 	}
-	// The switch: one object, so readers see the old generation or the new.
-	if err := c.writeRef(ctx, opts.Repo, ref, refState{Commit: commit, Model: model, Gen: next}); err != nil {
-		return nil, err
+	if !unchanged {
+		// The switch: one object, so readers see the old generation or the new.
+		if err := c.writeRef(ctx, opts.Repo, ref, refState{Commit: commit, Model: model, Gen: next}); err != nil {
+			return nil, err
+		}
 	}
 	return sum, c.cleanup(ctx, opts.Repo, ref, next)
 }

@@ -108,7 +108,8 @@ func TestThreeNodes(t *testing.T) {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("%s answers %d hits (%v), node1 %d", nd.Name, len(got), err, len(want))
+					t.Fatalf("%s answers %s (%v); node1 %s\n%s\n%s", nd.Name, topHit(got), err, topHit(want),
+						describeNode(ctx, srv.Nodes[0].URL, q), describeNode(ctx, nd.URL, q))
 				}
 				time.Sleep(time.Second)
 			}
@@ -240,6 +241,32 @@ func testPublishKilled(t *testing.T, c *Client, url string) {
 	if kills < 10 {
 		t.Errorf("only %d kills landed", kills)
 	}
+}
+
+// topHit describes the first of hits for a failure message.
+func topHit(hits []Hit) string {
+	if len(hits) == 0 {
+		return "no hits"
+	}
+	h := hits[0]
+	return fmt.Sprintf("%d hits, first %s %s@%s:%s chunk %s commit %.12s score %.4f", len(hits), h.Name, h.Repo, h.Ref, h.Path, h.ChunkID, h.Commit, h.Score)
+}
+
+// describeNode says what one node holds and ranks, for a failure message.
+func describeNode(ctx context.Context, url string, q SearchOptions) string {
+	c, err := Open(ctx, url)
+	if err != nil {
+		return err.Error()
+	}
+	chunks, _ := c.Count(ctx, ChunkClass)
+	files, _ := c.Count(ctx, FileClass)
+	vs, _ := q.Embedder.Embed(ctx, []string{q.Query}, embed.RoleQuery)
+	rs, err := c.rankChunks(ctx, q, q.Embedder.ID(), vs[0], 8)
+	var names []string
+	for _, r := range rs {
+		names = append(names, fmt.Sprintf("%s %.3f", str(r.props, "name"), r.score))
+	}
+	return fmt.Sprintf("%s: %d chunk objects, %d file objects; ranks %v %v", url, chunks, files, names, err)
 }
 
 type syncBuffer struct {

@@ -73,7 +73,12 @@ func runPublish(c *cli.Context) error {
 			continue
 		}
 		if sum.Unchanged {
-			fmt.Fprintf(c.App.Writer, "%s %s: %s already published (generation %d)\n", sum.Repo, sum.Ref, short(sum.Commit), sum.Generation)
+			fmt.Fprintf(c.App.Writer, "%s %s: %s already published (generation %d)", sum.Repo, sum.Ref, short(sum.Commit), sum.Generation)
+			if sum.Repaired > 0 {
+				// Left by a killed run; readers never saw them.
+				fmt.Fprintf(c.App.Writer, "; repaired %d file objects", sum.Repaired)
+			}
+			fmt.Fprintln(c.App.Writer)
 			continue
 		}
 		fmt.Fprintf(c.App.Writer, "%s %s: published %s as generation %d: %d files (+%d -%d), %d chunk objects sent, %d already there\n",
