@@ -79,9 +79,9 @@ func BenchmarkOrgPublish(b *testing.B) {
 				chunks += sums[0].ChunksNew + sums[0].ChunksKnown
 			}
 			took := time.Since(start)
-			var rss int64
+			var rss, peak int64
 			for _, nd := range srv.Nodes {
-				rss += nd.RSS()
+				rss, peak = rss+nd.RSS(), peak+nd.PeakRSS()
 			}
 			remote := latencies(b, queries, func(q string) error {
 				_, err := Search(ctx, c, SearchOptions{Query: q, K: 10, Embedder: embed.Default()})
@@ -98,12 +98,13 @@ func BenchmarkOrgPublish(b *testing.B) {
 			})
 			b.ReportMetric(float64(sent)/took.Seconds(), "chunks/s")
 			b.ReportMetric(float64(rss)/(1<<20), "cluster-MiB")
+			b.ReportMetric(float64(peak)/(1<<20), "cluster-peak-MiB")
 			b.ReportMetric(float64(remote[0].Milliseconds()), "remote-p50-ms")
 			b.ReportMetric(float64(remote[1].Milliseconds()), "remote-p95-ms")
 			b.ReportMetric(float64(local[0].Milliseconds()), "local-p50-ms")
 			b.ReportMetric(float64(local[1].Milliseconds()), "local-p95-ms")
-			b.Logf("%d nodes: %d repositories, %d distinct chunk objects sent of %d chunk occurrences in %s (%.0f chunks/s); cluster RSS %d MiB; org-wide query p50/p95 %s/%s; local search of %s p50/p95 %s/%s",
-				nodes, len(repos), sent, chunks, took.Round(time.Millisecond), float64(sent)/took.Seconds(), rss>>20,
+			b.Logf("%d nodes: %d repositories, %d distinct chunk objects sent of %d chunk occurrences in %s (%.0f chunks/s); cluster RSS %d MiB (peak %d); org-wide query p50/p95 %s/%s; local search of %s p50/p95 %s/%s",
+				nodes, len(repos), sent, chunks, took.Round(time.Millisecond), float64(sent)/took.Seconds(), rss>>20, peak>>20,
 				remote[0], remote[1], repos[0].name, local[0], local[1])
 		})
 	}

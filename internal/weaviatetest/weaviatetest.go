@@ -263,8 +263,14 @@ func freePair(t testing.TB) int {
 	return 0
 }
 
-// RSS is the node's resident memory in bytes (0 when it is not running).
-func (nd *Node) RSS() int64 {
+// RSS is the node's resident memory now, in bytes (0 when not running).
+func (nd *Node) RSS() int64 { return nd.status("VmRSS:") }
+
+// PeakRSS is the most resident memory the node has had, in bytes.
+func (nd *Node) PeakRSS() int64 { return nd.status("VmHWM:") }
+
+// status reads one kB field of /proc/PID/status.
+func (nd *Node) status(field string) int64 {
 	nd.mu.Lock()
 	cmd := nd.cmd
 	nd.mu.Unlock()
@@ -276,7 +282,7 @@ func (nd *Node) RSS() int64 {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(l, field); ok {
 			var kb int64
 			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
 			return kb << 10
