@@ -98,4 +98,14 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	// As a command runs it: the index is checked (and would be brought up
+	// to date) before the query.
+	b.Run("hybrid-checked", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			q := queries[i%len(queries)]
+			if _, err := Search(context.Background(), repo, Options{Query: q, Embedder: emb, LockWait: time.Minute}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

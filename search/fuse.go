@@ -183,8 +183,8 @@ func (v *view) collapse(in []fused) []fused {
 
 func (v *view) pathOf(seg, row int) string {
 	first := int(v.first[seg][row])
-	if ps := v.paths[seg][first]; len(ps) > 0 {
-		return ps[0]
+	if b := v.blobs[seg][first]; b != nil {
+		return b.paths[0]
 	}
 	return ""
 }

@@ -17,8 +17,8 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		seg := v.snap.Segments[f.seg]
 		row := seg.RowDetail(f.row)
 		first := int(v.first[f.seg][f.row])
-		paths := v.paths[f.seg][first]
-		sha := v.blobOf[f.seg][first]
+		b := v.blobs[f.seg][first]
+		paths, sha := b.paths, b.sha
 		h := Hit{
 			Path: paths[0], StartLine: row.StartLine, EndLine: row.EndLine, StartByte: row.StartByte, EndByte: row.EndByte,
 			Name: row.Name, Kind: row.Kind, Language: row.Language, Signature: row.Signature,

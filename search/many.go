@@ -10,6 +10,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // RefHit is one searched revision that holds a hit's content, and where.
@@ -48,20 +49,23 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 		return nil, err
 	}
 	res := &Result{Commit: all[0], Revisions: all}
-	snap, listings, err := openIndexed(ctx, repo, append(uniq, sets...), &opts, res)
+	rd, err := ready(ctx, repo, append(uniq, sets...), &opts, res)
 	if err != nil {
 		return nil, err
 	}
-	defer snap.Close()
+	defer rd.Snap.Close()
+	listings := rd.Listings
 	treeOf := map[plumbing.Hash]int{}
 	var trees []*gitindex.Listing
-	for _, l := range listings[:len(uniq)] {
+	var located [][]store.BlobLoc
+	for i, l := range listings[:len(uniq)] {
 		if _, ok := treeOf[l.Tree]; !ok {
 			treeOf[l.Tree] = len(trees)
 			trees = append(trees, l)
+			located = append(located, rd.Located[i])
 		}
 	}
-	view := newView(repo, all[0], snap, trees, &opts)
+	view := newView(repo, all[0], rd.Snap, trees, located, &opts)
 	view.distinctContent()
 	if len(sets) > 0 {
 		setLs := listings[len(uniq):]
@@ -98,9 +102,9 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 func (v *view) distinctContent() {
 	type blobRef struct{ seg, first int }
 	byPath := map[string][]blobRef{}
-	for s := range v.paths {
-		for first, ps := range v.paths[s] {
-			byPath[ps[0]] = append(byPath[ps[0]], blobRef{s, first})
+	for s := range v.blobs {
+		for first, b := range v.blobs[s] {
+			byPath[b.paths[0]] = append(byPath[b.paths[0]], blobRef{s, first})
 		}
 	}
 	var set hashSet16
@@ -111,11 +115,7 @@ func (v *view) distinctContent() {
 		set.reset(len(blobs) * 64)
 		for _, b := range blobs {
 			seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
-			_, n, ok := seg.FindBlob(v.blobOf[b.seg][b.first])
-			if !ok {
-				continue
-			}
-			for r := b.first; r < b.first+n; r++ {
+			for r := b.first; r < b.first+v.blobs[b.seg][b.first].n; r++ {
 				if !allow.Test(uint(r)) {
 					continue
 				}
@@ -243,12 +243,9 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 			prefixes[binary.LittleEndian.Uint64(h[:8])] = true
 		}
 		for s, seg := range v.snap.Segments {
-			for first, sha := range v.blobOf[s] {
-				_, n, ok := seg.FindBlob(sha)
-				if !ok {
-					continue
-				}
-				for r := first; r < first+n; r++ {
+			for first, b := range v.blobs[s] {
+				sha := b.sha
+				for r := first; r < first+b.n; r++ {
 					h, indexed := seg.RowHash(r)
 					// Most rows match none of the few targets: compare
 					// their first bytes before looking the hash up.

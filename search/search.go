@@ -144,22 +144,26 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 	if name != "" {
 		commits[0].Rev = name
 	}
-	res := &Result{Commit: commits[0]}
-	var snap *store.Snapshot
-	var listings []*gitindex.Listing
 	if opts.Worktree {
-		snap, listings, err = openWorktree(ctx, repo, &opts, res)
-		commits[0] = res.Commit
-	} else {
-		snap, listings, err = openIndexed(ctx, repo, commits, &opts, res)
+		if len(opts.OnlyIn) > 0 || len(opts.NotIn) > 0 || (opts.Rev != "" && opts.Rev != "HEAD") {
+			return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
+		}
+		commits = nil
 	}
+	res := &Result{}
+	rd, err := ready(ctx, repo, commits, &opts, res)
 	if err != nil {
 		return nil, err
 	}
-	defer snap.Close()
-	view := newView(repo, commits[0], snap, listings[:1], &opts)
-	if len(listings) > 1 {
-		view.restrictToSets(listings[1:1+len(opts.OnlyIn)], listings[1+len(opts.OnlyIn):])
+	defer rd.Snap.Close()
+	if opts.Worktree {
+		res.Commit = rd.Commit
+	} else {
+		res.Commit = commits[0]
+	}
+	view := viewOf(repo, res.Commit, rd, 1, &opts)
+	if len(rd.Listings) > 1 {
+		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}
 
 	fused, err := view.rank(ctx, &opts)

@@ -66,11 +66,12 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 		commits = append(commits, res.Base)
 	}
 	sr := &Result{}
-	snap, listings, err := openIndexed(ctx, repo, commits, &opts, sr)
+	rd, err := ready(ctx, repo, commits, &opts, sr)
 	if err != nil {
 		return nil, err
 	}
-	defer snap.Close()
+	defer rd.Snap.Close()
+	snap, listings := rd.Snap, rd.Listings
 	res.Pending = sr.Pending
 	base := &gitindex.Listing{}
 	if len(listings) > 2 {
@@ -82,7 +83,7 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 		changed[q.hash] = struct{}{}
 		res.Changed = append(res.Changed, q.Changed)
 	}
-	v := newView(repo, res.Target, snap, listings[:1], &opts)
+	v := viewOf(repo, res.Target, rd, 1, &opts)
 	v.restrict(func(r store.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched

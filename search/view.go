@@ -11,44 +11,63 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
 )
 
 // view is one revision's slice of the snapshot (or the union of several
-// revisions'): which rows are visible, and at which paths.
+// revisions'): which rows are visible, and at which paths. It is built
+// once per query, from the listings and blob locations the indexing side
+// returned.
 type view struct {
 	repo   *gitindex.Repo
 	commit gitindex.Commit
 	rev    string
 	snap   *store.Snapshot
-	allow  []*bitset.BitSet        // per segment
-	paths  []map[int][]string      // per segment: first row of a blob → paths
-	blobOf []map[int]plumbing.Hash // per segment: first row of a blob → blob
-	first  [][]int32               // per segment: row → first row of its blob
+	allow  []*bitset.BitSet       // per segment
+	blobs  []map[int]*visibleBlob // per segment: first row of a blob → the blob
+	first  [][]int32              // per segment: row → first row of its blob
+}
+
+// visibleBlob is a blob the view shows, at the paths it has there.
+type visibleBlob struct {
+	sha   plumbing.Hash
+	n     int // rows
+	paths []string
 }
 
 // newView makes the rows of the listings' blobs visible (one listing for a
 // revision; several for the union of a history), filtered by opts.
-func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, opts *Options) *view {
+// located[i], when given, says where the rows of ls[i]'s entries are;
+// otherwise each blob is looked up.
+func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, located [][]store.BlobLoc, opts *Options) *view {
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
-	v.paths = make([]map[int][]string, ns)
-	v.blobOf = make([]map[int]plumbing.Hash, ns)
+	v.blobs = make([]map[int]*visibleBlob, ns)
 	v.first = make([][]int32, ns)
 	for i, seg := range snap.Segments {
 		v.allow[i] = bitset.New(uint(seg.Rows()))
-		v.paths[i] = map[int][]string{}
-		v.blobOf[i] = map[int]plumbing.Hash{}
+		v.blobs[i] = map[int]*visibleBlob{}
 	}
 	var seen map[pathBlob]bool
 	if len(ls) > 1 {
 		seen = map[pathBlob]bool{} // a history repeats most (path, blob) pairs
 	}
-	for _, l := range ls {
-		v.add(l, opts, seen)
+	for i, l := range ls {
+		var locs []store.BlobLoc
+		if i < len(located) {
+			locs = located[i]
+		}
+		v.add(l, locs, opts, seen)
 	}
 	return v
+}
+
+// viewOf builds the view of the first n listings of what the indexing
+// side returned.
+func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n int, opts *Options) *view {
+	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Located[:n], opts)
 }
 
 type pathBlob struct {
@@ -56,12 +75,8 @@ type pathBlob struct {
 	blob plumbing.Hash
 }
 
-func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
+func (v *view) add(l *gitindex.Listing, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
-	var locs []store.BlobLoc
-	if seen == nil {
-		locs = snap.Locate(l) // one revision: usually located already
-	}
 	for i, e := range l.Entries {
 		if e.Skip != gitindex.SkipNone {
 			continue
@@ -87,14 +102,13 @@ func (v *view) add(l *gitindex.Listing, opts *Options, seen map[pathBlob]bool) {
 		if loc.Seg < 0 || loc.N == 0 {
 			continue
 		}
-		if ps, seen := v.paths[loc.Seg][loc.First]; seen {
-			if !slices.Contains(ps, e.Path) {
-				v.paths[loc.Seg][loc.First] = append(ps, e.Path)
+		if b, seen := v.blobs[loc.Seg][loc.First]; seen {
+			if !slices.Contains(b.paths, e.Path) {
+				b.paths = append(b.paths, e.Path)
 			}
 			continue
 		}
-		v.paths[loc.Seg][loc.First] = []string{e.Path}
-		v.blobOf[loc.Seg][loc.First] = e.Blob
+		v.blobs[loc.Seg][loc.First] = &visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}}
 		if v.first[loc.Seg] == nil {
 			v.first[loc.Seg] = make([]int32, snap.Segments[loc.Seg].Rows())
 		}
