@@ -183,7 +183,7 @@ func (v *view) collapse(in []fused) []fused {
 
 func (v *view) pathOf(seg, row int) string {
 	first := int(v.first[seg][row])
-	if b := v.blobs[seg][first]; b != nil {
+	if b, ok := v.blobs[seg][first]; ok {
 		return b.paths[0]
 	}
 	return ""

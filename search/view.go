@@ -25,7 +25,7 @@ type view struct {
 	rev    string
 	snap   *store.Snapshot
 	allow  []*bitset.BitSet       // per segment
-	blobs  []map[int]*visibleBlob // per segment: first row of a blob → the blob
+	blobs  []map[int]visibleBlob // per segment: first row of a blob → the blob
 	first  [][]int32              // per segment: row → first row of its blob
 }
 
@@ -44,11 +44,11 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
-	v.blobs = make([]map[int]*visibleBlob, ns)
+	v.blobs = make([]map[int]visibleBlob, ns)
 	v.first = make([][]int32, ns)
 	for i, seg := range snap.Segments {
 		v.allow[i] = bitset.New(uint(seg.Rows()))
-		v.blobs[i] = map[int]*visibleBlob{}
+		v.blobs[i] = map[int]visibleBlob{}
 	}
 	var seen map[pathBlob]bool
 	if len(ls) > 1 {
@@ -105,10 +105,11 @@ func (v *view) add(l *gitindex.Listing, locs []store.BlobLoc, opts *Options, see
 		if b, seen := v.blobs[loc.Seg][loc.First]; seen {
 			if !slices.Contains(b.paths, e.Path) {
 				b.paths = append(b.paths, e.Path)
+				v.blobs[loc.Seg][loc.First] = b
 			}
 			continue
 		}
-		v.blobs[loc.Seg][loc.First] = &visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}}
+		v.blobs[loc.Seg][loc.First] = visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}}
 		if v.first[loc.Seg] == nil {
 			v.first[loc.Seg] = make([]int32, snap.Segments[loc.Seg].Rows())
 		}
