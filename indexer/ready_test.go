@@ -1,0 +1,80 @@
+package indexer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// TestReadyIndexesAndLocates: Ready indexes only what is missing, hands
+// back one listing per revision and where every listed blob is, agreeing
+// with FindBlob on the snapshot it returns; with NoIndex it counts the
+// missing blobs instead.
+func TestReadyIndexesAndLocates(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", manyFiles(20))
+	indexRevs(t, r.Dir, nil, "HEAD")
+	r.Commit("two", map[string]string{"pkg0/new.go": "package pkg0\n\nfunc New() {}\n", "vendor/v.go": "package v\n"})
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, prev := mustResolve(t, repo, "HEAD"), mustResolve(t, repo, "HEAD~1")
+	ix := NewIndexer(repo, Options{})
+	ctx := context.Background()
+
+	check := func(what string, rd *Ready, commits ...gitindex.Commit) {
+		t.Helper()
+		if len(rd.Listings) != len(commits) || len(rd.Located) != len(commits) {
+			t.Fatalf("%s: %d listings, %d located for %d revisions", what, len(rd.Listings), len(rd.Located), len(commits))
+		}
+		for i, l := range rd.Listings {
+			if l.Tree != commits[i].Tree {
+				t.Fatalf("%s: listing %d is of tree %s, want %s", what, i, l.Tree, commits[i].Tree)
+			}
+			for j, e := range l.Entries {
+				want, ok := rd.Snap.FindBlob(e.Blob)
+				if e.Skip != gitindex.SkipNone || !ok {
+					want.Seg = -1
+					want.First, want.N = 0, 0
+				}
+				if got := rd.Located[i][j]; got != want {
+					t.Errorf("%s: %s located at %+v, FindBlob says %+v", what, e.Path, got, want)
+				}
+			}
+		}
+	}
+
+	rd, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{head}, NoIndex: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("no-index", rd, head)
+	if rd.Pending != 1 || rd.Indexed != nil {
+		t.Errorf("no-index: pending %d, indexed %+v; want 1 and no run", rd.Pending, rd.Indexed)
+	}
+	rd.Snap.Close()
+
+	var reported *Summary
+	rd, err = ix.Ready(ctx, Want{Commits: []gitindex.Commit{head}, OnIndexed: func(s *Summary) { reported = s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("index", rd, head)
+	if rd.Pending != 0 || rd.Indexed == nil || rd.Indexed.BlobsNew != 1 || reported != rd.Indexed {
+		t.Errorf("index: pending %d, run %+v, reported %p; want 0 and one new blob, reported", rd.Pending, rd.Indexed, reported)
+	}
+	rd.Snap.Close()
+
+	rd, err = ix.Ready(ctx, Want{Commits: []gitindex.Commit{head, prev}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Snap.Close()
+	check("two revisions", rd, head, prev)
+	if rd.Pending != 0 || rd.Indexed != nil {
+		t.Errorf("two revisions: pending %d, run %+v; want nothing to do", rd.Pending, rd.Indexed)
+	}
+}
