@@ -24,9 +24,9 @@ type view struct {
 	commit gitindex.Commit
 	rev    string
 	snap   *store.Snapshot
-	allow  []*bitset.BitSet       // per segment
+	allow  []*bitset.BitSet      // per segment
 	blobs  []map[int]visibleBlob // per segment: first row of a blob → the blob
-	first  [][]int32              // per segment: row → first row of its blob
+	first  [][]int32             // per segment: row → first row of its blob
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.
