@@ -52,6 +52,23 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string, role Role) ([][]float32, error)
 }
 
+// Limits are what one request of a remote embedder may carry, and how
+// many requests it keeps in flight. An indexer fills requests up to them
+// with the chunks of many blobs.
+type Limits struct {
+	Inputs   int // texts per request
+	Bytes    int // bytes of text per request (a bound on its tokens)
+	InFlight int // requests at once
+}
+
+// Limited is an Embedder whose calls become requests with Limits: a call
+// of more inputs is cut into several requests, and one of fewer wastes a
+// round trip.
+type Limited interface {
+	Embedder
+	Limits() Limits
+}
+
 // ctxCheckEvery bounds how many texts are embedded between context checks;
 // built-in embedders take microseconds per text.
 const ctxCheckEvery = 64

@@ -59,7 +59,7 @@ type quotaState struct {
 
 const quotaHold = time.Minute
 
-var _ Embedder = (*Remote)(nil)
+var _ Limited = (*Remote)(nil)
 
 // Request limits. OpenAI allows 2048 inputs of at most 8192 tokens each and
 // 300k tokens per request; counting one token per byte keeps every request
@@ -161,6 +161,12 @@ func (r *Remote) ID() string { return r.id }
 
 // Dim returns the configured or well-known vector length of the model.
 func (r *Remote) Dim() int { return r.dim }
+
+// Limits returns the provider's request limits (inputs, and bytes of text
+// standing for tokens) and the configured requests in flight.
+func (r *Remote) Limits() Limits {
+	return Limits{Inputs: r.maxInputs, Bytes: r.maxBatchBytes, InFlight: cap(r.sem)}
+}
 
 // Endpoint returns the base URL requests go to.
 func (r *Remote) Endpoint() string { return r.endpoint }

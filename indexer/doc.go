@@ -1,6 +1,7 @@
 // Package indexer turns revisions into index entries: it takes the blobs a
 // revision's tree lists (from gitindex), chunks the ones no segment holds
-// yet, embeds the chunks whose vectors are not stored yet, and writes blob
+// yet, embeds the chunks whose vectors are not stored yet (for a remote
+// provider, in requests filled with the chunks of many blobs), and writes blob
 // records, vectors and a new segment (to store). It also merges and
 // garbage-collects segments, reports index status, and shares an index
 // through git refs.

@@ -14,8 +14,14 @@ import (
 // and its vector is the normalised mean of theirs; the chunk itself keeps
 // its full range.
 func embedChunks(ctx context.Context, emb embed.Embedder, texts, signatures []string) ([][]float32, error) {
-	var inputs []string
-	owner := make([]int, 0, len(texts))
+	inputs, owner := embedInputs(texts, signatures)
+	return embedPooled(ctx, emb, inputs, owner, len(texts))
+}
+
+// embedInputs returns what is sent to the embedder for the texts: each
+// text, or its windows; owner[k] is the text input k belongs to.
+func embedInputs(texts, signatures []string) (inputs []string, owner []int) {
+	owner = make([]int, 0, len(texts))
 	for i, t := range texts {
 		if len(t) <= chunk.EmbedBudget {
 			inputs = append(inputs, t)
@@ -27,6 +33,12 @@ func embedChunks(ctx context.Context, emb embed.Embedder, texts, signatures []st
 			owner = append(owner, i)
 		}
 	}
+	return inputs, owner
+}
+
+// embedPooled embeds inputs in one call and pools them into n vectors by
+// owner.
+func embedPooled(ctx context.Context, emb embed.Embedder, inputs []string, owner []int, n int) ([][]float32, error) {
 	vecs, err := emb.Embed(ctx, inputs, embed.RoleDocument)
 	if err != nil {
 		return nil, err
@@ -34,7 +46,7 @@ func embedChunks(ctx context.Context, emb embed.Embedder, texts, signatures []st
 	if len(vecs) != len(inputs) {
 		return nil, fmt.Errorf("embedder %s returned %d vectors for %d inputs", emb.ID(), len(vecs), len(inputs))
 	}
-	out := make([][]float32, len(texts))
+	out := make([][]float32, n)
 	for k, v := range vecs {
 		i := owner[k]
 		if out[i] == nil {

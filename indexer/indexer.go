@@ -35,10 +35,12 @@ type Options struct {
 	Progress        Progress       // nil: silent
 	CheckpointBlobs int            // publish a segment every N blobs; 0: 4000
 	CheckpointEvery time.Duration  // and at least this often; 0: 20s
-	// EmbedBatch, when above 1, merges the embedding inputs of blobs
-	// processed at the same time into calls of up to this many inputs (see
-	// embed.Coalescer): a remote provider then gets a request per batch of
-	// blobs instead of one per blob.
+	// EmbedBatch bounds the inputs of one embedding call. Blobs hand
+	// their chunks to a stage that fills each call with the chunks of many
+	// blobs: up to the limits of an embedder that has them (embed.Limited:
+	// a remote provider then gets full requests, not one per blob) or up
+	// to EmbedBatch when it is above 1. 1: every blob is embedded on its
+	// own; 0: the embedder's limits, if any.
 	EmbedBatch int
 	// Shared are chunk lists of blobs verified against their content (a
 	// fetched shared index): those blobs are not parsed again.
@@ -70,6 +72,9 @@ type Summary struct {
 type Indexer struct {
 	repo *gitindex.Repo
 	opts Options
+	// embedAcross: blobs leave their chunks' embedding to a stage that
+	// fills each call with the chunks of many blobs (see embedStage).
+	embedAcross bool
 }
 
 // NewIndexer prepares an indexer; nothing is opened until Index.
@@ -251,15 +256,9 @@ type blobResult struct {
 	newVecs  map[[16]byte]int // content hash → chunk index, for vectors computed by this blob
 	embedded int
 	reused   int
-	spliced  bool // chunked by chunk.Edit from the previous version
+	spliced  bool     // chunked by chunk.Edit from the previous version
+	toEmbed  *toEmbed // chunks whose vectors are still to be computed
 }
-
-// Merged embedding calls (Options.EmbedBatch): how long a blob's inputs
-// wait for others, and how many merged calls run at once.
-const (
-	embedWindow        = 20 * time.Millisecond
-	embedCallsInFlight = 4
-)
 
 // run processes todo; snap holds the blobs the todo's prev fields name.
 func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapshot, m *store.Manifest, todo []todoBlob, sum *Summary) error {
@@ -300,13 +299,14 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 		}
 		return nil
 	})
-	// Workers embed through rix, whose embedder may merge their calls.
-	rix := ix
-	if emb := ix.opts.Embedder; emb != nil && ix.opts.EmbedBatch > 1 {
-		c := embed.NewCoalescer(emb, ix.opts.EmbedBatch, embedCallsInFlight, embedWindow)
-		defer c.Close()
-		rix = &Indexer{repo: ix.repo, opts: ix.opts}
-		rix.opts.Embedder = c
+	// With request limits, workers leave embedding to a stage that fills
+	// each call with the chunks of many blobs.
+	rix, done := ix, results
+	lim, across := ix.embedLimits()
+	if across {
+		rix = &Indexer{repo: ix.repo, opts: ix.opts, embedAcross: true}
+		done = make(chan *blobResult, ix.opts.Workers*4)
+		g.Go(func() error { return embedStage(gctx, ix.opts.Embedder, lim, done, results) })
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < ix.opts.Workers; w++ {
@@ -319,7 +319,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 					return err
 				}
 				select {
-				case results <- r:
+				case done <- r:
 				case <-gctx.Done():
 					return nil
 				}
@@ -327,7 +327,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 			return nil
 		})
 	}
-	go func() { wg.Wait(); close(results) }()
+	go func() { wg.Wait(); close(done) }()
 
 	var w *runWriter
 	s, werr := st.get()

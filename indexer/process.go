@@ -3,7 +3,6 @@ package indexer
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -122,19 +121,13 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 		}
 	}
 	if len(need) > 0 {
-		vecs, err := embedChunks(ctx, ix.opts.Embedder, needTexts, sigs)
-		if err != nil {
-			return nil, fmt.Errorf("embed %s (blob %s): %w", path, sha, err)
+		r.toEmbed = &toEmbed{path: path, chunks: need}
+		r.toEmbed.inputs, r.toEmbed.owner = embedInputs(needTexts, sigs)
+		if !ix.embedAcross {
+			if err := embedBlobs(ctx, ix.opts.Embedder, []*blobResult{r}); err != nil {
+				return nil, err
+			}
 		}
-		if len(vecs) != len(need) {
-			return nil, fmt.Errorf("embed %s: %d vectors for %d inputs", path, len(vecs), len(need))
-		}
-		r.newVecs = map[[16]byte]int{}
-		for k, i := range need {
-			r.vectors[i], r.scales[i] = vector.Quantize(vecs[k])
-			r.newVecs[r.rec.Chunks[i].Hash] = i
-		}
-		r.embedded = len(need)
 	}
 	return r, nil
 }

@@ -185,23 +185,11 @@ func parseSize(v string) (int64, error) {
 	return n * mult, nil
 }
 
-// remoteWorkers is how many blobs are processed at once with a remote
-// embedder: requests wait on the network, not the CPU, so more than one per
-// core keeps the configured number of requests in flight. Their embedding
-// inputs are merged into calls of up to remoteEmbedBatch inputs.
-const (
-	remoteWorkers    = 16
-	remoteEmbedBatch = 256
-)
-
-// indexOptions are the indexing options the settings call for.
+// indexOptions are the indexing options the settings call for. A remote
+// embedder's requests are filled with the chunks of many blobs up to its
+// limits by the indexer itself (embed.Limited).
 func (s settings) indexOptions() indexer.Options {
-	o := indexer.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
-	if _, remote := s.emb.(*embed.Remote); remote {
-		o.Workers = remoteWorkers
-		o.EmbedBatch = remoteEmbedBatch
-	}
-	return o
+	return indexer.Options{MaxFileSize: s.maxFileSize, Embedder: s.emb}
 }
 
 // openWithSettings opens the repository (--dir or the current directory)
