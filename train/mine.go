@@ -3,7 +3,6 @@ package train
 import (
 	"bytes"
 	"sort"
-	"strings"
 
 	"github.com/bcindex/bcindex/chunk"
 )
@@ -43,16 +42,6 @@ func MineFile(path string, content []byte) Unit {
 	if bytes.Contains(content[:min(len(content), 1024)], []byte("Code generated")) ||
 		bytes.Contains(content[:min(len(content), 1024)], []byte("DO NOT EDIT")) {
 		return Unit{}
-	}
-	if strings.HasSuffix(path, ".java") {
-		u := Unit{Lang: "java", Queries: map[int]string{}}
-		for _, d := range splitJava(content) {
-			if q := FirstSentence(d.doc); q != "" {
-				u.Queries[len(u.Texts)] = q
-			}
-			u.Texts = append(u.Texts, d.code)
-		}
-		return u
 	}
 	f := chunk.Split(path, content)
 	if f.Fallback {

@@ -27,7 +27,10 @@ func sourceFiles(s source, dir string, langs map[string]bool) ([]string, error) 
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			switch d.Name() {
-			case "vendor", "node_modules", "testdata", "third_party", "__pycache__", ".git":
+			// Vendored copies are other packages' code (setuptools carries
+			// pyparsing and more_itertools in _vendor), which may be held
+			// out or in the quality suite.
+			case "vendor", "_vendor", "vendored", "_vendored", "node_modules", "testdata", "third_party", "__pycache__", ".git":
 				return filepath.SkipDir
 			}
 			return nil
@@ -123,12 +126,16 @@ func runMine(ctx context.Context, o options) error {
 		}
 		logf("mined %s: %d files, %d pairs", s, len(units), n)
 	}
-	// A query that is also a held-out query leaves training (copied code).
+	// A query that is also a held-out or quality-suite query leaves
+	// training (copied code).
 	held := map[string]bool{}
 	for _, e := range evals {
 		for _, q := range e.Queries {
 			held[q] = true
 		}
+	}
+	if err := suiteQueries(ctx, o, held); err != nil {
+		return err
 	}
 	kept := pairs[:0]
 	for _, p := range pairs {
@@ -136,7 +143,7 @@ func runMine(ctx context.Context, o options) error {
 			kept = append(kept, p)
 		}
 	}
-	logf("dropped %d train pairs whose query is a held-out query", len(pairs)-len(kept))
+	logf("dropped %d train pairs whose query is a held-out or suite query", len(pairs)-len(kept))
 	pairs = kept
 	// Map iteration above is unordered: sort for a reproducible corpus.
 	sort.SliceStable(pairs, func(a, b int) bool {
@@ -160,6 +167,37 @@ func runMine(ctx context.Context, o options) error {
 		logf("eval %s (%s): %d docs, %d queries", e.Name, e.Lang, len(e.Docs), len(e.Queries))
 	}
 	return writeGob(filepath.Join(o.cache, "eval.gob"), evals)
+}
+
+// suiteQueries adds to held the doc queries of every quality-suite
+// package, fetching them if needed.
+func suiteQueries(ctx context.Context, o options, held map[string]bool) error {
+	all, err := readAllSources(o.sources)
+	if err != nil {
+		return err
+	}
+	var suite []source
+	for _, s := range all {
+		if isSuite(s.Split) {
+			suite = append(suite, s)
+		}
+	}
+	dirs, err := fetch(ctx, o.cache, suite, func(string, ...any) {})
+	if err != nil {
+		return err
+	}
+	for i, s := range suite {
+		units, err := mineSource(ctx, s, dirs[i], nil)
+		if err != nil {
+			return err
+		}
+		for _, u := range units {
+			for _, q := range u.Queries {
+				held[q] = true
+			}
+		}
+	}
+	return nil
 }
 
 func writeGob(path string, v any) error {
