@@ -25,6 +25,9 @@ type Config struct {
 	// package directory, that shares most of its words without being its
 	// answer.
 	HardNegatives bool
+	// MaxPairs, when positive, trains on a seeded random sample of that
+	// many pairs (see Sample).
+	MaxPairs int
 	// Adaptation to one repository.
 	AdaptEpochs int
 	AdaptLR     float64
@@ -51,6 +54,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Workers, "workers", 2, "train: goroutines")
 	fs.BoolVar(&c.EvalEvery, "evalepoch", false, "train: evaluate after every epoch")
 	fs.BoolVar(&c.HardNegatives, "hardneg", false, "train: add a hard negative from the same package to each query")
+	fs.IntVar(&c.MaxPairs, "pairs", 0, "train: train on a seeded random sample of this many pairs (0: all)")
 	fs.IntVar(&c.AdaptEpochs, "adaptepochs", 10, "adapt: passes over the repository's pairs")
 	fs.Float64Var(&c.AdaptLR, "adaptlr", 0.003, "adapt: Adam learning rate")
 }

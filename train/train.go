@@ -113,6 +113,10 @@ type side struct {
 // evals, it reports the held-out evaluation after the last (or every) epoch.
 func Train(ctx context.Context, cfg Config, pairs []Pair, evals []EvalSet, maxQ int) ([]byte, error) {
 	start := time.Now()
+	if n := len(pairs); cfg.MaxPairs > 0 && n > cfg.MaxPairs {
+		pairs = Sample(pairs, cfg.MaxPairs, cfg.Seed)
+		cfg.logf("train: sampled %d of %d pairs", len(pairs), n)
+	}
 	qt := make([][]string, len(pairs))
 	ct := make([][]string, len(pairs))
 	all := make([][]string, 0, 2*len(pairs))
@@ -226,8 +230,8 @@ func encodeModel(cfg Config, vocab []string, query, code side, rows int) ([]byte
 	}
 	hdr := embed.StaticHeader{
 		ID: cfg.ID, Dim: cfg.Dim, Buckets: cfg.Buckets, MaxTokens: cfg.MaxTokens,
-		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d; pairs mined with chunk.Version %d",
-			cfg.Batch, cfg.Temp, cfg.Epochs, cfg.LR, cfg.LRWeight, cfg.Separate, cfg.Dropout, cfg.Vocab, cfg.MinDF, cfg.Seed, chunk.Version),
+		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d, hard negatives %v, pairs sampled %d; pairs mined with chunk.Version %d",
+			cfg.Batch, cfg.Temp, cfg.Epochs, cfg.LR, cfg.LRWeight, cfg.Separate, cfg.Dropout, cfg.Vocab, cfg.MinDF, cfg.Seed, cfg.HardNegatives, cfg.MaxPairs, chunk.Version),
 	}
 	var buf bytes.Buffer
 	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {
