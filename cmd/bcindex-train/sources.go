@@ -165,9 +165,17 @@ func pinSources(path string, srcs []source) error {
 		if len(f) >= 4 && isSuite(f[3]) {
 			continue
 		}
+		// The file is read again here: if it was edited while fetching,
+		// writing versions by position would give packages each other's.
+		if i >= len(srcs) || len(f) < 4 || f[0] != srcs[i].Kind || f[1] != srcs[i].Name {
+			return fmt.Errorf("pin sources: %s changed during the fetch (line %d); run fetch -pin again", path, n+1)
+		}
 		f[2] = srcs[i].Version
 		lines[n] = strings.Join(f, " ")
 		i++
+	}
+	if i != len(srcs) {
+		return fmt.Errorf("pin sources: %s changed during the fetch; run fetch -pin again", path)
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "\n")), 0o644); err != nil {

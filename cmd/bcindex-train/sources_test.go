@@ -84,6 +84,31 @@ func TestPinSkipsSuite(t *testing.T) {
 	}
 }
 
+// TestPinRefusesEditedFile checks that a line removed during the fetch
+// stops the pin instead of shifting versions onto the wrong packages.
+func TestPinRefusesEditedFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sources.txt")
+	in := "npm a latest train\nnpm b latest train\nnpm c latest train\n"
+	if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := readSources(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs[0].Version, srcs[1].Version, srcs[2].Version = "1.0.0", "2.0.0", "3.0.0"
+	edited := "npm a latest train\nnpm c latest train\n"
+	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pinSources(p, srcs); err == nil || !strings.Contains(err.Error(), "changed during the fetch") {
+		t.Errorf("pin of an edited file: %v, want an error", err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != edited {
+		t.Errorf("the edited file was rewritten:\n%s", got)
+	}
+}
+
 func TestReserved(t *testing.T) {
 	for _, n := range []string{"github.com/spf13/cobra", "github.com/gin-gonic/gin/v2", "python3-requests", "python3-click", "commander", "github.com/google/gson"} {
 		if !isReserved(n) {
