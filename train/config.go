@@ -37,7 +37,7 @@ type Config struct {
 
 // Flags registers every hyper-parameter on fs with its default.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.ID, "id", "bcindex-code-v1", "train: model ID")
+	fs.StringVar(&c.ID, "id", "bcindex-code-v2", "train: model ID (the built-in model is embed.BuiltinID)")
 	fs.IntVar(&c.Dim, "dim", 256, "train: embedding dimension")
 	fs.IntVar(&c.Vocab, "vocab", 40000, "train: sub-token vocabulary size")
 	fs.IntVar(&c.Buckets, "buckets", 4096, "train: hashed rows for unknown sub-tokens")
