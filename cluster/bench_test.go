@@ -25,7 +25,8 @@ import (
 // and a 3-node loopback cluster, and reports the publish rate, the
 // cluster's memory and query latency against local search on GOROOT/src.
 // Run it alone: go test ./cluster -run XXX -bench OrgPublish -benchtime 1x
-// (BCINDEX_BENCH_NOGOROOT=1 leaves GOROOT/src out for a small run).
+// (BCINDEX_BENCH_NOGOROOT=1 leaves GOROOT/src out and BCINDEX_BENCH_MAXMB=N
+// takes modules of at most N MB of Go, for a smaller run).
 func BenchmarkOrgPublish(b *testing.B) {
 	weaviatetest.Need(b)
 	ctx := context.Background()
@@ -133,7 +134,7 @@ type benchRepo struct{ name, dir string }
 
 // benchRepos returns n git repositories in ~/.cache/bcindex-cluster-bench:
 // GOROOT/src, then the largest modules of the module cache (1–40 MB of Go
-// each), committed once and reused.
+// each, or BCINDEX_BENCH_MAXMB), committed once and reused.
 func benchRepos(b *testing.B, n int) []benchRepo {
 	home, _ := os.UserHomeDir()
 	cache := filepath.Join(home, ".cache", "bcindex-cluster-bench")
@@ -158,6 +159,10 @@ func benchRepos(b *testing.B, n int) []benchRepo {
 		size      int64
 	}
 	var cands []mod
+	maxMB := int64(40)
+	if v := os.Getenv("BCINDEX_BENCH_MAXMB"); v != "" {
+		fmt.Sscan(v, &maxMB)
+	}
 	seen := map[string]bool{}
 	sort.Sort(sort.Reverse(sort.StringSlice(mods))) // the newest-named version of a module first
 	for _, m := range mods {
@@ -166,7 +171,7 @@ func benchRepos(b *testing.B, n int) []benchRepo {
 		if seen[name] || strings.HasPrefix(rel, "cache") || strings.Contains(rel, "!") || reservedModule(name) {
 			continue
 		}
-		if size := goBytes(m); size >= 1<<20 && size <= 40<<20 {
+		if size := goBytes(m); size >= 1<<20 && size <= maxMB<<20 {
 			seen[name] = true
 			cands = append(cands, mod{name, m, size})
 		}

@@ -21,8 +21,8 @@ var ErrUnreachable = errors.New("cluster unreachable")
 // order. It is never read from git config, stored or logged.
 var APIKeyEnv = []string{"BCINDEX_REMOTE_API_KEY", "WEAVIATE_API_KEY"}
 
-// Consistency is the level of every read and write: with three replicas a
-// quorum is two, so one node may be down and nothing read is stale.
+// Consistency is the level of every write: with three replicas a quorum is
+// two, so one node may be down.
 const Consistency = "QUORUM"
 
 // Client is a connection to one Weaviate cluster.

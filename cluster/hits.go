@@ -49,15 +49,27 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 	for _, id := range ids {
 		want[id] = true
 	}
-	places := map[string][]place{}
+	var visible []map[string]any
 	for _, f := range rows {
 		pr, ok := refs[[2]string{str(f, "repo"), str(f, "ref")}]
 		if !ok || num(f, "from") > pr.gen || num(f, "until") <= pr.gen {
 			continue // another generation, or a ref outside the filters
 		}
-		path := str(f, "path")
-		if opts.Path != "" && !search.PathMatches(opts.Path, path) {
+		if opts.Path != "" && !search.PathMatches(opts.Path, str(f, "path")) {
 			continue
+		}
+		visible = append(visible, f)
+	}
+	newest, err := c.newestFiles(ctx, visible, refs)
+	if err != nil {
+		return nil, err
+	}
+	places := map[string][]place{}
+	for _, f := range visible {
+		pr := refs[[2]string{str(f, "repo"), str(f, "ref")}]
+		path := str(f, "path")
+		if num(f, "from") < newest[[3]string{pr.repo, pr.ref, path}] {
+			continue // superseded: an older version a replica passed back
 		}
 		chunks, spans, crumbs := strs(f, "chunks"), nums(f, "spans"), strs(f, "crumbs")
 		if len(spans) != 4*len(chunks) || len(crumbs) != len(chunks) {
@@ -91,6 +103,42 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 			return a.span[0] < b.span[0]
 		})
 		out = append(out, makeHit(r, ps, opts))
+	}
+	return out, nil
+}
+
+// newestFiles returns, for each (repository, ref, path) of files, the
+// highest generation a visible file object of that path starts at. A path
+// holds one blob per commit, so two visible objects of one path mean one is
+// stale: a replica that was down while it was marked gone and deleted can
+// pass it back to the others when it catches up. The newer one is the
+// commit's.
+func (c *Client) newestFiles(ctx context.Context, files []map[string]any, refs map[[2]string]publishedRef) (map[[3]string]int64, error) {
+	out := map[[3]string]int64{}
+	var paths []string
+	for _, f := range files {
+		k := [3]string{str(f, "repo"), str(f, "ref"), str(f, "path")}
+		if _, ok := out[k]; !ok {
+			out[k] = 0
+			paths = append(paths, k[2])
+		}
+	}
+	for s := 0; s < len(paths); s += 500 {
+		part := paths[s:min(s+500, len(paths))]
+		rows, err := c.get(ctx, query{class: FileClass, fields: []string{"repo", "ref", "path", "from", "until"},
+			where: filters.Where().WithPath([]string{"path"}).WithOperator(filters.ContainsAny).WithValueText(part...), limit: 10000})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range rows {
+			k := [3]string{str(f, "repo"), str(f, "ref"), str(f, "path")}
+			pr, ok := refs[[2]string{k[0], k[1]}]
+			cur, want := out[k]
+			if !want || !ok || num(f, "from") > pr.gen || num(f, "until") <= pr.gen {
+				continue
+			}
+			out[k] = max(cur, num(f, "from"))
+		}
 	}
 	return out, nil
 }

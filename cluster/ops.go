@@ -137,8 +137,9 @@ func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 	fields = append(fields, graphql.Field{Name: "_additional", Fields: add})
 	var out []map[string]any
 	err := retry(ctx, func() error {
-		// GraphQL reads take the cluster's default consistency, QUORUM (the
-		// argument exists only on replicated collections).
+		// Queries read each shard from one replica (the coordinator's own
+		// when it has one). Naming QUORUM here made a node that had just
+		// rejoined answer nothing for minutes, so reads take the default.
 		b := c.w.GraphQL().Get().WithClassName(q.class).WithFields(fields...)
 		if q.where != nil {
 			b = b.WithWhere(q.where)

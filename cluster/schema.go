@@ -44,10 +44,12 @@ func prop(name, typ, tokenization string, searchable, filterable bool) *models.P
 // classes returns the three collections, sharded over shards and replicated
 // factor times.
 func classes(shards, factor int) []*models.Class {
-	// A replica that was down during a cleanup keeps the files it missed
-	// deleting (invisible: their generations are over) until the next
-	// publish of the ref deletes them again.
-	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1}
+	// A replica that was down while file objects were marked and deleted
+	// holds them as they were, still live; async replication is to delete
+	// them there too (the latest change wins). When a replica passes one
+	// back instead, readers take the newest object of a path (hits.go).
+	repl := &models.ReplicationConfig{Factor: int64(factor), AsyncEnabled: factor > 1,
+		DeletionStrategy: models.ReplicationConfigDeletionStrategyTimeBasedResolution}
 	shard := map[string]any{"desiredCount": shards}
 	chunk := &models.Class{
 		Class:       ChunkClass,
