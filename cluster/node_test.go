@@ -198,6 +198,54 @@ func TestOneNode(t *testing.T) {
 		}
 	})
 
+	t.Run("PassedBack", func(t *testing.T) {
+		// A replica that missed a file's deletion can pass the old object
+		// back, live: of two visible objects of one path the newer wins, and
+		// the next publish deletes the old one.
+		src := localSource(t, a.Dir)
+		published, err := c.readRef(ctx, "acme/app", "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := src.Prepare(ctx, published.Commit); err != nil {
+			t.Fatal(err)
+		}
+		old := strings.TrimSpace(a.Git("rev-parse", first[0].Commit+":pkg2/f9.go"))
+		cs, err := src.Chunks(ctx, old)
+		if err != nil || len(cs) == 0 {
+			t.Fatal(cs, err)
+		}
+		var ids, crumbs []string
+		var spans []int64
+		for _, ch := range cs {
+			ids = append(ids, ChunkID(src.Model(), ch.Hash))
+			crumbs = append(crumbs, ch.Crumb)
+			spans = append(spans, int64(ch.StartLine), int64(ch.EndLine), int64(ch.StartByte), int64(ch.EndByte))
+		}
+		id := fileID("acme/app", "main", src.Model(), "pkg2/f9.go", old)
+		if err := c.upsert(ctx, []*models.Object{{Class: FileClass, ID: uuidOf(id), Properties: map[string]any{
+			"repo": "acme/app", "ref": "main", "path": "pkg2/f9.go", "blob": old, "chunks": ids, "spans": spans,
+			"crumbs": crumbs, "seq": fileSeq(id), "from": int64(1), "until": live}}}); err != nil {
+			t.Fatal(err)
+		}
+		hits, err := Search(ctx, c, SearchOptions{Query: "FlushJournal49v0", Embedder: embed.Default(), K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			if h.Blob == old {
+				t.Fatalf("a superseded file object is visible: %+v", h)
+			}
+		}
+		s, err := Publish(ctx, c, src, PublishOptions{Repo: "acme/app", Refs: []string{"main"}, Revs: []string{published.Commit}})
+		if err != nil || !s[0].Unchanged || s[0].Repaired != 1 {
+			t.Fatalf("publish after a passed-back file: %+v %v", s, err)
+		}
+		if have, err := c.refFiles(ctx, "acme/app", "main", nil); err != nil || len(have) != 40 {
+			t.Fatalf("%d file objects of the ref after the repair (%v), want 40", len(have), err)
+		}
+	})
+
 	t.Run("Unreachable", func(t *testing.T) {
 		url := fmt.Sprintf("http://127.0.0.1:%d", closedPort(t))
 		_, err := Open(ctx, url)
