@@ -355,22 +355,7 @@ func TestEmbedBatchMergesBlobs(t *testing.T) {
 	if len(merged.texts) != len(single.texts) || merged.calls >= single.calls/2 {
 		t.Fatalf("batched: %d texts in %d calls; per blob: %d texts in %d calls", len(merged.texts), merged.calls, len(single.texts), single.calls)
 	}
-	vectors := func(repo *gitindex.Repo) map[string]string {
-		snap, err := store.OpenSnapshot(repo.IndexDir, embed.Default().ID())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer snap.Close()
-		out := map[string]string{}
-		for _, seg := range snap.Segments {
-			for r := 0; r < seg.Rows(); r++ {
-				q, scale := seg.Vec.Row(r)
-				out[fmt.Sprintf("%x", seg.Row(r).Hash)] = fmt.Sprint(q, scale)
-			}
-		}
-		return out
-	}
-	a, b := vectors(repoA), vectors(repoB)
+	a, b := segmentVectors(t, repoA, embed.Default().ID()), segmentVectors(t, repoB, embed.Default().ID())
 	if len(a) == 0 || !reflect.DeepEqual(a, b) {
 		t.Fatalf("vectors differ: %d and %d chunks", len(a), len(b))
 	}
