@@ -225,6 +225,15 @@ func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
 }
 
 func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing, error) {
+	return readListingMemo(indexDir, tree, depth, nil)
+}
+
+// readListingMemo reads a listing; memo, when given, keeps the listings
+// read (bases included), so that listings sharing a base read it once.
+func readListingMemo(indexDir string, tree plumbing.Hash, depth int, memo map[plumbing.Hash]*Listing) (*Listing, error) {
+	if l, ok := memo[tree]; ok {
+		return l, nil
+	}
 	b, err := os.ReadFile(ListingPath(indexDir, tree))
 	if err != nil {
 		return nil, err
@@ -249,7 +258,7 @@ func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing,
 		var bt plumbing.Hash
 		copy(bt[:], r.d)
 		r.d = r.d[len(bt):]
-		base, err := readListingDepth(indexDir, bt, depth+1)
+		base, err := readListingMemo(indexDir, bt, depth+1, memo)
 		if err != nil {
 			return nil, fmt.Errorf("tree listing %s: base: %w", tree, err)
 		}
@@ -264,6 +273,9 @@ func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing,
 	}
 	if len(r.d) != 0 {
 		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
+	}
+	if memo != nil {
+		memo[tree] = l
 	}
 	return l, nil
 }

@@ -38,6 +38,9 @@ func (s RefSelection) Empty() bool {
 type Revision struct {
 	Name string // short ref name where unambiguous, else the full name or the revision as given
 	Rev  string // what Resolve takes: a full ref name, or the revision as given
+	// Target is the object the ref named when the refs were listed (zero
+	// for a revision as given): see Repo.ResolveRevision.
+	Target plumbing.Hash
 }
 
 // IsRefGlob reports whether a revision is a glob over ref names rather than
@@ -48,6 +51,7 @@ func IsRefGlob(rev string) bool { return strings.ContainsAny(rev, "*?[") }
 type namedRef struct {
 	full, short string
 	group       int // refGroup*
+	target      plumbing.Hash
 }
 
 const (
@@ -85,7 +89,7 @@ func (r *Repo) ExpandRefs(sel RefSelection) ([]Revision, error) {
 		n := 0
 		for _, nr := range refs {
 			if keep(nr) {
-				add(Revision{Name: nr.short, Rev: nr.full})
+				add(Revision{Name: nr.short, Rev: nr.full, Target: nr.target})
 				n++
 			}
 		}
@@ -140,7 +144,7 @@ func (r *Repo) namedRefs() ([]namedRef, error) {
 			return nil
 		}
 		name := ref.Name().String()
-		nr := namedRef{full: name, short: name, group: groupOther}
+		nr := namedRef{full: name, short: name, group: groupOther, target: ref.Hash()}
 		switch {
 		case strings.HasPrefix(name, "refs/heads/"):
 			nr.short, nr.group = strings.TrimPrefix(name, "refs/heads/"), groupBranch

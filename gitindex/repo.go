@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
@@ -39,6 +40,7 @@ type Commit struct {
 	Rev  string        // what the user asked for
 	Hash plumbing.Hash // the commit
 	Tree plumbing.Hash // its root tree
+	When time.Time     // its committer date
 }
 
 // OpenRepo finds the repository enclosing dir (any subdirectory or linked
@@ -198,7 +200,10 @@ func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
 		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)
 	}
 	defer rd.Close()
-	buf := bytes.NewBuffer(make([]byte, 0, size))
+	// Room for one read past the end: bytes.Buffer.ReadFrom wants MinRead
+	// bytes free before each read, and would otherwise double a buffer the
+	// blob already fills just to see EOF.
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	if _, err := buf.ReadFrom(rd); err != nil {
 		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)
 	}

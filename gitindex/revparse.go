@@ -45,7 +45,7 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 	if err != nil {
 		return Commit{}, fmt.Errorf("resolve %q: %w", rev, err)
 	}
-	return Commit{Rev: rev, Hash: c.Hash, Tree: c.TreeHash}, nil
+	return Commit{Rev: rev, Hash: c.Hash, Tree: c.TreeHash, When: c.Committer.When}, nil
 }
 
 // resolvePlain resolves a full SHA or a plain ref name (HEAD, a branch, a
@@ -94,20 +94,42 @@ func (r *Repo) resolvePlain(rev string) (plumbing.Hash, bool) {
 		if err != nil {
 			continue
 		}
-		h := ref.Hash()
-		for i := 0; i < 8; i++ { // annotated tags, possibly nested
-			if r.isCommit(h) {
-				return h, true
-			}
-			tag, err := r.Git.TagObject(h)
-			if err != nil {
-				break
-			}
-			h = tag.Target
-		}
-		return plumbing.ZeroHash, false
+		return r.peel(ref.Hash())
 	}
 	return plumbing.ZeroHash, false
+}
+
+// peel follows annotated tags (possibly nested) from h to a commit.
+func (r *Repo) peel(h plumbing.Hash) (plumbing.Hash, bool) {
+	for i := 0; i < 8; i++ {
+		if r.isCommit(h) {
+			return h, true
+		}
+		tag, err := r.Git.TagObject(h)
+		if err != nil {
+			break
+		}
+		h = tag.Target
+	}
+	return plumbing.ZeroHash, false
+}
+
+// ResolveRevision resolves a revision of a selection. One that ExpandRefs
+// found by listing the refs is read from the object it listed, without
+// looking its name up again.
+func (r *Repo) ResolveRevision(rv Revision) (Commit, error) {
+	if rv.Target.IsZero() {
+		return r.Resolve(rv.Rev)
+	}
+	h, ok := r.peel(rv.Target)
+	if !ok {
+		return Commit{}, fmt.Errorf("%w %q: it names no commit", ErrUnknownRevision, rv.Rev)
+	}
+	c, err := r.CommitObject(h)
+	if err != nil {
+		return Commit{}, fmt.Errorf("resolve %q: %w", rv.Rev, err)
+	}
+	return Commit{Rev: rv.Rev, Hash: c.Hash, Tree: c.TreeHash, When: c.Committer.When}, nil
 }
 
 var (

@@ -84,6 +84,21 @@ func (r *Repo) Listing(tree plumbing.Hash) (*Listing, error) {
 	return l, nil
 }
 
+// Listings lists several trees, as Listing does each, reading a cached base
+// listing that several of them share once. A tree that fails leaves a nil
+// listing and its error.
+func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
+	memo := map[plumbing.Hash]*Listing{}
+	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
+	for i, t := range trees {
+		if out[i], errs[i] = readListingMemo(r.IndexDir, t, 0, memo); errs[i] == nil || cachedOnly {
+			continue
+		}
+		out[i], errs[i] = r.Listing(t)
+	}
+	return out, errs
+}
+
 // CachedListing returns the cached listing of tree, or an error if it has not
 // been listed yet. It never touches the object database.
 func (r *Repo) CachedListing(tree plumbing.Hash) (*Listing, error) {

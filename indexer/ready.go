@@ -56,17 +56,19 @@ func (ix *Indexer) Ready(ctx context.Context, want Want) (*Ready, error) {
 		return ix.readyWorktree(ctx, want)
 	}
 	commits := want.Commits
-	listings := make([]*gitindex.Listing, len(commits))
-	list := ix.repo.CachedListing
-	if want.NoIndex {
-		list = ix.repo.Listing // listing a tree reads git, never the store: fine while an indexer runs
-	}
+	trees := make([]plumbing.Hash, len(commits))
 	for i, c := range commits {
-		l, err := list(c.Tree)
-		if err != nil {
-			break // the indexing run lists it, under the lock
+		trees[i] = c.Tree
+	}
+	// Listing a tree reads git, never the store: fine while an indexer
+	// runs. Without NoIndex what is not cached yet is listed by the
+	// indexing run, under the lock.
+	listings, errs := ix.repo.Listings(trees, !want.NoIndex)
+	for i := range listings {
+		if errs[i] != nil {
+			clear(listings[i:])
+			break
 		}
-		listings[i] = l
 	}
 	r, again, err := ix.open(want, listings, true)
 	if !again {

@@ -182,8 +182,7 @@ func (v *view) collapse(in []fused) []fused {
 }
 
 func (v *view) pathOf(seg, row int) string {
-	first := int(v.first[seg][row])
-	if b, ok := v.blobs[seg][first]; ok {
+	if b, ok := v.blobAt(seg, row); ok {
 		return b.paths[0]
 	}
 	return ""

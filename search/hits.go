@@ -16,8 +16,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 	for _, f := range rows {
 		seg := v.snap.Segments[f.seg]
 		row := seg.RowDetail(f.row)
-		first := int(v.first[f.seg][f.row])
-		b := v.blobs[f.seg][first]
+		b, _ := v.blobAt(f.seg, f.row)
 		paths, sha := b.paths, b.sha
 		h := Hit{
 			Path: paths[0], StartLine: row.StartLine, EndLine: row.EndLine, StartByte: row.StartByte, EndByte: row.EndByte,

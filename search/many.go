@@ -2,10 +2,11 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -66,6 +67,7 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 		}
 	}
 	view := newView(repo, all[0], rd.Snap, trees, located, &opts)
+	view.treeRank = newestFirst(all, treeOf, len(trees))
 	view.distinctContent()
 	if len(sets) > 0 {
 		setLs := listings[len(uniq):]
@@ -91,90 +93,28 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	return res, nil
 }
 
-// distinctContent leaves one visible row per chunk content among the
-// versions of each file. Releases of a project hold the same function in
-// many versions of its file (other functions of the file changed); ranked
-// as they are, the copies would fill each arm's candidates with one chunk
-// many times over and skew BM25's document frequencies. Copies across
-// files are few, and fusion collapses them into one hit. A file with one
-// version in every revision costs nothing here; the others go through a
-// small table that stays in cache. Rows without text of their own stay.
-func (v *view) distinctContent() {
-	type blobRef struct{ seg, first int }
-	byPath := map[string][]blobRef{}
-	for s := range v.blobs {
-		for first, b := range v.blobs[s] {
-			byPath[b.paths[0]] = append(byPath[b.paths[0]], blobRef{s, first})
+// newestFirst ranks the distinct trees by the newest committer date of the
+// revisions holding them (ties: the order asked). The copy of a chunk that
+// distinctContent keeps is the newest one: where the code lives now, and
+// usually the version of its file that a pack keeps whole (git stores
+// older versions as deltas against newer ones), so the cheapest to read.
+func newestFirst(revs []gitindex.Commit, treeOf map[plumbing.Hash]int, n int) []int {
+	when := make([]time.Time, n)
+	for _, c := range revs {
+		if t := treeOf[c.Tree]; c.When.After(when[t]) {
+			when[t] = c.When
 		}
 	}
-	var set hashSet16
-	for _, blobs := range byPath {
-		if len(blobs) < 2 {
-			continue
-		}
-		set.reset(len(blobs) * 64)
-		for _, b := range blobs {
-			seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
-			for r := b.first; r < b.first+v.blobs[b.seg][b.first].n; r++ {
-				if !allow.Test(uint(r)) {
-					continue
-				}
-				if h, indexed := seg.RowHash(r); indexed && h != ([16]byte{}) && !set.add(h) {
-					allow.Clear(uint(r))
-				}
-			}
-		}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
-}
-
-// hashSet16 is a set of content hashes with open addressing: the hashes
-// are uniformly random already, so their first bytes index the table.
-type hashSet16 struct {
-	keys [][2]uint64
-	n    int
-}
-
-// reset empties the set, sized for about n keys (it grows as needed).
-func (s *hashSet16) reset(n int) {
-	size := 64
-	for size < 2*n {
-		size *= 2
+	sort.SliceStable(order, func(i, j int) bool { return when[order[i]].After(when[order[j]]) })
+	rank := make([]int, n)
+	for r, t := range order {
+		rank[t] = r
 	}
-	if cap(s.keys) >= size {
-		s.keys = s.keys[:size]
-		clear(s.keys)
-	} else {
-		s.keys = make([][2]uint64, size)
-	}
-	s.n = 0
-}
-
-// add adds a non-zero hash and reports whether it was new.
-func (s *hashSet16) add(h [16]byte) bool {
-	if 2*(s.n+1) > len(s.keys) {
-		old := s.keys
-		s.keys, s.n = make([][2]uint64, 2*len(old)), 0
-		for _, k := range old {
-			if k != ([2]uint64{}) {
-				s.insert(k)
-			}
-		}
-	}
-	return s.insert([2]uint64{binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:])})
-}
-
-func (s *hashSet16) insert(k [2]uint64) bool {
-	mask := uint64(len(s.keys) - 1)
-	for i := k[0] & mask; ; i = (i + 1) & mask {
-		switch s.keys[i] {
-		case k:
-			return false
-		case [2]uint64{}:
-			s.keys[i] = k
-			s.n++
-			return true
-		}
-	}
+	return rank
 }
 
 // resolveRevisions resolves each revision and names its commit as the
@@ -189,7 +129,7 @@ func resolveRevisions(repo *gitindex.Repo, revs []gitindex.Revision) ([]gitindex
 	}
 	seen := map[key]bool{} // main and refs/heads/main, both asked for
 	for _, rv := range revs {
-		c, err := repo.Resolve(rv.Rev)
+		c, err := repo.ResolveRevision(rv)
 		if err != nil {
 			if rv.Rev != rv.Name && strings.HasPrefix(rv.Rev, "refs/") && errors.Is(err, gitindex.ErrUnknownRevision) {
 				continue
@@ -237,31 +177,14 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 			byBlob[b] = append(byBlob[b], match{i, row.StartLine, row.EndLine})
 		}
 	}
-	if len(byHash) > 0 {
-		prefixes := map[uint64]bool{}
-		for h := range byHash {
-			prefixes[binary.LittleEndian.Uint64(h[:8])] = true
+	v.rowsWithContent(byHash, func(s, r int, is []int) {
+		row := v.snap.Segments[s].Row(r)
+		b, _ := v.blobAt(s, r)
+		sha := b.sha
+		for _, i := range is {
+			byBlob[sha] = append(byBlob[sha], match{i, row.StartLine, row.EndLine})
 		}
-		for s, seg := range v.snap.Segments {
-			for first, b := range v.blobs[s] {
-				sha := b.sha
-				for r := first; r < first+b.n; r++ {
-					h, indexed := seg.RowHash(r)
-					// Most rows match none of the few targets: compare
-					// their first bytes before looking the hash up.
-					if !indexed || !prefixes[binary.LittleEndian.Uint64(h[:8])] {
-						continue
-					}
-					if is, ok := byHash[h]; ok {
-						row := seg.Row(r)
-						for _, i := range is {
-							byBlob[sha] = append(byBlob[sha], match{i, row.StartLine, row.EndLine})
-						}
-					}
-				}
-			}
-		}
-	}
+	})
 	// found[t][i]: where tree t holds hit i; the hit's own path is
 	// preferred when the content sits at several.
 	found := make([]map[int]place, len(trees))

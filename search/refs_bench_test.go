@@ -20,8 +20,8 @@ import (
 )
 
 // Multi-ref benchmark corpus: the last releases of a real project from the
-// Go module proxy, committed in version order, each tagged and given a
-// release branch, so that the branches share most blobs as a project's
+// Go module proxy, committed in version order with each release's date,
+// each tagged and given a release branch, so that the branches share most blobs as a project's
 // release lines do. BCINDEX_BENCH_REFS_MODULE and BCINDEX_BENCH_REFS_N
 // choose another module and count.
 const (
@@ -45,7 +45,7 @@ func refsCorpus(b *testing.B) (string, []string) {
 		fmt.Sscan(s, &n)
 	}
 	home, _ := os.UserHomeDir()
-	dir := filepath.Join(home, ".cache", "bcindex-bench-refs", strings.NewReplacer("/", "_").Replace(mod)+fmt.Sprintf("-%d", n))
+	dir := filepath.Join(home, ".cache", "bcindex-bench-refs", strings.NewReplacer("/", "_").Replace(mod)+fmt.Sprintf("-%d-dated", n))
 	versions := moduleVersions(b, mod, n)
 	buildReleaseRepo(b, dir, mod, versions)
 	repo, err := gitindex.OpenRepo(dir)
@@ -82,10 +82,11 @@ func moduleVersions(b *testing.B, mod string, n int) []string {
 // the module cache, without copying), tags it and branches release/<v>.
 // It resumes after the last release committed.
 func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
+	date := "2024-01-01T00:00:00Z"
 	git := func(workTree string, args ...string) {
 		cmd := exec.Command("git", append([]string{"--git-dir", filepath.Join(dir, ".git"), "--work-tree", workTree}, args...)...)
 		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.com",
-			"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_AUTHOR_DATE=2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2024-01-01T00:00:00Z")
+			"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.com", "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -112,9 +113,12 @@ func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
 		if err != nil {
 			b.Fatalf("go mod download %s@%s: %v\n%s", mod, v, err, out)
 		}
-		var info struct{ Dir string }
+		var info struct{ Dir, Time string }
 		if err := json.Unmarshal(out, &info); err != nil || info.Dir == "" {
 			b.Fatalf("go mod download %s@%s: no directory", mod, v)
+		}
+		if info.Time != "" {
+			date = info.Time // the release's date, as its history has it
 		}
 		git(info.Dir, "add", "-A", ".")
 		git(info.Dir, "commit", "-q", "--allow-empty", "-m", "release "+v)

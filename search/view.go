@@ -26,7 +26,9 @@ type view struct {
 	snap   *store.Snapshot
 	allow  []*bitset.BitSet      // per segment
 	blobs  []map[int]visibleBlob // per segment: first row of a blob → the blob
-	first  [][]int32             // per segment: row → first row of its blob
+	// treeRank, for a view of several listings, orders them for
+	// distinctContent (nil: the order given).
+	treeRank []int
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.
@@ -34,6 +36,7 @@ type visibleBlob struct {
 	sha   plumbing.Hash
 	n     int // rows
 	paths []string
+	tree  int // the first listing that holds it
 }
 
 // newView makes the rows of the listings' blobs visible (one listing for a
@@ -45,7 +48,6 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.blobs = make([]map[int]visibleBlob, ns)
-	v.first = make([][]int32, ns)
 	for i, seg := range snap.Segments {
 		v.allow[i] = bitset.New(uint(seg.Rows()))
 		v.blobs[i] = map[int]visibleBlob{}
@@ -59,7 +61,7 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		if i < len(located) {
 			locs = located[i]
 		}
-		v.add(l, locs, opts, seen)
+		v.add(l, i, locs, opts, seen)
 	}
 	return v
 }
@@ -75,7 +77,7 @@ type pathBlob struct {
 	blob plumbing.Hash
 }
 
-func (v *view) add(l *gitindex.Listing, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
+func (v *view) add(l *gitindex.Listing, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
 	for i, e := range l.Entries {
 		if e.Skip != gitindex.SkipNone {
@@ -109,25 +111,48 @@ func (v *view) add(l *gitindex.Listing, locs []store.BlobLoc, opts *Options, see
 			}
 			continue
 		}
-		v.blobs[loc.Seg][loc.First] = visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}}
-		if v.first[loc.Seg] == nil {
-			v.first[loc.Seg] = make([]int32, snap.Segments[loc.Seg].Rows())
+		v.blobs[loc.Seg][loc.First] = visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}, tree: tree}
+		seg, allow := snap.Segments[loc.Seg], v.allow[loc.Seg]
+		if opts.Lang == "" && opts.Kind == "" {
+			setRange(allow, loc.First, loc.First+loc.N)
+			continue
 		}
-		seg := snap.Segments[loc.Seg]
 		for r := loc.First; r < loc.First+loc.N; r++ {
-			v.first[loc.Seg][r] = int32(loc.First)
-			if opts.Lang != "" || opts.Kind != "" {
-				row := seg.Row(r)
-				if opts.Lang != "" && !strings.EqualFold(row.Language, opts.Lang) {
-					continue
-				}
-				if opts.Kind != "" && !kindMatch(row.Kind, opts.Kind) {
-					continue
-				}
+			row := seg.Row(r)
+			if opts.Lang != "" && !strings.EqualFold(row.Language, opts.Lang) {
+				continue
 			}
-			v.allow[loc.Seg].Set(uint(r))
+			if opts.Kind != "" && !kindMatch(row.Kind, opts.Kind) {
+				continue
+			}
+			allow.Set(uint(r))
 		}
 	}
+}
+
+// setRange sets bits [lo, hi) of b, a word at a time.
+func setRange(b *bitset.BitSet, lo, hi int) {
+	if hi <= lo {
+		return
+	}
+	b.Set(uint(hi - 1)) // grows b if needed, so the words below exist
+	w := b.Words()
+	for lo < hi {
+		i, bit := lo/64, lo%64
+		n := min(64-bit, hi-lo)
+		mask := ^uint64(0)
+		if n < 64 {
+			mask = (1<<uint(n) - 1) << uint(bit)
+		}
+		w[i] |= mask
+		lo += n
+	}
+}
+
+// blobAt returns the visible blob that row of segment seg belongs to.
+func (v *view) blobAt(seg, row int) (visibleBlob, bool) {
+	b, ok := v.blobs[seg][v.snap.Segments[seg].BlobFirst(row)]
+	return b, ok
 }
 
 // PathMatches reports whether path p matches a --path glob, as search

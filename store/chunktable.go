@@ -25,6 +25,7 @@ type chunkTable struct {
 	blobs, rows  []byte
 	names        []byte
 	details      []byte
+	copies       []byte // nrows × u32, or empty in a segment written before it
 
 	mu   sync.Mutex // guards last
 	last struct {   // the most recently decompressed details
@@ -80,9 +81,13 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	}
 	t := &chunkTable{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
-	want := headerSize + dictLen + t.Nblobs*blobSize + t.Nrows*rowSize + namesLen + detailsLen
+	copiesLen := int(le.Uint32(data[32:]))
+	want := headerSize + dictLen + t.Nblobs*blobSize + t.Nrows*rowSize + namesLen + detailsLen + copiesLen
 	if want != len(data) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
+	}
+	if copiesLen != 0 && copiesLen != 4*t.Nrows {
+		return nil, fmt.Errorf("copies column of %d bytes for %d rows", copiesLen, t.Nrows)
 	}
 	d := data[headerSize : headerSize+dictLen]
 	var err error
@@ -98,7 +103,8 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	t.rows = data[off : off+t.Nrows*rowSize]
 	off += t.Nrows * rowSize
 	t.names = data[off : off+namesLen]
-	t.details = data[off+namesLen:]
+	t.details = data[off+namesLen : off+namesLen+detailsLen]
+	t.copies = data[off+namesLen+detailsLen:]
 	t.last.blob = -1
 	return t, nil
 }
@@ -177,6 +183,17 @@ func (t *chunkTable) BlobRange(i int) (first, n int) {
 	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
 }
 
+// firstOfRow returns the first row of row i's blob, or -1 when the row's
+// blob index is out of range.
+func (t *chunkTable) firstOfRow(i int) int {
+	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
+	if b < 0 || b >= t.Nblobs {
+		return -1
+	}
+	first, _ := t.BlobRange(b)
+	return first
+}
+
 // BlobInfo returns what the table records about blob i.
 func (t *chunkTable) BlobInfo(i int) BlobInfo {
 	rec := t.blobs[i*blobSize:]
@@ -222,6 +239,19 @@ func (t *chunkTable) rowHash(i int) (h [16]byte, indexed bool) {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
 	copy(h[:], rec[36:52])
 	return h, rec[10]&flagIndexed != 0
+}
+
+// firstCopy returns the first row with row i's content hash (i itself when
+// it is the first), and false when the segment has no copies column.
+func (t *chunkTable) firstCopy(i int) (int, bool) {
+	if len(t.copies) == 0 {
+		return i, false
+	}
+	c := int(binary.LittleEndian.Uint32(t.copies[4*i:]))
+	if c > i {
+		return i, true // never written so; a first copy comes first
+	}
+	return c, true
 }
 
 // RowDetail is row with the signature and metadata, which it decompresses

@@ -20,7 +20,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 //
 //	header   64 B: magic "BCSEG004", nblobs u32, nrows u32, dictLen u32,
 //	         namesLen u32, detailsLen u32, at 28 the CRC-32C of everything
-//	         after the header, at 60 the CRC-32C of bytes 0..59
+//	         after the header, at 32 copiesLen u32 (0 or nrows × 4; older
+//	         segments have 0), at 60 the CRC-32C of bytes 0..59
 //	dict     kinds then languages: u16 count, then (u8 len, bytes) each
 //	blobs    nblobs × 44 B sorted by SHA: sha[20], first row u32, rows u32,
 //	         size u32, skip reason u8, syntax errors u16, flags u8 (1:
@@ -28,10 +29,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 //	rows     nrows × 52 B, see rowSize
 //	names    the rows' names, back to back
 //	details  one zstd frame per blob with rows
+//	copies   nrows × u32: the first row of the segment with the row's
+//	         content hash (the row itself when it is the first, or has no
+//	         text of its own)
 //
 // A row: blob index u32, parent row i32 (-1 none), kind u8, language u8,
 // flags u8, pad u8, start line, end line, start byte, end byte (u32 each),
 // name offset u32, name length u16, pad u16, content hash [16].
+//
+// The copies column lets a search over many revisions keep one row per
+// distinct content by reading 4 bytes a row instead of its 16-byte hash
+// (search.view.distinctContent).
 //
 // What queries read for every candidate (kind, lines, name, hash) is fixed
 // size or in the names heap; what only a displayed hit needs (signature and
@@ -168,13 +176,15 @@ func (w *SegmentWriter) Encode() []byte {
 	kinds.write(&dict)
 	langs.write(&dict)
 
-	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+names.Len()+details.Len())
+	copies := copiesColumn(w.Rows)
+	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+names.Len()+details.Len()+len(copies))
 	copy(out, segMagic)
 	binary.LittleEndian.PutUint32(out[8:], uint32(len(sorted)))
 	binary.LittleEndian.PutUint32(out[12:], uint32(len(w.Rows)))
 	binary.LittleEndian.PutUint32(out[16:], uint32(dict.Len()))
 	binary.LittleEndian.PutUint32(out[20:], uint32(names.Len()))
 	binary.LittleEndian.PutUint32(out[24:], uint32(details.Len()))
+	binary.LittleEndian.PutUint32(out[32:], uint32(len(copies)))
 	out = append(out, dict.Bytes()...)
 	for _, b := range sorted {
 		var rec [blobSize]byte
@@ -194,6 +204,7 @@ func (w *SegmentWriter) Encode() []byte {
 	out = append(out, rows...)
 	out = append(out, names.Bytes()...)
 	out = append(out, details.Bytes()...)
+	out = append(out, copies...)
 	binary.LittleEndian.PutUint32(out[28:], crc32.Checksum(out[headerSize:], castagnoli))
 	binary.LittleEndian.PutUint32(out[60:], crc32.Checksum(out[:60], castagnoli))
 	return out
@@ -258,3 +269,22 @@ func (c *codec) encoder() *zstd.Encoder { c.init(); return c.enc }
 func (c *codec) decoder() *zstd.Decoder { c.init(); return c.dec }
 
 func SegmentFile(dir, id, name string) string { return filepath.Join(dir, "segments", id, name) }
+
+// copiesColumn is the copies section: for each row, the first row with the
+// same content hash, in row order.
+func copiesColumn(rows []Row) []byte {
+	out := make([]byte, 4*len(rows))
+	first := make(map[[16]byte]uint32, len(rows))
+	for r, row := range rows {
+		c := uint32(r)
+		if row.Indexed && row.Hash != ([16]byte{}) {
+			if f, ok := first[row.Hash]; ok {
+				c = f
+			} else {
+				first[row.Hash] = c
+			}
+		}
+		binary.LittleEndian.PutUint32(out[4*r:], c)
+	}
+	return out
+}

@@ -117,6 +117,15 @@ func (s *Segment) Row(i int) Row { return s.Table.Row(i) }
 // own, decoding nothing else: for passes over every visible row.
 func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.rowHash(i) }
 
+// BlobFirst returns the first row of the blob that row i belongs to (-1
+// if the row names no blob of the segment).
+func (s *Segment) BlobFirst(i int) int { return s.Table.firstOfRow(i) }
+
+// FirstCopy returns the segment's first row with row i's content (i itself
+// when it is the first or has no text of its own); ok is false for a
+// segment written without the copies column, which then says nothing.
+func (s *Segment) FirstCopy(i int) (first int, ok bool) { return s.Table.firstCopy(i) }
+
 // RowDetail decodes one chunk with its signature and metadata, which are
 // decompressed per blob: use it for the chunks shown, Row for the rest.
 func (s *Segment) RowDetail(i int) Row { return s.Table.RowDetail(i) }

@@ -1,0 +1,228 @@
+package search
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"github.com/bits-and-blooms/bitset"
+
+	"github.com/bcindex/bcindex/store"
+)
+
+// distinctContent leaves one visible row per chunk content. Releases of a
+// project hold the same function in many versions of its file (other
+// functions of the file changed); ranked as they are, the copies would
+// fill each arm's candidates with one chunk many times over and skew
+// BM25's document frequencies, and the work would grow with the number of
+// revisions instead of with their distinct content.
+//
+// The copy that stays is the one in the first listing by v.treeRank (then
+// by path and row), so a search gives the same hits every time. Within a
+// segment the copies column names each row's first copy, so a row costs a
+// 4-byte read; the rows left are then compared by content hash across
+// segments, and so are the rows of segments written without the column.
+// Rows without text of their own stay.
+func (v *view) distinctContent() {
+	order := v.blobOrder()
+	segs := map[int]bool{}
+	seen := make([]*bitset.BitSet, len(v.snap.Segments))
+	hashPass := false
+	for _, b := range order {
+		segs[b.seg] = true
+		seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
+		if _, ok := seg.FirstCopy(b.first); !ok {
+			hashPass = true
+			continue
+		}
+		if seen[b.seg] == nil {
+			seen[b.seg] = bitset.New(uint(seg.Rows()))
+		}
+		for r := b.first; r < b.first+b.n; r++ {
+			if !allow.Test(uint(r)) {
+				continue
+			}
+			c, _ := seg.FirstCopy(r)
+			if seen[b.seg].Test(uint(c)) {
+				allow.Clear(uint(r))
+			} else {
+				seen[b.seg].Set(uint(c))
+			}
+		}
+	}
+	if !hashPass && len(segs) < 2 {
+		return
+	}
+	// Versions of a file that sit in different segments (or in one without
+	// the column) are compared by hash, in a small table per path that stays
+	// in cache. Copies at different paths in different segments stay; fusion
+	// collapses the few that rank.
+	byPath := map[string][]int{}
+	for i, b := range order {
+		byPath[b.path] = append(byPath[b.path], i)
+	}
+	var set hashSet16
+	for _, is := range byPath {
+		if len(is) < 2 || !needsHashes(v.snap, order, is) {
+			continue
+		}
+		set.reset(len(is) * 64)
+		for _, i := range is {
+			b := order[i]
+			seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
+			for r := b.first; r < b.first+b.n; r++ {
+				if !allow.Test(uint(r)) {
+					continue
+				}
+				if h, indexed := seg.RowHash(r); indexed && h != ([16]byte{}) && !set.add(h) {
+					allow.Clear(uint(r))
+				}
+			}
+		}
+	}
+}
+
+// needsHashes reports whether the blobs order[is] of one path span several
+// segments or lie in a segment without the copies column.
+func needsHashes(snap *store.Snapshot, order []blobRef, is []int) bool {
+	for _, i := range is {
+		if _, ok := snap.Segments[order[i].seg].FirstCopy(order[i].first); !ok || order[i].seg != order[is[0]].seg {
+			return true
+		}
+	}
+	return false
+}
+
+// blobRef is a visible blob, by segment and first row.
+type blobRef struct {
+	seg, first, n, tree int
+	path                string
+}
+
+// blobOrder lists the view's blobs by the rank of the first listing
+// holding them, then path, segment and row.
+func (v *view) blobOrder() []blobRef {
+	var order []blobRef
+	for s := range v.blobs {
+		for first, b := range v.blobs[s] {
+			t := b.tree
+			if v.treeRank != nil {
+				t = v.treeRank[t]
+			}
+			order = append(order, blobRef{s, first, b.n, t, b.paths[0]})
+		}
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.tree != b.tree {
+			return a.tree < b.tree
+		}
+		if a.path != b.path {
+			return a.path < b.path
+		}
+		if a.seg != b.seg {
+			return a.seg < b.seg
+		}
+		return a.first < b.first
+	})
+	return order
+}
+
+// rowsWithContent calls visit for every row of the view's blobs (visible
+// or not) whose content hash is one of targets. Within a segment that has
+// the copies column, a hash is read once per distinct content; elsewhere
+// every row's hash is compared, by its first 8 bytes before the lookup.
+func (v *view) rowsWithContent(targets map[[16]byte][]int, visit func(seg, row int, is []int)) {
+	if len(targets) == 0 {
+		return
+	}
+	prefixes := map[uint64]bool{}
+	for h := range targets {
+		prefixes[binary.LittleEndian.Uint64(h[:8])] = true
+	}
+	lookup := func(seg, r int) []int {
+		h, indexed := v.snap.Segments[seg].RowHash(r)
+		if !indexed || !prefixes[binary.LittleEndian.Uint64(h[:8])] {
+			return nil
+		}
+		return targets[h]
+	}
+	for s, seg := range v.snap.Segments {
+		if len(v.blobs[s]) == 0 {
+			continue
+		}
+		var checked, matched *bitset.BitSet
+		for first, b := range v.blobs[s] {
+			for r := first; r < first+b.n; r++ {
+				c, ok := seg.FirstCopy(r)
+				if !ok {
+					if is := lookup(s, r); is != nil {
+						visit(s, r, is)
+					}
+					continue
+				}
+				if checked == nil {
+					checked, matched = bitset.New(uint(seg.Rows())), bitset.New(uint(seg.Rows()))
+				}
+				if !checked.Test(uint(c)) {
+					checked.Set(uint(c))
+					if lookup(s, c) != nil {
+						matched.Set(uint(c))
+					}
+				}
+				if matched.Test(uint(c)) {
+					visit(s, r, lookup(s, c))
+				}
+			}
+		}
+	}
+}
+
+// hashSet16 is a set of content hashes with open addressing: the hashes
+// are uniformly random already, so their first bytes index the table.
+type hashSet16 struct {
+	keys [][2]uint64
+	n    int
+}
+
+// reset empties the set, sized for about n keys (it grows as needed).
+func (s *hashSet16) reset(n int) {
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	if cap(s.keys) >= size {
+		s.keys = s.keys[:size]
+		clear(s.keys)
+	} else {
+		s.keys = make([][2]uint64, size)
+	}
+	s.n = 0
+}
+
+// add adds a non-zero hash and reports whether it was new.
+func (s *hashSet16) add(h [16]byte) bool {
+	if 2*(s.n+1) > len(s.keys) {
+		old := s.keys
+		s.keys, s.n = make([][2]uint64, 2*len(old)), 0
+		for _, k := range old {
+			if k != ([2]uint64{}) {
+				s.insert(k)
+			}
+		}
+	}
+	return s.insert([2]uint64{binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:])})
+}
+
+func (s *hashSet16) insert(k [2]uint64) bool {
+	mask := uint64(len(s.keys) - 1)
+	for i := k[0] & mask; ; i = (i + 1) & mask {
+		switch s.keys[i] {
+		case k:
+			return false
+		case [2]uint64{}:
+			s.keys[i] = k
+			s.n++
+			return true
+		}
+	}
+}
