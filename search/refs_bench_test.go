@@ -21,9 +21,10 @@ import (
 
 // Multi-ref benchmark corpus: the last releases of a real project from the
 // Go module proxy, committed in version order with each release's date,
-// each tagged and given a release branch, so that the branches share most blobs as a project's
-// release lines do. BCINDEX_BENCH_REFS_MODULE and BCINDEX_BENCH_REFS_N
-// choose another module and count.
+// each tagged and given a release branch, so that the branches share most
+// blobs as a project's release lines do. BCINDEX_BENCH_REFS_MODULE and
+// BCINDEX_BENCH_REFS_N choose another module and count, and
+// BCINDEX_BENCH_REFS_QUERIES (separated by ";") the queries for it.
 const (
 	refsBenchModule   = "github.com/nats-io/nats-server/v2"
 	refsBenchVersions = 50
@@ -145,6 +146,9 @@ func BenchmarkManyRefs(b *testing.B) {
 	defer repo.Close()
 	emb := embed.Default()
 	queries := []string{"stream consumer ack pending", "raftNode", "parse the client connect options", "MaxPayload"}
+	if q := os.Getenv("BCINDEX_BENCH_REFS_QUERIES"); q != "" {
+		queries = strings.Split(q, ";")
+	}
 	one := gitindex.RefSelection{Patterns: []string{"release/" + versions[len(versions)-1]}}
 	many := gitindex.RefSelection{Patterns: []string{"release/*"}}
 	type sample struct{ wall, cpu float64 }
