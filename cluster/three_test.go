@@ -29,7 +29,7 @@ func TestThreeNodes(t *testing.T) {
 	ctx := context.Background()
 	c := open(t, srv.URL())
 	a := newRepo(t, 24)
-	publish(t, c, a.Dir, "acme/app")
+	chunks := publish(t, c, a.Dir, "acme/app")[0].ChunksNew // chunk objects the cluster holds
 	cls, err := c.w.Schema().ClassGetter().WithClassName(ChunkClass).Do(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -71,6 +71,7 @@ func TestThreeNodes(t *testing.T) {
 			if s.FilesAdded != 1 {
 				t.Fatalf("round %d: %+v", round, s)
 			}
+			chunks += s.ChunksNew
 		}
 		close(stop)
 		wg.Wait()
@@ -84,10 +85,11 @@ func TestThreeNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The node rejoins and async replication brings it what it missed.
-		// Then through every node the ref shows exactly the commit's files
-		// and a search answers. (Raw object counts are logged, not
-		// compared: a replica may keep, or pass back, a file object deleted
-		// while it was down; the next publish deletes it again.)
+		// Then through every node the ref shows exactly the commit's files,
+		// the chunk objects number what the publishes sent, and a search
+		// answers. (File objects are not counted: a replica may keep, or
+		// pass back, a file object deleted while it was down; the next
+		// publish deletes it again. Chunk objects are never deleted.)
 		if s := publish(t, c, a.Dir, "acme/app")[0]; !s.Unchanged {
 			t.Fatalf("publish after the restart: %+v", s)
 		}
@@ -116,6 +118,13 @@ func TestThreeNodes(t *testing.T) {
 				}
 				if err == nil {
 					visible, err = visibleFiles(ctx, nc, "acme/app", "main", commitFiles)
+				}
+				var n int64
+				if err == nil {
+					n, err = nc.Count(ctx, ChunkClass)
+				}
+				if err == nil && n != int64(chunks) {
+					visible += fmt.Sprintf("; %d chunk objects, the publishes sent %d", n, chunks)
 				}
 				if err == nil && visible == "" && len(got) > 0 {
 					if got[0].ChunkID != want[0].ChunkID || got[0].Commit != want[0].Commit {
