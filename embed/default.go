@@ -7,12 +7,12 @@ import (
 )
 
 // BuiltinID is the ID of the built-in trained model.
-const BuiltinID = "bcindex-code-v1"
+const BuiltinID = "bcindex-code-v2"
 
 // builtinModel is the trained table, written by `go run ./cmd/bcindex-train
 // all` (see cmd/bcindex-train): int8 rows with per-row scales.
 //
-//go:embed model/bcindex-code-v1.bin
+//go:embed model/bcindex-code-v2.bin
 var builtinModel []byte
 
 var (

@@ -42,7 +42,7 @@ func (r Role) String() string {
 
 // Embedder maps texts to vectors.
 type Embedder interface {
-	// ID is unique per model and version, e.g. "bcindex-code-v1"; stored
+	// ID is unique per model and version, e.g. "bcindex-code-v2"; stored
 	// vectors are keyed by it.
 	ID() string
 	// Dim is the length of every vector Embed returns.

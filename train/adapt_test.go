@@ -22,7 +22,8 @@ func TestAdaptModel(t *testing.T) {
 			Code:  fmt.Sprintf("func Frob%d(w *Widget) error { return w.frob(%d) }", i, i),
 		})
 	}
-	data, err := Adapt(context.Background(), cfg, base, pairs, "bcindex-code-v1+repo-test")
+	id := AdaptedID(embed.BuiltinID, "0123456789abcdef")
+	data, err := Adapt(context.Background(), cfg, base, pairs, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,20 @@ func TestAdaptModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.ID() != "bcindex-code-v1+repo-test" || m.Dim() != base.Dim() {
+	if m.ID() != id || m.Dim() != base.Dim() {
 		t.Fatalf("adapted model %q dim %d", m.ID(), m.Dim())
+	}
+
+	// Kept in the index, it is served for its base model only: once the
+	// built-in model changes, the adaptation of the earlier one is unused.
+	dir := t.TempDir()
+	if err := SaveAdapted(dir, data); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := LoadAdapted(dir, embed.BuiltinID); err != nil || got == nil || got.ID() != id {
+		t.Fatalf("LoadAdapted for its base: %v, %v", got, err)
+	}
+	if got, err := LoadAdapted(dir, "bcindex-code-v0"); err != nil || got != nil {
+		t.Fatalf("LoadAdapted for another base model = %v, %v; want nil, nil", got, err)
 	}
 }

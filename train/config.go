@@ -37,9 +37,9 @@ type Config struct {
 
 // Flags registers every hyper-parameter on fs with its default.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.ID, "id", "bcindex-code-v2", "train: model ID (the built-in model is embed.BuiltinID)")
+	fs.StringVar(&c.ID, "id", "bcindex-code-v3", "train: model ID (the next one: the built-in model is embed.BuiltinID)")
 	fs.IntVar(&c.Dim, "dim", 256, "train: embedding dimension")
-	fs.IntVar(&c.Vocab, "vocab", 40000, "train: sub-token vocabulary size")
+	fs.IntVar(&c.Vocab, "vocab", 25000, "train: sub-token vocabulary size (25,000 keeps the model file under 16 MB)")
 	fs.IntVar(&c.Buckets, "buckets", 4096, "train: hashed rows for unknown sub-tokens")
 	fs.IntVar(&c.MinDF, "mindf", 5, "train: minimum document frequency of a vocabulary sub-token")
 	fs.IntVar(&c.MaxTokens, "maxtokens", 512, "train: sub-tokens read from each text")

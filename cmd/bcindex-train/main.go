@@ -11,7 +11,7 @@
 //	        rewrites "latest" versions in sources.txt to the resolved ones)
 //	mine    chunk the sources and write (doc first sentence, code) pairs
 //	train   train the embedding table on the train split and write
-//	        embed/model/bcindex-code-v2.bin (the next model: the built-in
+//	        embed/model/bcindex-code-v3.bin (the next model: the built-in
 //	        one, embed.BuiltinID, is only replaced on purpose)
 //	eval    report MRR@10 and recall@10 of BM25, the vector arm and their
 //	        RRF fusion on the held-out eval split
@@ -74,7 +74,7 @@ func run() int {
 	fs := flag.NewFlagSet("bcindex-train", flag.ContinueOnError)
 	fs.StringVar(&o.sources, "sources", "cmd/bcindex-train/sources.txt", "pinned corpus list")
 	fs.StringVar(&o.cache, "cache", filepath.Join(home, "bcindex-train"), "download and pairs cache")
-	fs.StringVar(&o.out, "out", "embed/model/bcindex-code-v2.bin", "trained model file")
+	fs.StringVar(&o.out, "out", "embed/model/bcindex-code-v3.bin", "trained model file")
 	fs.BoolVar(&o.pin, "pin", false, "fetch: write resolved versions back into -sources")
 	fs.StringVar(&o.model, "model", "", "eval: model file (default: the built-in model)")
 	fs.BoolVar(&o.hash, "hash", false, "eval: also Evaluate the hash-v1 embedder")
