@@ -49,8 +49,10 @@ func TestEvalSmall(t *testing.T) {
 		q := float64(r.Queries)
 		bm, vec, fused = bm+r.MRR[0]/q, vec+r.MRR[1]/q, fused+r.MRR[2]/q
 	}
-	// Regression floors, well below what the shipped model reaches.
-	if embed.Default().ID() != embed.HashID && (vec < 0.8*bm || fused < 1.1*bm) {
+	// Regression floors, about 15% below what the built-in models reached
+	// (bcindex-code-v1 2.06× / 1.90×, bcindex-code-v2 2.15× / 1.90×) and far
+	// above the weight-free hash embedder (about 0.8× / 1.1×).
+	if embed.Default().ID() != embed.HashID && (vec < 1.8*bm || fused < 1.6*bm) {
 		t.Errorf("MRR@10 sums: BM25 %.3f, vector %.3f, fused %.3f: the built-in model regressed", bm, vec, fused)
 	}
 }
