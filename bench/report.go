@@ -95,7 +95,7 @@ type SizeReport struct {
 	Scan       Scan               `json:"vector_scan"`
 }
 
-// Target is one of the issue's targets, evaluated.
+// Target is one of the performance targets, evaluated.
 type Target struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`

@@ -6,7 +6,7 @@ import "fmt"
 // two minutes on a laptop.
 const ckLinesPerSec = 1e6 / 120
 
-// evaluate turns the report into the targets.
+// evaluate turns the report into the performance targets.
 func evaluate(r *Report, cfg Config) []Target {
 	var ts []Target
 	add := func(name string, pass bool, value, limit, note string) {
