@@ -72,6 +72,13 @@ func OpenRepo(dir string) (*Repo, error) {
 // open opens the object database with go-git, keeping pack files open
 // between lookups: by default go-git reopens the pack file for every
 // object, which dominates reading trees and small blobs.
+// objectCache bounds go-git's cache of decoded objects (96 MiB by
+// default). Indexing reads each blob once, so what the cache is for is the
+// delta bases of nearby objects; 32 MiB keeps them. A full index of
+// Kubernetes and GOROOT/src (19.5k files, packed), in turns: peak RSS
+// 446–470 MB against 470–489 MB with the default, at the same time.
+const objectCache = 32 * cache.MiByte
+
 func (r *Repo) open() (*git.Repository, error) {
 	var fs billy.Filesystem = osfs.New(r.GitDir)
 	if r.CommonDir != r.GitDir {
@@ -80,7 +87,7 @@ func (r *Repo) open() (*git.Repository, error) {
 	// Alternates (clones made with --shared or --reference) name other
 	// object directories by absolute path, which go-git resolves on
 	// AlternatesFS: the root, not the chroot of this git directory.
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCache), filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New("/")})
 	var wt billy.Filesystem
 	if r.WorkTree != "" {
 		wt = osfs.New(r.WorkTree)

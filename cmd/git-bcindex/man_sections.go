@@ -88,7 +88,7 @@ func manSections() string {
 		[2]string{"GIT_BCINDEX_SKIP", "When 1, the git hooks do nothing, for this command or this shell."},
 		[2]string{"NO_COLOR", "When set, output is never coloured."},
 		[2]string{"BCINDEX_CPUPROFILE", "Write a CPU profile of the command to this file, for benchmarks."},
-		[2]string{"GOMEMLIMIT", "Soft limit of the Go heap (default 320MiB): the collector runs earlier as the heap nears it, which bounds the peak memory of a large index."},
+		[2]string{"GOMEMLIMIT", "Soft limit of the Go heap (default 256MiB): the collector runs earlier as the heap nears it, which bounds the peak memory of a large index."},
 	)
 	section("CONFIGURATION",
 		[2]string{"bcindex.embedder", "builtin (default: offline, in the binary), openai, ollama or model2vec. Changing it (or bcindex.model) computes the new model's vectors at the next search; status shows the coverage per model."},
