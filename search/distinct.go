@@ -1,8 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"encoding/binary"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/bits-and-blooms/bitset"
 
@@ -111,18 +113,8 @@ func (v *view) blobOrder() []blobRef {
 			order = append(order, blobRef{s, first, b.n, t, b.paths[0]})
 		}
 	}
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.tree != b.tree {
-			return a.tree < b.tree
-		}
-		if a.path != b.path {
-			return a.path < b.path
-		}
-		if a.seg != b.seg {
-			return a.seg < b.seg
-		}
-		return a.first < b.first
+	slices.SortFunc(order, func(a, b blobRef) int {
+		return cmp.Or(cmp.Compare(a.tree, b.tree), strings.Compare(a.path, b.path), cmp.Compare(a.seg, b.seg), cmp.Compare(a.first, b.first))
 	})
 	return order
 }
