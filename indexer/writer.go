@@ -162,7 +162,15 @@ func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	if err := syncDir(dir); err != nil {
+		return err
+	}
+	names := []string{"chunks.bin", "lex.bin"}
+	for name := range vecs {
+		names = append(names, name)
+	}
+	store.RecordWritten(dir, names...)
+	return nil
 }
 
 // writeVectors writes one model's vectors as a vector segment file.
