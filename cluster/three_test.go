@@ -40,27 +40,16 @@ func TestThreeNodes(t *testing.T) {
 	}
 
 	t.Run("NodeKilled", func(t *testing.T) {
-		stop := make(chan struct{})
 		var searches, failures atomic.Int64
 		var firstErr atomic.Value
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				hits, err := Search(ctx, c, SearchOptions{Query: "merge the ledger", Embedder: embed.Default(), K: 5})
-				searches.Add(1)
-				if err != nil || len(hits) == 0 {
-					failures.Add(1)
-					firstErr.CompareAndSwap(nil, fmt.Sprint(err, len(hits)))
-				}
+		stop := untilStopped(func() {
+			hits, err := Search(ctx, c, SearchOptions{Query: "merge the ledger", Embedder: embed.Default(), K: 5})
+			searches.Add(1)
+			if err != nil || len(hits) == 0 {
+				failures.Add(1)
+				firstErr.CompareAndSwap(nil, fmt.Sprint(err, len(hits)))
 			}
-		}()
+		})
 		victim := srv.Nodes[2]
 		for round := 1; round <= 3; round++ {
 			a.Commit(fmt.Sprintf("round %d", round), map[string]string{fmt.Sprintf("pkg1/f%d.go", round): goFile(round, 10+round)})
@@ -73,8 +62,7 @@ func TestThreeNodes(t *testing.T) {
 			}
 			chunks += s.ChunksNew
 		}
-		close(stop)
-		wg.Wait()
+		stop()
 		if failures.Load() > 0 || searches.Load() == 0 {
 			t.Fatalf("%d of %d searches failed while a node was down: %v", failures.Load(), searches.Load(), firstErr.Load())
 		}
@@ -177,31 +165,20 @@ func testPublishKilled(t *testing.T, c *Client, url string) {
 		}
 	}
 
-	stop := make(chan struct{})
 	var bad atomic.Value
 	var reads atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			hits, err := Search(ctx, c, SearchOptions{Query: "parse the config", Repo: "kill/me", Embedder: embed.Default(), K: 30})
-			if err != nil {
-				continue // not published yet
-			}
-			reads.Add(1)
-			for _, h := range hits {
-				if !files[h.Commit][h.Path+" "+h.Blob] {
-					bad.CompareAndSwap(nil, fmt.Sprintf("hit %s %s is not in commit %s", h.Path, h.Blob, h.Commit))
-				}
+	stop := untilStopped(func() {
+		hits, err := Search(ctx, c, SearchOptions{Query: "parse the config", Repo: "kill/me", Embedder: embed.Default(), K: 30})
+		if err != nil {
+			return // not published yet
+		}
+		reads.Add(1)
+		for _, h := range hits {
+			if !files[h.Commit][h.Path+" "+h.Blob] {
+				bad.CompareAndSwap(nil, fmt.Sprintf("hit %s %s is not in commit %s", h.Path, h.Blob, h.Commit))
 			}
 		}
-	}()
+	})
 	run := func(rev string, killAfter time.Duration) (killed bool, took time.Duration) {
 		arg, _ := json.Marshal(helperArgs{Dir: r.Dir, URL: url, Repo: "kill/me", Ref: "main", Rev: rev})
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -242,8 +219,7 @@ func testPublishKilled(t *testing.T, c *Client, url string) {
 		}
 	}
 	run("two", 0)
-	close(stop)
-	wg.Wait()
+	stop()
 	if b := bad.Load(); b != nil {
 		t.Fatal(b)
 	}
@@ -315,6 +291,26 @@ func topHit(hits []Hit) string {
 	}
 	h := hits[0]
 	return fmt.Sprintf("%d hits, first %s %s@%s:%s chunk %s commit %.12s score %.4f", len(hits), h.Name, h.Repo, h.Ref, h.Path, h.ChunkID, h.Commit, h.Score)
+}
+
+// untilStopped calls f over and over in the background until the returned
+// stop is called, which waits for the call in progress to end.
+func untilStopped(f func()) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			f()
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 // describeNode says what one node holds and ranks, for a failure message.
