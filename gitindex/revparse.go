@@ -41,6 +41,11 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 			return Commit{}, err
 		}
 	}
+	return r.commitAt(rev, h)
+}
+
+// commitAt reads commit h, named rev.
+func (r *Repo) commitAt(rev string, h plumbing.Hash) (Commit, error) {
 	c, err := r.CommitObject(h)
 	if err != nil {
 		return Commit{}, fmt.Errorf("resolve %q: %w", rev, err)
@@ -125,11 +130,7 @@ func (r *Repo) ResolveRevision(rv Revision) (Commit, error) {
 	if !ok {
 		return Commit{}, fmt.Errorf("%w %q: it names no commit", ErrUnknownRevision, rv.Rev)
 	}
-	c, err := r.CommitObject(h)
-	if err != nil {
-		return Commit{}, fmt.Errorf("resolve %q: %w", rv.Rev, err)
-	}
-	return Commit{Rev: rv.Rev, Hash: c.Hash, Tree: c.TreeHash, When: c.Committer.When}, nil
+	return r.commitAt(rv.Rev, h)
 }
 
 var (

@@ -71,6 +71,11 @@ func (r *Repo) Listing(tree plumbing.Hash) (*Listing, error) {
 	if l, err := readListing(r.IndexDir, tree); err == nil {
 		return l, nil
 	}
+	return r.walkListing(tree)
+}
+
+// walkListing walks tree with go-git and caches its listing.
+func (r *Repo) walkListing(tree plumbing.Hash) (*Listing, error) {
 	l, err := r.WalkTree(tree)
 	if err != nil && r.reopen() {
 		l, err = r.WalkTree(tree)
@@ -94,7 +99,7 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 		if out[i], errs[i] = readListingMemo(r.IndexDir, t, 0, memo); errs[i] == nil || cachedOnly {
 			continue
 		}
-		out[i], errs[i] = r.Listing(t)
+		out[i], errs[i] = r.walkListing(t)
 	}
 	return out, errs
 }
