@@ -243,6 +243,9 @@ func (r *recoverer) merge(out []Chunk, g File, s, e int, keep map[int]bool) ([]C
 		}
 		if c.EndByte > e && !keep[i] {
 			c.EndByte = lastCode(r.src, c.StartByte, e)
+			if c.EndByte <= c.StartByte {
+				continue // no code of its own before e: nothing to keep
+			}
 			_, c.EndLine = r.li.lines(c.StartByte, c.EndByte)
 			// It was cut because it ran into the next definition: it is
 			// not closed where it should be.
