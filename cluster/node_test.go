@@ -58,6 +58,9 @@ func TestOneNode(t *testing.T) {
 		if n := count(t, c, FileClass); n != 40 {
 			t.Fatalf("%d file objects, want 40", n)
 		}
+		if w := c.Warning(); w != "" {
+			t.Fatalf("warning from a server without BlockMax WAND: %s", w)
+		}
 		hits, err := Search(ctx, c, SearchOptions{Query: "ParseConfig0v0", Embedder: embed.Default(), K: 3})
 		if err != nil {
 			t.Fatal(err)
@@ -253,4 +256,28 @@ func TestOneNode(t *testing.T) {
 			t.Fatalf("unreachable cluster: %v", err)
 		}
 	})
+}
+
+// TestBlockMaxWarning: a cluster whose chunk collection ranks BM25 with
+// BlockMax WAND (Weaviate's default) is named in a warning with what to do;
+// one without it, as the tests run it, gives none.
+func TestBlockMaxWarning(t *testing.T) {
+	t.Parallel()
+	srv := weaviatetest.Start(t, 1, "USE_INVERTED_SEARCHABLE=true")
+	ctx := context.Background()
+	c := open(t, srv.URL())
+	r := newRepo(t, 3)
+	publish(t, c, r.Dir, "acme/wand")
+	w := c.Warning()
+	if !strings.Contains(w, srv.URL()) || !strings.Contains(w, "USE_INVERTED_SEARCHABLE=false") {
+		t.Fatalf("warning after publishing with BlockMax WAND: %q", w)
+	}
+	// A fresh client learns it from the schema a search reads.
+	c2 := open(t, srv.URL())
+	if _, err := Search(ctx, c2, SearchOptions{Query: "parse config", Embedder: embed.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	if c2.Warning() != w {
+		t.Fatalf("warning after a search: %q, want %q", c2.Warning(), w)
+	}
 }

@@ -130,13 +130,12 @@ func TestRemoteQuality(t *testing.T) {
 	n := float64(len(qs))
 	local, all, one = local/n, all/n, one/n
 	t.Logf("MRR@10 over %d queries: local %.3f, cluster (--repo of the query) %.3f, cluster (all ten repositories) %.3f", len(qs), local, one, all)
-	// The cluster's BM25 side alone reaches about 0.71 here against local
-	// BM25's 0.93, so its ranking leans on the vectors, and these GOROOT
-	// packages are training code of the built-in model: the gap moves with
-	// how well the model fits them (bcindex-code-v1 0.026, bcindex-code-v2
-	// 0.057; doc/cluster.md). 0.07 leaves room for HNSW's approximation and
-	// still catches a broken cluster ranking (BM25 alone is 0.22 below).
-	if one < local-0.07 {
-		t.Errorf("cluster MRR@10 %.3f is more than 0.07 below local %.3f", one, local)
+	// The same tokens feed the cluster's BM25 and the same vectors its
+	// vector side; what differs is BM25 statistics over all ten
+	// repositories, relative-score fusion instead of local search's, and
+	// HNSW's approximation. (With BlockMax WAND the cluster fell 0.05
+	// below; the test servers run without it, cluster.Client.Warning.)
+	if one < local-0.03 {
+		t.Errorf("cluster MRR@10 %.3f is more than 0.03 below local %.3f", one, local)
 	}
 }

@@ -136,6 +136,9 @@ func (c *Client) checkSchema(ctx context.Context) (missing []string, err error) 
 			missing = append(missing, want.Class)
 			continue
 		}
+		if got.Class == ChunkClass && got.InvertedIndexConfig != nil && got.InvertedIndexConfig.UsingBlockMaxWAND {
+			c.blockMax.Store(true)
+		}
 		if got.Description != want.Description || !sameProperties(got.Properties, want.Properties) {
 			return nil, fmt.Errorf("%w: collection %s at %s is not bcindex schema %d (%q): publish into an empty cluster, or delete the Bcindex* collections and publish again",
 				ErrSchema, want.Class, c.url, SchemaVersion, got.Description)
@@ -183,7 +186,9 @@ func (c *Client) ensureSchema(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
+	// Read back what the server made of them (Warning).
+	_, err = c.checkSchema(ctx)
+	return err
 }
 
 func (c *Client) nodeCount(ctx context.Context) (int, error) {

@@ -67,5 +67,8 @@ func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in 
 	if len(hits) == 0 {
 		b.WriteString("no hits\n")
 	}
+	if w := c.Warning(); w != "" {
+		b.WriteString("warning: " + w + "\n")
+	}
 	return text(b.String()), out, nil
 }

@@ -65,6 +65,9 @@ func runPublish(c *cli.Context) error {
 		opts.Progress = publishProgress(c)
 	}
 	sums, err := cluster.Publish(c.Context, cl, src, opts)
+	if w := cl.Warning(); w != "" {
+		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
+	}
 	for _, sum := range sums {
 		if c.Bool("json") {
 			if err := json.NewEncoder(c.App.Writer).Encode(sum); err != nil {

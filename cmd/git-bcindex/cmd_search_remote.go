@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,6 +50,9 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	hits, err := cluster.Search(c.Context, cl, opts)
 	if err != nil {
 		return err
+	}
+	if w := cl.Warning(); w != "" {
+		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
 	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)
