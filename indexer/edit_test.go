@@ -108,7 +108,40 @@ func TestEditedFilesIndexLikeNewOnes(t *testing.T) {
 				break
 			}
 		}
+		// The unchanged chunks' vectors come from the previous version's
+		// segment, the others from the model: all must be what a fresh
+		// index computes.
+		gv, wv := blobVectors(t, got, sha), blobVectors(t, want, sha)
+		if !reflect.DeepEqual(gv, wv) {
+			t.Errorf("%s: vectors differ from a fresh index's", n)
+		}
 	}
+	if sum.VectorsReused == 0 {
+		t.Errorf("no vector of an unchanged chunk was reused: %+v", sum)
+	}
+}
+
+// blobVectors returns the vectors (with their scales) of a blob's rows.
+func blobVectors(t *testing.T, snap *store.Snapshot, sha string) []vectorRow {
+	t.Helper()
+	loc, ok := snap.FindBlob(hashOf(t, sha))
+	if !ok {
+		t.Fatalf("blob %s not indexed", sha)
+	}
+	seg := snap.Segments[loc.Seg]
+	if seg.Vec == nil {
+		t.Fatalf("blob %s: its segment has no vectors", sha)
+	}
+	out := make([]vectorRow, loc.N)
+	for i := range out {
+		out[i].q, out[i].scale = seg.Vec.Row(loc.First + i)
+	}
+	return out
+}
+
+type vectorRow struct {
+	q     []int8
+	scale float32
 }
 
 func openSnap(t *testing.T, dir string, emb embed.Embedder) *store.Snapshot {

@@ -45,6 +45,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 		return r, nil
 	}
 	f, ok := chunk.File{}, false
+	var known *segVectors // the previous version's vectors, by content hash
 	if prev != nil {
 		if pf, found := snap.BlobFile(prev.sha); found {
 			// The docs of the previous rows are clipped as segments store
@@ -61,6 +62,9 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 		}
 		ok = ix.sameChunker(st, prev.sha)
 	}
+	if prev != nil && ix.opts.Embedder != nil {
+		known = prevVectors(snap, prev.sha)
+	}
 	if sc, found := ix.opts.Shared[sha]; !ok && found && usableShared(sc) {
 		f = chunk.FromShared(path, content, append([]chunk.Chunk(nil), sc...))
 	} else if !ok {
@@ -75,7 +79,8 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	r.scales = make([]float32, n)
 	texts := make([]string, n)
 	var keys [][]byte
-	var keyChunk []int
+	var keyChunk []int // chunks with text, which have or get a vector
+	var lookedUp []int // of those, the ones keys looks up
 	for i, c := range f.Chunks {
 		text := chunk.IndexText(content, f, i)
 		cr := store.ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
@@ -88,7 +93,13 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 			// named like the query outrank chunks that merely mention it.
 			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
 			if ix.opts.Embedder != nil {
-				keys = append(keys, vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
+				if q, scale, found := known.get(cr.Hash); found {
+					r.vectors[i], r.scales[i] = q, scale
+					r.reused++
+				} else {
+					keys = append(keys, vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
+					lookedUp = append(lookedUp, i)
+				}
 				keyChunk = append(keyChunk, i)
 			}
 		}
@@ -102,7 +113,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	}
 	err = st.GetEach(keys, func(k int, v []byte) error {
 		if q, s, err := vector.Decode(v); err == nil {
-			i := keyChunk[k]
+			i := lookedUp[k]
 			r.vectors[i], r.scales[i] = q, s // Decode copies out of the transaction
 			r.reused++
 		}
