@@ -158,6 +158,11 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		}
 		sum.RebuiltFrom = old.Schema
 	}
+	var st *storeFuture
+	if len(commits) > 0 && !listedAll(ix.repo.IndexDir, commits) {
+		st = openStoreAsync(ix.repo.IndexDir)
+		defer st.close()
+	}
 	listings, diffs, err := list()
 	if err != nil {
 		return nil, err
@@ -227,8 +232,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		return sum, nil
 	}
 	ix.removeOrphans(m)
-	st := openStoreAsync(ix.repo.IndexDir)
-	defer st.close()
+	if st == nil {
+		st = openStoreAsync(ix.repo.IndexDir)
+		defer st.close()
+	}
 	if len(backfill) > 0 {
 		s, err := st.get()
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -16,13 +17,31 @@ type storeFuture struct {
 	err   error
 }
 
+// openStoreAsync starts opening the store of a run that has passed
+// store.SetDamagedAside under the lock it holds.
 func openStoreAsync(indexDir string) *storeFuture {
 	f := &storeFuture{ready: make(chan struct{})}
 	go func() {
-		f.store, f.err = store.OpenStore(indexDir)
+		f.store, f.err = store.OpenCheckedStore(indexDir)
 		close(f.ready)
 	}()
 	return f
+}
+
+// listedAll reports whether every commit's tree listing is cached. A run
+// whose listings are not is about a new tree, which almost always brings
+// new blobs: it opens the store while the tree is diffed, instead of after
+// (Badger opening its tables and memtable took 50–100 ms of a 0.6 s branch
+// run). A run on listed trees usually finds nothing to do and does not
+// open the store at all, so hooks and queries on indexed revisions stay
+// cheap.
+func listedAll(indexDir string, commits []gitindex.Commit) bool {
+	for _, c := range commits {
+		if _, err := os.Stat(gitindex.ListingPath(indexDir, c.Tree)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // get waits for the store to be open.

@@ -31,7 +31,16 @@ const compactAfter = 16 << 20
 
 // OpenStore opens (creating if needed) the Badger database in indexDir/db
 // and checks its schema version.
-func OpenStore(indexDir string) (*Store, error) {
+func OpenStore(indexDir string) (*Store, error) { return openStore(indexDir, true) }
+
+// OpenCheckedStore is OpenStore for an indexing run that has just passed
+// SetDamagedAside under the index lock it still holds: nothing has written
+// the database since its tables were checked, so they are not examined a
+// second time (on a small run, each pass over the tables cost as much as
+// opening them).
+func OpenCheckedStore(indexDir string) (*Store, error) { return openStore(indexDir, false) }
+
+func openStore(indexDir string, check bool) (*Store, error) {
 	dir := filepath.Join(indexDir, "db")
 	opts := badger.DefaultOptions(dir).
 		WithLogger(nil).
@@ -48,7 +57,7 @@ func OpenStore(indexDir string) (*Store, error) {
 		// decoded as a record or a vector.
 		WithChecksumVerificationMode(options.OnBlockRead).
 		WithNumCompactors(2)
-	db, err := openBadger(opts)
+	db, err := openBadger(opts, check)
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +91,11 @@ func (s *Store) checkSchema() error {
 	})
 }
 
-func openBadger(opts badger.Options) (*badger.DB, error) {
-	if err := CheckBadger(opts.Dir, false); err != nil {
-		return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
+func openBadger(opts badger.Options, check bool) (*badger.DB, error) {
+	if check {
+		if err := CheckBadger(opts.Dir, false); err != nil {
+			return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
+		}
 	}
 	db, err := badger.Open(opts)
 	if err != nil {
@@ -106,7 +117,7 @@ func (s *Store) Close() error {
 	if s.written.Load() <= compactAfter {
 		return nil
 	}
-	db, err := openBadger(s.opts.WithCompactL0OnClose(true))
+	db, err := openBadger(s.opts.WithCompactL0OnClose(true), true)
 	if err != nil {
 		return fmt.Errorf("compact index: %w", err)
 	}
