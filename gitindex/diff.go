@@ -3,6 +3,7 @@ package gitindex
 import (
 	"context"
 	"fmt"
+	"os"
 	"path"
 	"sort"
 
@@ -185,6 +186,12 @@ func (r *Repo) classify(entries []Entry, attrFiles []Entry) {
 // After a burst of commits or on a new branch the parent itself may never
 // have been listed, while an older commit (the branch point) was.
 func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
+	return r.ancestorTrees(commit, n, nil)
+}
+
+// ancestorTrees is AncestorTrees, stopping after the first tree for which
+// enough returns true: the commits beyond it are not read.
+func (r *Repo) ancestorTrees(commit plumbing.Hash, n int, enough func(plumbing.Hash) bool) []plumbing.Hash {
 	var out []plumbing.Hash
 	c, err := r.Git.CommitObject(commit)
 	if err != nil {
@@ -193,6 +200,9 @@ func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
 	for _, p := range c.ParentHashes {
 		if pc, err := r.Git.CommitObject(p); err == nil {
 			out = append(out, pc.TreeHash)
+			if enough != nil && enough(pc.TreeHash) {
+				return out
+			}
 		}
 	}
 	for i := 0; i < n && c.NumParents() > 0; i++ {
@@ -201,6 +211,9 @@ func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
 		}
 		if i > 0 {
 			out = append(out, c.TreeHash)
+			if enough != nil && enough(c.TreeHash) {
+				return out
+			}
 		}
 	}
 	return out
@@ -219,7 +232,13 @@ func (r *Repo) CommitListingDiff(ctx context.Context, c Commit) (*Listing, *Tree
 	if l, err := r.CachedListing(c.Tree); err == nil {
 		return l, nil, nil
 	}
-	return r.ListingFrom(ctx, c.Tree, r.AncestorTrees(c.Hash, maxListingAncestors)...)
+	// ListingFrom starts from the first base with a cached listing: the
+	// ancestors past it (up to maxListingAncestors commits) are not read.
+	listed := func(t plumbing.Hash) bool {
+		_, err := os.Stat(ListingPath(r.IndexDir, t))
+		return err == nil
+	}
+	return r.ListingFrom(ctx, c.Tree, r.ancestorTrees(c.Hash, maxListingAncestors, listed)...)
 }
 
 // maxListingAncestors bounds how far back CommitListing looks for a listed
