@@ -33,6 +33,7 @@ type Repo struct {
 	WorkTree  string // top of the working tree; "" for a bare repository
 	IndexDir  string // CommonDir/bcindex
 	workDir   string // where it was opened from, to open it again
+	loose     *looseObjects
 }
 
 // Commit is a resolved revision.
@@ -62,7 +63,8 @@ func OpenRepo(dir string) (*Repo, error) {
 		}
 		common = filepath.Clean(c)
 	}
-	r := &Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs}
+	r := &Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs,
+		loose: newLooseObjects(filepath.Join(common, "objects"))}
 	if r.Git, err = r.open(); err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
 	}
@@ -194,6 +196,11 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 // ReadBlobUpTo returns a blob's size and, unless the size exceeds max (when
 // max >= 0), its content, looking the object up once.
 func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
+	if r.loose.contains(h) {
+		if b, size, ok, err := r.loose.read(h, plumbing.BlobObject, max); ok || err != nil {
+			return b, size, err
+		}
+	}
 	obj, err := r.blobObject(h)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)

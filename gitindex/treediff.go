@@ -107,6 +107,11 @@ func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
+	if r.loose.contains(h) {
+		if es, ok, err := r.loose.tree(h); ok || err != nil {
+			return es, err
+		}
+	}
 	t, err := r.Git.TreeObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)

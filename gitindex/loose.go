@@ -1,0 +1,115 @@
+package gitindex
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/objfile"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Loose objects (a branch's new commits, until git gc packs them) are read
+// straight from their files. Through go-git each one is first looked up in
+// the packs, then its path is resolved through a chroot (an lstat per
+// component), it is inflated into a buffer grown as it goes and put in the
+// object cache, and the caller copies it out once more: on a branch run,
+// reading its 177 new blobs so cost as much CPU as re-chunking them, and
+// its new trees were most of the tree diff's time. Here the file is
+// inflated once into a buffer of the size its header gives, and its
+// content is checked against the object's name.
+
+// looseObjects is the set of loose objects in one objects directory, read
+// on first use. An object written later, or one that git packed and pruned
+// since, is no error: the caller asks go-git.
+type looseObjects struct {
+	once sync.Once
+	dir  string
+	has  map[plumbing.Hash]struct{}
+}
+
+func newLooseObjects(objectsDir string) *looseObjects { return &looseObjects{dir: objectsDir} }
+
+// contains reports whether h was a loose object when the set was read.
+func (l *looseObjects) contains(h plumbing.Hash) bool {
+	if l == nil {
+		return false
+	}
+	l.once.Do(l.scan)
+	_, ok := l.has[h]
+	return ok
+}
+
+// scan lists objects/xx/ directories; a packed repository has none, so
+// this costs one directory read.
+func (l *looseObjects) scan() {
+	l.has = map[plumbing.Hash]struct{}{}
+	dirs, _ := os.ReadDir(l.dir)
+	for _, d := range dirs {
+		if !d.IsDir() || len(d.Name()) != 2 {
+			continue
+		}
+		files, _ := os.ReadDir(filepath.Join(l.dir, d.Name()))
+		for _, f := range files {
+			if name := d.Name() + f.Name(); len(name) == 40 && plumbing.IsHash(name) {
+				l.has[plumbing.NewHash(name)] = struct{}{}
+			}
+		}
+	}
+}
+
+// read returns the content of a loose object of type want (nil when its
+// size exceeds max, for max >= 0) and its size. ok is false when there is
+// no such loose object (gone meanwhile, or of another type): the caller asks
+// go-git.
+func (l *looseObjects) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (content []byte, size int64, ok bool, err error) {
+	s := h.String()
+	f, err := os.Open(filepath.Join(l.dir, s[:2], s[2:]))
+	if err != nil {
+		return nil, 0, false, nil
+	}
+	defer f.Close()
+	rd, err := objfile.NewReader(f)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
+	}
+	defer rd.Close()
+	t, size, err := rd.Header()
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
+	}
+	if t != want {
+		return nil, 0, false, nil
+	}
+	if max >= 0 && size > max {
+		return nil, size, true, nil
+	}
+	content = make([]byte, size)
+	if _, err := io.ReadFull(rd, content); err != nil {
+		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
+	}
+	if got := rd.Hash(); got != h {
+		return nil, 0, false, fmt.Errorf("read loose object %s: its content hashes to %s: the object file is damaged (see git fsck)", h, got)
+	}
+	return content, size, true, nil
+}
+
+// tree decodes a loose tree's entries; ok is false when h is no loose
+// tree.
+func (l *looseObjects) tree(h plumbing.Hash) (entries []object.TreeEntry, ok bool, err error) {
+	b, _, ok, err := l.read(h, plumbing.TreeObject, -1)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.TreeObject)
+	obj.Write(b)
+	var t object.Tree
+	if err := t.Decode(obj); err != nil {
+		return nil, false, fmt.Errorf("read loose tree %s: %w", h, err)
+	}
+	return t.Entries, true, nil
+}

@@ -1,0 +1,75 @@
+package gitindex
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// TestReadLooseBlobs reads blobs that are loose (a new commit) and packed
+// (after git repack), and requires the committed content either way.
+func TestReadLooseBlobs(t *testing.T) {
+	r := gittest.New(t)
+	files := map[string]string{"old.go": "package old\n", "new.go": "package new\n", "big.txt": strings.Repeat("line of text\n", 1000)}
+	r.Commit("packed", map[string]string{"old.go": files["old.go"]})
+	r.Git("repack", "-a", "-d", "-q")
+	big := files["big.txt"]
+	r.Commit("loose", map[string]string{"new.go": files["new.go"], "big.txt": big})
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"old.go", "new.go", "big.txt"} {
+		h := plumbing.NewHash(r.Git("rev-parse", "HEAD:"+path))
+		loose := repo.loose.contains(h)
+		if want := path != "old.go"; loose != want {
+			t.Errorf("%s: loose %v, want %v", path, loose, want)
+		}
+		got, size, err := repo.ReadBlobUpTo(h, -1)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		want := files[path]
+		if string(got) != want || size != int64(len(want)) {
+			t.Errorf("%s: read %d bytes (size %d), want %d", path, len(got), size, len(want))
+		}
+	}
+	// Over the limit: the size, no content.
+	h := plumbing.NewHash(r.Git("rev-parse", "HEAD:big.txt"))
+	if got, size, err := repo.ReadBlobUpTo(h, 100); err != nil || got != nil || size != int64(len(big)) {
+		t.Errorf("over the limit: %d bytes, size %d, %v; want none, %d", len(got), size, err, len(big))
+	}
+}
+
+// TestDamagedLooseBlob replaces a loose object's file with a well-formed
+// object of other content: reading it is an error, never the wrong content.
+func TestDamagedLooseBlob(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", map[string]string{"a.go": "package a\n"})
+	h := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.go"))
+	var obj bytes.Buffer
+	zw := zlib.NewWriter(&obj)
+	fmt.Fprintf(zw, "blob 10\x00package b\n")
+	zw.Close()
+	p := filepath.Join(r.Dir, ".git", "objects", h.String()[:2], h.String()[2:])
+	os.Chmod(p, 0o644)
+	if err := os.WriteFile(p, obj.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := repo.ReadBlob(h)
+	if err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("damaged loose object: got %q, %v; want an error", got, err)
+	}
+}
