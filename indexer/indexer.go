@@ -348,7 +348,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 		werr = w.add(r, sum)
 		// Publishing now and then bounds what a killed run loses.
 		if werr == nil && (w.pending >= ix.opts.CheckpointBlobs || w.pending > 0 && time.Since(w.published) >= ix.opts.CheckpointEvery) {
-			werr = w.publish()
+			werr = w.publish(nil)
 		}
 		if p := ix.opts.Progress; p != nil {
 			p.Add(1, int64(r.size))
@@ -357,7 +357,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	gerr := g.Wait()
 	// Publish whatever finished, even when cancelled: the next run resumes.
 	if werr == nil {
-		werr = w.publish()
+		werr = w.publish(st.closeAsync)
 	}
 	if werr != nil {
 		return werr

@@ -97,15 +97,22 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	return nil
 }
 
-// publish makes everything added so far durable and visible.
-func (w *runWriter) publish() error {
+// publish makes everything added so far durable and visible. After the
+// last publish of a run (flushed not nil), the store is not written again:
+// flushed is called once Badger holds the records, and the segment is
+// written while the caller closes the store.
+func (w *runWriter) publish(flushed func()) error {
 	if w.pending == 0 {
 		return nil
 	}
 	if err := w.batch.Flush(); err != nil {
 		return err
 	}
-	w.batch = w.store.NewBatch()
+	if flushed != nil {
+		flushed()
+	} else {
+		w.batch = w.store.NewBatch()
+	}
 	id := fmt.Sprintf("%08d", w.m.Next)
 	dir := filepath.Join(w.ix.repo.IndexDir, "segments", id)
 	if err := w.writeSegment(dir); err != nil {
