@@ -78,6 +78,8 @@ func BenchmarkOrgPublish(b *testing.B) {
 				}
 				sent += sums[0].ChunksNew
 				chunks += sums[0].ChunksNew + sums[0].ChunksKnown
+				// A full run takes a long while: say how far it is.
+				fmt.Fprintf(os.Stderr, "%d nodes: %s published, %d chunk objects sent in %s\n", nodes, r.name, sent, time.Since(start).Round(time.Second))
 			}
 			took := time.Since(start)
 			var rss, peak int64
