@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -21,14 +22,24 @@ import (
 
 // Multi-ref benchmark corpus: the last releases of a real project from the
 // Go module proxy, committed in version order with each release's date,
-// each tagged and given a release branch, so that the branches share most
-// blobs as a project's release lines do. BCINDEX_BENCH_REFS_MODULE and
-// BCINDEX_BENCH_REFS_N choose another module and count, and
-// BCINDEX_BENCH_REFS_QUERIES (separated by ";") the queries for it.
+// each tagged and given a release branch. The Pulumi SDK releases weekly
+// in small steps, so its branches share most of their content (the union
+// of 50 releases holds ~1.4× the distinct chunks of the newest one).
+// BCINDEX_BENCH_REFS_MODULE and BCINDEX_BENCH_REFS_N choose another module
+// and count, and BCINDEX_BENCH_REFS_QUERIES (separated by ";") the queries
+// for it; github.com/nats-io/nats-server/v2 is the contrasting case, five
+// minor lines whose union holds ~1.7× a release's distinct chunks.
 const (
-	refsBenchModule   = "github.com/nats-io/nats-server/v2"
+	refsBenchModule   = "github.com/pulumi/pulumi/sdk/v3"
 	refsBenchVersions = 50
 )
+
+// refsBenchQueries are the default module's queries; another module's
+// default is a generic set unless BCINDEX_BENCH_REFS_QUERIES names some.
+var refsBenchQueries = map[string][]string{
+	"github.com/pulumi/pulumi/sdk/v3":   {"register resource outputs", "StackReference", "read the plugin manifest", "ignoreChanges"},
+	"github.com/nats-io/nats-server/v2": {"stream consumer ack pending", "raftNode", "parse the client connect options", "MaxPayload"},
+}
 
 // refsCorpus builds (once, cached under $HOME/.cache/bcindex-bench-refs)
 // and indexes the repository; it returns its directory and release names,
@@ -38,10 +49,7 @@ func refsCorpus(b *testing.B) (string, []string) {
 	if os.Getenv("BCINDEX_BENCH_REFS") == "" {
 		b.Skip("set BCINDEX_BENCH_REFS=1 to fetch the release corpus from the module proxy and run it")
 	}
-	mod, n := refsBenchModule, refsBenchVersions
-	if m := os.Getenv("BCINDEX_BENCH_REFS_MODULE"); m != "" {
-		mod = m
-	}
+	mod, n := refsModule(), refsBenchVersions
 	if s := os.Getenv("BCINDEX_BENCH_REFS_N"); s != "" {
 		fmt.Sscan(s, &n)
 	}
@@ -58,6 +66,14 @@ func refsCorpus(b *testing.B) (string, []string) {
 		b.Fatal(err)
 	}
 	return dir, versions
+}
+
+// refsModule is the module whose releases make the corpus.
+func refsModule() string {
+	if m := os.Getenv("BCINDEX_BENCH_REFS_MODULE"); m != "" {
+		return m
+	}
+	return refsBenchModule
 }
 
 // moduleVersions lists the module's last n releases (semver order), leaving
@@ -136,7 +152,9 @@ func buildReleaseRepo(b *testing.B, dir, mod string, versions []string) {
 // with each hit naming its branches. The two run in turns, so that both
 // meet the same neighbours on a shared machine; each reports its median
 // wall and CPU time per query (CPU time is what the machine's other
-// tenants cannot inflate), the ratios 50 refs ÷ 1 ref, and the peak heap.
+// tenants cannot inflate), the ratios 50 refs ÷ 1 ref, and the peak heap;
+// content-ratio is the distinct chunk contents of all the branches ÷ the
+// newest one's, the ratio a search's cost should follow.
 func BenchmarkManyRefs(b *testing.B) {
 	dir, versions := refsCorpus(b)
 	repo, err := gitindex.OpenRepo(dir)
@@ -145,18 +163,31 @@ func BenchmarkManyRefs(b *testing.B) {
 	}
 	defer repo.Close()
 	emb := embed.Default()
-	queries := []string{"stream consumer ack pending", "raftNode", "parse the client connect options", "MaxPayload"}
+	queries := refsBenchQueries[refsModule()]
+	if queries == nil {
+		queries = []string{"retry with backoff", "parse the configuration file", "Close", "context deadline exceeded"}
+	}
 	if q := os.Getenv("BCINDEX_BENCH_REFS_QUERIES"); q != "" {
 		queries = strings.Split(q, ";")
 	}
 	one := gitindex.RefSelection{Patterns: []string{"release/" + versions[len(versions)-1]}}
 	many := gitindex.RefSelection{Patterns: []string{"release/*"}}
+	rowsOne, distinctOne := contentCount(b, repo, one)
+	rowsMany, distinctMany := contentCount(b, repo, many)
+	b.Logf("%s %s..%s: %d refs show %d chunk rows, %d distinct contents; the newest shows %d rows, %d distinct contents (%.2f×)",
+		refsModule(), versions[0], versions[len(versions)-1], len(versions), rowsMany, distinctMany, rowsOne, distinctOne,
+		float64(distinctMany)/float64(distinctOne))
 	type sample struct{ wall, cpu float64 }
 	var ones, manys []sample
 	var peakOne, peakMany uint64
 	measure := func(q string, sel gitindex.RefSelection, want int, peak *uint64) sample {
 		c0, t0 := cpuTime(), time.Now()
-		res, err := Search(context.Background(), repo, Options{Query: q, Refs: sel, Embedder: emb, NoIndex: true})
+		var res *Result
+		var err error
+		// Labelled, so that a -cpuprofile splits by arm: pprof -tagfocus=refs:50.
+		pprof.Do(context.Background(), pprof.Labels("refs", fmt.Sprint(want)), func(ctx context.Context) {
+			res, err = Search(ctx, repo, Options{Query: q, Refs: sel, Embedder: emb, NoIndex: true})
+		})
 		s := sample{float64(time.Since(t0).Microseconds()) / 1e3, (cpuTime() - c0).Seconds() * 1e3}
 		if err != nil {
 			b.Fatal(err)
@@ -169,6 +200,7 @@ func BenchmarkManyRefs(b *testing.B) {
 		*peak = max(*peak, m.HeapInuse)
 		return s
 	}
+	runtime.GC() // the peaks are the queries', not what opening the corpus left
 	for i := 0; i < b.N; i++ {
 		for _, q := range queries {
 			ones = append(ones, measure(q, one, 1, &peakOne))
@@ -194,6 +226,7 @@ func BenchmarkManyRefs(b *testing.B) {
 	b.ReportMetric(med(manys, true)/med(ones, true), "cpu-ratio")
 	b.ReportMetric(float64(peakOne)/(1<<20), "MiB-heap-1ref")
 	b.ReportMetric(float64(peakMany)/(1<<20), fmt.Sprintf("MiB-heap-%drefs", len(versions)))
+	b.ReportMetric(float64(distinctMany)/float64(distinctOne), "content-ratio")
 }
 
 // cpuTime is the CPU time the process has used, user and system.
