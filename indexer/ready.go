@@ -230,9 +230,19 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, in
 	found := map[plumbing.Hash]store.BlobLoc{}
 	for i, l := range ls {
 		locs := make([]store.BlobLoc, len(l.Entries))
+		// An entry the previous listing holds as it is is where it was
+		// there: releases and branches share most entries.
+		var walk gitindex.EntryWalk
+		if i > 0 {
+			walk = gitindex.NewEntryWalk(ls[i-1].Entries)
+		}
 		for j, e := range l.Entries {
 			locs[j].Seg = -1
 			if e.Skip != gitindex.SkipNone {
+				continue
+			}
+			if k, ok := walk.Shared(e); ok {
+				locs[j] = out[i-1][k]
 				continue
 			}
 			loc, checked := found[e.Blob]

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
-	"strings"
 
 	"github.com/bits-and-blooms/bitset"
 
@@ -101,21 +100,17 @@ type blobRef struct {
 }
 
 // blobOrder lists the view's blobs by the rank of the first listing
-// holding them, then path, segment and row.
+// holding them, then path: the order they were added in, the listings
+// reordered by rank (a listing's entries come sorted by path, and a blob
+// is added once, under its first listing and path).
 func (v *view) blobOrder() []blobRef {
-	var order []blobRef
-	for s := range v.blobs {
-		for first, b := range v.blobs[s] {
-			t := b.tree
-			if v.treeRank != nil {
-				t = v.treeRank[t]
-			}
-			order = append(order, blobRef{s, first, b.n, t, b.paths[0]})
+	order := slices.Clone(v.added)
+	if v.treeRank != nil {
+		for i := range order {
+			order[i].tree = v.treeRank[order[i].tree]
 		}
+		slices.SortStableFunc(order, func(a, b blobRef) int { return cmp.Compare(a.tree, b.tree) })
 	}
-	slices.SortFunc(order, func(a, b blobRef) int {
-		return cmp.Or(cmp.Compare(a.tree, b.tree), strings.Compare(a.path, b.path), cmp.Compare(a.seg, b.seg), cmp.Compare(a.first, b.first))
-	})
 	return order
 }
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -186,12 +187,21 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 		}
 	})
 	// found[t][i]: where tree t holds hit i; the hit's own path is
-	// preferred when the content sits at several.
+	// preferred when the content sits at several. The trees list every
+	// entry of every ref, so a table of the blobs' first two bytes turns
+	// most entries away before the map is asked.
+	var maybe [1 << 16]bool
+	for b := range byBlob {
+		maybe[binary.LittleEndian.Uint16(b[:2])] = true
+	}
 	found := make([]map[int]place, len(trees))
 	extra := make([][]string, len(hits))
 	for t, l := range trees {
 		found[t] = map[int]place{}
 		for _, e := range l.Entries {
+			if !maybe[binary.LittleEndian.Uint16(e.Blob[:2])] {
+				continue
+			}
 			ms, ok := byBlob[e.Blob]
 			if !ok || e.Skip != gitindex.SkipNone || (opts.Path != "" && !pathMatches(opts.Path, e.Path)) {
 				continue

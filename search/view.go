@@ -29,6 +29,9 @@ type view struct {
 	// treeRank, for a view of several listings, orders them for
 	// distinctContent (nil: the order given).
 	treeRank []int
+	// added lists the blobs in the order they were made visible: by
+	// listing, then by path.
+	added []blobRef
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.
@@ -61,7 +64,11 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		if i < len(located) {
 			locs = located[i]
 		}
-		v.add(l, i, locs, opts, seen)
+		var prev []gitindex.Entry
+		if i > 0 {
+			prev = ls[i-1].Entries
+		}
+		v.add(l, i, locs, opts, seen, prev)
 	}
 	return v
 }
@@ -77,13 +84,20 @@ type pathBlob struct {
 	blob plumbing.Hash
 }
 
-func (v *view) add(l *gitindex.Listing, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
+// add makes listing l's blobs visible. seen holds the (path, blob) pairs
+// already added, when several listings make the view; prev is the listing
+// added before l, whose entries are all in seen.
+func (v *view) add(l *gitindex.Listing, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool, prev []gitindex.Entry) {
 	snap := v.snap
+	walk := gitindex.NewEntryWalk(prev)
 	for i, e := range l.Entries {
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}
 		if seen != nil {
+			if _, ok := walk.Shared(e); ok {
+				continue
+			}
 			k := pathBlob{e.Path, e.Blob}
 			if seen[k] {
 				continue
@@ -112,6 +126,7 @@ func (v *view) add(l *gitindex.Listing, tree int, locs []store.BlobLoc, opts *Op
 			continue
 		}
 		v.blobs[loc.Seg][loc.First] = visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}, tree: tree}
+		v.added = append(v.added, blobRef{loc.Seg, loc.First, loc.N, tree, e.Path})
 		seg, allow := snap.Segments[loc.Seg], v.allow[loc.Seg]
 		if opts.Lang == "" && opts.Kind == "" {
 			setRange(allow, loc.First, loc.First+loc.N)
