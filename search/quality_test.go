@@ -18,6 +18,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden quality file")
@@ -27,9 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden quality file")
 // of the packages an independent evaluation reserves is among them.
 var qualityPackages = []string{"bufio", "strings", "net/url", "archive/tar", "compress/flate", "encoding/csv", "text/template", "path/filepath", "container/heap", "mime/multipart"}
 
-type evalQuery struct {
-	Query, Path, Name string
-}
+type evalQuery = suite.Query
 
 type armScore struct {
 	Recall1  float64 `json:"recall@1"`
@@ -138,16 +137,7 @@ func buildQualityRepo(t testing.TB, strip bool) (*gittest.Repo, []evalQuery, []e
 }
 
 // sample takes every k-th query so the set is spread over all packages.
-func sample(qs []evalQuery, n int) []evalQuery {
-	if len(qs) <= n {
-		return qs
-	}
-	out := make([]evalQuery, 0, n)
-	for i := 0; i < n; i++ {
-		out = append(out, qs[i*len(qs)/n])
-	}
-	return out
-}
+func sample(qs []evalQuery, n int) []evalQuery { return suite.Sample(qs, n) }
 
 func evaluate(t testing.TB, repo *gitindex.Repo, qs []evalQuery, mode string) armScore {
 	return evaluateOpts(t, repo, qs, Options{Mode: mode})

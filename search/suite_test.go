@@ -2,23 +2,14 @@ package search
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"flag"
-	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/suite"
 )
 
 // The multilingual quality suite: the suite-dev and suite-test packages of
@@ -38,14 +29,7 @@ var (
 const suiteSmall = 20
 
 // suitePackage is one package as `bcindex-train suite` describes it.
-type suitePackage struct {
-	Name  string      `json:"name"`
-	Split string      `json:"split"`
-	Lang  string      `json:"lang"`
-	Dir   string      `json:"dir"`
-	Doc   []evalQuery `json:"doc"`
-	Names []evalQuery `json:"names"`
-}
+type suitePackage = suite.Package
 
 // suiteResult is one package's scores: set → arm → score.
 type suiteResult struct {
@@ -64,73 +48,13 @@ var suiteArms = map[string][]string{
 	"exact-name":   {armBM25, ModeSymbol, ModeHybrid},
 }
 
-// loadSuite prepares the suite (once per sources.txt and chunker version)
-// and returns its directory and packages.
-func loadSuite(t testing.TB) (string, []suitePackage) {
-	t.Helper()
-	sources := filepath.Join("..", "cmd", "bcindex-train", "sources.txt")
-	data, err := os.ReadFile(sources)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(append(data, byte(chunk.Version)))
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(cache, "bcindex-suite", hex.EncodeToString(sum[:8]))
-	manifest := filepath.Join(dir, "suite.json")
-	if _, err := os.Stat(manifest); err != nil {
-		cmd := exec.Command("go", "run", "./cmd/bcindex-train", "suite",
-			"-sources", "cmd/bcindex-train/sources.txt", "-cache", filepath.Join(cache, "bcindex-train"), "-out", dir)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			os.RemoveAll(dir)
-			msg := fmt.Sprintf("quality suite: cannot fetch its packages (needs the Go module proxy, npm and Debian: run apt-get update): %v\n%s", err, lastLines(out, 5))
-			if os.Getenv("BCINDEX_CI") != "" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-	b, err := os.ReadFile(manifest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkgs []suitePackage
-	if err := json.Unmarshal(b, &pkgs); err != nil {
-		t.Fatalf("%s: %v", manifest, err)
-	}
-	return dir, pkgs
-}
-
-func lastLines(b []byte, n int) string {
-	ls := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(ls[max(0, len(ls)-n):], "\n")
-}
+func loadSuite(t testing.TB) (string, []suitePackage) { return suite.Load(t, "..") }
 
 // suiteRepo commits one variant of a package to a fresh repository and
 // indexes it with the built-in model.
 func suiteRepo(t testing.TB, dir string) *gitindex.Repo {
 	t.Helper()
-	r := gittest.New(t)
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Write(files)
-	r.Git("add", "-A")
-	r.Git("commit", "-qm", "corpus")
-	repo, err := gitindex.OpenRepo(r.Dir)
+	repo, err := gitindex.OpenRepo(suite.Commit(t, dir).Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
