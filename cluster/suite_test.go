@@ -27,8 +27,8 @@ const remoteSuiteQueries = 20
 var remoteSuiteGap = map[string]float64{"doc-kept": 0.03, "doc-stripped": 0.06, "exact-name": 0.03}
 
 // TestRemoteSuite compares the ranking through the cluster with local
-// search on the multilingual quality suite (both halves: nothing here is
-// tuned): each package is published twice, docs kept and docs stripped,
+// search on the multilingual quality suite, both halves (DefaultAlpha was
+// chosen on the dev half): each package is published twice, docs kept and docs stripped,
 // as repositories of their own, and each query is searched locally in its
 // repository and through the cluster with --repo of it. It fails when the
 // cluster's mean over the packages falls below local search's by more than

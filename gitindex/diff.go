@@ -3,7 +3,6 @@ package gitindex
 import (
 	"context"
 	"fmt"
-	"os"
 	"path"
 	"sort"
 
@@ -234,10 +233,7 @@ func (r *Repo) CommitListingDiff(ctx context.Context, c Commit) (*Listing, *Tree
 	}
 	// ListingFrom starts from the first base with a cached listing: the
 	// ancestors past it (up to maxListingAncestors commits) are not read.
-	listed := func(t plumbing.Hash) bool {
-		_, err := os.Stat(ListingPath(r.IndexDir, t))
-		return err == nil
-	}
+	listed := func(t plumbing.Hash) bool { return ListingCached(r.IndexDir, t) }
 	return r.ListingFrom(ctx, c.Tree, r.ancestorTrees(c.Hash, maxListingAncestors, listed)...)
 }
 

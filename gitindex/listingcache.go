@@ -11,9 +11,17 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// ListingPath is where the listing of tree is cached.
 func ListingPath(indexDir string, tree plumbing.Hash) string {
 	s := tree.String()
 	return filepath.Join(indexDir, "trees", s[:2], s[2:])
+}
+
+// ListingCached reports whether the listing of tree is cached (without
+// reading or checking it).
+func ListingCached(indexDir string, tree plumbing.Hash) bool {
+	_, err := os.Stat(ListingPath(indexDir, tree))
+	return err == nil
 }
 
 // writeListing caches l: as its changes against l.base when they are few,

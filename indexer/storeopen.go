@@ -41,7 +41,7 @@ func openStoreAsync(indexDir string) *storeFuture {
 // cheap.
 func listedAll(indexDir string, commits []gitindex.Commit) bool {
 	for _, c := range commits {
-		if _, err := os.Stat(gitindex.ListingPath(indexDir, c.Tree)); err != nil {
+		if !gitindex.ListingCached(indexDir, c.Tree) {
 			return false
 		}
 	}
