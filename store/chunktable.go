@@ -22,10 +22,11 @@ type chunkTable struct {
 	Nblobs       int
 	Nrows        int
 	kinds, langs []string
-	blobs, rows  []byte
+	hashes       []byte // nrows × 16
+	copies       []byte // nrows × u32
+	rows, blobs  []byte
 	names        []byte
 	details      []byte
-	copies       []byte // nrows × u32, or empty in a segment written before it
 
 	mu   sync.Mutex // guards last
 	last struct {   // the most recently decompressed details
@@ -67,6 +68,9 @@ func mapChunkTable(path string, verify bool) (*chunkTable, error) {
 func ParseChunkTable(data []byte) (*chunkTable, error) { return parseChunkTableVerify(data, true) }
 
 func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
+	if len(data) < headerSize {
+		return nil, fmt.Errorf("file too short")
+	}
 	if string(data[:8]) != segMagic {
 		return nil, fmt.Errorf("bad magic")
 	}
@@ -81,15 +85,23 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	}
 	t := &chunkTable{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
-	copiesLen := int(le.Uint32(data[32:]))
-	want := headerSize + dictLen + t.Nblobs*blobSize + t.Nrows*rowSize + namesLen + detailsLen + copiesLen
+	want := headerSize + t.Nrows*(hashSize+copySize+rowSize) + t.Nblobs*blobSize + dictLen + namesLen + detailsLen
 	if want != len(data) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
 	}
-	if copiesLen != 0 && copiesLen != 4*t.Nrows {
-		return nil, fmt.Errorf("copies column of %d bytes for %d rows", copiesLen, t.Nrows)
+	off := headerSize
+	section := func(n int) []byte {
+		b := data[off : off+n : off+n]
+		off += n
+		return b
 	}
-	d := data[headerSize : headerSize+dictLen]
+	t.hashes = section(t.Nrows * hashSize)
+	t.copies = section(t.Nrows * copySize)
+	t.rows = section(t.Nrows * rowSize)
+	t.blobs = section(t.Nblobs * blobSize)
+	d := section(dictLen)
+	t.names = section(namesLen)
+	t.details = section(detailsLen)
 	var err error
 	if t.kinds, d, err = readDict(d); err != nil {
 		return nil, err
@@ -97,14 +109,6 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	if t.langs, _, err = readDict(d); err != nil {
 		return nil, err
 	}
-	off := headerSize + dictLen
-	t.blobs = data[off : off+t.Nblobs*blobSize]
-	off += t.Nblobs * blobSize
-	t.rows = data[off : off+t.Nrows*rowSize]
-	off += t.Nrows * rowSize
-	t.names = data[off : off+namesLen]
-	t.details = data[off+namesLen : off+namesLen+detailsLen]
-	t.copies = data[off+namesLen+detailsLen:]
 	t.last.blob = -1
 	return t, nil
 }
@@ -218,7 +222,7 @@ func (t *chunkTable) Row(i int) Row {
 		Blob:        int(le.Uint32(rec[0:])),
 		Parent:      int(int32(le.Uint32(rec[4:]))),
 		SyntaxError: rec[10]&flagSyntaxError != 0,
-		Indexed:     rec[10]&flagIndexed != 0,
+		Indexed:     t.indexed(i),
 		StartLine:   int(le.Uint32(rec[12:])),
 		EndLine:     int(le.Uint32(rec[16:])),
 		StartByte:   int(le.Uint32(rec[20:])),
@@ -231,25 +235,28 @@ func (t *chunkTable) Row(i int) Row {
 		r.Language = t.langs[rec[9]]
 	}
 	r.Name = string(t.nameBytes(i))
-	copy(r.Hash[:], rec[36:52])
+	copy(r.Hash[:], t.hashes[i*hashSize:])
 	return r
 }
 
+// rowHash reads the hashes and copies columns only, never the row.
 func (t *chunkTable) rowHash(i int) (h [16]byte, indexed bool) {
-	rec := t.rows[i*rowSize : (i+1)*rowSize]
-	copy(h[:], rec[36:52])
-	return h, rec[10]&flagIndexed != 0
+	copy(h[:], t.hashes[i*hashSize:])
+	return h, t.indexed(i)
+}
+
+// indexed reports whether row i has text of its own.
+func (t *chunkTable) indexed(i int) bool {
+	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
 }
 
 // firstCopy returns the first row with row i's content hash (i itself when
-// it is the first), and false when the segment has no copies column.
+// it is the first or has no text of its own); ok is always true, every
+// segment of this format has the column.
 func (t *chunkTable) firstCopy(i int) (int, bool) {
-	if len(t.copies) == 0 {
-		return i, false
-	}
-	c := int(binary.LittleEndian.Uint32(t.copies[4*i:]))
+	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
 	if c > i {
-		return i, true // never written so; a first copy comes first
+		return i, true // noText, or never written so: a first copy comes first
 	}
 	return c, true
 }

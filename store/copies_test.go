@@ -1,28 +1,37 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"testing"
 )
 
-// TestCopiesColumn: each row names the segment's first row with its
-// content; rows without text of their own name themselves. A segment
-// written before the column (copiesLen 0) still opens and says it has none.
-func TestCopiesColumn(t *testing.T) {
+// copiesFixture is two blobs whose rows repeat content across the blobs,
+// with rows that have no text of their own.
+func copiesFixture() *SegmentWriter {
 	h := func(b byte) [16]byte { return [16]byte{b, 1, 2, 3} }
 	var w SegmentWriter
 	w.AddBlob([20]byte{1}, BlobInfo{Size: 10}, []Row{
-		{Kind: "file", Parent: -1},                               // 0: no text of its own
-		{Kind: "function", Parent: 0, Indexed: true, Hash: h(7)}, // 1
-		{Kind: "function", Parent: 0, Indexed: true, Hash: h(8)}, // 2
+		{Kind: "file", Parent: -1}, // 0: no text of its own
+		{Kind: "function", Parent: 0, Indexed: true, Hash: h(7), Name: "A"}, // 1
+		{Kind: "function", Parent: 0, Indexed: true, Hash: h(8), Name: "B"}, // 2
 	})
 	w.AddBlob([20]byte{2}, BlobInfo{Size: 10}, []Row{
-		{Kind: "file", Parent: -1},                               // 3
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(8)}, // 4: copy of 2
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(9)}, // 5
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(7)}, // 6: copy of 1
+		{Kind: "file", Parent: -1, Hash: h(5)},                              // 3: a hash, but no text of its own
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(8), Name: "B"}, // 4: copy of 2
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(9), Name: "C"}, // 5
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(7), Name: "A"}, // 6: copy of 1
 	})
+	return &w
+}
+
+// TestCopiesColumn: each row names the segment's first row with its
+// content; rows without text of their own name themselves. The hash and
+// whether a row has text come from the columns, and agree with the rows
+// that were written.
+func TestCopiesColumn(t *testing.T) {
+	w := copiesFixture()
 	data := w.Encode()
 	ct, err := ParseChunkTable(data)
 	if err != nil {
@@ -33,33 +42,55 @@ func TestCopiesColumn(t *testing.T) {
 		if got, ok := ct.firstCopy(r); !ok || got != c {
 			t.Errorf("row %d: first copy %d (column %v), want %d", r, got, ok, c)
 		}
-	}
-
-	// The same segment as written before the column existed.
-	old := append([]byte(nil), data[:len(data)-4*len(want)]...)
-	binary.LittleEndian.PutUint32(old[32:], 0)
-	binary.LittleEndian.PutUint32(old[28:], crc32.Checksum(old[headerSize:], castagnoli))
-	binary.LittleEndian.PutUint32(old[60:], crc32.Checksum(old[:60], castagnoli))
-	ct, err = ParseChunkTable(old)
-	if err != nil {
-		t.Fatalf("segment without copies column: %v", err)
-	}
-	for r := range want {
-		if got, ok := ct.firstCopy(r); ok || got != r {
-			t.Errorf("old segment row %d: first copy %d, column %v; want itself and no column", r, got, ok)
+		h, indexed := ct.rowHash(r)
+		if h != w.Rows[r].Hash || indexed != w.Rows[r].Indexed {
+			t.Errorf("row %d: hash %x indexed %v, want %x %v", r, h, indexed, w.Rows[r].Hash, w.Rows[r].Indexed)
+		}
+		if row := ct.Row(r); row.Hash != w.Rows[r].Hash || row.Indexed != w.Rows[r].Indexed || row.Name != w.Rows[r].Name {
+			t.Errorf("row %d = %+v, want %+v", r, row, w.Rows[r])
 		}
 	}
 	if f := ct.firstOfRow(5); f != 3 {
 		t.Errorf("row 5's blob starts at row %d, want 3", f)
 	}
+	// The hashes are a column right after the header, the rows hold none.
+	if len(ct.rows) != len(want)*36 || !bytes.Equal(data[headerSize+16:headerSize+32], ct.hashes[16:32]) {
+		t.Errorf("rows of %d bytes, hashes at %d", len(ct.rows), bytes.Index(data, ct.hashes))
+	}
+}
 
-	// A column of the wrong length is refused, never read past its end.
-	bad := append([]byte(nil), data...)
-	binary.LittleEndian.PutUint32(bad[32:], 4)
-	bad = bad[:len(bad)-4*len(want)+4]
-	binary.LittleEndian.PutUint32(bad[28:], crc32.Checksum(bad[headerSize:], castagnoli))
+// TestChunkTableDamage: a flipped byte in any section, the new columns
+// included, or a truncation fails the checksum; a header whose sizes do
+// not add up to the file is refused even with checksums that match.
+func TestChunkTableDamage(t *testing.T) {
+	data := copiesFixture().Encode()
+	ct, err := ParseChunkTable(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string][]byte{"hashes": ct.hashes, "copies": ct.copies, "rows": ct.rows, "blobs": ct.blobs,
+		"names": ct.names, "details": ct.details}
+	for name, sec := range sections {
+		at := bytes.Index(data, sec)
+		for _, off := range []int{at, at + len(sec) - 1} {
+			bad := bytes.Clone(data)
+			bad[off] ^= 0x10
+			if _, err := ParseChunkTable(bad); err == nil {
+				t.Errorf("%s: a flipped byte at %d was accepted", name, off)
+			}
+		}
+	}
+	for _, n := range []int{len(data) - 1, headerSize + 16*len(copiesFixture().Rows), headerSize} {
+		if _, err := ParseChunkTable(data[:n]); err == nil {
+			t.Errorf("table truncated to %d bytes was accepted", n)
+		}
+	}
+	// One row fewer in the header, checksums recomputed: the sizes no
+	// longer add up.
+	bad := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(bad[12:], binary.LittleEndian.Uint32(bad[12:])-1)
 	binary.LittleEndian.PutUint32(bad[60:], crc32.Checksum(bad[:60], castagnoli))
 	if _, err := ParseChunkTable(bad); err == nil {
-		t.Error("a copies column shorter than the rows was accepted")
+		t.Error("a header with one row fewer than the file was accepted")
 	}
 }

@@ -18,41 +18,51 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // chunks.bin layout (little endian):
 //
-//	header   64 B: magic "BCSEG004", nblobs u32, nrows u32, dictLen u32,
+//	header   64 B: magic "BCSEG005", nblobs u32, nrows u32, dictLen u32,
 //	         namesLen u32, detailsLen u32, at 28 the CRC-32C of everything
-//	         after the header, at 32 copiesLen u32 (0 or nrows × 4; older
-//	         segments have 0), at 60 the CRC-32C of bytes 0..59
-//	dict     kinds then languages: u16 count, then (u8 len, bytes) each
+//	         after the header, 32..59 zero, at 60 the CRC-32C of bytes 0..59
+//	hashes   nrows × 16 B: each row's content hash (see Row.Hash)
+//	copies   nrows × u32: the first row of the segment with the row's
+//	         content hash (the row itself when it is the first), or
+//	         noText (0xffffffff) when the row has no text of its own
+//	rows     nrows × 36 B, see rowSize
 //	blobs    nblobs × 44 B sorted by SHA: sha[20], first row u32, rows u32,
 //	         size u32, skip reason u8, syntax errors u16, flags u8 (1:
 //	         fallback), details offset u32, details length u32
-//	rows     nrows × 52 B, see rowSize
+//	dict     kinds then languages: u16 count, then (u8 len, bytes) each
 //	names    the rows' names, back to back
 //	details  one zstd frame per blob with rows
-//	copies   nrows × u32: the first row of the segment with the row's
-//	         content hash (the row itself when it is the first, or has no
-//	         text of its own)
 //
 // A row: blob index u32, parent row i32 (-1 none), kind u8, language u8,
-// flags u8, pad u8, start line, end line, start byte, end byte (u32 each),
-// name offset u32, name length u16, pad u16, content hash [16].
+// flags u8 (1: syntax error), pad u8, start line, end line, start byte, end
+// byte (u32 each), name offset u32, name length u16, pad u16.
 //
-// The copies column lets a search over many revisions keep one row per
-// distinct content by reading 4 bytes a row instead of its 16-byte hash
-// (search.view.distinctContent).
+// Hashes and copies are columns of their own because a search over many
+// revisions reads them for every visible row (search.view.distinctContent,
+// rowsWithContent): a pass over 16-byte hashes and 4-byte copies touches
+// less than half the memory of one over whole rows, and the rows that the
+// other scans walk (names, lines) are 36 bytes instead of 52. The hashes
+// start right after the header, so a hash never straddles a cache line.
+// The copies column lets a search keep one row per distinct content by
+// reading 4 bytes a row, and tells whether a row has text of its own
+// without reading the row.
 //
 // What queries read for every candidate (kind, lines, name, hash) is fixed
 // size or in the names heap; what only a displayed hit needs (signature and
 // Meta) is compressed per blob: for each of the blob's rows, uvarint length
 // and bytes of the signature, then of the encoded Meta.
 const (
-	segMagic   = "BCSEG004"
+	segMagic   = "BCSEG005"
 	headerSize = 64
 	blobSize   = 44
-	rowSize    = 52
+	rowSize    = 36
+	hashSize   = 16
+	copySize   = 4
 
 	flagSyntaxError = 1 << 0
-	flagIndexed     = 1 << 1 // the row has text of its own (tokens, vector)
+
+	// noText is the copies entry of a row without text of its own.
+	noText = 1<<32 - 1
 )
 
 // Row is one chunk of a segment.
@@ -131,22 +141,25 @@ func (w *SegmentWriter) Encode() []byte {
 	var names, details bytes.Buffer
 	detailAt := make([][2]uint32, len(w.Blobs)) // offset, length by original index
 	var raw []byte
-	rows := make([]byte, 0, len(w.Rows)*rowSize)
+	nrows := len(w.Rows)
+	// The fixed-size sections are written in place after the header.
+	hashesAt := headerSize
+	copiesAt := hashesAt + nrows*hashSize
+	rowsAt := copiesAt + nrows*copySize
+	blobsAt := rowsAt + nrows*rowSize
+	out := make([]byte, blobsAt+len(sorted)*blobSize)
+	le := binary.LittleEndian
 	for bi, b := range w.Blobs {
 		raw = raw[:0]
 		for r := b.first; r < b.first+b.n; r++ {
 			row := w.Rows[r]
-			var rec [rowSize]byte
-			le := binary.LittleEndian
+			rec := out[rowsAt+r*rowSize : rowsAt+(r+1)*rowSize]
 			le.PutUint32(rec[0:], uint32(blobIdx[bi]))
 			le.PutUint32(rec[4:], uint32(int32(row.Parent)))
 			rec[8] = kinds.id(row.Kind)
 			rec[9] = langs.id(row.Language)
 			if row.SyntaxError {
 				rec[10] |= flagSyntaxError
-			}
-			if row.Indexed {
-				rec[10] |= flagIndexed
 			}
 			le.PutUint32(rec[12:], uint32(row.StartLine))
 			le.PutUint32(rec[16:], uint32(row.EndLine))
@@ -156,8 +169,7 @@ func (w *SegmentWriter) Encode() []byte {
 			le.PutUint32(rec[28:], uint32(names.Len()))
 			le.PutUint16(rec[32:], uint16(len(name)))
 			names.WriteString(name)
-			copy(rec[36:52], row.Hash[:])
-			rows = append(rows, rec[:]...)
+			copy(out[hashesAt+r*hashSize:], row.Hash[:])
 			if b.details == nil {
 				raw = binary.AppendUvarint(raw, uint64(len(row.Signature)))
 				raw = append(raw, row.Signature...)
@@ -172,41 +184,36 @@ func (w *SegmentWriter) Encode() []byte {
 		detailAt[bi] = [2]uint32{uint32(details.Len()), uint32(len(frame))}
 		details.Write(frame)
 	}
+	copiesColumn(out[copiesAt:rowsAt], w.Rows)
+	for i, b := range sorted {
+		rec := out[blobsAt+i*blobSize : blobsAt+(i+1)*blobSize]
+		copy(rec[:20], b.sha[:])
+		le.PutUint32(rec[20:], uint32(b.first))
+		le.PutUint32(rec[24:], uint32(b.n))
+		le.PutUint32(rec[28:], uint32(min(b.info.Size, 1<<32-1)))
+		rec[32] = gitindex.SkipCode(b.info.Skip)
+		le.PutUint16(rec[33:], uint16(min(b.info.SyntaxErrors, 1<<16-1)))
+		if b.info.Fallback {
+			rec[35] = 1
+		}
+		le.PutUint32(rec[36:], detailAt[b.originalIdx][0])
+		le.PutUint32(rec[40:], detailAt[b.originalIdx][1])
+	}
 	var dict bytes.Buffer
 	kinds.write(&dict)
 	langs.write(&dict)
 
-	copies := copiesColumn(w.Rows)
-	out := make([]byte, headerSize, headerSize+dict.Len()+len(sorted)*blobSize+len(rows)+names.Len()+details.Len()+len(copies))
 	copy(out, segMagic)
-	binary.LittleEndian.PutUint32(out[8:], uint32(len(sorted)))
-	binary.LittleEndian.PutUint32(out[12:], uint32(len(w.Rows)))
-	binary.LittleEndian.PutUint32(out[16:], uint32(dict.Len()))
-	binary.LittleEndian.PutUint32(out[20:], uint32(names.Len()))
-	binary.LittleEndian.PutUint32(out[24:], uint32(details.Len()))
-	binary.LittleEndian.PutUint32(out[32:], uint32(len(copies)))
+	le.PutUint32(out[8:], uint32(len(sorted)))
+	le.PutUint32(out[12:], uint32(nrows))
+	le.PutUint32(out[16:], uint32(dict.Len()))
+	le.PutUint32(out[20:], uint32(names.Len()))
+	le.PutUint32(out[24:], uint32(details.Len()))
 	out = append(out, dict.Bytes()...)
-	for _, b := range sorted {
-		var rec [blobSize]byte
-		copy(rec[:20], b.sha[:])
-		binary.LittleEndian.PutUint32(rec[20:], uint32(b.first))
-		binary.LittleEndian.PutUint32(rec[24:], uint32(b.n))
-		binary.LittleEndian.PutUint32(rec[28:], uint32(min(b.info.Size, 1<<32-1)))
-		rec[32] = gitindex.SkipCode(b.info.Skip)
-		binary.LittleEndian.PutUint16(rec[33:], uint16(min(b.info.SyntaxErrors, 1<<16-1)))
-		if b.info.Fallback {
-			rec[35] = 1
-		}
-		binary.LittleEndian.PutUint32(rec[36:], detailAt[b.originalIdx][0])
-		binary.LittleEndian.PutUint32(rec[40:], detailAt[b.originalIdx][1])
-		out = append(out, rec[:]...)
-	}
-	out = append(out, rows...)
 	out = append(out, names.Bytes()...)
 	out = append(out, details.Bytes()...)
-	out = append(out, copies...)
-	binary.LittleEndian.PutUint32(out[28:], crc32.Checksum(out[headerSize:], castagnoli))
-	binary.LittleEndian.PutUint32(out[60:], crc32.Checksum(out[:60], castagnoli))
+	le.PutUint32(out[28:], crc32.Checksum(out[headerSize:], castagnoli))
+	le.PutUint32(out[60:], crc32.Checksum(out[:60], castagnoli))
 	return out
 }
 
@@ -270,21 +277,22 @@ func (c *codec) decoder() *zstd.Decoder { c.init(); return c.dec }
 
 func SegmentFile(dir, id, name string) string { return filepath.Join(dir, "segments", id, name) }
 
-// copiesColumn is the copies section: for each row, the first row with the
-// same content hash, in row order.
-func copiesColumn(rows []Row) []byte {
-	out := make([]byte, 4*len(rows))
+// copiesColumn fills the copies section: for each row, the first row with
+// the same content hash, or noText for a row without text of its own.
+func copiesColumn(out []byte, rows []Row) {
 	first := make(map[[16]byte]uint32, len(rows))
 	for r, row := range rows {
 		c := uint32(r)
-		if row.Indexed && row.Hash != ([16]byte{}) {
+		switch {
+		case !row.Indexed:
+			c = noText
+		case row.Hash != [16]byte{}:
 			if f, ok := first[row.Hash]; ok {
 				c = f
 			} else {
 				first[row.Hash] = c
 			}
 		}
-		binary.LittleEndian.PutUint32(out[4*r:], c)
+		binary.LittleEndian.PutUint32(out[copySize*r:], c)
 	}
-	return out
 }

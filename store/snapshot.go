@@ -114,7 +114,8 @@ func (s *Segment) Rows() int { return s.Table.Nrows }
 func (s *Segment) Row(i int) Row { return s.Table.Row(i) }
 
 // RowHash returns a chunk's content hash and whether it has text of its
-// own, decoding nothing else: for passes over every visible row.
+// own, from the hashes and copies columns without touching the row: for
+// passes over every visible row.
 func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.rowHash(i) }
 
 // BlobFirst returns the first row of the blob that row i belongs to (-1
@@ -122,8 +123,8 @@ func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.
 func (s *Segment) BlobFirst(i int) int { return s.Table.firstOfRow(i) }
 
 // FirstCopy returns the segment's first row with row i's content (i itself
-// when it is the first or has no text of its own); ok is false for a
-// segment written without the copies column, which then says nothing.
+// when it is the first or has no text of its own). ok is always true: every
+// segment of this schema has the copies column.
 func (s *Segment) FirstCopy(i int) (first int, ok bool) { return s.Table.firstCopy(i) }
 
 // RowDetail decodes one chunk with its signature and metadata, which are
