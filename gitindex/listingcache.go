@@ -30,6 +30,8 @@ func writeListing(indexDir string, l *Listing) error {
 	if b := l.base; b != nil {
 		gone, changed := listingDelta(b.Entries, l.Entries)
 		if (len(gone)+len(changed))*maxDeltaShare <= len(b.Entries) {
+			l.against = b
+			l.outOf, l.changed, l.dropped = indexDelta(b.Entries, l.Entries)
 			buf := append([]byte(deltaMagic), b.Tree[:]...)
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
@@ -38,6 +40,7 @@ func writeListing(indexDir string, l *Listing) error {
 		}
 		l.base = nil
 	}
+	l.against, l.outOf, l.changed, l.dropped = l, nil, nil, nil
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
@@ -79,27 +82,42 @@ func listingDelta(base, next []Entry) (gone []string, changed []Entry) {
 	return gone, changed
 }
 
-// applyDelta returns base without the paths in gone, with changed merged in.
-func applyDelta(base []Entry, gone []string, changed []Entry) []Entry {
+// applyDelta returns base without the paths in gone, with changed merged
+// in, and records in l how the result differs from base (see Listing).
+func applyDelta(l *Listing, base []Entry, gone []string, changed []Entry) []Entry {
 	out := make([]Entry, 0, len(base)+len(changed)-len(gone))
+	l.outOf = make([]int32, len(base))
+	l.changed = make([]int32, 0, len(changed))
+	l.dropped = make([]int32, 0, len(gone)+len(changed))
+	emit := func(e Entry) {
+		l.changed = append(l.changed, int32(len(out)))
+		out = append(out, e)
+	}
 	g, c := 0, 0
-	for _, e := range base {
+	for b, e := range base {
 		for c < len(changed) && changed[c].Path < e.Path {
-			out = append(out, changed[c])
+			emit(changed[c])
 			c++
 		}
+		l.outOf[b] = -1
 		if g < len(gone) && gone[g] == e.Path {
+			l.dropped = append(l.dropped, int32(b))
 			g++
 			continue
 		}
 		if c < len(changed) && changed[c].Path == e.Path {
-			out = append(out, changed[c])
+			l.dropped = append(l.dropped, int32(b))
+			emit(changed[c])
 			c++
 			continue
 		}
+		l.outOf[b] = int32(len(out))
 		out = append(out, e)
 	}
-	return append(out, changed[c:]...)
+	for _, e := range changed[c:] {
+		emit(e)
+	}
+	return out
 }
 
 // appendEntries appends a count and the entries, each path front-coded
@@ -272,9 +290,9 @@ func readListingMemo(indexDir string, tree plumbing.Hash, depth int, memo map[pl
 		}
 		gone := r.paths()
 		changed := r.entries()
-		l.Entries, l.base = applyDelta(base.Entries, gone, changed), base
+		l.Entries, l.base, l.against = applyDelta(l, base.Entries, gone, changed), base, base
 	} else {
-		l.Entries = r.entries()
+		l.Entries, l.against = r.entries(), l
 	}
 	if r.err != nil {
 		return nil, r.err

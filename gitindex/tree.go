@@ -50,6 +50,18 @@ type Listing struct {
 	// from, when it is not stored in full itself: the cache keeps it as the
 	// changes against base.
 	base *Listing
+	// against, when set, is the listing stored in full that this one is
+	// read or written against (itself when it is stored in full), and the
+	// fields after it say how the two differ, by index: FreshEntries
+	// compares two listings of one base through them.
+	against *Listing
+	// outOf[b] is the index in Entries of the base's entry b, or -1 when
+	// this listing lacks it as it is (nil: the identity).
+	outOf []int32
+	// changed lists the indexes in Entries of the entries the base lacks
+	// or holds otherwise, and dropped the indexes of the base's entries
+	// this listing lacks as they are; both ascending.
+	changed, dropped []int32
 }
 
 // A listing file holds the whole listing (ListingMagic) or, for a listing

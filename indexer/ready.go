@@ -32,9 +32,16 @@ type Want struct {
 type Ready struct {
 	Snap     *store.Snapshot
 	Listings []*gitindex.Listing // in the order of Want.Commits
-	// Located[i][j] is where the rows of Listings[i].Entries[j] are (Seg
-	// -1: skipped, or in no segment). The query builds its view from
-	// these, so every blob is looked up once per query.
+	// Fresh[i], for i > 0, lists the entries of Listings[i] that
+	// Listings[i-1] does not hold as they are (gitindex.FreshEntries);
+	// Fresh[0] is nil: every entry of the first listing is new. Only these
+	// are located: a view over several listings adds each listing's
+	// entries after the previous one's, so the rest are in it already.
+	Fresh [][]int
+	// Located[i][k] is where the rows of the k-th entry Fresh[i] names are
+	// (of Listings[0].Entries[k] for the first listing; Seg -1: skipped,
+	// or in no segment). The query builds its view from these, so every
+	// blob is looked up once per query.
 	Located [][]store.BlobLoc
 	// Commit is the working tree's commit (HEAD, named "worktree") with
 	// Want.Worktree.
@@ -124,8 +131,9 @@ func (ix *Indexer) open(want Want, listings []*gitindex.Listing, first bool) (r 
 	}
 	missing := -1
 	var located [][]store.BlobLoc
+	var fresh [][]int
 	if unlisted < 0 && serr == nil {
-		located, missing = locate(snap, listings)
+		located, fresh, missing = locate(snap, listings)
 	}
 	// A switch of model leaves every blob indexed but without the new
 	// model's vectors: the indexing run computes them, as it does new blobs.
@@ -148,12 +156,12 @@ func (ix *Indexer) open(want Want, listings []*gitindex.Listing, first bool) (r 
 		snap.Close()
 		return nil, false, fmt.Errorf("revision %s is not indexed: %w", want.Commits[unlisted].Rev, store.ErrNoIndex)
 	}
-	return ix.ready(snap, listings, located, max(missing, 0)), false, nil
+	return ix.ready(snap, listings, located, fresh, max(missing, 0)), false, nil
 }
 
 // ready gathers what the query reads from an opened snapshot.
-func (ix *Indexer) ready(snap *store.Snapshot, listings []*gitindex.Listing, located [][]store.BlobLoc, pending int) *Ready {
-	r := &Ready{Snap: snap, Listings: listings, Located: located, Pending: pending}
+func (ix *Indexer) ready(snap *store.Snapshot, listings []*gitindex.Listing, located [][]store.BlobLoc, fresh [][]int, pending int) *Ready {
+	r := &Ready{Snap: snap, Listings: listings, Located: located, Fresh: fresh, Pending: pending}
 	for _, d := range snap.Damaged {
 		r.Damaged = append(r.Damaged, d.String())
 	}
@@ -186,8 +194,8 @@ func (ix *Indexer) readyWorktree(ctx context.Context, want Want) (*Ready, error)
 		return nil, err
 	}
 	listings := []*gitindex.Listing{l}
-	located, missing := locate(snap, listings)
-	r := ix.ready(snap, listings, located, missing)
+	located, fresh, missing := locate(snap, listings)
+	r := ix.ready(snap, listings, located, fresh, missing)
 	r.Commit, r.Indexed = head, sum
 	return r, nil
 }
@@ -212,11 +220,13 @@ func withoutVectors(snap *store.Snapshot) int {
 	return n
 }
 
-// locate finds where each listed blob's rows are, and counts the distinct
-// blobs no segment holds. Listings of several revisions repeat most
-// blobs: each is looked up once.
-func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, int) {
-	out := make([][]store.BlobLoc, len(ls))
+// locate finds where the rows of the listings' blobs are: every entry of
+// the first listing, then the fresh entries of each next one. It returns
+// them with the fresh entries (see Ready) and how many distinct blobs no
+// segment holds. Listings of several revisions repeat most blobs: each is
+// looked up once.
+func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, [][]int, int) {
+	out, fresh := make([][]store.BlobLoc, len(ls)), make([][]int, len(ls))
 	missing := map[plumbing.Hash]bool{}
 	if len(ls) == 1 {
 		out[0] = snap.Locate(ls[0])
@@ -225,24 +235,23 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, in
 				missing[e.Blob] = true
 			}
 		}
-		return out, len(missing)
+		return out, fresh, len(missing)
 	}
 	found := map[plumbing.Hash]store.BlobLoc{}
 	for i, l := range ls {
-		locs := make([]store.BlobLoc, len(l.Entries))
-		// An entry the previous listing holds as it is is where it was
-		// there: releases and branches share most entries.
-		var walk gitindex.EntryWalk
+		n := len(l.Entries)
 		if i > 0 {
-			walk = gitindex.NewEntryWalk(ls[i-1].Entries)
+			fresh[i] = gitindex.FreshEntries(ls[i-1], l)
+			n = len(fresh[i])
 		}
-		for j, e := range l.Entries {
-			locs[j].Seg = -1
-			if e.Skip != gitindex.SkipNone {
-				continue
+		locs := make([]store.BlobLoc, n)
+		for k := range locs {
+			e := l.Entries[k]
+			if i > 0 {
+				e = l.Entries[fresh[i][k]]
 			}
-			if k, ok := walk.Shared(e); ok {
-				locs[j] = out[i-1][k]
+			locs[k].Seg = -1
+			if e.Skip != gitindex.SkipNone {
 				continue
 			}
 			loc, checked := found[e.Blob]
@@ -254,9 +263,9 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, in
 				}
 				found[e.Blob] = loc
 			}
-			locs[j] = loc
+			locs[k] = loc
 		}
 		out[i] = locs
 	}
-	return out, len(missing)
+	return out, fresh, len(missing)
 }

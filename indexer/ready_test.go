@@ -34,13 +34,26 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 			if l.Tree != commits[i].Tree {
 				t.Fatalf("%s: listing %d is of tree %s, want %s", what, i, l.Tree, commits[i].Tree)
 			}
-			for j, e := range l.Entries {
+			// Every entry of the first listing is located; of the next, those
+			// the one before does not hold as they are.
+			idx := rd.Fresh[i]
+			if i == 0 {
+				idx = make([]int, len(l.Entries))
+				for j := range idx {
+					idx[j] = j
+				}
+			}
+			if len(rd.Located[i]) != len(idx) {
+				t.Fatalf("%s: %d located entries in listing %d, want %d", what, len(rd.Located[i]), i, len(idx))
+			}
+			for k, j := range idx {
+				e := l.Entries[j]
 				want, ok := rd.Snap.FindBlob(e.Blob)
 				if e.Skip != gitindex.SkipNone || !ok {
 					want.Seg = -1
 					want.First, want.N = 0, 0
 				}
-				if got := rd.Located[i][j]; got != want {
+				if got := rd.Located[i][k]; got != want {
 					t.Errorf("%s: %s located at %+v, FindBlob says %+v", what, e.Path, got, want)
 				}
 			}
@@ -76,5 +89,17 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 	check("two revisions", rd, head, prev)
 	if rd.Pending != 0 || rd.Indexed != nil {
 		t.Errorf("two revisions: pending %d, run %+v; want nothing to do", rd.Pending, rd.Indexed)
+	}
+	if len(rd.Fresh[1]) != 0 {
+		t.Errorf("two revisions: HEAD~1 has %d entries HEAD lacks, want none", len(rd.Fresh[1]))
+	}
+	older, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{prev, head}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer older.Snap.Close()
+	check("older first", older, prev, head)
+	if got := older.Fresh[1]; len(got) != 2 || older.Listings[1].Entries[got[0]].Path != "pkg0/new.go" || older.Listings[1].Entries[got[1]].Path != "vendor/v.go" {
+		t.Errorf("older first: HEAD's fresh entries %v, want pkg0/new.go and vendor/v.go", got)
 	}
 }

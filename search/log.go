@@ -92,7 +92,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	}
 	defer snap.Close()
 	h.snap = snap
-	v := newView(repo, res.Tip, snap, h.listings, nil, &opts)
+	v := newView(repo, res.Tip, snap, h.listings, nil, nil, &opts)
 	ranked, err := v.rank(ctx, &opts)
 	if err != nil {
 		return nil, err

@@ -59,15 +59,19 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	listings := rd.Listings
 	treeOf := map[plumbing.Hash]int{}
 	var trees []*gitindex.Listing
+	var fresh [][]int
 	var located [][]store.BlobLoc
+	// A listing left out as the twin of an earlier one changes nothing:
+	// the next one's fresh entries, against it, are against its twin's.
 	for i, l := range listings[:len(uniq)] {
 		if _, ok := treeOf[l.Tree]; !ok {
 			treeOf[l.Tree] = len(trees)
 			trees = append(trees, l)
+			fresh = append(fresh, rd.Fresh[i])
 			located = append(located, rd.Located[i])
 		}
 	}
-	view := newView(repo, all[0], rd.Snap, trees, located, &opts)
+	view := newView(repo, all[0], rd.Snap, trees, fresh, located, &opts)
 	view.treeRank = newestFirst(all, treeOf, len(trees))
 	view.distinctContent()
 	if len(sets) > 0 {

@@ -33,15 +33,17 @@ func contentCount(b *testing.B, repo *gitindex.Repo, sel gitindex.RefSelection) 
 	// One listing per distinct tree, as a search over the refs takes them.
 	seen := map[plumbing.Hash]bool{}
 	var trees []*gitindex.Listing
+	var fresh [][]int
 	var located [][]store.BlobLoc
 	for i, l := range rd.Listings {
 		if !seen[l.Tree] {
 			seen[l.Tree] = true
 			trees = append(trees, l)
+			fresh = append(fresh, rd.Fresh[i])
 			located = append(located, rd.Located[i])
 		}
 	}
-	v := newView(repo, commits[0], rd.Snap, trees, located, &opts)
+	v := newView(repo, commits[0], rd.Snap, trees, fresh, located, &opts)
 	contents := map[[16]byte]bool{}
 	for s, seg := range rd.Snap.Segments {
 		for r, ok := v.allow[s].NextSet(0); ok; r, ok = v.allow[s].NextSet(r + 1) {

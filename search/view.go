@@ -43,10 +43,12 @@ type visibleBlob struct {
 }
 
 // newView makes the rows of the listings' blobs visible (one listing for a
-// revision; several for the union of a history), filtered by opts.
-// located[i], when given, says where the rows of ls[i]'s entries are;
-// otherwise each blob is looked up.
-func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, located [][]store.BlobLoc, opts *Options) *view {
+// revision; several for the union of a history or of many refs), filtered
+// by opts. fresh and located, when given, are what the indexing side
+// returned (indexer.Ready): which entries of each listing the previous one
+// lacks, and where their rows are; otherwise the listings are compared
+// here and each blob is looked up.
+func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]int, located [][]store.BlobLoc, opts *Options) *view {
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
@@ -60,15 +62,14 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		seen = map[pathBlob]bool{} // a history repeats most (path, blob) pairs
 	}
 	for i, l := range ls {
+		var idx []int
 		var locs []store.BlobLoc
 		if i < len(located) {
-			locs = located[i]
+			idx, locs = fresh[i], located[i]
+		} else if i > 0 {
+			idx = gitindex.FreshEntries(ls[i-1], l)
 		}
-		var prev []gitindex.Entry
-		if i > 0 {
-			prev = ls[i-1].Entries
-		}
-		v.add(l, i, locs, opts, seen, prev)
+		v.add(l, i, idx, locs, opts, seen)
 	}
 	return v
 }
@@ -76,7 +77,7 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 // viewOf builds the view of the first n listings of what the indexing
 // side returned.
 func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n int, opts *Options) *view {
-	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Located[:n], opts)
+	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
 }
 
 type pathBlob struct {
@@ -84,32 +85,37 @@ type pathBlob struct {
 	blob plumbing.Hash
 }
 
-// add makes listing l's blobs visible. seen holds the (path, blob) pairs
-// already added, when several listings make the view; prev is the listing
-// added before l, whose entries are all in seen.
-func (v *view) add(l *gitindex.Listing, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool, prev []gitindex.Entry) {
+// add makes listing l's blobs visible: the entries idx names (all of them
+// when idx is nil; the others are in the view already), at locs[k] for
+// the k-th (looked up when locs is nil). seen holds the (path, blob) pairs
+// already added, when several listings make the view.
+func (v *view) add(l *gitindex.Listing, tree int, idx []int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
-	walk := gitindex.NewEntryWalk(prev)
-	for i, e := range l.Entries {
+	n := len(l.Entries)
+	if idx != nil {
+		n = len(idx)
+	}
+	for k := range n {
+		e := &l.Entries[k]
+		if idx != nil {
+			e = &l.Entries[idx[k]]
+		}
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}
 		if seen != nil {
-			if _, ok := walk.Shared(e); ok {
+			pb := pathBlob{e.Path, e.Blob}
+			if seen[pb] {
 				continue
 			}
-			k := pathBlob{e.Path, e.Blob}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
+			seen[pb] = true
 		}
 		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
 			continue
 		}
 		var loc store.BlobLoc
 		if locs != nil {
-			loc = locs[i]
+			loc = locs[k]
 		} else if found, ok := snap.FindBlob(e.Blob); ok {
 			loc = found
 		} else {

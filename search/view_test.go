@@ -52,24 +52,43 @@ func TestViewOfSeveralListings(t *testing.T) {
 	}
 	defer rd.Snap.Close()
 	for i, l := range rd.Listings {
+		// Every entry of the first listing, then those the one before
+		// lacks, as a walk over both finds them.
+		var idx []int
+		w := gitindex.NewEntryWalk(nil)
+		if i > 0 {
+			w = gitindex.NewEntryWalk(rd.Listings[i-1].Entries)
+		}
 		for j, e := range l.Entries {
+			if _, ok := w.Shared(e); !ok {
+				idx = append(idx, j)
+			}
+		}
+		if i > 0 && !slices.Equal(rd.Fresh[i], idx) {
+			t.Errorf("revision %d: fresh entries %v, want %v", i, rd.Fresh[i], idx)
+		}
+		if len(rd.Located[i]) != len(idx) {
+			t.Fatalf("revision %d: %d located entries, want %d", i, len(rd.Located[i]), len(idx))
+		}
+		for k, j := range idx {
+			e := l.Entries[j]
 			want, ok := rd.Snap.FindBlob(e.Blob)
 			if !ok || e.Skip != gitindex.SkipNone {
 				want = store.BlobLoc{Seg: -1}
 			}
-			if got := rd.Located[i][j]; got != want {
+			if got := rd.Located[i][k]; got != want {
 				t.Errorf("revision %d, %s: located at %+v, want %+v", i, e.Path, got, want)
 			}
 		}
 	}
-	all := newView(repo, commits[0], rd.Snap, rd.Listings, rd.Located, &opts)
+	all := newView(repo, commits[0], rd.Snap, rd.Listings, rd.Fresh, rd.Located, &opts)
 	wantPaths := map[[2]int][]string{}
 	union := make([]*bitset.BitSet, len(rd.Snap.Segments))
 	for s := range union {
 		union[s] = bitset.New(0)
 	}
 	for i := range rd.Listings {
-		one := newView(repo, commits[i], rd.Snap, rd.Listings[i:i+1], rd.Located[i:i+1], &opts)
+		one := newView(repo, commits[i], rd.Snap, rd.Listings[i:i+1], nil, nil, &opts)
 		for s := range rd.Snap.Segments {
 			union[s].InPlaceUnion(one.allow[s])
 			for first, b := range one.blobs[s] {
