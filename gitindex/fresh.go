@@ -1,25 +1,29 @@
 package gitindex
 
-// FreshEntries returns the indexes, in path order, of l's entries that
-// prev does not hold as they are (same path, blob and skip reason). A
-// search over many releases or branches adds each listing's entries to
-// its view after the previous listing's, so only these can be new to it.
+import "sort"
+
+// FreshEntries returns, in path order, the entries of l that prev does not
+// hold as they are (same path, blob and skip reason). A search over many
+// releases or branches adds each listing's entries to its view after the
+// previous listing's, so only these can be new to it; FreshEntries(l,
+// prev) are the entries prev has that l lost.
 //
 // Listings read from the cache (or just written to it) know how they
-// differ from their base: when prev and l share a base, only the entries
-// at which either differs from it are looked at, so the cost follows what
-// changed between them, not the size of the tree. Otherwise the two
-// listings are walked side by side (EntryWalk).
-func FreshEntries(prev, l *Listing) []int {
-	fresh := []int{}
+// differ from the listing they are stored against: when prev and l share
+// it, only the entries at which either differs from it are looked at, so
+// the cost follows what changed between them, not the size of the tree.
+// Otherwise the two listings are walked side by side (EntryWalk).
+func FreshEntries(prev, l *Listing) []Entry {
+	fresh := []Entry{}
 	if prev == l {
 		return fresh
 	}
-	if prev.against == nil || prev.against != l.against {
-		w := NewEntryWalk(prev.Entries)
-		for j, e := range l.Entries {
+	a := l.against
+	if a == nil || prev.against != a {
+		w := NewEntryWalk(prev.Full())
+		for _, e := range l.Full() {
 			if _, ok := w.Shared(e); !ok {
-				fresh = append(fresh, j)
+				fresh = append(fresh, e)
 			}
 		}
 		return fresh
@@ -28,25 +32,24 @@ func FreshEntries(prev, l *Listing) []int {
 	// entries that differ from the base, prev holds only those it holds
 	// with the same difference; of the base's entries that l keeps, prev
 	// lacks those it dropped. Both lists come in path order: merge them.
-	var differ, kept []int
+	var differ, kept []Entry
 	i := 0
-	for _, j := range l.changed {
-		e := &l.Entries[j]
-		for i < len(prev.changed) && prev.Entries[prev.changed[i]].Path < e.Path {
+	for _, e := range l.differs {
+		for i < len(prev.differs) && prev.differs[i].Path < e.Path {
 			i++
 		}
-		if i < len(prev.changed) && prev.Entries[prev.changed[i]] == *e {
+		if i < len(prev.differs) && prev.differs[i] == e {
 			continue
 		}
-		differ = append(differ, int(j))
+		differ = append(differ, e)
 	}
 	for _, b := range prev.dropped {
-		if j := l.at(b); j >= 0 {
-			kept = append(kept, j)
+		if !l.lacksBase(b) {
+			kept = append(kept, a.Entries[b])
 		}
 	}
 	for len(differ) > 0 || len(kept) > 0 {
-		if len(kept) == 0 || len(differ) > 0 && differ[0] < kept[0] {
+		if len(kept) == 0 || len(differ) > 0 && differ[0].Path < kept[0].Path {
 			fresh, differ = append(fresh, differ[0]), differ[1:]
 		} else {
 			fresh, kept = append(fresh, kept[0]), kept[1:]
@@ -55,38 +58,61 @@ func FreshEntries(prev, l *Listing) []int {
 	return fresh
 }
 
-// at is the index in l.Entries of its base's entry b, or -1.
-func (l *Listing) at(b int32) int {
-	if l.outOf == nil {
-		return int(b) // l is the base
+// Full returns the listing's entries, building them first if the listing
+// was read by ListingsByDelta.
+func (l *Listing) Full() []Entry {
+	if l.lazy {
+		l.Entries, l.lazy = applyDelta(l.against.Entries, l.dropped, l.differs), false
 	}
-	return int(l.outOf[b])
+	return l.Entries
 }
 
-// indexDelta walks a listing's entries against its base's, both sorted by
-// path, and says how they differ by index (see Listing).
-func indexDelta(base, next []Entry) (outOf, changed, dropped []int32) {
-	outOf = make([]int32, len(base))
-	i, j := 0, 0
-	for i < len(base) || j < len(next) {
-		switch {
-		case j == len(next) || i < len(base) && base[i].Path < next[j].Path:
-			outOf[i] = -1
-			dropped = append(dropped, int32(i))
-			i++
-		case i == len(base) || next[j].Path < base[i].Path:
-			changed = append(changed, int32(j))
-			j++
-		default:
-			outOf[i] = int32(j)
-			if base[i] != next[j] {
-				outOf[i] = -1
-				dropped = append(dropped, int32(i))
-				changed = append(changed, int32(j))
-			}
-			i++
-			j++
-		}
+// lacksBase reports whether l lacks entry b of its base as it is.
+func (l *Listing) lacksBase(b int32) bool {
+	w := int(b) / 64
+	return w < len(l.lacks) && l.lacks[w]&(1<<(uint(b)%64)) != 0
+}
+
+// setDelta records how l differs from a, the listing stored in full that
+// it is read or written against: gone are the paths of a that l lacks and
+// changed the entries of l that a lacks or holds otherwise, both sorted by
+// path.
+func (l *Listing) setDelta(a *Listing, gone []string, changed []Entry) {
+	l.against, l.differs, l.dropped, l.lacks = a, changed, nil, nil
+	if len(gone)+len(changed) == 0 {
+		return
 	}
-	return outOf, changed, dropped
+	l.lacks = make([]uint64, (len(a.Entries)+63)/64)
+	drop := func(at int, p string) int {
+		b, ok := findPath(a.Entries, at, p)
+		if ok {
+			l.dropped = append(l.dropped, int32(b))
+			l.lacks[b/64] |= 1 << (uint(b) % 64)
+		}
+		return b
+	}
+	at, g := 0, 0
+	for _, e := range changed {
+		for g < len(gone) && gone[g] < e.Path {
+			at, g = drop(at, gone[g]), g+1
+		}
+		at = drop(at, e.Path)
+	}
+	for _, p := range gone[g:] {
+		at = drop(at, p)
+	}
+}
+
+// findPath finds the entry at path p of entries sorted by path, at or
+// after from: it gallops forward, then bisects, so a pass over sorted
+// paths a few entries apart costs a few comparisons each.
+func findPath(es []Entry, from int, p string) (int, bool) {
+	lo, step := from, 1
+	for lo+step < len(es) && es[lo+step].Path < p {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step+1, len(es))
+	i := lo + sort.Search(hi-lo, func(i int) bool { return es[lo+i].Path >= p })
+	return i, i < len(es) && es[i].Path == p
 }

@@ -52,42 +52,64 @@ func TestFreshEntries(t *testing.T) {
 		}
 		trees, written = append(trees, l.Tree), append(written, l)
 	}
-	memo := map[plumbing.Hash]*Listing{}
-	var ls []*Listing
-	for _, tr := range trees {
-		l, err := readListingMemo(dir, tr, 0, memo)
-		if err != nil {
-			t.Fatal(err)
+	read := func(lazy bool) []*Listing {
+		memo := map[plumbing.Hash]*Listing{}
+		var ls []*Listing
+		for _, tr := range trees {
+			l, err := readListingLazy(dir, tr, 0, memo, lazy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ls = append(ls, l)
 		}
-		ls = append(ls, l)
+		return ls
 	}
-	walked := func(prev, l *Listing) []int {
-		out := []int{}
+	walked := func(prev, l *Listing) []Entry {
+		out := []Entry{}
 		w := NewEntryWalk(prev.Entries)
-		for j, e := range l.Entries {
+		for _, e := range l.Entries {
 			if _, ok := w.Shared(e); !ok {
-				out = append(out, j)
+				out = append(out, e)
 			}
 		}
 		return out
 	}
-	// As read back together, and as written (an indexing run hands the
-	// listings it wrote to the query).
-	for what, ls := range map[string][]*Listing{"read": ls, "written": written} {
+	// As read back together, with their entries built or left to build,
+	// and as written (an indexing run hands the listings it wrote to the
+	// query); the answers are checked against a walk over built entries.
+	full := read(false)
+	for what, ls := range map[string][]*Listing{"read": full, "read by delta": read(true), "written": written} {
 		for i, prev := range ls {
 			for j, l := range ls {
 				if prev.against == nil || prev.against != l.against {
 					t.Fatalf("%s listings %d and %d do not know their common base", what, i, j)
 				}
-				if got, want := FreshEntries(prev, l), walked(prev, l); !slices.Equal(got, want) {
+				if got, want := FreshEntries(prev, l), walked(full[i], full[j]); !slices.Equal(got, want) {
 					t.Errorf("%s: fresh entries of %d after %d: %v, want %v", what, j, i, got, want)
 				}
 			}
 		}
+		for j, l := range ls {
+			if l.lazy != (what == "read by delta" && j > 0) {
+				t.Errorf("%s: listing %d unbuilt: %v", what, j, l.lazy)
+			}
+			if !slices.Equal(l.Full(), full[j].Entries) {
+				t.Errorf("%s: listing %d has other entries than read in full", what, j)
+			}
+		}
+	}
+	// Listings of different bases are walked, over their built entries.
+	other := &Listing{Tree: h("other base"), Entries: variants[0]}
+	if err := writeListing(dir, other); err != nil {
+		t.Fatal(err)
+	}
+	lazy := read(true)
+	if got, want := FreshEntries(other, lazy[2]), walked(other, full[2]); !slices.Equal(got, want) || len(want) == 0 || lazy[2].lazy {
+		t.Errorf("fresh entries against another base: %v, want %v (built: %v)", got, want, !lazy[2].lazy)
 	}
 	// A listing never cached (or of another base) is walked.
 	loose := &Listing{Tree: h("loose"), Entries: variants[2]}
-	if got, want := FreshEntries(ls[1], loose), walked(ls[1], loose); !slices.Equal(got, want) || len(want) == 0 {
+	if got, want := FreshEntries(full[1], loose), walked(full[1], loose); !slices.Equal(got, want) || len(want) == 0 {
 		t.Errorf("fresh entries of an uncached listing: %v, want %v", got, want)
 	}
 }

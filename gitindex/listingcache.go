@@ -30,8 +30,7 @@ func writeListing(indexDir string, l *Listing) error {
 	if b := l.base; b != nil {
 		gone, changed := listingDelta(b.Entries, l.Entries)
 		if (len(gone)+len(changed))*maxDeltaShare <= len(b.Entries) {
-			l.against = b
-			l.outOf, l.changed, l.dropped = indexDelta(b.Entries, l.Entries)
+			l.setDelta(b, gone, changed)
 			buf := append([]byte(deltaMagic), b.Tree[:]...)
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
@@ -40,7 +39,7 @@ func writeListing(indexDir string, l *Listing) error {
 		}
 		l.base = nil
 	}
-	l.against, l.outOf, l.changed, l.dropped = l, nil, nil, nil
+	l.setDelta(l, nil, nil)
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
@@ -82,42 +81,23 @@ func listingDelta(base, next []Entry) (gone []string, changed []Entry) {
 	return gone, changed
 }
 
-// applyDelta returns base without the paths in gone, with changed merged
-// in, and records in l how the result differs from base (see Listing).
-func applyDelta(l *Listing, base []Entry, gone []string, changed []Entry) []Entry {
-	out := make([]Entry, 0, len(base)+len(changed)-len(gone))
-	l.outOf = make([]int32, len(base))
-	l.changed = make([]int32, 0, len(changed))
-	l.dropped = make([]int32, 0, len(gone)+len(changed))
-	emit := func(e Entry) {
-		l.changed = append(l.changed, int32(len(out)))
-		out = append(out, e)
-	}
-	g, c := 0, 0
+// applyDelta returns the entries of a listing read as a delta: its base's
+// without the ones it dropped, with those that differ merged in.
+func applyDelta(base []Entry, dropped []int32, differs []Entry) []Entry {
+	out := make([]Entry, 0, len(base)+len(differs)-len(dropped))
+	d, c := 0, 0
 	for b, e := range base {
-		for c < len(changed) && changed[c].Path < e.Path {
-			emit(changed[c])
+		for c < len(differs) && differs[c].Path < e.Path {
+			out = append(out, differs[c])
 			c++
 		}
-		l.outOf[b] = -1
-		if g < len(gone) && gone[g] == e.Path {
-			l.dropped = append(l.dropped, int32(b))
-			g++
+		if d < len(dropped) && int(dropped[d]) == b {
+			d++
 			continue
 		}
-		if c < len(changed) && changed[c].Path == e.Path {
-			l.dropped = append(l.dropped, int32(b))
-			emit(changed[c])
-			c++
-			continue
-		}
-		l.outOf[b] = int32(len(out))
 		out = append(out, e)
 	}
-	for _, e := range changed[c:] {
-		emit(e)
-	}
-	return out
+	return append(out, differs[c:]...)
 }
 
 // appendEntries appends a count and the entries, each path front-coded
@@ -257,6 +237,12 @@ func readListingDepth(indexDir string, tree plumbing.Hash, depth int) (*Listing,
 // readListingMemo reads a listing; memo, when given, keeps the listings
 // read (bases included), so that listings sharing a base read it once.
 func readListingMemo(indexDir string, tree plumbing.Hash, depth int, memo map[plumbing.Hash]*Listing) (*Listing, error) {
+	return readListingLazy(indexDir, tree, depth, memo, false)
+}
+
+// readListingLazy reads a listing as readListingMemo does; with lazy, a
+// delta's entries are left for Full to build.
+func readListingLazy(indexDir string, tree plumbing.Hash, depth int, memo map[plumbing.Hash]*Listing, lazy bool) (*Listing, error) {
 	if l, ok := memo[tree]; ok {
 		return l, nil
 	}
@@ -290,9 +276,14 @@ func readListingMemo(indexDir string, tree plumbing.Hash, depth int, memo map[pl
 		}
 		gone := r.paths()
 		changed := r.entries()
-		l.Entries, l.base, l.against = applyDelta(l, base.Entries, gone, changed), base, base
+		l.base = base
+		l.setDelta(base, gone, changed)
+		if l.lazy = lazy; !lazy {
+			l.Entries = applyDelta(base.Entries, l.dropped, l.differs)
+		}
 	} else {
-		l.Entries, l.against = r.entries(), l
+		l.Entries = r.entries()
+		l.setDelta(l, nil, nil)
 	}
 	if r.err != nil {
 		return nil, r.err

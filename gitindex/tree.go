@@ -50,18 +50,18 @@ type Listing struct {
 	// from, when it is not stored in full itself: the cache keeps it as the
 	// changes against base.
 	base *Listing
-	// against, when set, is the listing stored in full that this one is
-	// read or written against (itself when it is stored in full), and the
-	// fields after it say how the two differ, by index: FreshEntries
-	// compares two listings of one base through them.
+	// against, when set, is the listing stored in full that this one was
+	// read or written against (itself when it is stored in full); differs
+	// lists this listing's entries that against lacks or holds otherwise,
+	// and dropped the indexes of against's entries that this one lacks as
+	// they are, both in path order, with lacks the same as a bitset.
+	// FreshEntries compares two listings of one base through them.
 	against *Listing
-	// outOf[b] is the index in Entries of the base's entry b, or -1 when
-	// this listing lacks it as it is (nil: the identity).
-	outOf []int32
-	// changed lists the indexes in Entries of the entries the base lacks
-	// or holds otherwise, and dropped the indexes of the base's entries
-	// this listing lacks as they are; both ascending.
-	changed, dropped []int32
+	differs []Entry
+	dropped []int32
+	lacks   []uint64
+	// lazy is set when Entries is not built yet (ListingsByDelta).
+	lazy bool
 }
 
 // A listing file holds the whole listing (ListingMagic) or, for a listing
@@ -109,6 +109,23 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
 	for i, t := range trees {
 		if out[i], errs[i] = readListingMemo(r.IndexDir, t, 0, memo); errs[i] == nil || cachedOnly {
+			continue
+		}
+		out[i], errs[i] = r.walkListing(t)
+	}
+	return out, errs
+}
+
+// ListingsByDelta lists several trees as Listings does, but leaves the
+// entries of a listing cached as a delta unbuilt: FreshEntries reads it
+// through its delta, and Full builds its entries when they are needed. A
+// query over many releases or branches reads each listing this way, so
+// that what it costs follows what changed between them.
+func (r *Repo) ListingsByDelta(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
+	memo := map[plumbing.Hash]*Listing{}
+	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
+	for i, t := range trees {
+		if out[i], errs[i] = readListingLazy(r.IndexDir, t, 0, memo, true); errs[i] == nil || cachedOnly {
 			continue
 		}
 		out[i], errs[i] = r.walkListing(t)

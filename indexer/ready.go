@@ -24,6 +24,10 @@ type Want struct {
 	NoIndex   bool
 	LockWait  time.Duration // how long to wait for a running indexer
 	OnIndexed func(*Summary)
+	// ByDelta leaves the entries of listings after the first unbuilt
+	// (gitindex.ListingsByDelta): the caller reads them through Fresh and
+	// Gone, or builds them (Listing.Full).
+	ByDelta bool
 }
 
 // Ready is everything a query reads: one snapshot in which the revisions
@@ -32,14 +36,14 @@ type Want struct {
 type Ready struct {
 	Snap     *store.Snapshot
 	Listings []*gitindex.Listing // in the order of Want.Commits
-	// Fresh[i], for i > 0, lists the entries of Listings[i] that
-	// Listings[i-1] does not hold as they are (gitindex.FreshEntries);
-	// Fresh[0] is nil: every entry of the first listing is new. Only these
-	// are located: a view over several listings adds each listing's
-	// entries after the previous one's, so the rest are in it already.
-	Fresh [][]int
-	// Located[i][k] is where the rows of the k-th entry Fresh[i] names are
-	// (of Listings[0].Entries[k] for the first listing; Seg -1: skipped,
+	// Fresh[i] lists the entries of Listings[i] that Listings[i-1] does
+	// not hold as they are (gitindex.FreshEntries); Fresh[0] holds every
+	// entry of the first listing. A view over several listings adds each
+	// listing's entries after the previous one's, so the rest are in it
+	// already. Gone[i], for i > 0, lists the entries of Listings[i-1]
+	// that Listings[i] lacks as they are (only with several listings).
+	Fresh, Gone [][]gitindex.Entry
+	// Located[i][k] is where the rows of Fresh[i][k] are (Seg -1: skipped,
 	// or in no segment). The query builds its view from these, so every
 	// blob is looked up once per query.
 	Located [][]store.BlobLoc
@@ -70,7 +74,11 @@ func (ix *Indexer) Ready(ctx context.Context, want Want) (*Ready, error) {
 	// Listing a tree reads git, never the store: fine while an indexer
 	// runs. Without NoIndex what is not cached yet is listed by the
 	// indexing run, under the lock.
-	listings, errs := ix.repo.Listings(trees, !want.NoIndex)
+	read := ix.repo.Listings
+	if want.ByDelta {
+		read = ix.repo.ListingsByDelta
+	}
+	listings, errs := read(trees, !want.NoIndex)
 	for i := range listings {
 		if errs[i] != nil {
 			clear(listings[i:])
@@ -87,6 +95,7 @@ func (ix *Indexer) Ready(ctx context.Context, want Want) (*Ready, error) {
 		diffs := make([]*gitindex.TreeDiff, len(commits))
 		for i, c := range commits {
 			if listings[i] != nil {
+				listings[i].Full() // the run reads every entry
 				continue
 			}
 			l, d, err := ix.repo.CommitListingDiff(ctx, c)
@@ -131,9 +140,9 @@ func (ix *Indexer) open(want Want, listings []*gitindex.Listing, first bool) (r 
 	}
 	missing := -1
 	var located [][]store.BlobLoc
-	var fresh [][]int
+	var fresh, gone [][]gitindex.Entry
 	if unlisted < 0 && serr == nil {
-		located, fresh, missing = locate(snap, listings)
+		located, fresh, gone, missing = locate(snap, listings)
 	}
 	// A switch of model leaves every blob indexed but without the new
 	// model's vectors: the indexing run computes them, as it does new blobs.
@@ -156,12 +165,12 @@ func (ix *Indexer) open(want Want, listings []*gitindex.Listing, first bool) (r 
 		snap.Close()
 		return nil, false, fmt.Errorf("revision %s is not indexed: %w", want.Commits[unlisted].Rev, store.ErrNoIndex)
 	}
-	return ix.ready(snap, listings, located, fresh, max(missing, 0)), false, nil
+	return ix.ready(snap, listings, located, fresh, gone, max(missing, 0)), false, nil
 }
 
 // ready gathers what the query reads from an opened snapshot.
-func (ix *Indexer) ready(snap *store.Snapshot, listings []*gitindex.Listing, located [][]store.BlobLoc, fresh [][]int, pending int) *Ready {
-	r := &Ready{Snap: snap, Listings: listings, Located: located, Fresh: fresh, Pending: pending}
+func (ix *Indexer) ready(snap *store.Snapshot, listings []*gitindex.Listing, located [][]store.BlobLoc, fresh, gone [][]gitindex.Entry, pending int) *Ready {
+	r := &Ready{Snap: snap, Listings: listings, Located: located, Fresh: fresh, Gone: gone, Pending: pending}
 	for _, d := range snap.Damaged {
 		r.Damaged = append(r.Damaged, d.String())
 	}
@@ -194,8 +203,8 @@ func (ix *Indexer) readyWorktree(ctx context.Context, want Want) (*Ready, error)
 		return nil, err
 	}
 	listings := []*gitindex.Listing{l}
-	located, fresh, missing := locate(snap, listings)
-	r := ix.ready(snap, listings, located, fresh, missing)
+	located, fresh, gone, missing := locate(snap, listings)
+	r := ix.ready(snap, listings, located, fresh, gone, missing)
 	r.Commit, r.Indexed = head, sum
 	return r, nil
 }
@@ -222,34 +231,31 @@ func withoutVectors(snap *store.Snapshot) int {
 
 // locate finds where the rows of the listings' blobs are: every entry of
 // the first listing, then the fresh entries of each next one. It returns
-// them with the fresh entries (see Ready) and how many distinct blobs no
-// segment holds. Listings of several revisions repeat most blobs: each is
-// looked up once.
-func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, [][]int, int) {
-	out, fresh := make([][]store.BlobLoc, len(ls)), make([][]int, len(ls))
-	missing := map[plumbing.Hash]bool{}
+// them with the fresh and gone entries (see Ready) and how many distinct
+// blobs no segment holds. Listings of several revisions repeat most
+// blobs: each is looked up once.
+func locate(snap *store.Snapshot, ls []*gitindex.Listing) (located [][]store.BlobLoc, fresh, gone [][]gitindex.Entry, missing int) {
+	located, fresh = make([][]store.BlobLoc, len(ls)), make([][]gitindex.Entry, len(ls))
+	absent := map[plumbing.Hash]bool{}
 	if len(ls) == 1 {
-		out[0] = snap.Locate(ls[0])
-		for i, loc := range out[0] {
+		located[0], fresh[0] = snap.Locate(ls[0]), ls[0].Entries
+		for i, loc := range located[0] {
 			if e := ls[0].Entries[i]; loc.Seg < 0 && e.Skip == gitindex.SkipNone {
-				missing[e.Blob] = true
+				absent[e.Blob] = true
 			}
 		}
-		return out, fresh, len(missing)
+		return located, fresh, nil, len(absent)
 	}
+	gone = make([][]gitindex.Entry, len(ls))
 	found := map[plumbing.Hash]store.BlobLoc{}
 	for i, l := range ls {
-		n := len(l.Entries)
-		if i > 0 {
-			fresh[i] = gitindex.FreshEntries(ls[i-1], l)
-			n = len(fresh[i])
+		if i == 0 {
+			fresh[i] = l.Full()
+		} else {
+			fresh[i], gone[i] = gitindex.FreshEntries(ls[i-1], l), gitindex.FreshEntries(l, ls[i-1])
 		}
-		locs := make([]store.BlobLoc, n)
-		for k := range locs {
-			e := l.Entries[k]
-			if i > 0 {
-				e = l.Entries[fresh[i][k]]
-			}
+		locs := make([]store.BlobLoc, len(fresh[i]))
+		for k, e := range fresh[i] {
 			locs[k].Seg = -1
 			if e.Skip != gitindex.SkipNone {
 				continue
@@ -259,13 +265,13 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) ([][]store.BlobLoc, []
 				var ok bool
 				if loc, ok = snap.FindBlob(e.Blob); !ok {
 					loc.Seg = -1
-					missing[e.Blob] = true
+					absent[e.Blob] = true
 				}
 				found[e.Blob] = loc
 			}
 			locs[k] = loc
 		}
-		out[i] = locs
+		located[i] = locs
 	}
-	return out, fresh, len(missing)
+	return located, fresh, gone, len(absent)
 }

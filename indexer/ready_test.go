@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -36,18 +37,13 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 			}
 			// Every entry of the first listing is located; of the next, those
 			// the one before does not hold as they are.
-			idx := rd.Fresh[i]
-			if i == 0 {
-				idx = make([]int, len(l.Entries))
-				for j := range idx {
-					idx[j] = j
-				}
+			if i == 0 && !slices.Equal(rd.Fresh[0], l.Entries) {
+				t.Errorf("%s: the first listing's fresh entries are not all of its entries", what)
 			}
-			if len(rd.Located[i]) != len(idx) {
-				t.Fatalf("%s: %d located entries in listing %d, want %d", what, len(rd.Located[i]), i, len(idx))
+			if len(rd.Located[i]) != len(rd.Fresh[i]) {
+				t.Fatalf("%s: %d located entries in listing %d for %d fresh", what, len(rd.Located[i]), i, len(rd.Fresh[i]))
 			}
-			for k, j := range idx {
-				e := l.Entries[j]
+			for k, e := range rd.Fresh[i] {
 				want, ok := rd.Snap.FindBlob(e.Blob)
 				if e.Skip != gitindex.SkipNone || !ok {
 					want.Seg = -1
@@ -99,7 +95,19 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 	}
 	defer older.Snap.Close()
 	check("older first", older, prev, head)
-	if got := older.Fresh[1]; len(got) != 2 || older.Listings[1].Entries[got[0]].Path != "pkg0/new.go" || older.Listings[1].Entries[got[1]].Path != "vendor/v.go" {
+	if got := older.Fresh[1]; len(got) != 2 || got[0].Path != "pkg0/new.go" || got[1].Path != "vendor/v.go" {
 		t.Errorf("older first: HEAD's fresh entries %v, want pkg0/new.go and vendor/v.go", got)
+	}
+	if len(older.Gone[1]) != 0 || len(rd.Gone[1]) != 2 {
+		t.Errorf("entries lost: %v with HEAD~1 first, %v with HEAD first; want none, then the two HEAD adds", older.Gone[1], rd.Gone[1])
+	}
+	// Read through their deltas, the listings give the same answers.
+	lazy, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{prev, head}, ByDelta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lazy.Snap.Close()
+	if !slices.Equal(lazy.Fresh[1], older.Fresh[1]) || !slices.Equal(lazy.Gone[1], older.Gone[1]) || !slices.Equal(lazy.Listings[1].Full(), older.Listings[1].Entries) {
+		t.Errorf("by delta: fresh %v, gone %v; want %v, %v", lazy.Fresh[1], lazy.Gone[1], older.Fresh[1], older.Gone[1])
 	}
 }

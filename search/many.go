@@ -2,9 +2,9 @@ package search
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -51,7 +52,9 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 		return nil, err
 	}
 	res := &Result{Commit: all[0], Revisions: all}
-	rd, err := ready(ctx, repo, append(uniq, sets...), &opts, res)
+	// The listings after the first are read through their deltas: what
+	// the query costs follows what changed between the revisions.
+	rd, err := readyWant(ctx, repo, indexer.Want{Commits: append(uniq, sets...), ByDelta: true}, &opts, res)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +62,7 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	listings := rd.Listings
 	treeOf := map[plumbing.Hash]int{}
 	var trees []*gitindex.Listing
-	var fresh [][]int
+	var fresh [][]gitindex.Entry
 	var located [][]store.BlobLoc
 	// A listing left out as the twin of an earlier one changes nothing:
 	// the next one's fresh entries, against it, are against its twin's.
@@ -89,11 +92,15 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	if err != nil {
 		return nil, err
 	}
+	chain := refChain{fresh: rd.Fresh[:len(uniq)], gone: rd.Gone[:len(uniq)], tree: make([]int, len(uniq))}
+	for i, l := range listings[:len(uniq)] {
+		chain.tree[i] = treeOf[l.Tree]
+	}
 	revTree := make([]int, len(all))
 	for i, c := range all {
 		revTree[i] = treeOf[c.Tree]
 	}
-	view.attachRefs(hits, fused, trees, all, revTree, &opts)
+	view.attachRefs(hits, fused, chain, len(trees), all, revTree, &opts)
 	res.Hits = hits
 	return res, nil
 }
@@ -160,13 +167,22 @@ type place struct {
 	start, end int
 }
 
+// refChain is the listings of a search over several revisions, in the
+// order the indexing side returned them: each listing's fresh entries and
+// the entries it lost against the one before (indexer.Ready), and its
+// distinct tree.
+type refChain struct {
+	fresh, gone [][]gitindex.Entry
+	tree        []int
+}
+
 // attachRefs sets each hit's Refs: every revision whose tree holds the
 // hit's content (its chunk text, by content hash; a row without text of
 // its own by its blob), at the path and lines it has there, in the order
 // the revisions were asked. Only the top hits are looked up: one pass over
-// the union's rows finds the blobs holding their hashes, one pass over
-// each distinct tree finds the paths of those blobs.
-func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, revs []gitindex.Commit, revTree []int, opts *Options) {
+// the union's rows finds the blobs holding their hashes, and one pass
+// along the chain of listings finds where each tree holds those blobs.
+func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, revs []gitindex.Commit, revTree []int, opts *Options) {
 	type match struct {
 		hit        int
 		start, end int
@@ -191,26 +207,39 @@ func (v *view) attachRefs(hits []Hit, rows []fused, trees []*gitindex.Listing, r
 		}
 	})
 	// found[t][i]: where tree t holds hit i; the hit's own path is
-	// preferred when the content sits at several. The trees list every
-	// entry of every ref, so a table of the blobs' first two bytes turns
-	// most entries away before the map is asked.
-	var maybe [1 << 16]bool
-	for b := range byBlob {
-		maybe[binary.LittleEndian.Uint16(b[:2])] = true
+	// preferred when the content sits at several. A listing's entries
+	// that hold the hits' blobs are the previous listing's, less those it
+	// lost, plus its fresh ones: the walk along the chain never reads a
+	// whole listing after the first.
+	holds := func(es []gitindex.Entry) []gitindex.Entry {
+		var out []gitindex.Entry
+		for _, e := range es {
+			if _, ok := byBlob[e.Blob]; ok {
+				out = append(out, e)
+			}
+		}
+		return out
 	}
-	found := make([]map[int]place, len(trees))
+	found := make([]map[int]place, nTrees)
 	extra := make([][]string, len(hits))
-	for t, l := range trees {
+	var cur []gitindex.Entry
+	for i, fresh := range chain.fresh {
+		if i > 0 {
+			lost := holds(chain.gone[i])
+			cur = slices.DeleteFunc(cur, func(e gitindex.Entry) bool { return slices.Contains(lost, e) })
+		}
+		cur = append(cur, holds(fresh)...)
+		slices.SortFunc(cur, func(a, b gitindex.Entry) int { return strings.Compare(a.Path, b.Path) })
+		t := chain.tree[i]
+		if found[t] != nil {
+			continue // the twin of an earlier listing
+		}
 		found[t] = map[int]place{}
-		for _, e := range l.Entries {
-			if !maybe[binary.LittleEndian.Uint16(e.Blob[:2])] {
+		for _, e := range cur {
+			if e.Skip != gitindex.SkipNone || (opts.Path != "" && !pathMatches(opts.Path, e.Path)) {
 				continue
 			}
-			ms, ok := byBlob[e.Blob]
-			if !ok || e.Skip != gitindex.SkipNone || (opts.Path != "" && !pathMatches(opts.Path, e.Path)) {
-				continue
-			}
-			for _, m := range ms {
+			for _, m := range byBlob[e.Blob] {
 				here := place{e.Path, e.Blob, m.start, m.end}
 				if p, had := found[t][m.hit]; had {
 					// Several places in one tree: copies of the code. The

@@ -24,12 +24,16 @@ func resolveAll(repo *gitindex.Repo, revs []string) ([]gitindex.Commit, error) {
 // opts.NoIndex, and returns the snapshot, the listings and where their
 // blobs are. res learns what is pending, damaged or without vectors.
 func ready(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Commit, opts *Options, res *Result) (*indexer.Ready, error) {
+	return readyWant(ctx, repo, indexer.Want{Commits: commits}, opts, res)
+}
+
+// readyWant is ready with more of indexer.Want said.
+func readyWant(ctx context.Context, repo *gitindex.Repo, want indexer.Want, opts *Options, res *Result) (*indexer.Ready, error) {
 	iopts := opts.Index
 	iopts.Embedder = opts.Embedder
-	r, err := indexer.NewIndexer(repo, iopts).Ready(ctx, indexer.Want{
-		Commits: commits, Worktree: opts.Worktree, NoIndex: opts.NoIndex,
-		LockWait: opts.LockWait, OnIndexed: opts.OnIndexed,
-	})
+	want.Worktree, want.NoIndex = opts.Worktree, opts.NoIndex
+	want.LockWait, want.OnIndexed = opts.LockWait, opts.OnIndexed
+	r, err := indexer.NewIndexer(repo, iopts).Ready(ctx, want)
 	if r != nil {
 		res.Indexed = r.Indexed
 		res.Pending, res.Damaged, res.NoVectors = r.Pending, r.Damaged, r.NoVectors

@@ -33,7 +33,7 @@ func contentCount(b *testing.B, repo *gitindex.Repo, sel gitindex.RefSelection) 
 	// One listing per distinct tree, as a search over the refs takes them.
 	seen := map[plumbing.Hash]bool{}
 	var trees []*gitindex.Listing
-	var fresh [][]int
+	var fresh [][]gitindex.Entry
 	var located [][]store.BlobLoc
 	for i, l := range rd.Listings {
 		if !seen[l.Tree] {

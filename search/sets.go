@@ -15,7 +15,7 @@ type hashSet map[[16]byte]struct{}
 func listingHashes(snap *store.Snapshot, l *gitindex.Listing) hashSet {
 	set := hashSet{}
 	done := map[plumbing.Hash]bool{}
-	for _, e := range l.Entries {
+	for _, e := range l.Full() {
 		if e.Skip != gitindex.SkipNone || done[e.Blob] {
 			continue
 		}

@@ -45,10 +45,10 @@ type visibleBlob struct {
 // newView makes the rows of the listings' blobs visible (one listing for a
 // revision; several for the union of a history or of many refs), filtered
 // by opts. fresh and located, when given, are what the indexing side
-// returned (indexer.Ready): which entries of each listing the previous one
+// returned (indexer.Ready): each listing's entries that the previous one
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
-func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]int, located [][]store.BlobLoc, opts *Options) *view {
+func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
 	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
@@ -62,14 +62,15 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		seen = map[pathBlob]bool{} // a history repeats most (path, blob) pairs
 	}
 	for i, l := range ls {
-		var idx []int
 		var locs []store.BlobLoc
-		if i < len(located) {
-			idx, locs = fresh[i], located[i]
-		} else if i > 0 {
-			idx = gitindex.FreshEntries(ls[i-1], l)
+		es := l.Entries
+		switch {
+		case i < len(located):
+			es, locs = fresh[i], located[i]
+		case i > 0:
+			es = gitindex.FreshEntries(ls[i-1], l)
 		}
-		v.add(l, i, idx, locs, opts, seen)
+		v.add(es, i, locs, opts, seen)
 	}
 	return v
 }
@@ -85,21 +86,14 @@ type pathBlob struct {
 	blob plumbing.Hash
 }
 
-// add makes listing l's blobs visible: the entries idx names (all of them
-// when idx is nil; the others are in the view already), at locs[k] for
-// the k-th (looked up when locs is nil). seen holds the (path, blob) pairs
-// already added, when several listings make the view.
-func (v *view) add(l *gitindex.Listing, tree int, idx []int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
+// add makes the blobs of a listing's entries es visible (the others are
+// in the view already), at locs[k] for es[k] (looked up when locs is nil).
+// seen holds the (path, blob) pairs already added, when several listings
+// make the view.
+func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
 	snap := v.snap
-	n := len(l.Entries)
-	if idx != nil {
-		n = len(idx)
-	}
-	for k := range n {
-		e := &l.Entries[k]
-		if idx != nil {
-			e = &l.Entries[idx[k]]
-		}
+	for k := range es {
+		e := &es[k]
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}

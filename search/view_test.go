@@ -54,24 +54,23 @@ func TestViewOfSeveralListings(t *testing.T) {
 	for i, l := range rd.Listings {
 		// Every entry of the first listing, then those the one before
 		// lacks, as a walk over both finds them.
-		var idx []int
+		var want []gitindex.Entry
 		w := gitindex.NewEntryWalk(nil)
 		if i > 0 {
 			w = gitindex.NewEntryWalk(rd.Listings[i-1].Entries)
 		}
-		for j, e := range l.Entries {
+		for _, e := range l.Entries {
 			if _, ok := w.Shared(e); !ok {
-				idx = append(idx, j)
+				want = append(want, e)
 			}
 		}
-		if i > 0 && !slices.Equal(rd.Fresh[i], idx) {
-			t.Errorf("revision %d: fresh entries %v, want %v", i, rd.Fresh[i], idx)
+		if !slices.Equal(rd.Fresh[i], want) {
+			t.Errorf("revision %d: fresh entries %v, want %v", i, rd.Fresh[i], want)
 		}
-		if len(rd.Located[i]) != len(idx) {
-			t.Fatalf("revision %d: %d located entries, want %d", i, len(rd.Located[i]), len(idx))
+		if len(rd.Located[i]) != len(rd.Fresh[i]) {
+			t.Fatalf("revision %d: %d located entries for %d fresh", i, len(rd.Located[i]), len(rd.Fresh[i]))
 		}
-		for k, j := range idx {
-			e := l.Entries[j]
+		for k, e := range rd.Fresh[i] {
 			want, ok := rd.Snap.FindBlob(e.Blob)
 			if !ok || e.Skip != gitindex.SkipNone {
 				want = store.BlobLoc{Seg: -1}
