@@ -53,10 +53,10 @@ func TestFreshEntries(t *testing.T) {
 		trees, written = append(trees, l.Tree), append(written, l)
 	}
 	read := func(lazy bool) []*Listing {
-		memo := map[plumbing.Hash]*Listing{}
+		ld := &listingLoader{dir: dir, memo: map[plumbing.Hash]*Listing{}, lazy: lazy}
 		var ls []*Listing
 		for _, tr := range trees {
-			l, err := readListingLazy(dir, tr, 0, memo, lazy)
+			l, err := ld.read(tr, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

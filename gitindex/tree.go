@@ -105,10 +105,10 @@ func (r *Repo) walkListing(tree plumbing.Hash) (*Listing, error) {
 // listing that several of them share once. A tree that fails leaves a nil
 // listing and its error.
 func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
-	memo := map[plumbing.Hash]*Listing{}
+	ld := &listingLoader{dir: r.IndexDir, memo: map[plumbing.Hash]*Listing{}}
 	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
 	for i, t := range trees {
-		if out[i], errs[i] = readListingMemo(r.IndexDir, t, 0, memo); errs[i] == nil || cachedOnly {
+		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
 			continue
 		}
 		out[i], errs[i] = r.walkListing(t)
@@ -122,10 +122,10 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 // query over many releases or branches reads each listing this way, so
 // that what it costs follows what changed between them.
 func (r *Repo) ListingsByDelta(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
-	memo := map[plumbing.Hash]*Listing{}
+	ld := &listingLoader{dir: r.IndexDir, memo: map[plumbing.Hash]*Listing{}, lazy: true}
 	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
 	for i, t := range trees {
-		if out[i], errs[i] = readListingLazy(r.IndexDir, t, 0, memo, true); errs[i] == nil || cachedOnly {
+		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
 			continue
 		}
 		out[i], errs[i] = r.walkListing(t)

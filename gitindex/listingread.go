@@ -1,0 +1,207 @@
+package gitindex
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// CheckListing reads the cached listing of the tree named by its SHA and
+// verifies its checksums, as store.Check needs.
+func (r *Repo) CheckListing(tree string) error {
+	_, err := readListing(r.IndexDir, plumbing.NewHash(tree))
+	return err
+}
+
+// readListing reads the cached listing of tree; a delta is applied to its
+// base, which must be stored in full.
+func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
+	return (&listingLoader{dir: indexDir}).read(tree, 0)
+}
+
+// listingLoader reads cached listings for one caller. With memo set, the
+// listings read (bases included) are kept, so that listings sharing a base
+// read it once; with lazy, a delta's entries are left for Full to build.
+// Files are read into two buffers kept for the loader's life (a delta's
+// file is still being decoded while its base is read): nothing of them is
+// kept, and a fresh buffer per file would cost more than the read.
+type listingLoader struct {
+	dir  string
+	memo map[plumbing.Hash]*Listing
+	lazy bool
+	buf  [2][]byte
+}
+
+func (ld *listingLoader) read(tree plumbing.Hash, depth int) (*Listing, error) {
+	if l, ok := ld.memo[tree]; ok {
+		return l, nil
+	}
+	b, err := ld.readFile(ListingPath(ld.dir, tree), depth)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < len(ListingMagic)+4 {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	magic := string(b[:len(ListingMagic)])
+	if magic != ListingMagic && (magic != deltaMagic || depth > 0) {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
+	}
+	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}
+	l := &Listing{Tree: tree}
+	if magic == deltaMagic {
+		if len(r.d) < len(plumbing.ZeroHash) {
+			return nil, fmt.Errorf("tree listing %s: bad header", tree)
+		}
+		var bt plumbing.Hash
+		copy(bt[:], r.d)
+		r.d = r.d[len(bt):]
+		base, err := ld.read(bt, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("tree listing %s: base: %w", tree, err)
+		}
+		gone := r.paths()
+		changed := r.entries()
+		l.base = base
+		l.setDelta(base, gone, changed)
+		if l.lazy = ld.lazy; !ld.lazy {
+			l.Entries = applyDelta(base.Entries, l.dropped, l.differs)
+		}
+	} else {
+		l.Entries = r.entries()
+		l.setDelta(l, nil, nil)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.d) != 0 {
+		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
+	}
+	if ld.memo != nil {
+		ld.memo[tree] = l
+	}
+	return l, nil
+}
+
+// readFile reads the file at p into the buffer of depth.
+func (ld *listingLoader) readFile(p string, depth int) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := int(fi.Size())
+	if cap(ld.buf[depth]) < n {
+		ld.buf[depth] = make([]byte, n)
+	}
+	b := ld.buf[depth][:n]
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return b, nil
+}
+
+// listingReader decodes the body of a listing file.
+type listingReader struct {
+	tree plumbing.Hash
+	d    []byte
+	err  error
+}
+
+func (r *listingReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("tree listing %s: corrupt %s", r.tree, what)
+	}
+}
+
+func (r *listingReader) count() int {
+	n, k := binary.Uvarint(r.d)
+	if k <= 0 || n > uint64(len(r.d)) {
+		r.fail("count")
+		return 0
+	}
+	r.d = r.d[k:]
+	return int(n)
+}
+
+// pathList decodes n front-coded paths (calling each after the i-th, to
+// read what follows it) into one string: its bytes are
+// allocated once, and each path is a slice of it.
+func (r *listingReader) pathList(n int, each func(i int)) []string {
+	arena := make([]byte, 0, min(len(r.d), n*48))
+	ends := make([]int, 0, n)
+	prev := 0 // where the previous path starts in arena
+	for i := range n {
+		shared, k1 := binary.Uvarint(r.d)
+		if k1 <= 0 || shared > uint64(len(arena)-prev) {
+			r.fail("path")
+			return nil
+		}
+		r.d = r.d[k1:]
+		m, k2 := binary.Uvarint(r.d)
+		if k2 <= 0 || m > uint64(len(r.d)-k2) {
+			r.fail("path")
+			return nil
+		}
+		start := len(arena)
+		arena = append(arena, arena[prev:prev+int(shared)]...)
+		arena = append(arena, r.d[k2:k2+int(m)]...)
+		r.d = r.d[k2+int(m):]
+		ends, prev = append(ends, len(arena)), start
+		if each != nil {
+			if each(i); r.err != nil {
+				return nil
+			}
+		}
+	}
+	all := string(arena)
+	ps := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		ps[i], start = all[start:end], end
+	}
+	return ps
+}
+
+func (r *listingReader) entries() []Entry {
+	n := r.count()
+	es := make([]Entry, n)
+	ps := r.pathList(n, func(i int) {
+		if len(r.d) < len(plumbing.ZeroHash)+1 {
+			r.fail("entry")
+			return
+		}
+		e := &es[i]
+		copy(e.Blob[:], r.d)
+		code := r.d[len(plumbing.ZeroHash)]
+		if int(code) >= len(SkipCodes) {
+			r.fail("entry")
+			return
+		}
+		e.Skip = SkipCodes[code]
+		r.d = r.d[len(plumbing.ZeroHash)+1:]
+	})
+	if r.err != nil {
+		return nil
+	}
+	for i := range es {
+		es[i].Path = ps[i]
+	}
+	return es
+}
+
+func (r *listingReader) paths() []string {
+	return r.pathList(r.count(), nil)
+}
