@@ -125,45 +125,42 @@ func (v *view) rowsWithContent(targets map[[16]byte][]int, visit func(seg, row i
 	if len(targets) == 0 {
 		return
 	}
-	var maybe [1 << 10]uint64
+	var maybe [1 << 16 / 64]uint64
+	bit := func(h [16]byte) (int, uint64) { k := int(h[0]) | int(h[1])<<8; return k / 64, 1 << (k % 64) }
 	for h := range targets {
-		k := binary.LittleEndian.Uint16(h[:2])
-		maybe[k>>6] |= 1 << (k & 63)
+		w, m := bit(h)
+		maybe[w] |= m
 	}
 	lookup := func(seg, r int) []int {
 		h, indexed := v.snap.Segments[seg].RowHash(r)
-		k := binary.LittleEndian.Uint16(h[:2])
-		if !indexed || maybe[k>>6]&(1<<(k&63)) == 0 {
+		if w, m := bit(h); !indexed || maybe[w]&m == 0 {
 			return nil
 		}
 		return targets[h]
 	}
-	for s, seg := range v.snap.Segments {
-		if len(v.blobs[s]) == 0 {
-			continue
-		}
-		var checked, matched *bitset.BitSet
-		for first, b := range v.blobs[s] {
-			for r := first; r < first+b.n; r++ {
-				c, ok := seg.FirstCopy(r)
-				if !ok {
-					if is := lookup(s, r); is != nil {
-						visit(s, r, is)
-					}
-					continue
+	checked := make([]*bitset.BitSet, len(v.snap.Segments))
+	matched := make([]*bitset.BitSet, len(v.snap.Segments))
+	for _, b := range v.added {
+		s, seg := b.seg, v.snap.Segments[b.seg]
+		for r := b.first; r < b.first+b.n; r++ {
+			c, ok := seg.FirstCopy(r)
+			if !ok {
+				if is := lookup(s, r); is != nil {
+					visit(s, r, is)
 				}
-				if checked == nil {
-					checked, matched = bitset.New(uint(seg.Rows())), bitset.New(uint(seg.Rows()))
+				continue
+			}
+			if checked[s] == nil {
+				checked[s], matched[s] = bitset.New(uint(seg.Rows())), bitset.New(uint(seg.Rows()))
+			}
+			if !checked[s].Test(uint(c)) {
+				checked[s].Set(uint(c))
+				if lookup(s, c) != nil {
+					matched[s].Set(uint(c))
 				}
-				if !checked.Test(uint(c)) {
-					checked.Set(uint(c))
-					if lookup(s, c) != nil {
-						matched.Set(uint(c))
-					}
-				}
-				if matched.Test(uint(c)) {
-					visit(s, r, lookup(s, c))
-				}
+			}
+			if matched[s].Test(uint(c)) {
+				visit(s, r, lookup(s, c))
 			}
 		}
 	}
