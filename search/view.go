@@ -57,10 +57,6 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		v.allow[i] = bitset.New(uint(seg.Rows()))
 		v.blobs[i] = map[int]visibleBlob{}
 	}
-	var seen map[pathBlob]bool
-	if len(ls) > 1 {
-		seen = map[pathBlob]bool{} // a history repeats most (path, blob) pairs
-	}
 	for i, l := range ls {
 		var locs []store.BlobLoc
 		es := l.Entries
@@ -70,7 +66,7 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		case i > 0:
 			es = gitindex.FreshEntries(ls[i-1], l)
 		}
-		v.add(es, i, locs, opts, seen)
+		v.add(es, i, locs, opts)
 	}
 	return v
 }
@@ -81,28 +77,16 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n in
 	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
 }
 
-type pathBlob struct {
-	path string
-	blob plumbing.Hash
-}
-
 // add makes the blobs of a listing's entries es visible (the others are
 // in the view already), at locs[k] for es[k] (looked up when locs is nil).
-// seen holds the (path, blob) pairs already added, when several listings
-// make the view.
-func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options, seen map[pathBlob]bool) {
+// An entry that an earlier listing than the previous one held (a file
+// changed back) finds its blob in the view and only adds its path.
+func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {
 			continue
-		}
-		if seen != nil {
-			pb := pathBlob{e.Path, e.Blob}
-			if seen[pb] {
-				continue
-			}
-			seen[pb] = true
 		}
 		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
 			continue
