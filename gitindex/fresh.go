@@ -48,6 +48,7 @@ func FreshEntries(prev, l *Listing) []Entry {
 			kept = append(kept, a.Entries[b])
 		}
 	}
+	fresh = make([]Entry, 0, len(differ)+len(kept))
 	for len(differ) > 0 || len(kept) > 0 {
 		if len(kept) == 0 || len(differ) > 0 && differ[0].Path < kept[0].Path {
 			fresh, differ = append(fresh, differ[0]), differ[1:]

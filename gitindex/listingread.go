@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -140,7 +141,9 @@ func (r *listingReader) count() int {
 // read what follows it) into one string: its bytes are
 // allocated once, and each path is a slice of it.
 func (r *listingReader) pathList(n int, each func(i int)) []string {
-	arena := make([]byte, 0, min(len(r.d), n*48))
+	// Paths are front-coded, so their bytes can be several times what the
+	// file holds for them; n is at most the file's length (count).
+	arena := make([]byte, 0, n*48)
 	ends := make([]int, 0, n)
 	prev := 0 // where the previous path starts in arena
 	for i := range n {
@@ -166,7 +169,9 @@ func (r *listingReader) pathList(n int, each func(i int)) []string {
 			}
 		}
 	}
-	all := string(arena)
+	// The arena is never written again: its bytes become the string
+	// without a copy.
+	all := unsafe.String(unsafe.SliceData(arena), len(arena))
 	ps := make([]string, n)
 	start := 0
 	for i, end := range ends {

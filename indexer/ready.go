@@ -247,13 +247,17 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) (located [][]store.Blo
 		return located, fresh, nil, len(absent)
 	}
 	gone = make([][]gitindex.Entry, len(ls))
-	found := map[plumbing.Hash]store.BlobLoc{}
+	total := 0
 	for i, l := range ls {
 		if i == 0 {
 			fresh[i] = l.Full()
 		} else {
 			fresh[i], gone[i] = gitindex.FreshEntries(ls[i-1], l), gitindex.FreshEntries(l, ls[i-1])
 		}
+		total += len(fresh[i])
+	}
+	found := make(map[plumbing.Hash]store.BlobLoc, total)
+	for i := range ls {
 		locs := make([]store.BlobLoc, len(fresh[i]))
 		for k, e := range fresh[i] {
 			locs[k].Seg = -1

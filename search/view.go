@@ -53,10 +53,21 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.blobs = make([]map[int]visibleBlob, ns)
+	// The entries to add, per segment, bound the blobs the view will hold.
+	sizes, total := make([]int, ns), 0
+	for _, locs := range located {
+		for _, loc := range locs {
+			if loc.Seg >= 0 {
+				sizes[loc.Seg]++
+				total++
+			}
+		}
+	}
 	for i, seg := range snap.Segments {
 		v.allow[i] = bitset.New(uint(seg.Rows()))
-		v.blobs[i] = map[int]visibleBlob{}
+		v.blobs[i] = make(map[int]visibleBlob, sizes[i])
 	}
+	v.added = make([]blobRef, 0, total)
 	for i, l := range ls {
 		var locs []store.BlobLoc
 		es := l.Entries
