@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"io"
-	"os"
 	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -94,24 +92,11 @@ func (ld *listingLoader) read(tree plumbing.Hash, depth int) (*Listing, error) {
 
 // readFile reads the file at p into the buffer of depth.
 func (ld *listingLoader) readFile(p string, depth int) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
+	b, err := readFileInto(p, ld.buf[depth])
+	if cap(b) > cap(ld.buf[depth]) {
+		ld.buf[depth] = b[:0]
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	n := int(fi.Size())
-	if cap(ld.buf[depth]) < n {
-		ld.buf[depth] = make([]byte, n)
-	}
-	b := ld.buf[depth][:n]
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	return b, nil
+	return b, err
 }
 
 // listingReader decodes the body of a listing file.
