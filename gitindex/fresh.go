@@ -5,58 +5,92 @@ import "sort"
 // FreshEntries returns, in path order, the entries of l that prev does not
 // hold as they are (same path, blob and skip reason). A search over many
 // releases or branches adds each listing's entries to its view after the
-// previous listing's, so only these can be new to it; FreshEntries(l,
-// prev) are the entries prev has that l lost.
+// previous listing's, so only these can be new to it.
+func FreshEntries(prev, l *Listing) []Entry {
+	fresh, _ := Changes(prev, l)
+	return fresh
+}
+
+// Changes returns, in path order, the entries of l that prev does not hold
+// as they are (fresh) and the entries of prev that l does not hold as they
+// are (gone).
 //
 // Listings read from the cache (or just written to it) know how they
 // differ from the listing they are stored against: when prev and l share
 // it, only the entries at which either differs from it are looked at, so
 // the cost follows what changed between them, not the size of the tree.
-// Otherwise the two listings are walked side by side (EntryWalk).
-func FreshEntries(prev, l *Listing) []Entry {
-	fresh := []Entry{}
+// Otherwise the two listings are merged side by side.
+func Changes(prev, l *Listing) (fresh, gone []Entry) {
 	if prev == l {
-		return fresh
+		return []Entry{}, []Entry{}
 	}
 	a := l.against
 	if a == nil || prev.against != a {
-		w := NewEntryWalk(prev.Full())
-		for _, e := range l.Full() {
-			if _, ok := w.Shared(e); !ok {
-				fresh = append(fresh, e)
-			}
-		}
-		return fresh
+		return mergeChanges(prev.Full(), l.Full())
 	}
-	// Elsewhere both hold the base's entry, or neither has one. Of l's
-	// entries that differ from the base, prev holds only those it holds
-	// with the same difference; of the base's entries that l keeps, prev
-	// lacks those it dropped. Both lists come in path order: merge them.
-	var differ, kept []Entry
-	i := 0
-	for _, e := range l.differs {
-		for i < len(prev.differs) && prev.differs[i].Path < e.Path {
-			i++
-		}
-		if i < len(prev.differs) && prev.differs[i] == e {
-			continue
-		}
-		differ = append(differ, e)
-	}
+	// Elsewhere both hold the base's entry, or neither has one. Of the
+	// entries that differ from the base in either, the other holds only
+	// those it holds with the same difference; of the base's entries, one
+	// lacks those it dropped and the other keeps.
+	differ, lost := mergeChanges(prev.differs, l.differs)
+	var kept, dropped []Entry
 	for _, b := range prev.dropped {
 		if !l.lacksBase(b) {
 			kept = append(kept, a.Entries[b])
 		}
 	}
-	fresh = make([]Entry, 0, len(differ)+len(kept))
-	for len(differ) > 0 || len(kept) > 0 {
-		if len(kept) == 0 || len(differ) > 0 && differ[0].Path < kept[0].Path {
-			fresh, differ = append(fresh, differ[0]), differ[1:]
-		} else {
-			fresh, kept = append(fresh, kept[0]), kept[1:]
+	for _, b := range l.dropped {
+		if !prev.lacksBase(b) {
+			dropped = append(dropped, a.Entries[b])
 		}
 	}
-	return fresh
+	return mergeByPath(differ, kept), mergeByPath(lost, dropped)
+}
+
+// mergeChanges walks two lists of entries sorted by path and returns the
+// entries of next that prev lacks or holds otherwise, and those of prev
+// that next lacks or holds otherwise.
+func mergeChanges(prev, next []Entry) (fresh, gone []Entry) {
+	fresh, gone = []Entry{}, []Entry{}
+	i, j := 0, 0
+	for i < len(prev) || j < len(next) {
+		switch {
+		case j == len(next):
+			gone = append(gone, prev[i])
+			i++
+		case i == len(prev):
+			fresh = append(fresh, next[j])
+			j++
+		case prev[i] == next[j]: // equal paths that share their bytes compare without reading them
+			i++
+			j++
+		case prev[i].Path == next[j].Path:
+			gone, fresh = append(gone, prev[i]), append(fresh, next[j])
+			i++
+			j++
+		case prev[i].Path < next[j].Path:
+			gone = append(gone, prev[i])
+			i++
+		default:
+			fresh = append(fresh, next[j])
+			j++
+		}
+	}
+	return fresh, gone
+}
+
+// mergeByPath merges two lists of entries sorted by path, with no path in
+// both.
+func mergeByPath(x, y []Entry) []Entry {
+	out := make([]Entry, 0, len(x)+len(y))
+	for len(x) > 0 || len(y) > 0 {
+		if len(y) == 0 || len(x) > 0 && x[0].Path < y[0].Path {
+			out, x = append(out, x[0]), x[1:]
+		} else {
+			out, y = append(out, y[0]), y[1:]
+		}
+	}
+	return out
 }
 
 // Full returns the listing's entries, building them first if the listing

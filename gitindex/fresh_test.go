@@ -64,11 +64,14 @@ func TestFreshEntries(t *testing.T) {
 		}
 		return ls
 	}
+	// What a set of prev's entries says.
 	walked := func(prev, l *Listing) []Entry {
-		out := []Entry{}
-		w := NewEntryWalk(prev.Entries)
+		out, held := []Entry{}, map[Entry]bool{}
+		for _, e := range prev.Entries {
+			held[e] = true
+		}
 		for _, e := range l.Entries {
-			if _, ok := w.Shared(e); !ok {
+			if !held[e] {
 				out = append(out, e)
 			}
 		}
@@ -86,6 +89,9 @@ func TestFreshEntries(t *testing.T) {
 				}
 				if got, want := FreshEntries(prev, l), walked(full[i], full[j]); !slices.Equal(got, want) {
 					t.Errorf("%s: fresh entries of %d after %d: %v, want %v", what, j, i, got, want)
+				}
+				if _, got := Changes(prev, l); !slices.Equal(got, walked(full[j], full[i])) {
+					t.Errorf("%s: entries %d lost after %d: %v, want %v", what, j, i, got, walked(full[j], full[i]))
 				}
 			}
 		}

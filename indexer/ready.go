@@ -252,7 +252,7 @@ func locate(snap *store.Snapshot, ls []*gitindex.Listing) (located [][]store.Blo
 		if i == 0 {
 			fresh[i] = l.Full()
 		} else {
-			fresh[i], gone[i] = gitindex.FreshEntries(ls[i-1], l), gitindex.FreshEntries(l, ls[i-1])
+			fresh[i], gone[i] = gitindex.Changes(ls[i-1], l)
 		}
 		total += len(fresh[i])
 	}
