@@ -41,7 +41,7 @@ type Ready struct {
 	// entry of the first listing. A view over several listings adds each
 	// listing's entries after the previous one's, so the rest are in it
 	// already. Gone[i], for i > 0, lists the entries of Listings[i-1]
-	// that Listings[i] lacks as they are (only with several listings).
+	// that Listings[i] lacks as they are.
 	Fresh, Gone [][]gitindex.Entry
 	// Located[i][k] is where the rows of Fresh[i][k] are (Seg -1: skipped,
 	// or in no segment). The query builds its view from these, so every
@@ -235,18 +235,18 @@ func withoutVectors(snap *store.Snapshot) int {
 // blobs no segment holds. Listings of several revisions repeat most
 // blobs: each is looked up once.
 func locate(snap *store.Snapshot, ls []*gitindex.Listing) (located [][]store.BlobLoc, fresh, gone [][]gitindex.Entry, missing int) {
-	located, fresh = make([][]store.BlobLoc, len(ls)), make([][]gitindex.Entry, len(ls))
+	located, fresh, gone = make([][]store.BlobLoc, len(ls)), make([][]gitindex.Entry, len(ls)), make([][]gitindex.Entry, len(ls))
 	absent := map[plumbing.Hash]bool{}
 	if len(ls) == 1 {
-		located[0], fresh[0] = snap.Locate(ls[0]), ls[0].Entries
+		fresh[0] = ls[0].Full() // built first: the listing may have been read by delta
+		located[0] = snap.Locate(ls[0])
 		for i, loc := range located[0] {
 			if e := ls[0].Entries[i]; loc.Seg < 0 && e.Skip == gitindex.SkipNone {
 				absent[e.Blob] = true
 			}
 		}
-		return located, fresh, nil, len(absent)
+		return located, fresh, gone, len(absent)
 	}
-	gone = make([][]gitindex.Entry, len(ls))
 	total := 0
 	for i, l := range ls {
 		if i == 0 {

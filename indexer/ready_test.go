@@ -110,4 +110,25 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 	if !slices.Equal(lazy.Fresh[1], older.Fresh[1]) || !slices.Equal(lazy.Gone[1], older.Gone[1]) || !slices.Equal(lazy.Listings[1].Full(), older.Listings[1].Entries) {
 		t.Errorf("by delta: fresh %v, gone %v; want %v, %v", lazy.Fresh[1], lazy.Gone[1], older.Fresh[1], older.Gone[1])
 	}
+	// A listing cached as a delta, read alone by delta, is built before it
+	// is located.
+	r.Commit("three", map[string]string{"pkg0/new.go": "package pkg0\n\nfunc Newer() {}\n"})
+	third := mustResolve(t, repo, "HEAD")
+	rd3, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{third}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd3.Snap.Close()
+	if _, ok := gitindex.ListingBase(repo.IndexDir, third.Tree); !ok {
+		t.Fatal("the third commit's listing is not cached as a delta")
+	}
+	one, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{third}, ByDelta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Snap.Close()
+	check("one by delta", one, third)
+	if len(one.Fresh[0]) != 22 {
+		t.Errorf("one by delta: %d fresh entries, want the 22 of the third commit", len(one.Fresh[0]))
+	}
 }
