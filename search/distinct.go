@@ -6,8 +6,6 @@ import (
 	"slices"
 
 	"github.com/bits-and-blooms/bitset"
-
-	"github.com/bcindex/bcindex/store"
 )
 
 // distinctContent leaves one visible row per chunk content. Releases of a
@@ -21,20 +19,14 @@ import (
 // by path and row), so a search gives the same hits every time. Within a
 // segment the copies column names each row's first copy, so a row costs a
 // 4-byte read; the rows left are then compared by content hash across
-// segments, and so are the rows of segments written without the column.
-// Rows without text of their own stay.
+// segments. Rows without text of their own stay.
 func (v *view) distinctContent() {
 	order := v.blobOrder()
 	segs := map[int]bool{}
 	seen := make([]*bitset.BitSet, len(v.snap.Segments))
-	hashPass := false
 	for _, b := range order {
 		segs[b.seg] = true
 		seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
-		if _, ok := seg.FirstCopy(b.first); !ok {
-			hashPass = true
-			continue
-		}
 		if seen[b.seg] == nil {
 			seen[b.seg] = bitset.New(uint(seg.Rows()))
 		}
@@ -42,28 +34,27 @@ func (v *view) distinctContent() {
 			if !allow.Test(uint(r)) {
 				continue
 			}
-			c, _ := seg.FirstCopy(r)
-			if seen[b.seg].Test(uint(c)) {
+			if c := seg.FirstCopy(r); seen[b.seg].Test(uint(c)) {
 				allow.Clear(uint(r))
 			} else {
 				seen[b.seg].Set(uint(c))
 			}
 		}
 	}
-	if !hashPass && len(segs) < 2 {
+	if len(segs) < 2 {
 		return
 	}
-	// Versions of a file that sit in different segments (or in one without
-	// the column) are compared by hash, in a small table per path that stays
-	// in cache. Copies at different paths in different segments stay; fusion
-	// collapses the few that rank.
+	// Versions of a file that sit in different segments are compared by
+	// hash, in a small table per path that stays in cache. Copies at
+	// different paths in different segments stay; fusion collapses the few
+	// that rank.
 	byPath := map[string][]int{}
 	for i, b := range order {
 		byPath[b.path] = append(byPath[b.path], i)
 	}
 	var set hashSet16
 	for _, is := range byPath {
-		if len(is) < 2 || !needsHashes(v.snap, order, is) {
+		if len(is) < 2 || !spansSegments(order, is) {
 			continue
 		}
 		set.reset(len(is) * 64)
@@ -82,11 +73,11 @@ func (v *view) distinctContent() {
 	}
 }
 
-// needsHashes reports whether the blobs order[is] of one path span several
-// segments or lie in a segment without the copies column.
-func needsHashes(snap *store.Snapshot, order []blobRef, is []int) bool {
+// spansSegments reports whether the blobs order[is] of one path lie in
+// more than one segment.
+func spansSegments(order []blobRef, is []int) bool {
 	for _, i := range is {
-		if _, ok := snap.Segments[order[i].seg].FirstCopy(order[i].first); !ok || order[i].seg != order[is[0]].seg {
+		if order[i].seg != order[is[0]].seg {
 			return true
 		}
 	}
@@ -115,9 +106,9 @@ func (v *view) blobOrder() []blobRef {
 }
 
 // rowsWithContent calls visit for every row of the view's blobs (visible
-// or not) whose content hash is one of targets. Within a segment that has
-// the copies column, a hash is read once per distinct content; elsewhere
-// every row's hash is compared. A bit per value of a hash's first two
+// or not) whose content hash is one of targets. The copies column says
+// which rows repeat a content, so a hash is read once per distinct content
+// of a segment. A bit per value of a hash's first two
 // bytes (8 KB, in L1) turns away all but ~len(targets)/65536 of the
 // hashes before the map is asked: a map lookup per distinct content cost
 // more than reading the hashes.
@@ -143,13 +134,7 @@ func (v *view) rowsWithContent(targets map[[16]byte][]int, visit func(seg, row i
 	for _, b := range v.added {
 		s, seg := b.seg, v.snap.Segments[b.seg]
 		for r := b.first; r < b.first+b.n; r++ {
-			c, ok := seg.FirstCopy(r)
-			if !ok {
-				if is := lookup(s, r); is != nil {
-					visit(s, r, is)
-				}
-				continue
-			}
+			c := seg.FirstCopy(r)
 			if checked[s] == nil {
 				checked[s], matched[s] = bitset.New(uint(seg.Rows())), bitset.New(uint(seg.Rows()))
 			}

@@ -253,12 +253,12 @@ func (t *chunkTable) indexed(i int) bool {
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own); ok is always true, every
 // segment of this format has the column.
-func (t *chunkTable) firstCopy(i int) (int, bool) {
+func (t *chunkTable) firstCopy(i int) int {
 	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
 	if c > i {
-		return i, true // noText, or never written so: a first copy comes first
+		return i // noText, or never written so: a first copy comes first
 	}
-	return c, true
+	return c
 }
 
 // RowDetail is row with the signature and metadata, which it decompresses

@@ -123,9 +123,8 @@ func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.
 func (s *Segment) BlobFirst(i int) int { return s.Table.firstOfRow(i) }
 
 // FirstCopy returns the segment's first row with row i's content (i itself
-// when it is the first or has no text of its own). ok is always true: every
-// segment of this schema has the copies column.
-func (s *Segment) FirstCopy(i int) (first int, ok bool) { return s.Table.firstCopy(i) }
+// when it is the first or has no text of its own).
+func (s *Segment) FirstCopy(i int) int { return s.Table.firstCopy(i) }
 
 // RowDetail decodes one chunk with its signature and metadata, which are
 // decompressed per blob: use it for the chunks shown, Row for the rest.
