@@ -55,7 +55,7 @@ type Listing struct {
 	// lists this listing's entries that against lacks or holds otherwise,
 	// and dropped the indexes of against's entries that this one lacks as
 	// they are, both in path order, with lacks the same as a bitset.
-	// FreshEntries compares two listings of one base through them.
+	// Changes compares two listings of one base through them.
 	against *Listing
 	differs []Entry
 	dropped []int32
@@ -117,7 +117,7 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 }
 
 // ListingsByDelta lists several trees as Listings does, but leaves the
-// entries of a listing cached as a delta unbuilt: FreshEntries reads it
+// entries of a listing cached as a delta unbuilt: Changes reads it
 // through its delta, and Full builds its entries when they are needed. A
 // query over many releases or branches reads each listing this way, so
 // that what it costs follows what changed between them.

@@ -248,8 +248,8 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, su
 	hashes := map[[16]byte]bool{}
 	for _, seg := range snap.Segments {
 		for r := 0; r < seg.Rows(); r++ {
-			if row := seg.Row(r); row.Indexed {
-				hashes[row.Hash] = true
+			if h, indexed := seg.RowHash(r); indexed {
+				hashes[h] = true
 			}
 		}
 	}

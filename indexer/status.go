@@ -94,7 +94,7 @@ func StatusOf(r *gitindex.Repo, rev, model string) (*Status, error) {
 		}
 		st.Chunks += loc.N
 		for row := loc.First; row < loc.First+loc.N; row++ {
-			if seg.Table.Row(row).Indexed {
+			if _, indexed := seg.RowHash(row); indexed {
 				st.Embeddable++
 				rowsBySeg[seg.ID]++
 				if seg.Vec != nil {

@@ -251,8 +251,7 @@ func (t *chunkTable) indexed(i int) bool {
 }
 
 // firstCopy returns the first row with row i's content hash (i itself when
-// it is the first or has no text of its own); ok is always true, every
-// segment of this format has the column.
+// it is the first or has no text of its own).
 func (t *chunkTable) firstCopy(i int) int {
 	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
 	if c > i {
