@@ -177,10 +177,9 @@ func BenchmarkManyRefs(b *testing.B) {
 	b.Logf("%s %s..%s: %d refs show %d chunk rows, %d distinct contents; the newest shows %d rows, %d distinct contents (%.2f×)",
 		refsModule(), versions[0], versions[len(versions)-1], len(versions), rowsMany, distinctMany, rowsOne, distinctOne,
 		float64(distinctMany)/float64(distinctOne))
-	type sample struct{ wall, cpu float64 }
-	var ones, manys []sample
+	var ones, manys []refSample
 	var peakOne, peakMany uint64
-	measure := func(q string, sel gitindex.RefSelection, want int, peak *uint64) sample {
+	measure := func(q string, sel gitindex.RefSelection, want int, peak *uint64) refSample {
 		c0, t0 := cpuTime(), time.Now()
 		var res *Result
 		var err error
@@ -188,7 +187,7 @@ func BenchmarkManyRefs(b *testing.B) {
 		pprof.Do(context.Background(), pprof.Labels("refs", fmt.Sprint(want)), func(ctx context.Context) {
 			res, err = Search(ctx, repo, Options{Query: q, Refs: sel, Embedder: emb, NoIndex: true})
 		})
-		s := sample{float64(time.Since(t0).Microseconds()) / 1e3, (cpuTime() - c0).Seconds() * 1e3}
+		s := refSample{float64(time.Since(t0).Microseconds()) / 1e3, (cpuTime() - c0).Seconds() * 1e3}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -207,17 +206,6 @@ func BenchmarkManyRefs(b *testing.B) {
 			manys = append(manys, measure(q, many, len(versions), &peakMany))
 		}
 	}
-	med := func(ss []sample, cpu bool) float64 {
-		xs := make([]float64, len(ss))
-		for i, s := range ss {
-			xs[i] = s.wall
-			if cpu {
-				xs[i] = s.cpu
-			}
-		}
-		sort.Float64s(xs)
-		return xs[len(xs)/2]
-	}
 	b.ReportMetric(med(ones, false), "ms-1ref")
 	b.ReportMetric(med(manys, false), fmt.Sprintf("ms-%drefs", len(versions)))
 	b.ReportMetric(med(ones, true), "cpu-ms-1ref")
@@ -227,6 +215,22 @@ func BenchmarkManyRefs(b *testing.B) {
 	b.ReportMetric(float64(peakOne)/(1<<20), "MiB-heap-1ref")
 	b.ReportMetric(float64(peakMany)/(1<<20), fmt.Sprintf("MiB-heap-%drefs", len(versions)))
 	b.ReportMetric(float64(distinctMany)/float64(distinctOne), "content-ratio")
+}
+
+// refSample is one query's wall and CPU time, in milliseconds.
+type refSample struct{ wall, cpu float64 }
+
+// med is the median of the samples' CPU times, or of their wall times.
+func med(ss []refSample, cpu bool) float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = s.wall
+		if cpu {
+			xs[i] = s.cpu
+		}
+	}
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
 }
 
 // cpuTime is the CPU time the process has used, user and system.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -36,8 +35,7 @@ func BenchmarkManyRefsCommand(b *testing.B) {
 	if len(queries) == 0 {
 		queries = []string{"retry with backoff", "Close"}
 	}
-	type sample struct{ wall, cpu float64 }
-	run := func(q, ref string) sample {
+	run := func(q, ref string) refSample {
 		cmd := exec.Command(bin, "search", "--no-index", "--json", "--ref", ref, q)
 		cmd.Dir = dir
 		t0 := time.Now()
@@ -47,25 +45,14 @@ func BenchmarkManyRefsCommand(b *testing.B) {
 			b.Fatalf("git bcindex search --ref %s %q: %v, %d bytes out", ref, q, err, len(out))
 		}
 		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		return sample{float64(wall.Microseconds()) / 1e3, float64(cpu.Microseconds()) / 1e3}
+		return refSample{float64(wall.Microseconds()) / 1e3, float64(cpu.Microseconds()) / 1e3}
 	}
-	var ones, manys []sample
+	var ones, manys []refSample
 	for i := 0; i < b.N; i++ {
 		for _, q := range queries {
 			ones = append(ones, run(q, "release/"+versions[len(versions)-1]))
 			manys = append(manys, run(q, "release/*"))
 		}
-	}
-	med := func(ss []sample, cpu bool) float64 {
-		xs := make([]float64, len(ss))
-		for i, s := range ss {
-			xs[i] = s.wall
-			if cpu {
-				xs[i] = s.cpu
-			}
-		}
-		sort.Float64s(xs)
-		return xs[len(xs)/2]
 	}
 	n := fmt.Sprintf("%drefs", len(versions))
 	b.ReportMetric(med(ones, false), "cmd-ms-1ref")
