@@ -150,6 +150,7 @@ func splitTOML(p string, src []byte) (File, bool) {
 	f, li := docFile("toml", p, src)
 	n := len(src)
 	open, header, name, commentStart := -1, -1, "", -1
+	valueEnd := 0 // lines before this byte belong to a multi-line value
 	flush := func(end int) {
 		if open >= 0 {
 			addKey(&f, li, src, KindKey, name, open, header, end)
@@ -159,6 +160,9 @@ func splitTOML(p string, src []byte) (File, bool) {
 	for i, s := range li {
 		if s >= n {
 			break
+		}
+		if s < valueEnd {
+			continue
 		}
 		e := lineStart(li, i+1, n)
 		line := bytes.TrimSpace(src[s:e])
@@ -186,6 +190,7 @@ func splitTOML(p string, src []byte) (File, bool) {
 					v = bytes.TrimSpace(v)
 					if len(v) > 0 && (v[0] == '[' || v[0] == '{' || bytes.HasPrefix(v, []byte(`"""`)) || bytes.HasPrefix(v, []byte("'''"))) && !closesOnLine(v) {
 						end := tomlValueEnd(li, src, i+1, v[0])
+						valueEnd = end
 						addKey(&f, li, src, KindKey, strings.Trim(string(bytes.TrimSpace(k)), `"'`), s, s, end)
 					}
 				}
