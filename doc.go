@@ -4,6 +4,9 @@
 // The command is cmd/git-bcindex. Its packages, from the top down:
 //
 //	mcp       the Model Context Protocol server for coding agents
+//	cluster   publishing to and searching a Weaviate cluster (linked only
+//	          into git-bcindex-cluster: install.sh builds git-bcindex with
+//	          -tags nocluster, and it runs that binary for the cluster commands)
 //	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
 //	hooks     git hooks that keep the index fresh in the background
 //	train     mining, training, evaluating and adapting the built-in model

@@ -132,7 +132,8 @@ func (b *bench) run(ctx context.Context, work string) error {
 	return nil
 }
 
-// binary builds cmd/git-bcindex from the source tree (or uses cfg.Binary).
+// binary builds cmd/git-bcindex from the source tree as install.sh builds
+// git-bcindex, without the cluster client (or uses cfg.Binary).
 func (b *bench) binary(ctx context.Context, work string) (string, error) {
 	if b.cfg.Binary != "" {
 		return b.cfg.Binary, nil
@@ -155,7 +156,7 @@ func (b *bench) binary(ctx context.Context, work string) (string, error) {
 	}
 	bin := filepath.Join(work, "git-bcindex")
 	b.logf("building %s", bin)
-	if _, err := plain.run(ctx, src, nil, nil, "go", "build", "-o", bin, "./cmd/git-bcindex"); err != nil {
+	if _, err := plain.run(ctx, src, nil, nil, "go", "build", "-tags", "nocluster", "-o", bin, "./cmd/git-bcindex"); err != nil {
 		return "", fmt.Errorf("build git-bcindex: %w", err)
 	}
 	return bin, nil

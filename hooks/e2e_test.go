@@ -33,14 +33,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// withBinary builds git-bcindex once and puts it first on PATH.
+// withBinary builds git-bcindex once, as install.sh does, and puts it first
+// on PATH.
 func withBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		if binDir, buildErr = os.MkdirTemp("", "bcindex-bin-"); buildErr != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "git-bcindex"), "../cmd/git-bcindex").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", "nocluster", "-o", filepath.Join(binDir, "git-bcindex"), "../cmd/git-bcindex").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

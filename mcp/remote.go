@@ -7,8 +7,32 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/bcindex/bcindex/cluster"
+	"github.com/bcindex/bcindex/search"
 )
+
+// RemoteSearcher searches every repository published to the organisation's
+// cluster. The command wires in the cluster client's implementation, so
+// that this package, linked into every command, does not link the client.
+type RemoteSearcher interface {
+	// SearchRemote returns the hits and a warning about the cluster ("" if none).
+	SearchRemote(ctx context.Context, q RemoteQuery) ([]RemoteHit, string, error)
+}
+
+// RemoteQuery is a search_remote call, validated.
+type RemoteQuery struct {
+	Query            string
+	K                int
+	Repo             string   // glob over repository names; "" = all
+	Refs             []string // published refs, names or globs; none = every one
+	Path, Lang, Kind string
+	MaxLines         int
+}
+
+// RemoteHit is a hit in the local format, with its repository.
+type RemoteHit struct {
+	search.Hit
+	Repo string
+}
 
 type remoteIn struct {
 	Query    string   `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
@@ -44,12 +68,8 @@ func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	c, err := cluster.Open(ctx, s.opts.Remote)
-	if err != nil {
-		return nil, out, err
-	}
-	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Query: in.Query, K: k, Repo: in.Repo, Refs: in.Refs,
-		Path: in.Path, Lang: in.Lang, Kind: in.Kind, MaxLines: maxLines, Embedder: s.opts.Embedder})
+	hits, warning, err := s.opts.Remote.SearchRemote(ctx, RemoteQuery{Query: in.Query, K: k, Repo: in.Repo, Refs: in.Refs,
+		Path: in.Path, Lang: in.Lang, Kind: in.Kind, MaxLines: maxLines})
 	if err != nil {
 		return nil, out, err
 	}
@@ -67,8 +87,8 @@ func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in 
 	if len(hits) == 0 {
 		b.WriteString("no hits\n")
 	}
-	if w := c.Warning(); w != "" {
-		b.WriteString("warning: " + w + "\n")
+	if warning != "" {
+		b.WriteString("warning: " + warning + "\n")
 	}
 	return text(b.String()), out, nil
 }

@@ -26,9 +26,9 @@ type Options struct {
 	LockWait time.Duration
 	// Version is reported to clients in the initialize handshake.
 	Version string
-	// Remote is the URL of a Weaviate cluster bcindex publishes to; when
-	// set, the search_remote tool searches every repository published there.
-	Remote string
+	// Remote searches the Weaviate cluster bcindex publishes to; when set,
+	// the search_remote tool searches every repository published there.
+	Remote RemoteSearcher
 	// Log receives internal errors (with stacks); nil: discarded. Never
 	// stdout, which carries the protocol.
 	Log io.Writer
@@ -87,7 +87,7 @@ func (s *Server) register() {
 		"Use start_line/end_line for a range; long answers are truncated with a note saying where to continue.", s.readFile)
 	addTool(s, "list_directory", "List a directory of the tree at a revision: files with sizes and languages, subdirectories with file counts. "+
 		"recursive/depth descend into subdirectories; offset/limit page through long listings.", s.listDirectory)
-	if s.opts.Remote != "" {
+	if s.opts.Remote != nil {
 		addTool(s, "search_remote", "Search every repository published to the organisation's cluster at once (hybrid: keywords and meaning). "+
 			"Filters: repo glob, ref, path glob, lang, kind. Hits carry their repository; read them with the repository's own tools.", s.searchRemote)
 	}

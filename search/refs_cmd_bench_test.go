@@ -23,7 +23,7 @@ func BenchmarkManyRefsCommand(b *testing.B) {
 	bin := os.Getenv("BCINDEX_BENCH_BIN")
 	if bin == "" {
 		bin = filepath.Join(b.TempDir(), "git-bcindex")
-		build := exec.Command("go", "build", "-o", bin, "../cmd/git-bcindex")
+		build := exec.Command("go", "build", "-tags", "nocluster", "-o", bin, "../cmd/git-bcindex")
 		if out, err := build.CombinedOutput(); err != nil {
 			b.Fatalf("go build: %v\n%s", err, out)
 		}

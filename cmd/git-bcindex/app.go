@@ -89,6 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	limitMemory()
 	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{"args": args} // for runClusterBinary
 	err := app.RunContext(ctx, interspersed(app, args))
 	return exitCode(err, stderr)
 }
@@ -120,6 +121,10 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.Is(err, errNoResults) {
 		return exitNoResults
 	}
+	var es exitStatus
+	if errors.As(err, &es) {
+		return int(es) // a child's, which said what went wrong
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "interrupted: the finished part of the index is kept; run the command again to resume")
 		return exitInterrupted
@@ -149,6 +154,8 @@ func hint(err error) string {
 		return "list refs with `git for-each-ref`; a glob without refs/ matches short names (main, origin/main, v1.2)"
 	case errors.Is(err, gitindex.ErrNotRepository):
 		return "run git bcindex inside a git repository, or pass --dir DIR"
+	case errors.Is(err, errNoClusterBinary):
+		return "./install.sh installs it beside git-bcindex; or build it: go build -o $(dirname $(command -v git-bcindex))/git-bcindex-cluster ./cmd/git-bcindex"
 	case errors.Is(err, search.ErrEmptyQuery):
 		return "usage: git bcindex search [options] QUERY"
 	}

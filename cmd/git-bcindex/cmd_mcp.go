@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/mcp"
@@ -27,8 +29,19 @@ func runMCP(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var remote mcp.RemoteSearcher
+	if rs.url != "" {
+		if !clusterLinked {
+			// The search_remote tool needs the cluster client.
+			if _, err := clusterBinary(); err == nil {
+				return runClusterBinary(c)
+			}
+			fmt.Fprintf(c.App.ErrWriter, "bcindex mcp: search_remote is off: %s, the build with the Weaviate client, is not installed beside git-bcindex (./install.sh installs both)\n", clusterBinaryName)
+		}
+		remote = remoteSearcher(rs.url, s.embedder())
+	}
 	srv := mcp.NewServer(repo, mcp.Options{
-		Remote:      rs.url,
+		Remote:      remote,
 		Embedder:    s.embedder(),
 		MaxFileSize: s.maxFileSize,
 		Log:         c.App.ErrWriter,

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/config"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/cluster"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
@@ -27,67 +24,6 @@ func publishCommand() *cli.Command {
 		}),
 		Action: runPublish,
 	}
-}
-
-func runPublish(c *cli.Context) error {
-	repo, s, err := openWithSettings(c)
-	if err != nil {
-		return err
-	}
-	rs, err := readRemoteSettings(repo)
-	if err != nil {
-		return err
-	}
-	name := c.String("name")
-	if name == "" {
-		name = rs.name
-	}
-	var refs, revs []string
-	if sel := refSelection(c); sel.Empty() {
-		refs, revs = []string{currentBranch(repo)}, []string{"HEAD"}
-	} else {
-		expanded, err := repo.ExpandRefs(sel)
-		if err != nil {
-			return err
-		}
-		for _, r := range expanded {
-			refs, revs = append(refs, r.Name), append(revs, r.Rev)
-		}
-	}
-	cl, err := cluster.Open(c.Context, rs.url)
-	if err != nil {
-		return err
-	}
-	src := cluster.NewLocal(repo, s.emb, s.indexOptions())
-	defer src.Close()
-	opts := cluster.PublishOptions{Repo: name, Refs: refs, Revs: revs}
-	if !c.Bool("json") {
-		opts.Progress = publishProgress(c)
-	}
-	sums, err := cluster.Publish(c.Context, cl, src, opts)
-	if w := cl.Warning(); w != "" {
-		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
-	}
-	for _, sum := range sums {
-		if c.Bool("json") {
-			if err := json.NewEncoder(c.App.Writer).Encode(sum); err != nil {
-				return err
-			}
-			continue
-		}
-		if sum.Unchanged {
-			fmt.Fprintf(c.App.Writer, "%s %s: %s already published (generation %d)", sum.Repo, sum.Ref, short(sum.Commit), sum.Generation)
-			if sum.Repaired > 0 {
-				// Left by a killed run; readers never saw them.
-				fmt.Fprintf(c.App.Writer, "; repaired %d file objects", sum.Repaired)
-			}
-			fmt.Fprintln(c.App.Writer)
-			continue
-		}
-		fmt.Fprintf(c.App.Writer, "%s %s: published %s as generation %d: %d files (+%d -%d), %d chunk objects sent, %d already there\n",
-			sum.Repo, sum.Ref, short(sum.Commit), sum.Generation, sum.Files, sum.FilesAdded, sum.FilesRemoved, sum.ChunksNew, sum.ChunksKnown)
-	}
-	return err
 }
 
 func short(sha string) string { return sha[:min(12, len(sha))] }
@@ -148,32 +84,4 @@ func currentBranch(repo *gitindex.Repo) string {
 		return h.Target().Short()
 	}
 	return "HEAD"
-}
-
-// publishProgress draws a bar per stage on a terminal; nil when piped.
-func publishProgress(c *cli.Context) cluster.Progress {
-	if newProgress(c.App.ErrWriter) == nil {
-		return nil
-	}
-	var bar *progressbar.ProgressBar
-	stage := ""
-	return func(s string, done, total int) {
-		if s != stage || bar == nil {
-			if bar != nil {
-				bar.Finish()
-			}
-			stage = s
-			n := total
-			if n <= 0 {
-				n = -1 // unknown: a spinner
-			}
-			bar = progressbar.NewOptions(n, progressbar.OptionSetWriter(c.App.ErrWriter),
-				progressbar.OptionSetDescription(s), progressbar.OptionShowCount(), progressbar.OptionThrottle(100_000_000),
-				progressbar.OptionClearOnFinish())
-		}
-		bar.Set(done)
-		if total > 0 && done >= total {
-			bar.Finish()
-		}
-	}
 }

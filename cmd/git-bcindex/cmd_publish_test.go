@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
 	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/mcp"
 )
 
 // TestPublishAndRemoteSearch drives publish and search --remote through
@@ -69,6 +75,7 @@ func TestPublishAndRemoteSearch(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "github.com/acme/store@main:store/repo.go:3-6") {
 		t.Errorf("search --remote text output: exit %d:\n%s", code, out)
 	}
+	checkMCPRemote(t, r.Dir, srv.URL())
 	code, out, _ = runCLI(t, r.Dir, "publish")
 	if code != 0 || !strings.Contains(out, "already published") {
 		t.Errorf("second publish: exit %d: %s", code, out)
@@ -86,5 +93,45 @@ func TestRepoName(t *testing.T) {
 		if got := repoName(in); got != want {
 			t.Errorf("repoName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// checkMCPRemote calls the MCP search_remote tool, wired to the cluster as
+// `git bcindex mcp` wires it, over an in-process transport.
+func checkMCPRemote(t *testing.T, dir, url string) {
+	t.Helper()
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mcp.NewServer(repo, mcp.Options{Embedder: embed.Default(), Remote: remoteSearcher(url, embed.Default())})
+	ctx := context.Background()
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := srv.SDK().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cs.Close(); ss.Wait() }()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_remote",
+		Arguments: map[string]any{"query": "open the repository at a path", "lang": "go", "k": 3}})
+	if err != nil || res.IsError {
+		t.Fatalf("search_remote: %v %+v", err, res)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var got struct {
+		Hits []struct {
+			Repo, Path, Name, Snippet string
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Hits) == 0 || got.Hits[0].Repo != "github.com/acme/store" || got.Hits[0].Name != "OpenRepository" ||
+		got.Hits[0].Path != "store/repo.go" || !strings.Contains(got.Hits[0].Snippet, "func OpenRepository") {
+		t.Errorf("search_remote hits: %s", b)
 	}
 }

@@ -159,3 +159,12 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
+
+// remoteFlags select search --remote: every repository published to the
+// cluster in bcindex.remote.url.
+func remoteFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "remote", Usage: "search every repository published to the cluster (bcindex.remote.url)"},
+		&cli.StringFlag{Name: "repo", Usage: "with --remote: only repositories matching `GLOB` (e.g. 'github.com/acme/*')"},
+	}
+}

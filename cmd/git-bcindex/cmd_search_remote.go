@@ -1,3 +1,5 @@
+//go:build !nocluster
+
 package main
 
 import (
@@ -9,15 +11,6 @@ import (
 	"github.com/bcindex/bcindex/cluster"
 	"github.com/bcindex/bcindex/search"
 )
-
-// remoteFlags select search --remote: every repository published to the
-// cluster in bcindex.remote.url.
-func remoteFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "remote", Usage: "search every repository published to the cluster (bcindex.remote.url)"},
-		&cli.StringFlag{Name: "repo", Usage: "with --remote: only repositories matching `GLOB` (e.g. 'github.com/acme/*')"},
-	}
-}
 
 // runRemoteSearch runs the query on the cluster with the local embedder
 // (the model the repositories were published with) and prints hits as
