@@ -112,6 +112,13 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 // splitRanges is splitTree over the given byte ranges of src only (all of
 // it when ranges is nil): the parser skips the rest, and positions stay
 // those of src.
+// parseLimitMicros bounds one parse of n bytes: 2 s plus 10 µs a byte (12 s
+// for the largest file indexed by default). Real files parse at megabytes a
+// second; a grammar caught in a loop (the Swift grammar is, on some inputs
+// FuzzSplit found) stops there, and the file is split as one whose parse
+// failed.
+func parseLimitMicros(n int) int { return 2_000_000 + 10*n }
+
 func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok bool) {
 	g := grammarFor(lang)
 	f.Language = lang
@@ -129,11 +136,14 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok 
 	if g.serial != nil {
 		g.serial.Lock()
 	}
+	parser.SetOperationLimit(parseLimitMicros(len(src)))
 	tree, err := parser.ParseCtx(context.Background(), nil, src)
 	if g.serial != nil {
 		g.serial.Unlock()
 	}
 	if err != nil || tree == nil {
+		// Past its time limit a parser keeps its state to resume: drop it.
+		parser.Reset()
 		return f, false
 	}
 	defer tree.Close()
