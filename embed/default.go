@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"sync"
@@ -35,11 +36,34 @@ func Builtin() (*Static, error) {
 // Default returns the built-in offline embedder: the trained model, or, if
 // the binary was built with a damaged model file (a build defect the tests
 // catch), the hash embedder, whose different ID keeps vectors apart.
+//
+// The model's ID and dimension come from its header, read at once; its
+// tables (the vocabulary map and row scales, ~10 ms to parse) load in the
+// background from this call on, and the first Embed waits for them. A
+// command thus resolves its revision and opens its view while the model
+// loads, instead of before.
 func Default() Embedder {
-	if m, err := Builtin(); err == nil {
-		return m
+	hdr, _, err := readStaticHeader(builtinModel)
+	if err != nil || hdr.ID != BuiltinID {
+		return Hash{}
 	}
-	return Hash{}
+	go Builtin()
+	return builtinLazy{hdr: hdr}
+}
+
+// builtinLazy is the built-in model before (and after) its tables load.
+type builtinLazy struct{ hdr StaticHeader }
+
+func (b builtinLazy) ID() string { return b.hdr.ID }
+
+func (b builtinLazy) Dim() int { return b.hdr.Dim }
+
+func (b builtinLazy) Embed(ctx context.Context, texts []string, role Role) ([][]float32, error) {
+	m, err := Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	return m.Embed(ctx, texts, role)
 }
 
 // ByID returns the built-in embedder with the given ID, for reading vectors

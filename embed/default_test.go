@@ -27,6 +27,34 @@ func TestBuiltin(t *testing.T) {
 	}
 }
 
+// TestDefaultLoadsInBackground: Default answers ID and Dim from the
+// model's header and embeds exactly as the loaded model does.
+func TestDefaultLoadsInBackground(t *testing.T) {
+	d := Default()
+	m, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ID() != m.ID() || d.Dim() != m.Dim() {
+		t.Fatalf("Default: %s/%d, loaded model %s/%d", d.ID(), d.Dim(), m.ID(), m.Dim())
+	}
+	texts := []string{"func retryWithBackoff(ctx context.Context) error", "parse the tree listing"}
+	for _, role := range []Role{RoleQuery, RoleDocument} {
+		a, err := d.Embed(context.Background(), texts, role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := m.Embed(context.Background(), texts, role)
+		for i := range a {
+			for j := range a[i] {
+				if a[i][j] != b[i][j] {
+					t.Fatalf("role %v text %d: Default's vector differs at %d", role, i, j)
+				}
+			}
+		}
+	}
+}
+
 // TestBuiltinRanks checks that the trained model puts a query nearest to
 // the code it describes, with no word of the query in the code's name.
 func TestBuiltinRanks(t *testing.T) {

@@ -112,24 +112,34 @@ func EncodeStatic(w io.Writer, hdr StaticHeader, vocab []string, tables []Static
 	return nil
 }
 
+// readStaticHeader reads a model file's header and returns where the
+// vocabulary starts.
+func readStaticHeader(data []byte) (StaticHeader, int, error) {
+	var h StaticHeader
+	if len(data) < 12 || string(data[:8]) != staticMagic {
+		return h, 0, fmt.Errorf("load static model: bad magic")
+	}
+	n := int(binary.LittleEndian.Uint32(data[8:]))
+	p := 12
+	if n > len(data)-p {
+		return h, 0, fmt.Errorf("load static model: truncated header")
+	}
+	if err := json.Unmarshal(data[p:p+n], &h); err != nil {
+		return h, 0, fmt.Errorf("load static model: header: %w", err)
+	}
+	return h, p + n, nil
+}
+
 // LoadStatic parses a model file. The int8 rows alias data: do not modify it.
 func LoadStatic(data []byte) (*Static, error) {
 	fail := func(msg string) (*Static, error) {
 		return nil, fmt.Errorf("load static model: %s", msg)
 	}
-	if len(data) < 12 || string(data[:8]) != staticMagic {
-		return fail("bad magic")
+	hdr, p, err := readStaticHeader(data)
+	if err != nil {
+		return nil, err
 	}
-	n := int(binary.LittleEndian.Uint32(data[8:]))
-	p := 12
-	if n > len(data)-p {
-		return fail("truncated header")
-	}
-	m := &Static{}
-	if err := json.Unmarshal(data[p:p+n], &m.hdr); err != nil {
-		return nil, fmt.Errorf("load static model: header: %w", err)
-	}
-	p += n
+	m := &Static{hdr: hdr}
 	h := m.hdr
 	if h.Dim <= 0 || h.Vocab < 0 || h.Buckets <= 0 || h.Tables < 1 || h.Tables > 2 || h.VocabBytes > len(data)-p {
 		return fail("bad header")
