@@ -73,7 +73,7 @@ func checkTable(name string, c options.CompressionType, full bool) (err error) {
 	mf, err := z.OpenMmapFile(name, os.O_RDONLY, 0)
 	if err != nil {
 		if mf != nil {
-			mf.Close(-1)
+			unmapReadOnly(mf)
 		}
 		return fmt.Errorf("%w: Badger table %s: %v", ErrCorrupt, filepath.Base(name), err)
 	}
@@ -83,7 +83,7 @@ func checkTable(name string, c options.CompressionType, full bool) (err error) {
 			err = fmt.Errorf("%w: Badger table %s is truncated or garbled", ErrCorrupt, filepath.Base(name))
 		}
 		if !opened || err != nil {
-			mf.Close(-1)
+			unmapReadOnly(mf)
 		}
 	}()
 	opts := table.Options{ReadOnly: true, Compression: c, BlockSize: 4 << 10, ChkMode: options.NoVerification}
@@ -96,7 +96,21 @@ func checkTable(name string, c options.CompressionType, full bool) (err error) {
 	}
 	opened = true
 	// Close the mapping, not the table: a table's last DecrRef deletes its file.
-	return t.MmapFile.Close(-1)
+	return unmapReadOnly(t.MmapFile)
+}
+
+// unmapReadOnly closes a read-only mapping. z.MmapFile.Close syncs the
+// mapping first, which flushes the disk's cache once per table (~0.5–1 ms
+// each) though nothing here wrote to it.
+func unmapReadOnly(mf *z.MmapFile) error {
+	if mf.Fd == nil {
+		return nil
+	}
+	err := z.Munmap(mf.Data)
+	if cerr := mf.Fd.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // MoveDamagedStore sets a Badger database that fails CheckBadger aside, as
