@@ -109,9 +109,6 @@ func splitTree(lang, p string, src []byte) (f File, ok bool) {
 	return f, ok
 }
 
-// splitRanges is splitTree over the given byte ranges of src only (all of
-// it when ranges is nil): the parser skips the rest, and positions stay
-// those of src.
 // parseLimitMicros bounds one parse of n bytes: 2 s plus 10 µs a byte (12 s
 // for the largest file indexed by default). Real files parse at megabytes a
 // second; a grammar caught in a loop (the Swift grammar is, on some inputs
@@ -124,6 +121,9 @@ func parseLimitMicros(n int) int { return parseBaseMicros + 10*n }
 // that reached the limit.
 var parseBaseMicros = 2_000_000
 
+// splitRanges is splitTree over the given byte ranges of src only (all of
+// it when ranges is nil): the parser skips the rest, and positions stay
+// those of src.
 func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok bool) {
 	g := grammarFor(lang)
 	f.Language = lang

@@ -34,8 +34,9 @@ func Builtin() (*Static, error) {
 }
 
 // Default returns the built-in offline embedder: the trained model, or, if
-// the binary was built with a damaged model file (a build defect the tests
-// catch), the hash embedder, whose different ID keeps vectors apart.
+// the binary was built with a model file whose header is damaged (a build
+// defect the tests catch), the hash embedder, whose different ID keeps
+// vectors apart; damaged tables make Embed fail.
 //
 // The model's ID and dimension come from its header, read at once; its
 // tables (the vocabulary map and row scales, ~10 ms to parse) load in the

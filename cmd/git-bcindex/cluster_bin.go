@@ -21,22 +21,19 @@ var errNoClusterBinary = errors.New(clusterBinaryName + " not found")
 
 // clusterBinary finds git-bcindex-cluster beside this executable, else on PATH.
 func clusterBinary() (string, error) {
+	where := "on PATH"
 	if exe, err := os.Executable(); err == nil {
 		p := filepath.Join(filepath.Dir(exe), clusterBinaryName)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
-		if p, err := exec.LookPath(clusterBinaryName); err == nil {
-			return p, nil
-		}
-		return "", fmt.Errorf("the cluster commands run %s, the build with the Weaviate client: none beside %s or on PATH: %w",
-			clusterBinaryName, exe, errNoClusterBinary)
+		where = "beside " + exe + " or on PATH"
 	}
 	if p, err := exec.LookPath(clusterBinaryName); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("the cluster commands run %s, the build with the Weaviate client: none on PATH: %w",
-		clusterBinaryName, errNoClusterBinary)
+	return "", fmt.Errorf("the cluster commands run %s, the build with the Weaviate client: none %s: %w",
+		clusterBinaryName, where, errNoClusterBinary)
 }
 
 // exitStatus carries a child's exit code out of run unchanged.
