@@ -147,6 +147,9 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	defer lock.Release()
 
 	sum := &Summary{Commits: commits, Skipped: map[string]int{}}
+	// Set after the store and the snapshot are closed (deferred below,
+	// so run before this): the run's whole time but the lock's release.
+	defer func() { sum.Elapsed = time.Since(start) }()
 	if sum.Repaired, err = store.SetDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err
 	}
@@ -228,7 +231,6 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 				return nil, err
 			}
 		}
-		sum.Elapsed = time.Since(start)
 		return sum, nil
 	}
 	ix.removeOrphans(m)
@@ -248,7 +250,6 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	if len(todo) > 0 {
 		err = ix.run(ctx, st, snap, m, todo, sum)
 	}
-	sum.Elapsed = time.Since(start)
 	return sum, err
 }
 
