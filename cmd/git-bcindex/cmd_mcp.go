@@ -21,11 +21,7 @@ or, for a fixed repository, "args": ["bcindex", "--dir", "/path/to/repo", "mcp"]
 }
 
 func runMCP(c *cli.Context) error {
-	repo, s, err := openWithSettings(c)
-	if err != nil {
-		return err
-	}
-	rs, err := readRemoteSettings(repo)
+	repo, s, rs, err := openWithRemote(c)
 	if err != nil {
 		return err
 	}

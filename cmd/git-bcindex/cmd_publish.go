@@ -33,6 +33,16 @@ type remoteSettings struct {
 	url, name string
 }
 
+// openWithRemote is openWithSettings plus the bcindex.remote.* keys.
+func openWithRemote(c *cli.Context) (*gitindex.Repo, settings, remoteSettings, error) {
+	repo, s, err := openWithSettings(c)
+	if err != nil {
+		return nil, s, remoteSettings{}, err
+	}
+	rs, err := readRemoteSettings(repo)
+	return repo, s, rs, err
+}
+
 func readRemoteSettings(repo *gitindex.Repo) (remoteSettings, error) {
 	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
 	if err != nil {

@@ -13,11 +13,7 @@ import (
 )
 
 func runPublish(c *cli.Context) error {
-	repo, s, err := openWithSettings(c)
-	if err != nil {
-		return err
-	}
-	rs, err := readRemoteSettings(repo)
+	repo, s, rs, err := openWithRemote(c)
 	if err != nil {
 		return err
 	}

@@ -24,11 +24,7 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	if m := c.String("mode"); m != search.ModeHybrid {
 		return usageError{"--remote runs the cluster's hybrid query; --mode does not combine with it"}
 	}
-	repo, s, err := openWithSettings(c)
-	if err != nil {
-		return err
-	}
-	rs, err := readRemoteSettings(repo)
+	_, s, rs, err := openWithRemote(c)
 	if err != nil {
 		return err
 	}
