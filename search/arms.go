@@ -24,16 +24,25 @@ const symbolExactCase = 4
 
 // symbolArm ranks rows whose name matches the query: exact (case-sensitive)
 // above case-insensitive above a match ignoring separators ("parse config"
-// and "parse_config" both find parseConfig) above prefix.
+// and "parse_config" both find parseConfig) above prefix. The query is
+// first matched as typed; when it is qualified (Class.method, pkg::func,
+// Class#method) and names nothing as typed, by its last part. A qualified
+// name (Ruby's self.method) also matches by its last part, a little below
+// a whole name matching the same way.
 func (v *view) symbolArm(query string) []cand {
 	q := strings.TrimSpace(query)
+	out := v.symbolMatches(q)
 	if i := strings.LastIndexAny(q, ".:#"); i >= 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t") {
-		q = q[i+1:] // Class.method, pkg::func, Class#method: match the last part
+		if len(out) == 0 || out[0].score < symbolExact {
+			out = v.symbolMatches(q[i+1:])
+		}
 	}
+	return out
+}
+
+// symbolMatches is symbolArm for one form of the query.
+func (v *view) symbolMatches(q string) []cand {
 	nq := squash(q)
-	if nq == "" {
-		return nil
-	}
 	bq := []byte(q)
 	var out []cand
 	for s, seg := range v.snap.Segments {
@@ -43,22 +52,16 @@ func (v *view) symbolArm(query string) []cand {
 			if len(name) == 0 {
 				continue
 			}
-			var score float64
-			switch equal, prefix, n := matchSquashed(name, nq); {
-			case !prefix:
-				continue
-			case bytes.Equal(name, bq):
-				score = symbolExactCase
-			case bytes.EqualFold(name, bq):
-				score = 3
-			case equal:
-				score = symbolExact
-			case len(nq) >= 3:
-				score = 1 + float64(len(nq))/float64(n)
-			default:
-				continue
+			score := symbolScore(name, bq, nq)
+			if score == 0 {
+				if i := bytes.LastIndexAny(name, ".:#"); i > 0 && i < len(name)-1 {
+					// Below the same match on a whole name.
+					score = 0.9 * symbolScore(name[i+1:], bq, nq)
+				}
 			}
-			out = append(out, cand{seg: s, row: int(r), score: score})
+			if score > 0 {
+				out = append(out, cand{seg: s, row: int(r), score: score})
+			}
 		}
 	}
 	sortCands(out)
@@ -66,6 +69,31 @@ func (v *view) symbolArm(query string) []cand {
 		out = out[:armDepth]
 	}
 	return out
+}
+
+// symbolScore scores one name against the query q (squashed: nq); 0 when
+// it does not match. A query of no letters or digits (Ruby's <<, =~)
+// matches only a name equal to it.
+func symbolScore(name, q []byte, nq string) float64 {
+	if nq == "" {
+		if bytes.Equal(name, q) {
+			return symbolExactCase
+		}
+		return 0
+	}
+	switch equal, prefix, n := matchSquashed(name, nq); {
+	case !prefix:
+		return 0
+	case bytes.Equal(name, q):
+		return symbolExactCase
+	case bytes.EqualFold(name, q):
+		return 3
+	case equal:
+		return symbolExact
+	case len(nq) >= 3:
+		return 1 + float64(len(nq))/float64(n)
+	}
+	return 0
 }
 
 // matchSquashed compares name, squashed (letters and digits only,
@@ -114,15 +142,24 @@ const (
 	bm25B  = 0.75
 )
 
+// textTop describes the text arm's top row, which fusion weighs the arm by.
+type textTop struct {
+	// coverage is its score over the most any row could score (every
+	// query term present, at saturating frequency).
+	coverage float64
+	// terms is the share of the query's terms, weighted by IDF, that it
+	// holds: 1 when every word of the query is in it, as when the query
+	// is its doc comment.
+	terms float64
+}
+
 // textArm ranks rows by BM25 over the revision's rows: document frequencies
 // and lengths are those of the rows visible at this revision. It also
-// returns the top row's coverage: its score over the most any row could
-// score (every query term present, at saturating frequency), near 1 when
-// the row holds all the query's words, rare ones included.
-func (v *view) textArm(query string) ([]cand, float64) {
+// describes the top row (textTop).
+func (v *view) textArm(query string) ([]cand, textTop) {
 	terms := dedupe(lexical.Tokens(query))
 	if len(terms) == 0 {
-		return nil, 0
+		return nil, textTop{}
 	}
 	// Corpus statistics over the visible, indexed rows.
 	var n int
@@ -137,14 +174,15 @@ func (v *view) textArm(query string) ([]cand, float64) {
 		}
 	}
 	if n == 0 {
-		return nil, 0
+		return nil, textTop{}
 	}
 	avgdl := float64(totalLen) / float64(n)
-	best := 0.0
+	best, idfs := 0.0, 0.0
 	type posting struct {
 		seg, row, tf int
 	}
 	scores := map[[2]int]float64{}
+	held := map[[2]int]float64{} // IDF of the query terms each row holds
 	for _, t := range terms {
 		var ps []posting
 		for s, seg := range v.snap.Segments {
@@ -158,13 +196,16 @@ func (v *view) textArm(query string) ([]cand, float64) {
 		}
 		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		best += idf * (bm25K1 + 1)
+		idfs += idf
 		if len(ps) == 0 {
 			continue
 		}
 		for _, p := range ps {
 			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
 			tf := float64(p.tf)
-			scores[[2]int{p.seg, p.row}] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+			k := [2]int{p.seg, p.row}
+			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+			held[k] += idf
 		}
 	}
 	out := make([]cand, 0, len(scores))
@@ -175,11 +216,12 @@ func (v *view) textArm(query string) ([]cand, float64) {
 	if len(out) > armDepth {
 		out = out[:armDepth]
 	}
-	coverage := 0.0
+	var top textTop
 	if len(out) > 0 && best > 0 {
-		coverage = out[0].score / best
+		top.coverage = out[0].score / best
+		top.terms = held[[2]int{out[0].seg, out[0].row}] / idfs
 	}
-	return out, coverage
+	return out, top
 }
 
 func dedupe(ts []string) []string {

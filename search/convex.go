@@ -35,8 +35,8 @@ func convexScores(arms []arm) (scores, boost, evidence map[[2]int]float64) {
 		switch a.name {
 		case ModeText:
 			n.w = wt
-			if a.coverage > 0 {
-				n.scale = a.cands[0].score / a.coverage
+			if a.top.coverage > 0 {
+				n.scale = a.cands[0].score / a.top.coverage
 			}
 		case ModeVector:
 			n.w = wv
@@ -95,13 +95,16 @@ func clamp01(x float64) float64 {
 // convexWeights returns the text, vector and symbol weights for a query.
 // With coverageRef set, the text arm's share shrinks when its top hit holds
 // little of the query (coverage below coverageRef): its ranking then rests
-// on a word or two, and the vector arm knows better.
+// on a word or two, and the vector arm knows better. It does not shrink
+// when that hit holds all the query's words (allTerms of their IDF): a
+// long query matched word for word, as by a doc comment, scores a low
+// coverage only because each word occurs once, and there BM25 knows better.
 func (f fusionConfig) convexWeights(arms []arm) (float64, float64, float64) {
 	wt := f.convexText
 	if f.coverageRef > 0 {
 		for _, a := range arms {
-			if a.name == ModeText {
-				wt *= clamp01(a.coverage / f.coverageRef)
+			if a.name == ModeText && a.top.terms < f.allTerms {
+				wt *= clamp01(a.top.coverage / f.coverageRef)
 			}
 		}
 	}

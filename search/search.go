@@ -190,8 +190,8 @@ func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 		arms = append(arms, arm{name: ModeSymbol, weight: fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
-		cands, coverage := v.textArm(opts.Query)
-		arms = append(arms, arm{name: ModeText, weight: fusion.weights[ModeText], cands: cands, coverage: coverage})
+		cands, top := v.textArm(opts.Query)
+		arms = append(arms, arm{name: ModeText, weight: fusion.weights[ModeText], cands: cands, top: top})
 	}
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
 		cands, err := v.vectorArm(ctx, opts.Embedder, opts.Query)

@@ -282,3 +282,38 @@ func TestSearchRebuildsAnOlderIndex(t *testing.T) {
 		t.Fatalf("search did not rebuild the older index: indexed %+v, %d hits", res.Indexed, len(res.Hits))
 	}
 }
+
+// TestRubyNamesAsTyped: Ruby names singleton methods self.name and has
+// operator methods; a name query finds them as typed, and by the method's
+// own name.
+func TestRubyNamesAsTyped(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{
+		"lib/builder.rb": "class Builder\n  def self.app(x)\n    new(x)\n  end\n\n  def self.limit=(v)\n    @limit = v\n  end\n\n  def self.limit\n    @limit\n  end\n\n  def <<(x)\n    @items.push(x)\n  end\n\n  def self.new_from_string(s)\n    eval(s)\n  end\nend\n",
+		"lib/server.rb":  "class Server\n  def app\n    @app\n  end\n\n  def run\n    app.call\n  end\nend\n",
+		"lib/cgi.rb":     "class CGI\n  def self.run(app)\n    app.call\n  end\nend\n",
+	})
+	repo := openRepo(t, r.Dir)
+	for _, c := range []struct{ query, path, name string }{
+		{"self.app", "lib/builder.rb", "self.app"},
+		{"app", "lib/server.rb", "app"},
+		{"run", "lib/server.rb", "run"},
+		{"self.run", "lib/cgi.rb", "self.run"},
+		{"self.limit=", "lib/builder.rb", "self.limit="},
+		{"self.limit", "lib/builder.rb", "self.limit"},
+		{"<<", "lib/builder.rb", "<<"},
+		{"new_from_string", "lib/builder.rb", "self.new_from_string"},
+		{"Builder.new_from_string", "lib/builder.rb", "self.new_from_string"},
+	} {
+		for _, mode := range []string{ModeSymbol, ModeHybrid} {
+			res := run(t, repo, Options{Query: c.query, Mode: mode})
+			if len(res.Hits) == 0 || res.Hits[0].Path != c.path || res.Hits[0].Name != c.name {
+				var got []string
+				for _, h := range res.Hits {
+					got = append(got, h.Path+":"+h.Name)
+				}
+				t.Errorf("%s %q: hits %v, want %s:%s first", mode, c.query, got, c.path, c.name)
+			}
+		}
+	}
+}
