@@ -3,9 +3,11 @@
 // Three arms run over the chunks of the revision's tree: symbol (exact,
 // case-insensitive and prefix matches on chunk names), text (BM25 over
 // code-aware sub-tokens from package lexical) and vector (exact flat cosine
-// over int8 vectors from package vector). Their rankings are fused with
-// reciprocal rank fusion and code-aware adjustments (definitions over
-// file-level text, exact symbol hits, path matches, tests down-weighted
-// unless the query asks for tests). --mode runs one arm alone through the
-// same fusion code, so each arm can be measured on its own.
+// over int8 vectors from package vector). The hybrid fuses their
+// normalised scores by a convex combination (convex.go); one arm alone is
+// ranked by reciprocal rank. Code-aware adjustments follow in every mode
+// (definitions over file-level text, exact symbol hits, path matches, types
+// below code for a query in words, tests down-weighted unless the query
+// asks for tests). --mode runs one arm alone through the same code, so each
+// arm can be measured on its own.
 package search

@@ -13,30 +13,50 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/bcindex/bcindex/train"
 )
+
+// fetchWorkers is how many sources are fetched at once: each is mostly
+// waiting on a registry.
+const fetchWorkers = 6
 
 // fetch makes every source available under cache/src and returns, per source,
 // the directory holding its files. Versions "latest" are resolved in place.
 func fetch(ctx context.Context, cache string, srcs []source, logf func(string, ...any)) ([]string, error) {
 	dirs := make([]string, len(srcs))
-	var errs []error
+	errs := make([]error, len(srcs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range fetchWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := &srcs[i]
+				dir, err := fetchOne(ctx, cache, s)
+				if err != nil {
+					// Keep going: one unavailable package should not hide the others.
+					errs[i] = fmt.Errorf("fetch %s: %w", s, err)
+					logf("%v", errs[i])
+					continue
+				}
+				logf("fetched %s -> %s", s, dir)
+				dirs[i] = dir
+			}
+		}()
+	}
 	for i := range srcs {
-		s := &srcs[i]
-		dir, err := fetchOne(ctx, cache, s)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			break
 		}
-		if err != nil {
-			// Keep going: one unavailable package should not hide the others.
-			err = fmt.Errorf("fetch %s: %w", s, err)
-			logf("%v", err)
-			errs = append(errs, err)
-			continue
-		}
-		logf("fetched %s -> %s", s, dir)
-		dirs[i] = dir
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	return dirs, errors.Join(errs...)
 }

@@ -86,7 +86,7 @@ func run() int {
 	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
 	o.cfg.Flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: bcindex-train [flags] fetch|mine|train|eval|adapt|suite|all\n")
+		fmt.Fprintf(fs.Output(), "usage: bcindex-train fetch|mine|train|eval|adapt|suite|all [flags]\n")
 		fs.PrintDefaults()
 	}
 	if len(os.Args) < 2 {
