@@ -12,15 +12,17 @@ import (
 // fusion holds the ranking constants. A hybrid query fuses its arms by a
 // convex combination of their normalised scores (convex.go): the text arm's
 // share convexText, reduced when its top hit covers less than coverageRef
-// of the query and lacks some of its words, the vector arm the rest, the symbol arm convexSymbol on
-// top; hits whose fused evidence is below noHitFloor are dropped. One arm
-// alone, and similar's arms, are ranked by reciprocal-rank fusion: a hit at
-// rank r contributes weight/(k+r) (singleK for one arm, where k only sets
-// how far the code-aware multipliers can reorder it), with textConfidence
-// added to a BM25 winner times its margin over the second when it covers
-// at least coverageFloor of the query. The hybrid settings were tuned on
-// the quality suite's dev half only (suite_tune_test.go), never on its test
-// half nor on the packages reserved for independent evaluation.
+// of the query and lacks some of its words, the vector arm the rest, the
+// symbol arm convexSymbol on top; hits whose fused evidence is below
+// noHitFloor are dropped; types rank below code for a query in words
+// (typePrior). One arm alone, and similar's arms, are ranked by
+// reciprocal-rank fusion: a hit at rank r contributes weight/(k+r)
+// (singleK for one arm, where k only sets how far the code-aware
+// multipliers can reorder it), with textConfidence added to a BM25 winner
+// times its margin over the second when it covers at least coverageFloor
+// of the query. The hybrid settings were tuned on the quality suite's dev
+// half only (suite_tune_test.go), never on its test half nor on the
+// packages reserved for independent evaluation.
 type fusionConfig struct {
 	k              float64
 	weights        map[string]float64
@@ -33,7 +35,7 @@ type fusionConfig struct {
 	convexText   float64
 	convexSymbol float64
 	coverageRef  float64 // see convexWeights; 0: fixed weights
-	allTerms     float64 // see convexWeights: the IDF share of the query a top hit holds for the text arm's share not to shrink
+	allTerms     float64 // see convexWeights: the IDF share of the query's words a top hit must hold for the text share to stay
 	// typePrior multiplies a type's score (class, struct, interface, enum,
 	// trait, module, impl, type, const) for a query of three words or
 	// more, in every mode: a query in words more often asks what code
