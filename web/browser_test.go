@@ -116,9 +116,12 @@ func TestBrowser(t *testing.T) {
 	// HEAD no longer has RetryWithBackoff: search the tag where it was, from
 	// the revision picker, and open the hit by keyboard (focus, Enter).
 	must("open hit", chromedp.Do(ctx,
-		chromedp.Evaluate[chromedp.Void](`document.querySelector("input[name=ref]").value = ""; document.querySelector("input[name=q]").value = ""`),
+		// The page is marked so that the wait below is for the new page,
+		// not the previous one's hits.
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("input[name=ref]").value = ""; document.querySelector("input[name=q]").value = ""; document.body.setAttribute("data-stale", "")`),
 		chromedp.SendKeys(`input[name=ref]`, "v1.0"),
 		chromedp.SendKeys(`input[name=q]`, "RetryWithBackoff"+kb.Enter),
+		chromedp.WaitNotPresent(`body[data-stale]`),
 		chromedp.WaitVisible(`li.hit a.loc`),
 		chromedp.Focus(`li.hit a.loc`),
 		chromedp.KeyEvent(kb.Enter),
