@@ -14,20 +14,29 @@ import (
 	"github.com/bcindex/bcindex/vector"
 )
 
-// backfillVectors gives every live segment a vector file for the configured
-// model. Segments written under another model (or with vectors off) gain one
-// here: vectors already in Badger for a chunk's content hash are reused, the
-// rest are embedded from the blob text. Adding a file is invisible to readers
-// until it is complete (rename), and stored vectors of other models are kept
-// until gc, so switching models never mixes vectors.
+// backfillVectors gives every live segment vectors of the configured
+// model. Segments written under another model (or with vectors off) gain
+// them here: vectors another segment holds for a chunk's content are
+// reused, the rest are embedded from the blob text. The segment's locator
+// appears only once its vectors are in Badger, and vectors of other models
+// are kept until gc, so switching models never mixes vectors.
 func (ix *Indexer) backfillVectors(ctx context.Context, st *store.Store, m *store.Manifest, sum *Summary) error {
 	emb := ix.opts.Embedder
 	if emb == nil {
 		return nil
 	}
-	for _, id := range ix.segmentsWithoutVectors(m) {
-		p := store.SegmentFile(ix.repo.IndexDir, id, store.VectorFileName(emb.ID()))
-		if err := ix.backfillSegment(ctx, st, id, p, emb, sum); err != nil {
+	missing := ix.segmentsWithoutVectors(m)
+	if len(missing) == 0 {
+		return nil
+	}
+	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, emb.ID())
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	stored := newStoredVectors(snap, nil)
+	for _, id := range missing {
+		if err := ix.backfillSegment(ctx, st, stored, id, emb, sum); err != nil {
 			return fmt.Errorf("backfill vectors of segment %s: %w", id, err)
 		}
 	}
@@ -55,7 +64,7 @@ func (ix *Indexer) segmentsWithoutVectors(m *store.Manifest) []string {
 // further within its limits), not one per blob.
 const backfillBatch = 512
 
-func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, path string, emb embed.Embedder, sum *Summary) error {
+func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored *storedVectors, id string, emb embed.Embedder, sum *Summary) error {
 	ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
 	if err != nil {
 		return err
@@ -63,8 +72,6 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, pat
 	defer ct.Close()
 	vecs := make([][]int8, ct.Nrows)
 	scales := make([]float32, ct.Nrows)
-	batch := st.NewBatch()
-	defer batch.Cancel()
 	var p pendingVectors
 	flush := func() error {
 		if len(p.texts) == 0 {
@@ -75,11 +82,7 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, pat
 			return fmt.Errorf("embed %d chunks: %w", len(p.texts), err)
 		}
 		for k, row := range p.rows {
-			q, s := vector.Quantize(out[k])
-			vecs[row], scales[row] = q, s
-			if err := batch.Put(vector.Key(emb.ID(), p.hashes[k][:]), vector.Encode(q, s)); err != nil {
-				return err
-			}
+			vecs[row], scales[row] = vector.Quantize(out[k])
 		}
 		sum.Embedded += len(p.rows)
 		p = pendingVectors{}
@@ -107,16 +110,10 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, pat
 			if !rows[i].Indexed {
 				continue
 			}
-			v, err := st.Get(vector.Key(emb.ID(), rows[i].Hash[:]))
-			if err != nil {
-				return err
-			}
-			if v != nil {
-				if q, s, err := vector.Decode(v); err == nil {
-					vecs[first+i], scales[first+i] = q, s
-					sum.VectorsReused++
-					continue
-				}
+			if q, s, ok := stored.get(rows[i].Hash); ok {
+				vecs[first+i], scales[first+i] = q, s
+				sum.VectorsReused++
+				continue
 			}
 			missing = append(missing, i)
 		}
@@ -136,7 +133,6 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, pat
 			p.texts = append(p.texts, text)
 			p.sigs = append(p.sigs, rows[i].Signature)
 			p.rows = append(p.rows, first+i)
-			p.hashes = append(p.hashes, rows[i].Hash)
 		}
 		if len(p.texts) >= backfillBatch {
 			if err := flush(); err != nil {
@@ -147,29 +143,22 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, id, pat
 	if err := flush(); err != nil {
 		return err
 	}
-	if err := batch.Flush(); err != nil {
-		return err
-	}
-	vw, err := vector.Create(path, emb.Dim())
+	name := store.VectorFileName(emb.ID())
+	enc, err := storeVectors(st, id, map[string]*vecRows{name: {dim: emb.Dim(), q: vecs, scales: scales}})
 	if err != nil {
 		return err
 	}
-	for i := range vecs {
-		if err := vw.Add(vecs[i], scales[i]); err != nil {
-			return err
-		}
-	}
-	if err := vw.Finish(); err != nil {
+	dir := filepath.Join(ix.repo.IndexDir, "segments", id)
+	if err := writeLocators(dir, enc); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return syncDir(dir)
 }
 
 // pendingVectors are the chunks of a backfill waiting for one Embed call.
 type pendingVectors struct {
 	texts, sigs []string
 	rows        []int // segment rows
-	hashes      [][16]byte
 }
 
 // fileFromRows rebuilds the chunk list of one blob from its segment rows,

@@ -167,10 +167,8 @@ func embedBlobs(ctx context.Context, emb embed.Embedder, rs []*blobResult) error
 	}
 	for i, r := range rs {
 		t := r.toEmbed
-		r.newVecs = make(map[[16]byte]int, len(t.chunks))
 		for k, c := range t.chunks {
 			r.vectors[c], r.scales[c] = vector.Quantize(vecs[base[i]+k])
-			r.newVecs[r.rec.Chunks[c].Hash] = c
 		}
 		r.embedded = len(t.chunks)
 		r.toEmbed = nil

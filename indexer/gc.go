@@ -1,7 +1,6 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +25,8 @@ type GCSummary struct {
 	SegmentsBefore int           `json:"segments_before"` // live segments before
 	SegmentsAfter  int           `json:"segments_after"`
 	BlobRecords    int           `json:"blob_records_deleted"` // Badger blob records deleted
-	Vectors        int           `json:"vectors_deleted"`      // Badger vectors deleted (unreferenced or other models)
+	Vectors        int           `json:"vectors_deleted"`      // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
+	LogFiles       int           `json:"log_files_rewritten"`  // Badger value-log files rewritten to reclaim deleted vectors
 	Listings       int           `json:"listings_deleted"`     // cached tree listings deleted
 	BytesBefore    int64         `json:"bytes_before"`
 	BytesAfter     int64         `json:"bytes_after"`
@@ -85,16 +85,23 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 		return nil, err
 	}
 	sum.SegmentsBefore, sum.SegmentsAfter = len(m.Segments), len(m.Segments)
+	vecsBefore := store.VectorRows(dir, m.Segments)
 	st, err := store.OpenStore(dir)
 	if err != nil {
 		return nil, err
 	}
-	err = ix.compact(m, live, sum)
+	err = ix.compact(st, m, live, sum)
 	if err == nil {
-		err = ix.sweepStore(st, live, sum)
+		err = ix.sweepStore(st, live, vecsBefore, sum)
 	}
+	st.CompactOnClose()
 	if cerr := st.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		// Closed with level 0 compacted, the database knows which bytes
+		// of its log the deletions left dead.
+		err = ix.rewriteLog(m, sum)
 	}
 	if err != nil {
 		return nil, err
@@ -197,7 +204,7 @@ func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
 // compact merges the segments into one holding only live blobs, when any
 // blob is dead or the segments are many. Postings and vectors are copied,
 // not recomputed; only the configured model's vectors are kept.
-func (ix *Indexer) compact(m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+func (ix *Indexer) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
 	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return err
@@ -218,7 +225,7 @@ func (ix *Indexer) compact(m *store.Manifest, live map[plumbing.Hash]string, sum
 	keepModel := func(file string) bool {
 		return ix.opts.Embedder != nil && file == store.VectorFileName(ix.opts.Embedder.ID())
 	}
-	if err := ix.mergeSegments(m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
+	if err := ix.mergeSegments(st, m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
 		return fmt.Errorf("gc: rewrite segments: %w", err)
 	}
 	sum.SegmentsAfter = len(m.Segments)
@@ -234,49 +241,25 @@ func contains(ids []string, id string) bool {
 	return false
 }
 
-// sweepStore deletes blob records of dead blobs and vectors that no live
-// chunk of the indexer's model uses.
-func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, sum *GCSummary) error {
+// sweepStore deletes blob records of dead blobs and the vectors of
+// segments that are no longer live (what a killed run or a repair left).
+func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *GCSummary) error {
 	m, err := store.ReadManifest(ix.repo.IndexDir)
 	if err != nil {
 		return err
 	}
-	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
-	if err != nil {
-		return err
-	}
-	hashes := map[[16]byte]bool{}
-	for _, seg := range snap.Segments {
-		for r := 0; r < seg.Rows(); r++ {
-			if h, indexed := seg.RowHash(r); indexed {
-				hashes[h] = true
-			}
-		}
-	}
-	snap.Close()
-	keepPrefix := ""
-	if ix.opts.Embedder != nil {
-		keepPrefix = "v/" + ix.opts.Embedder.ID() + "/"
-	}
 	var dead [][]byte
 	err = st.DB.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: store.PrefBlob})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().KeyCopy(nil)
-			switch {
-			case bytes.HasPrefix(k, store.PrefBlob) && len(k) == len(store.PrefBlob)+20:
-				if _, ok := live[plumbing.Hash(k[len(store.PrefBlob):])]; !ok {
-					dead = append(dead, k)
-					sum.BlobRecords++
-				}
-			case bytes.HasPrefix(k, []byte("v/")):
-				ours := keepPrefix != "" && strings.HasPrefix(string(k), keepPrefix) && len(k) == len(keepPrefix)+16
-				if ours && hashes[[16]byte(k[len(keepPrefix):])] {
-					continue
-				}
+			if len(k) != len(store.PrefBlob)+20 {
+				continue
+			}
+			if _, ok := live[plumbing.Hash(k[len(store.PrefBlob):])]; !ok {
 				dead = append(dead, k)
-				sum.Vectors++
+				sum.BlobRecords++
 			}
 		}
 		return nil
@@ -294,10 +277,28 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, su
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("gc: delete: %w", err)
 	}
-	if len(dead) > 0 {
-		st.DB.Flatten(1)
-		for st.DB.RunValueLogGC(0.5) == nil {
-		}
+	orphans, err := st.DeleteOrphanVectors(m.Segments)
+	if err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	sum.Vectors = max(0, vecsBefore-store.VectorRows(ix.repo.IndexDir, m.Segments)) + orphans
+	return nil
+}
+
+// rewriteLog reclaims the space deleted vectors and records hold in
+// Badger's value log.
+func (ix *Indexer) rewriteLog(m *store.Manifest, sum *GCSummary) error {
+	st, err := store.OpenStore(ix.repo.IndexDir)
+	if err != nil {
+		return err
+	}
+	n, err := st.RewriteLog(ix.repo.IndexDir, m.Segments)
+	sum.LogFiles = n
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("gc: %w", err)
 	}
 	return nil
 }

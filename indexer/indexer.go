@@ -45,6 +45,9 @@ type Options struct {
 	// Shared are chunk lists of blobs verified against their content (a
 	// fetched shared index): those blobs are not parsed again.
 	Shared map[plumbing.Hash][]chunk.Chunk
+	// SharedVectors are the vectors the same share carries, by content
+	// hash, for the configured model.
+	SharedVectors map[[16]byte]SharedVector
 }
 
 // Summary reports what an indexing run did.
@@ -75,6 +78,8 @@ type Indexer struct {
 	// embedAcross: blobs leave their chunks' embedding to a stage that
 	// fills each call with the chunks of many blobs (see embedStage).
 	embedAcross bool
+	// stored finds vectors stored for a chunk's content (vecindex.go).
+	stored *storedVectors
 }
 
 // NewIndexer prepares an indexer; nothing is opened until Index.
@@ -258,10 +263,9 @@ type blobResult struct {
 	sha      plumbing.Hash
 	size     int
 	rec      *store.BlobRecord
-	tokens   [][]string       // per chunk; nil when not indexed
-	vectors  [][]int8         // per chunk; nil when none
-	scales   []float32        // per chunk
-	newVecs  map[[16]byte]int // content hash → chunk index, for vectors computed by this blob
+	tokens   [][]string // per chunk; nil when not indexed
+	vectors  [][]int8   // per chunk; nil when none
+	scales   []float32  // per chunk
 	embedded int
 	reused   int
 	spliced  bool     // chunked by chunk.Edit from the previous version
@@ -308,11 +312,13 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 		return nil
 	})
 	// With request limits, workers leave embedding to a stage that fills
-	// each call with the chunks of many blobs.
-	rix, done := ix, results
+	// each call with the chunks of many blobs, and look for stored vectors
+	// of the same content first.
+	rix := &Indexer{repo: ix.repo, opts: ix.opts, stored: newStoredVectors(nil, ix.opts.SharedVectors)}
+	done := results
 	lim, across := ix.embedLimits()
 	if across {
-		rix = &Indexer{repo: ix.repo, opts: ix.opts, embedAcross: true}
+		rix.embedAcross, rix.stored.snap = true, snap
 		done = make(chan *blobResult, ix.opts.Workers*4)
 		g.Go(func() error { return embedStage(gctx, ix.opts.Embedder, lim, done, results) })
 	}

@@ -25,7 +25,7 @@ const maxSegments = 8
 // mergeSmallSegments merges the smallest segments into one when there are
 // more than maxSegments, so that the count stays bounded and the work done
 // stays proportional to the small segments (large ones are rarely rewritten).
-func (ix *Indexer) mergeSmallSegments(m *store.Manifest) error {
+func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error {
 	if len(m.Segments) <= maxSegments {
 		return nil
 	}
@@ -47,7 +47,7 @@ func (ix *Indexer) mergeSmallSegments(m *store.Manifest) error {
 	for _, s := range segs[:len(segs)-maxSegments/2] {
 		ids = append(ids, s.id)
 	}
-	return ix.mergeSegments(m, ids, nil, nil)
+	return ix.mergeSegments(st, m, ids, nil, nil)
 }
 
 // mergeSegments rewrites the segments ids as one, keeping only the blobs
@@ -55,8 +55,8 @@ func (ix *Indexer) mergeSmallSegments(m *store.Manifest) error {
 // without them and removes their directories. Postings and vectors are
 // copied, never recomputed; a model's vector file is kept when every merged
 // segment has it (backfill recreates the others) and keepModel accepts its
-// file name (nil accepts all).
-func (ix *Indexer) mergeSegments(m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
+// file name (nil accepts all). The merged segments' vectors leave Badger.
+func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	var (
 		seg    store.SegmentWriter
 		lw     = lexical.NewWriter()
@@ -100,8 +100,16 @@ func (ix *Indexer) mergeSegments(m *store.Manifest, ids []string, keep func(plum
 	}
 	if len(seg.Blobs) > 0 {
 		id := fmt.Sprintf("%08d", m.Next)
+		enc, err := storeVectors(st, id, vecs)
+		if err != nil {
+			return err
+		}
 		dir := filepath.Join(ix.repo.IndexDir, "segments", id)
-		if err := writeSegmentFiles(dir, &seg, lw, vecs); err != nil {
+		err = writeLocators(dir, enc)
+		if err == nil {
+			err = writeSegmentFiles(dir, &seg, lw)
+		}
+		if err != nil {
 			os.RemoveAll(dir)
 			return fmt.Errorf("write merged segment %s: %w", id, err)
 		}
@@ -111,12 +119,13 @@ func (ix *Indexer) mergeSegments(m *store.Manifest, ids []string, keep func(plum
 		return err
 	}
 	*m = *next
-	// Readers that opened the old segments keep their mappings; readers that
-	// read the old manifest but not yet the files retry with the new one.
+	// Readers that opened the old segments keep their mappings (Badger
+	// leaves the deleted vectors in its log until gc); readers that read
+	// the old manifest but not yet the files retry with the new one.
 	for _, id := range ids {
 		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
 	}
-	return nil
+	return st.DeleteSegmentVectors(ids)
 }
 
 // appendSegment copies the kept blobs of one segment into the writers.
@@ -133,7 +142,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 	defer lex.Close()
 	srcVecs := map[string]*vector.Segment{}
 	for _, name := range models {
-		vs, err := vector.Open(store.SegmentFile(ix.repo.IndexDir, id, name))
+		vs, err := store.OpenSegmentVectors(ix.repo.IndexDir, id, name)
 		if err != nil {
 			return err
 		}
@@ -189,7 +198,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 	return lw.Append(lex, rowMap)
 }
 
-// vectorFiles lists a segment's vector files.
+// vectorFiles lists a segment's vector locators.
 func vectorFiles(indexDir, id string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(indexDir, "segments", id))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -197,7 +206,7 @@ func vectorFiles(indexDir, id string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "vec-") && strings.HasSuffix(e.Name(), ".bin") {
+		if strings.HasPrefix(e.Name(), "vec-") && strings.HasSuffix(e.Name(), ".loc") {
 			out = append(out, e.Name())
 		}
 	}

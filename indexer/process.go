@@ -11,7 +11,6 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
 
 // usableShared reports whether a shared chunk list can stand for Split's:
@@ -78,9 +77,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	r.vectors = make([][]int8, n)
 	r.scales = make([]float32, n)
 	texts := make([]string, n)
-	var keys [][]byte
 	var keyChunk []int // chunks with text, which have or get a vector
-	var lookedUp []int // of those, the ones keys looks up
 	for i, c := range f.Chunks {
 		text := chunk.IndexText(content, f, i)
 		cr := store.ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
@@ -93,34 +90,21 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 			// named like the query outrank chunks that merely mention it.
 			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
 			if ix.opts.Embedder != nil {
-				if q, scale, found := known.get(cr.Hash); found {
+				// Vectors of chunks whose text the previous version of the
+				// file, or (with a remote embedder) any indexed blob or a
+				// fetched share, already had are reused.
+				q, scale, found := known.get(cr.Hash)
+				if !found {
+					q, scale, found = ix.stored.get(cr.Hash)
+				}
+				if found {
 					r.vectors[i], r.scales[i] = q, scale
 					r.reused++
-				} else {
-					keys = append(keys, vector.Key(ix.opts.Embedder.ID(), cr.Hash[:]))
-					lookedUp = append(lookedUp, i)
 				}
 				keyChunk = append(keyChunk, i)
 			}
 		}
 		r.rec.Chunks[i] = cr
-	}
-	// Vectors of chunks whose text an indexed blob already had are reused.
-	// The store may have been opening while this blob was read and chunked.
-	st, err := sf.get()
-	if err != nil {
-		return nil, err
-	}
-	err = st.GetEach(keys, func(k int, v []byte) error {
-		if q, s, err := vector.Decode(v); err == nil {
-			i := lookedUp[k]
-			r.vectors[i], r.scales[i] = q, s // Decode copies out of the transaction
-			r.reused++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	var need []int
 	var needTexts, sigs []string

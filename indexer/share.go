@@ -24,7 +24,6 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
 
 // An entry starts with its format's magic. BCSHARE2 entries carry each
@@ -53,14 +52,17 @@ type ShareSummary struct {
 	Commit   string         `json:"commit"`
 	Entries  int            `json:"entries"`  // blobs described by the shared tree
 	Written  int            `json:"written"`  // push: entries added this time
-	Imported int            `json:"imported"` // fetch: entries verified and stored
-	Vectors  int            `json:"vectors"`  // fetch: vectors stored
+	Imported int            `json:"imported"` // fetch: entries verified
+	Vectors  int            `json:"vectors"`  // fetch: vectors verified entries carry
 	Present  int            `json:"present"`  // fetch: blobs already indexed here
 	Unknown  int            `json:"unknown"`  // fetch: blobs this repository does not have
 	Rejected map[string]int `json:"rejected"` // fetch: entries refused, by reason
 	// Verified are the chunk lists of the imported entries, by blob: an
 	// index run takes them instead of parsing (Options.Shared).
 	Verified map[plumbing.Hash][]chunk.Chunk `json:"-"`
+	// SharedVectors are their vectors, by content hash: the index run
+	// stores them instead of embedding (Options.SharedVectors).
+	SharedVectors map[[16]byte]SharedVector `json:"-"`
 }
 
 // ExportShare adds every indexed blob of the snapshot that the share lacks to
@@ -132,8 +134,9 @@ func ExportShare(r *gitindex.Repo, model string, also ...plumbing.Hash) (*ShareS
 }
 
 // ImportShare verifies the entries of a share commit for blobs this index
-// lacks and stores their vectors, so that indexing those blobs computes no
-// embeddings. dim is the model's vector size.
+// lacks and returns their chunk lists and vectors (Verified, Vectors), for
+// the indexing run that follows (Options.Shared, Options.SharedVectors) to
+// parse and embed nothing of them. dim is the model's vector size.
 func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, model string, dim int, lockWait time.Duration) (*ShareSummary, error) {
 	lock, err := store.AcquireLock(ctx, r.IndexDir, lockWait)
 	if err != nil {
@@ -148,13 +151,6 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 		return nil, err
 	}
 	defer snap.Close()
-	st, err := store.OpenStore(r.IndexDir)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	batch := st.NewBatch()
-	defer batch.Cancel()
 	sum := &ShareSummary{Ref: string(ShareRef(model)), Commit: commit.String(), Rejected: map[string]int{}}
 	err = forEachShareEntry(r, commit, func(dir, name string, h plumbing.Hash) error {
 		if err := ctx.Err(); err != nil {
@@ -199,18 +195,16 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 			if c.vec == nil {
 				continue
 			}
-			if err := batch.Put(vector.Key(model, c.rec.Hash[:]), vector.Encode(c.vec, c.scale)); err != nil {
-				return err
+			if sum.SharedVectors == nil {
+				sum.SharedVectors = map[[16]byte]SharedVector{}
 			}
+			sum.SharedVectors[c.rec.Hash] = SharedVector{Q: c.vec, Scale: c.scale}
 			sum.Vectors++
 		}
 		sum.Imported++
 		return nil
 	})
-	if err != nil {
-		return sum, err
-	}
-	return sum, batch.Flush()
+	return sum, err
 }
 
 // PushShare exports the index for model and pushes it to remote, after

@@ -64,8 +64,13 @@ func TestShareThroughBareRemote(t *testing.T) {
 	if got.Imported != 2 || got.Vectors == 0 || len(got.Rejected) != 0 {
 		t.Fatalf("fetch: %+v", got)
 	}
+	// As `git bcindex fetch` does: the index run takes the verified chunk
+	// lists and vectors.
 	counting := &countingEmbedder{Embedder: emb}
-	isum := indexRevs(t, clone, counting, "HEAD")
+	isum, err := NewIndexer(crepo, Options{Embedder: counting, Shared: got.Verified, SharedVectors: got.SharedVectors}).Index(ctx, []string{"HEAD"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n := counting.reset(); n != 0 || isum.Embedded != 0 || isum.VectorsReused != got.Vectors {
 		t.Fatalf("first index of the clone embedded %d texts (summary %+v), want 0", n, isum)
 	}

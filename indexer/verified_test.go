@@ -35,7 +35,7 @@ func TestWrittenSegmentsAreRecordedVerified(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no record of verified files after the run that wrote them: %v", err)
 	}
-	for _, name := range []string{"chunks.bin", "lex.bin", store.VectorFileName(emb.ID())} {
+	for _, name := range []string{"chunks.bin", "lex.bin", store.VectorFileName(emb.ID()) + "#0"} {
 		if !strings.Contains(string(rec), name+"\t") {
 			t.Errorf("%s not recorded as verified:\n%s", name, rec)
 		}

@@ -19,10 +19,11 @@ import (
 const maxDocBytes = 300
 
 // runWriter collects processed blobs and publishes them as segments: Badger
-// first (durable records and vectors), then the segment files, then the
-// manifest that makes them visible. A crash between steps leaves either an
-// orphan segment (removed by the next run) or Badger records without a
-// segment (their blobs are re-read, their vectors reused).
+// first (durable records and the segment's vectors), then the segment
+// files, then the manifest that makes them visible. A crash between steps
+// leaves an orphan segment (removed by the next run), Badger records
+// without a segment (their blobs are re-read) or vector parts of no live
+// segment (deleted by gc).
 type runWriter struct {
 	ix        *Indexer
 	store     *store.Store
@@ -43,14 +44,6 @@ func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest) *runWriter {
 func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	if err := w.batch.PutBlob(r.sha, r.rec); err != nil {
 		return err
-	}
-	if emb := w.ix.opts.Embedder; emb != nil {
-		for _, i := range r.newVecs {
-			key := vector.Key(emb.ID(), r.rec.Chunks[i].Hash[:])
-			if err := w.batch.Put(key, vector.Encode(r.vectors[i], r.scales[i])); err != nil {
-				return err
-			}
-		}
 	}
 	base := len(w.seg.Rows)
 	rows := make([]store.Row, len(r.rec.Chunks))
@@ -99,23 +92,45 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 
 // publish makes everything added so far durable and visible. After the
 // last publish of a run (flushed not nil), the store is not written again:
-// flushed is called once Badger holds the records, and the segment is
-// written while the caller closes the store.
+// flushed is called once Badger holds the records and vectors, and the
+// segment files are written while the caller closes the store (unless
+// segments are to be merged, which writes vectors).
 func (w *runWriter) publish(flushed func()) error {
 	if w.pending == 0 {
 		return nil
 	}
+	id := fmt.Sprintf("%08d", w.m.Next)
+	vecs := map[string]*vecRows{}
+	if emb := w.ix.opts.Embedder; emb != nil {
+		vecs[store.VectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
+	}
+	enc, err := encodeVectors(vecs)
+	if err != nil {
+		return fmt.Errorf("write segment %s: %w", id, err)
+	}
+	w.vecs, w.scales = nil, nil
+	if err := putVectors(w.batch, id, enc); err != nil {
+		return err
+	}
 	if err := w.batch.Flush(); err != nil {
 		return err
 	}
-	if flushed != nil {
-		flushed()
-	} else {
-		w.batch = w.store.NewBatch()
+	if err := locateVectors(w.store, id, enc); err != nil {
+		return err
 	}
-	id := fmt.Sprintf("%08d", w.m.Next)
 	dir := filepath.Join(w.ix.repo.IndexDir, "segments", id)
-	if err := w.writeSegment(dir); err != nil {
+	if err := writeLocators(dir, enc); err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("write segment %s: %w", id, err)
+	}
+	merging := len(w.m.Segments)+1 > maxSegments
+	switch {
+	case flushed == nil:
+		w.batch = w.store.NewBatch()
+	case !merging:
+		flushed()
+	}
+	if err := writeSegmentFiles(dir, &w.seg, w.lex); err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -126,23 +141,17 @@ func (w *runWriter) publish(flushed func()) error {
 		return err
 	}
 	*w.m = next
-	if err := w.ix.mergeSmallSegments(w.m); err != nil {
+	if err := w.ix.mergeSmallSegments(w.store, w.m); err != nil {
 		return fmt.Errorf("merge segments: %w", err)
+	}
+	if flushed != nil && merging {
+		flushed()
 	}
 	w.seg = store.SegmentWriter{}
 	w.lex = lexical.NewWriter()
-	w.vecs, w.scales = nil, nil
 	w.pending = 0
 	w.published = time.Now()
 	return nil
-}
-
-func (w *runWriter) writeSegment(dir string) error {
-	vecs := map[string]*vecRows{}
-	if emb := w.ix.opts.Embedder; emb != nil {
-		vecs[store.VectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
-	}
-	return writeSegmentFiles(dir, &w.seg, w.lex, vecs)
 }
 
 // vecRows are the vectors of one model for every row of a segment.
@@ -152,46 +161,118 @@ type vecRows struct {
 	scales []float32
 }
 
-// writeSegmentFiles writes a complete segment directory: chunk table,
-// postings and one vector file per model (keyed by file name).
-func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer, vecs map[string]*vecRows) error {
+// encodedVectors are one model's vectors of a segment as the parts Badger
+// stores, and once stored, where they are.
+type encodedVectors struct {
+	dim, rows int
+	parts     [][]byte
+	sizes     []int64 // each part without its padding
+	locs      []store.PartLoc
+}
+
+// encodeVectors encodes each vector file's rows as parts (keyed by file
+// name), releasing the rows of each part once it is encoded.
+func encodeVectors(vecs map[string]*vecRows) (map[string]*encodedVectors, error) {
+	out := map[string]*encodedVectors{}
+	for name, v := range vecs {
+		e := &encodedVectors{dim: v.dim, rows: len(v.q)}
+		per := vector.PartRows(v.dim)
+		for lo := 0; lo < len(v.q) || lo == 0; lo += per {
+			hi := min(len(v.q), lo+per)
+			p, err := vector.EncodeParts(v.dim, v.q[lo:hi], v.scales[lo:hi], store.MinPart)
+			if err != nil {
+				return nil, err
+			}
+			clear(v.q[lo:hi])
+			e.parts = append(e.parts, p[0])
+			e.sizes = append(e.sizes, vector.EncodedSize(v.dim, hi-lo))
+			if hi == len(v.q) {
+				break
+			}
+		}
+		out[name] = e
+	}
+	return out, nil
+}
+
+// putVectors adds a segment's encoded vectors to a batch.
+func putVectors(b *store.Batch, id string, enc map[string]*encodedVectors) error {
+	for name, e := range enc {
+		if err := b.PutVectorParts(id, name, e.parts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// locateVectors finds where Badger stored the flushed parts, and drops the
+// parts' bytes.
+func locateVectors(st *store.Store, id string, enc map[string]*encodedVectors) error {
+	for name, e := range enc {
+		locs, err := st.LocateVectorParts(id, name, e.parts, e.sizes)
+		if err != nil {
+			return err
+		}
+		e.locs, e.parts = locs, nil
+	}
+	return nil
+}
+
+// storeVectors stores a segment's vectors in Badger and finds where they
+// went, for a segment written outside a run (a merge, a backfill).
+func storeVectors(st *store.Store, id string, vecs map[string]*vecRows) (map[string]*encodedVectors, error) {
+	enc, err := encodeVectors(vecs)
+	if err != nil {
+		return nil, fmt.Errorf("write vectors of segment %s: %w", id, err)
+	}
+	b := st.NewBatch()
+	if err := putVectors(b, id, enc); err != nil {
+		b.Cancel()
+		return nil, err
+	}
+	if err := b.Flush(); err != nil {
+		return nil, err
+	}
+	if err := locateVectors(st, id, enc); err != nil {
+		return nil, err
+	}
+	return enc, nil
+}
+
+// writeLocators writes a new segment's vector locators (one per model,
+// keyed by file name), first of its files: the store records the parts it
+// wrote as verified, once closed, in the segments whose locators name them.
+func writeLocators(dir string, enc map[string]*encodedVectors) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, e := range enc {
+		if err := store.WriteLocator(dir, name, e.dim, e.rows, e.locs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSegmentFiles completes a segment directory: chunk table and
+// postings.
+func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	// The files are independent: encoding one (sorting the postings,
-	// compressing details) overlaps with writing and syncing the others.
+	// compressing details) overlaps with writing and syncing the other.
 	var g errgroup.Group
 	g.Go(func() error { return gitindex.WriteFileAtomic(filepath.Join(dir, "chunks.bin"), seg.Encode()) })
 	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, "lex.bin")) })
-	for name, v := range vecs {
-		g.Go(func() error { return writeVectors(filepath.Join(dir, name), v) })
-	}
 	if err := g.Wait(); err != nil {
 		return err
 	}
 	if err := syncDir(dir); err != nil {
 		return err
 	}
-	names := []string{"chunks.bin", "lex.bin"}
-	for name := range vecs {
-		names = append(names, name)
-	}
-	store.RecordWritten(dir, names...)
+	store.RecordWritten(dir, "chunks.bin", "lex.bin")
 	return nil
-}
-
-// writeVectors writes one model's vectors as a vector segment file.
-func writeVectors(p string, v *vecRows) error {
-	vw, err := vector.Create(p, v.dim)
-	if err != nil {
-		return err
-	}
-	for i := range v.q {
-		if err := vw.Add(v.q[i], v.scales[i]); err != nil {
-			return err // Add removed the temporary file
-		}
-	}
-	return vw.Finish()
 }
 
 func syncDir(dir string) error {

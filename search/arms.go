@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"unicode"
@@ -245,17 +246,23 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(vecs) != 1 {
 		return nil, nil
 	}
-	return v.vectorArmVec(vecs[0]), nil
+	return v.vectorArmVec(vecs[0])
 }
 
-// vectorArmVec ranks rows by cosine similarity with a query vector.
-func (v *view) vectorArmVec(query []float32) []cand {
+// vectorArmVec ranks rows by cosine similarity with a query vector. It
+// fails with vector.ErrFault when mapped vectors became unreadable (gc
+// rewrote the log they are in): Search then runs again.
+func (v *view) vectorArmVec(query []float32) ([]cand, error) {
 	var out []cand
 	for s, seg := range v.snap.Segments {
 		if seg.Vec == nil {
 			continue
 		}
-		for _, h := range seg.Vec.Search(query, armDepth, v.allow[s]) {
+		hits, err := seg.Vec.Search(query, armDepth, v.allow[s])
+		if err != nil {
+			return nil, fmt.Errorf("vector search of segment %s: %w", seg.ID, err)
+		}
+		for _, h := range hits {
 			out = append(out, cand{seg: s, row: h.Row, score: float64(h.Score)})
 		}
 	}
@@ -263,5 +270,5 @@ func (v *view) vectorArmVec(query []float32) []cand {
 	if len(out) > armDepth {
 		out = out[:armDepth]
 	}
-	return out
+	return out, nil
 }

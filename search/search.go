@@ -13,6 +13,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/vector"
 )
 
 // Modes of search.
@@ -120,6 +121,16 @@ type Result struct {
 
 // Search runs a query against one revision of repo.
 func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
+	res, err := searchOnce(ctx, repo, opts)
+	if errors.Is(err, vector.ErrFault) {
+		// gc rewrote the log that holds vectors this query had mapped:
+		// opened again, the segments map them where they are now.
+		res, err = searchOnce(ctx, repo, opts)
+	}
+	return res, err
+}
+
+func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}

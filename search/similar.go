@@ -114,7 +114,11 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 				for i, x := range qv {
 					vec[i] = float32(x) * scale
 				}
-				arms = append(arms, arm{name: ModeVector, weight: 1, cands: v.vectorArmVec(vec)})
+				vc, err := v.vectorArmVec(vec)
+				if err != nil {
+					return nil, err
+				}
+				arms = append(arms, arm{name: ModeVector, weight: 1, cands: vc})
 			}
 		}
 		for _, f := range v.fuse(q.Name, arms, false) {

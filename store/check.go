@@ -102,12 +102,15 @@ func checkSegment(indexDir, id string) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	vecs, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.bin"))
+	vecs, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.loc"))
 	for i, p := range vecs {
-		v, err := vector.Open(p)
+		l, err := ReadLocator(p)
 		if err == nil {
-			err = v.Verify()
-			v.Close()
+			var v *vector.Segment
+			if v, err = vector.OpenRegions(l.Regions(indexDir)); err == nil {
+				err = v.Verify()
+				v.Close()
+			}
 		}
 		if err != nil {
 			return 3 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)

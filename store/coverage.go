@@ -20,7 +20,7 @@ type ModelCoverage struct {
 func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	by := map[string]int{}
 	for id, n := range rowsBySeg {
-		names, _ := filepath.Glob(filepath.Join(SegmentFile(indexDir, id, "vec-*.bin")))
+		names, _ := filepath.Glob(filepath.Join(SegmentFile(indexDir, id, "vec-*.loc")))
 		for _, p := range names {
 			by[modelOfVectorFile(filepath.Base(p))] += n
 		}
@@ -35,7 +35,7 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 
 // modelOfVectorFile inverts vectorFileName as far as it can.
 func modelOfVectorFile(name string) string {
-	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".bin")
+	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
 	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
 		s = s[:i]
 	}

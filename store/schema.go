@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 5.
+// On-disk layout of the bcindex store, schema version 6.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -10,9 +10,12 @@ package store
 //	                            size, language, and what identifies every chunk
 //	                            (kind, name, parent, lines, bytes, syntax-error
 //	                            flag, content hash)
-//	  "v/" + model + "/" + content hash (16 B)
-//	                          → int8 vector and scale (package vector); shared
-//	                            by every chunk with that content
+//	  "s/" + segment ID + "/" + vector file name + "/" + part (u16, big endian)
+//	                          → a segment's int8 vectors and scales of one
+//	                            model, PartRows rows a part, in package
+//	                            vector's segment format, padded to MinPart so
+//	                            that Badger keeps them in its value log
+//	                            (NNNNNN.vlog), where queries map them (vlog.go)
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
@@ -22,7 +25,9 @@ package store
 //	                          blob the rows' signatures and Meta, compressed
 //	                          (segment.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
-//	  vec-<model>.bin         flat int8 vectors, one per row (package vector)
+//	  vec-<model>.loc         where the segment's vectors of a model are in
+//	                          Badger's value log: file, offset and length of
+//	                          each part (locator.go)
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
 //	                        tree, keyed by tree SHA; paths front-coded, a
 //	                        CRC-32C at the end (a cache: rebuilt when damaged)
@@ -47,6 +52,10 @@ package store
 //	   column (which also says whether a row has text of its own) as
 //	   columns of their own ahead of the rows; rows shrink from 52 to 36
 //	   bytes.
+//	6: vectors are stored once, in Badger: per segment and model as parts
+//	   in the value log ("s/" keys), which queries map through the
+//	   segment's locator (vec-<model>.loc), instead of per content hash
+//	   ("v/" keys) and again in the segment (vec-<model>.bin).
 
 import (
 	"crypto/sha256"
@@ -56,7 +65,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
@@ -71,7 +80,8 @@ func blobKey(sha [20]byte) []byte {
 	return append(append(k, PrefBlob...), sha[:]...)
 }
 
-// ContentHash is the key under which a chunk's vector is shared.
+// ContentHash identifies a chunk's indexed text: rows with the same hash
+// share a vector.
 func ContentHash(text string) [16]byte {
 	sum := sha256.Sum256([]byte(text))
 	var h [16]byte

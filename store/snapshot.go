@@ -177,13 +177,15 @@ type Snapshot struct {
 func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
 	// A concurrent merge may remove a segment between reading the manifest
 	// and opening it; the Manifest then names a newer set, so read it again.
+	// Value-log garbage collection may remove a log file that a locator
+	// read just before named; the locator names the new place by then.
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		m, err := ReadManifest(indexDir)
 		if err != nil {
 			return nil, err
 		}
-		s, err := OpenSegments(indexDir, m.Segments, model)
+		s, err := openSegments(indexDir, m.Segments, model, attempt == 2)
 		if err == nil {
 			return s, nil
 		}
@@ -201,9 +203,19 @@ func OpenSnapshot(indexDir, model string) (*Snapshot, error) {
 // Damaged: its blobs are missing from the snapshot, so the next indexing
 // run processes them again, and nothing it holds is served.
 func OpenSegments(indexDir string, ids []string, model string) (*Snapshot, error) {
+	return openSegments(indexDir, ids, model, true)
+}
+
+// openSegments is OpenSegments; unless final, a segment whose vectors'
+// log file is gone is an error for the caller to try again, not damage.
+func openSegments(indexDir string, ids []string, model string, final bool) (*Snapshot, error) {
 	snap := &Snapshot{Model: model}
 	for _, id := range ids {
 		seg, err := openSegment(indexDir, id, model)
+		if errors.Is(err, ErrLogGone) && final {
+			snap.Damaged = append(snap.Damaged, DamagedSegment{ID: id, Err: err})
+			continue
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			snap.Close()
 			return nil, err
@@ -250,17 +262,14 @@ func openSegment(indexDir, id, model string) (*Segment, error) {
 		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
-		name := VectorFileName(model)
-		vec, err := vector.Open(SegmentFile(indexDir, id, name))
-		if err == nil {
+		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)
+		switch {
+		case err == nil:
 			seg.Vec = vec
-			if !st.verified(name) {
-				if err = vec.Verify(); err == nil {
-					st.passed(name)
-				}
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		case errors.Is(err, ErrLogGone):
+			seg.close()
+			return nil, fmt.Errorf("open segment %s vectors: %w", id, err)
+		case !errors.Is(err, fs.ErrNotExist):
 			seg.close()
 			return nil, fmt.Errorf("open segment %s vectors: %w: %v", id, ErrCorrupt, err)
 		}
@@ -268,6 +277,8 @@ func openSegment(indexDir, id, model string) (*Segment, error) {
 	return seg, nil
 }
 
+// VectorFileName is the name of a segment's locator of model's vectors,
+// which also names its parts in Badger.
 func VectorFileName(model string) string {
 	safe := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ':' || r == ' ' {
@@ -277,7 +288,7 @@ func VectorFileName(model string) string {
 	}, model)
 	// The hash keeps IDs apart that differ only in the replaced characters.
 	sum := sha256.Sum256([]byte(model))
-	return fmt.Sprintf("vec-%s-%x.bin", safe, sum[:4])
+	return fmt.Sprintf("vec-%s-%x.loc", safe, sum[:4])
 }
 
 // Close unmaps every segment.

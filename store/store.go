@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
@@ -21,7 +22,16 @@ type Store struct {
 	DB      *badger.DB
 	opts    badger.Options
 	written atomic.Int64 // bytes of keys and values written since open
+
+	mu      sync.Mutex
+	wrote   []wroteParts // vector parts written since open (recordWritten)
+	compact bool         // Close compacts level 0 whatever was written
 }
+
+// CompactOnClose makes Close compact level 0 of the tree: deletions then
+// meet the values they delete, and Badger learns which bytes of its log
+// are dead (RewriteLog, in the next session, reclaims them).
+func (s *Store) CompactOnClose() { s.compact = true }
 
 // compactAfter is how many bytes a session writes before Close compacts
 // level 0 of the tree: a large run (a full index) pays for compacting what
@@ -47,11 +57,12 @@ func openStore(indexDir string, check bool) (*Store, error) {
 		WithNumVersionsToKeep(1).
 		WithValueLogFileSize(64 << 20).
 		WithMemTableSize(32 << 20).
-		// Records and vectors stay in the LSM tree: no value log to
-		// garbage-collect. Blocks are not compressed: int8 vectors, most of
-		// the bytes, do not compress, and compression made compactions
-		// CPU-bound.
-		WithValueThreshold(1 << 20).
+		// Vector parts (vlog.go), padded to the threshold, go to the
+		// value log, where queries map them; records stay in the tree
+		// unless a file has very many chunks. Blocks are not compressed:
+		// compression made compactions CPU-bound.
+		WithValueThreshold(valueThreshold).
+		WithVerifyValueChecksum(true).
 		WithCompression(options.None).
 		// A block whose checksum fails is an error, never garbage
 		// decoded as a record or a vector.
@@ -120,16 +131,18 @@ func (s *Store) Close() error {
 	if err := s.DB.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
-	if s.written.Load() <= compactAfter {
-		return nil
+	if s.compact || s.written.Load() > compactAfter {
+		db, err := openBadger(s.opts.WithCompactL0OnClose(true), true)
+		if err != nil {
+			return fmt.Errorf("compact index: %w", err)
+		}
+		if err := db.Close(); err != nil {
+			return fmt.Errorf("compact index: %w", err)
+		}
 	}
-	db, err := openBadger(s.opts.WithCompactL0OnClose(true), true)
-	if err != nil {
-		return fmt.Errorf("compact index: %w", err)
-	}
-	if err := db.Close(); err != nil {
-		return fmt.Errorf("compact index: %w", err)
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordWritten()
 	return nil
 }
 
@@ -174,30 +187,6 @@ func (s *Store) Get(key []byte) ([]byte, error) {
 		return nil, fmt.Errorf("read %q: %w", key, err)
 	}
 	return out, nil
-}
-
-// GetEach looks every key up in one read transaction and calls fn with the
-// index of each key that is present and a value valid only during the call.
-func (s *Store) GetEach(keys [][]byte, fn func(i int, v []byte) error) error {
-	err := s.DB.View(func(txn *badger.Txn) error {
-		for i, k := range keys {
-			item, err := txn.Get(k)
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("read %q: %w", k, err)
-			}
-			if err := item.Value(func(v []byte) error { return fn(i, v) }); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("read store: %w", err)
-	}
-	return nil
 }
 
 // Batch buffers writes; Flush makes them durable together.

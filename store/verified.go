@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bcindex/bcindex/gitindex"
 	"golang.org/x/sys/unix"
@@ -23,6 +24,11 @@ import (
 // everything. On a read-only .git the record cannot be written and every
 // open verifies.
 const verifiedFile = "verified"
+
+// stampsMu serialises this process's updates of a segment's record: the
+// indexer records a segment's files and, once its database is closed, its
+// vector parts, from two goroutines.
+var stampsMu sync.Mutex
 
 // stamps is a segment's record of verified file versions.
 type stamps struct {
@@ -63,8 +69,17 @@ func (s *stamps) verified(name string) bool {
 
 // passed records that the file's current version passed.
 func (s *stamps) passed(name string) {
-	if id := fileIdentity(filepath.Join(s.dir, name)); id != "" && s.ids[name] != id {
-		s.ids[name] = id
+	s.passedAs(name, fileIdentity(filepath.Join(s.dir, name)))
+}
+
+// verifiedAs reports whether what key names passed as the version id (a
+// vector part, identified by its log file's identity and place).
+func (s *stamps) verifiedAs(key, id string) bool { return id != "" && s.ids[key] == id }
+
+// passedAs records that what key names passed as the version id.
+func (s *stamps) passedAs(key, id string) {
+	if id != "" && s.ids[key] != id {
+		s.ids[key] = id
 		s.dirty = true
 	}
 }
@@ -88,6 +103,8 @@ func (s *stamps) save() {
 // identity) calls for reading it again. Without this the first open after
 // every index run read the whole segment once more.
 func RecordWritten(segDir string, names ...string) {
+	stampsMu.Lock()
+	defer stampsMu.Unlock()
 	s := loadStamps(segDir)
 	for _, n := range names {
 		s.passed(n)

@@ -116,7 +116,7 @@ func BenchmarkSearch(b *testing.B) {
 					if cpu0 == 0 {
 						cpu0 = processCPU()
 					}
-					if hits := s.Search(query, 10, nil); len(hits) != 10 {
+					if hits := hitsOf(s.Search(query, 10, nil)); len(hits) != 10 {
 						b.Fatalf("%d hits", len(hits))
 					}
 				}
@@ -138,7 +138,7 @@ func BenchmarkSearch(b *testing.B) {
 				if cpu0 == 0 {
 					cpu0 = processCPU()
 				}
-				if hits := s.Search(query, 10, allow); len(hits) != 10 {
+				if hits := hitsOf(s.Search(query, 10, allow)); len(hits) != 10 {
 					b.Fatalf("%d hits", len(hits))
 				}
 			}
@@ -165,7 +165,7 @@ func BenchmarkScanVsMem(b *testing.B) {
 			minSearch, minMem := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 			for b.Loop() {
 				t0 := time.Now()
-				if hits := s.Search(query, 10, nil); len(hits) != 10 {
+				if hits := hitsOf(s.Search(query, 10, nil)); len(hits) != 10 {
 					b.Fatalf("%d hits", len(hits))
 				}
 				t1 := time.Now()
@@ -183,8 +183,8 @@ func BenchmarkScanVsMem(b *testing.B) {
 
 // segmentWords returns the segment's body (vectors, padding, scales) as words.
 func segmentWords(s *Segment) []uint64 {
-	words := unsafe.Slice((*uint64)(unsafe.Pointer(&s.data[0])), len(s.data)/8)
-	return words[headerSize/8:]
+	body := s.parts[0].body
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&body[0])), len(body)/8)
 }
 
 // parallelSum sums words split across len(sums) goroutines.

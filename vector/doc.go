@@ -1,18 +1,21 @@
 // Package vector stores quantised embedding vectors and answers exact
 // nearest-neighbour queries over them.
 //
-// # Two representations
+// # Where vectors live
 //
-// Durable storage is Badger: one record per (model, content hash), with the key
-// built by [Key] and the value by [Encode]. Badger is the source of truth, but
-// it is not what queries read. Iterating a Badger prefix runs at a few hundred
-// MB/s at best (1.5–7 s for a million vectors, slower after a reopen), roughly
-// a hundred times slower than reading the same bytes from memory, and a query
-// has to look at every candidate vector. So queries never iterate Badger:
-// the indexer copies the vectors a revision needs, in row order, into a flat
-// segment file ([Create], [Writer.Add], [Writer.Finish]) and a query scans that
-// file through a read-only memory map ([Open], [Segment.Search]) at close to
-// memory bandwidth.
+// A store keeps each segment's vectors of one model as parts in the segment
+// format below ([EncodeParts]: [PartRows] rows each, at most 16 MB), one
+// stored value per part, and a query maps each part where the store wrote
+// it ([OpenRegions]: a file, an offset and a length per part) and scans
+// it through a read-only memory map ([Segment.Search]) at close to memory
+// bandwidth: never through the store's API, which iterates at a few hundred
+// MB/s (1.5–7 s for a million vectors). A lone segment file ([Create],
+// [Writer.Add], [Writer.Finish], [Open]) is the same format, one part.
+//
+// The bytes under a mapping can vanish: a store that rewrites its log
+// truncates the old file. Every method that reads mapped rows turns the
+// resulting fault into [ErrFault] (runtime/debug.SetPanicOnFault), so the
+// caller opens the segment again where the rows are now.
 //
 // # Quantisation
 //
@@ -72,10 +75,11 @@
 // another) lets a scan stream memory front to back with full-width SIMD loads.
 // A row added without a vector has dim zero bytes and scale 0.
 //
-// Open validates the header, its checksum, the dimensions and the exact file
-// size before mapping, so a truncated or corrupt file is reported as an error.
-// Open does not check the body checksum, which means reading the whole file;
-// Verify does. Segments are written to
-// path+".tmp" and renamed into place only when complete, and never modified in
-// place afterwards, which is what makes it safe to map them.
+// Open and OpenRegions validate each part's header, its checksum, the
+// dimensions and the exact size before mapping, so a truncated or corrupt
+// part is reported as an error. They do not check the body checksum, which
+// means reading every byte; Verify and VerifyPart do. Segment files are
+// written to path+".tmp" and renamed into place only when complete, and
+// parts are never modified where they were written, which is what makes it
+// safe to map them.
 package vector

@@ -15,7 +15,7 @@ func TestSearchSelf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	d := makeData(t, rng, 256, 2000, 0)
 	for _, row := range []int{0, 1, 999, 1999} {
-		hits := d.seg.Search(d.floats[row], 1, nil)
+		hits := hitsOf(d.seg.Search(d.floats[row], 1, nil))
 		if len(hits) != 1 || hits[0].Row != row || math.Abs(float64(hits[0].Score)-1) > 0.01 {
 			t.Fatalf("Search(row %d) = %v", row, hits)
 		}
@@ -39,7 +39,7 @@ func TestSearchShardingIndependent(t *testing.T) {
 	for _, procs := range []int{1, 2, 3, 7, 16} {
 		runtime.GOMAXPROCS(procs)
 		for i, a := range []*bitset.BitSet{nil, allow} {
-			hits := d.seg.Search(query, 25, a)
+			hits := hitsOf(d.seg.Search(query, 25, a))
 			if first[i] == nil {
 				first[i] = hits
 				if want := d.exactTopK(query, 25, a); !slices.Equal(hits, want) {
@@ -89,7 +89,7 @@ func TestSearchEdgeCases(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			withKernels(t, func(t *testing.T) {
-				hits := d.seg.Search(tc.query, tc.k, tc.allow)
+				hits := hitsOf(d.seg.Search(tc.query, tc.k, tc.allow))
 				if len(hits) != tc.want {
 					t.Fatalf("%d hits, want %d: %v", len(hits), tc.want, hits)
 				}
@@ -110,7 +110,7 @@ func TestSearchEdgeCases(t *testing.T) {
 		})
 	}
 	var nilSeg *Segment
-	if hits := nilSeg.Search(query, 1, nil); hits != nil {
+	if hits := hitsOf(nilSeg.Search(query, 1, nil)); hits != nil {
 		t.Fatalf("nil segment: %v", hits)
 	}
 }
@@ -119,10 +119,10 @@ func TestSearchConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	d := makeData(t, rng, 32, 5000, 0)
 	query := randUnit(rng, 32)
-	want := d.seg.Search(query, 10, nil)
+	want := hitsOf(d.seg.Search(query, 10, nil))
 	done := make(chan []Hit)
 	for range 8 {
-		go func() { done <- d.seg.Search(query, 10, nil) }()
+		go func() { done <- hitsOf(d.seg.Search(query, 10, nil)) }()
 	}
 	for range 8 {
 		if got := <-done; !slices.Equal(got, want) {

@@ -8,12 +8,12 @@ import (
 	"unsafe"
 )
 
-// mapFile reads the file into 8-byte-aligned memory on platforms without
-// the unix mmap API.
-func mapFile(f *os.File, size int) ([]byte, error) {
+// mapFileAt reads size bytes of f from off into 8-byte-aligned memory on
+// platforms without the unix mmap API.
+func mapFileAt(f *os.File, off int64, size int) ([]byte, error) {
 	words := make([]uint64, (size+7)/8)
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), size)
-	if _, err := f.ReadAt(b, 0); err != nil && err != io.EOF {
+	if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
 		return nil, err
 	}
 	return b, nil

@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps the first size bytes of f read-only and shared.
-func mapFile(f *os.File, size int) ([]byte, error) {
-	return unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
+// mapFileAt maps size bytes of f from off (a multiple of the page size)
+// read-only and shared.
+func mapFileAt(f *os.File, off int64, size int) ([]byte, error) {
+	return unix.Mmap(int(f.Fd()), off, size, unix.PROT_READ, unix.MAP_SHARED)
 }
 
 func unmapFile(b []byte) error { return unix.Munmap(b) }

@@ -1,14 +1,11 @@
 package vector
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"unsafe"
 )
 
-// maxDim is the largest vector dimension supported by records and segments.
+// maxDim is the largest vector dimension supported by segments.
 const maxDim = 1 << 16
 
 // Quantize maps an L2-normalised vector to int8 with a per-vector scale (v ≈ q*scale).
@@ -44,75 +41,6 @@ func Quantize(v []float32) (q []int8, scale float32) {
 		q[i] = int8(r)
 	}
 	return q, scale
-}
-
-// Key returns the Badger key of a stored vector: "v/<model>/<hash>", where
-// model is the embedder's ID and hash the 16-byte content hash of the embedded
-// text. The hash is appended as raw bytes.
-func Key(model string, hash []byte) []byte {
-	k := make([]byte, 0, 3+len(model)+len(hash))
-	k = append(k, "v/"...)
-	k = append(k, model...)
-	k = append(k, '/')
-	return append(k, hash...)
-}
-
-// Record layout (little-endian):
-//
-//	0   1 record version (1)
-//	1   4 dim (uint32)
-//	5   4 scale (float32 bits)
-//	9 dim int8 values
-const (
-	recordVersion = 1
-	recordHeader  = 9
-)
-
-// Encode returns the Badger value for a quantised vector. A nil or empty q
-// encodes a record without vector (dim 0); its scale is stored as given.
-// Decode rejects records longer than 65536 values and invalid scales, so
-// encode only what Quantize produces.
-func Encode(q []int8, scale float32) []byte {
-	b := make([]byte, recordHeader+len(q))
-	b[0] = recordVersion
-	binary.LittleEndian.PutUint32(b[1:5], uint32(len(q)))
-	binary.LittleEndian.PutUint32(b[5:9], math.Float32bits(scale))
-	copy(b[recordHeader:], int8Bytes(q))
-	return b
-}
-
-// Errors returned by Decode, wrapped with details.
-var (
-	errShortRecord   = errors.New("vector: record too short")
-	errRecordVersion = errors.New("vector: unsupported record version")
-	errRecordLength  = errors.New("vector: record length does not match its dimension")
-	errRecordScale   = errors.New("vector: record has an invalid scale")
-)
-
-// Decode parses a value written by Encode. q is a fresh copy (it does not
-// alias b, so it stays valid after a Badger transaction ends); it is nil for a
-// record without vector.
-func Decode(b []byte) (q []int8, scale float32, err error) {
-	if len(b) < recordHeader {
-		return nil, 0, fmt.Errorf("%w: %d bytes, need at least %d", errShortRecord, len(b), recordHeader)
-	}
-	if b[0] != recordVersion {
-		return nil, 0, fmt.Errorf("%w %d (want %d)", errRecordVersion, b[0], recordVersion)
-	}
-	dim := binary.LittleEndian.Uint32(b[1:5])
-	if dim > maxDim || uint64(len(b)-recordHeader) != uint64(dim) {
-		return nil, 0, fmt.Errorf("%w: dim %d, %d data bytes", errRecordLength, dim, len(b)-recordHeader)
-	}
-	scale = math.Float32frombits(binary.LittleEndian.Uint32(b[5:9]))
-	if !(scale >= 0 && scale <= math.MaxFloat32) {
-		return nil, 0, fmt.Errorf("%w: %v", errRecordScale, scale)
-	}
-	if dim == 0 {
-		return nil, scale, nil
-	}
-	q = make([]int8, dim)
-	copy(int8Bytes(q), b[recordHeader:])
-	return q, scale, nil
 }
 
 // int8Bytes views an int8 slice as bytes without copying.

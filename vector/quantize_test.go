@@ -1,8 +1,6 @@
 package vector
 
 import (
-	"bytes"
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -95,91 +93,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-func TestKey(t *testing.T) {
-	hash := bytes.Repeat([]byte{0xab}, 16)
-	got := Key("builtin-code-v1", hash)
-	want := append([]byte("v/builtin-code-v1/"), hash...)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("Key = %q, want %q", got, want)
-	}
-}
-
-func TestEncodeDecode(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	q256, s256 := Quantize(randUnit(rng, 256))
-	tests := []struct {
-		name  string
-		q     []int8
-		scale float32
-	}{
-		{"no vector", nil, 0},
-		{"one", []int8{-127}, 0.5},
-		{"extremes", []int8{-128, 127, 0, -1}, math.MaxFloat32},
-		{"256", q256, s256},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b := Encode(tc.q, tc.scale)
-			if len(b) != recordHeader+len(tc.q) {
-				t.Fatalf("len = %d", len(b))
-			}
-			q, scale, err := Decode(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if scale != tc.scale || len(q) != len(tc.q) || (tc.q == nil) != (q == nil) {
-				t.Fatalf("Decode = %v, %v; want %v, %v", q, scale, tc.q, tc.scale)
-			}
-			for i := range q {
-				if q[i] != tc.q[i] {
-					t.Fatalf("q[%d] = %d, want %d", i, q[i], tc.q[i])
-				}
-			}
-			// The result must not alias the input.
-			for i := recordHeader; i < len(b); i++ {
-				b[i] ^= 0xff
-			}
-			for i := range q {
-				if q[i] != tc.q[i] {
-					t.Fatalf("Decode result aliases its input")
-				}
-			}
-		})
-	}
-}
-
-func TestDecodeCorrupt(t *testing.T) {
-	good := Encode([]int8{1, 2, 3}, 0.25)
-	mod := func(f func(b []byte) []byte) []byte {
-		return f(append([]byte(nil), good...))
-	}
-	tests := []struct {
-		name string
-		b    []byte
-		want error
-	}{
-		{"nil", nil, errShortRecord},
-		{"short header", good[:recordHeader-1], errShortRecord},
-		{"version 0", mod(func(b []byte) []byte { b[0] = 0; return b }), errRecordVersion},
-		{"version 2", mod(func(b []byte) []byte { b[0] = 2; return b }), errRecordVersion},
-		{"missing byte", good[:len(good)-1], errRecordLength},
-		{"extra byte", append(append([]byte(nil), good...), 0), errRecordLength},
-		{"huge dim", mod(func(b []byte) []byte { b[4] = 0x80; return b }), errRecordLength},
-		{"nan scale", Encode([]int8{1}, float32(math.NaN())), errRecordScale},
-		{"inf scale", Encode([]int8{1}, float32(math.Inf(1))), errRecordScale},
-		{"negative scale", Encode([]int8{1}, -1), errRecordScale},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			q, scale, err := Decode(tc.b)
-			if !errors.Is(err, tc.want) {
-				t.Fatalf("Decode err = %v, want %v", err, tc.want)
-			}
-			if q != nil || scale != 0 {
-				t.Fatalf("Decode returned data with an error: %v, %v", q, scale)
-			}
-		})
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -82,27 +83,29 @@ func (q *query) setBias() {
 // unit-length vectors that is their cosine with the query, up to quantisation
 // error. Equal scores are ordered by row number. Rows without vector (scale
 // 0) and bits of allow beyond Len are ignored. Search returns nil if k <= 0,
-// len(query) != Dim, the query is zero or not finite, or the segment is closed.
-func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) []Hit {
+// len(query) != Dim, the query is zero or not finite, or the segment is
+// closed; it returns ErrFault, and no hits, when the mapped rows could not
+// be read.
+func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
 	if s == nil || k <= 0 || len(query) != s.dim {
-		return nil
+		return nil, nil
 	}
 	q, ok := quantizeQuery(query)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if s.data == nil || s.rows == 0 {
-		return nil
+	if s.parts == nil || s.rows == 0 {
+		return nil, nil
 	}
-	sc := scan{seg: s, q: q, k: k, limit: s.rows}
+	sc := scan{q: q, k: k, limit: s.rows}
 	if allow != nil {
 		sc.filtered = true
 		sc.allow = allow.Words()
 		sc.limit = int(min(allow.Len(), uint(s.rows)))
 		if sc.limit == 0 {
-			return nil
+			return nil, nil
 		}
 	}
 
@@ -111,44 +114,64 @@ func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) []Hit {
 	// slows down does less of the scan instead of holding up the result.
 	// Runs are at least minRunBytes of vectors, so handing them out costs
 	// next to nothing, and there are few enough workers that goroutine
-	// start-up stays negligible.
+	// start-up stays negligible. A run never leaves its part.
 	const minRunBytes = 1 << 20
-	blocks := (sc.limit + 63) / 64
 	runBlocks := max(1, minRunBytes/(64*s.dim))
-	runs := (blocks + runBlocks - 1) / runBlocks
-	workers := max(1, min(runtime.GOMAXPROCS(0), runs))
-	if workers == 1 {
-		top := newTopK(min(k, blocks*64))
-		sc.run(top, 0, blocks)
-		return top.sorted(k)
+	limitBlocks := (sc.limit + 63) / 64
+	var runs []span
+	for i := range s.parts {
+		p := &s.parts[i]
+		lo, hi := p.base/64, min(limitBlocks, (p.base+p.rows+63)/64)
+		for b := lo; b < hi; b += runBlocks {
+			runs = append(runs, span{p, b, min(hi, b+runBlocks)})
+		}
 	}
+	blocks := limitBlocks
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(runs)))
 	results := make([]*topK, workers)
+	errs := make([]error, workers)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for i := range workers {
-		wg.Go(func() {
-			top := newTopK(min(k, blocks*64))
-			for {
-				r := int(next.Add(1)) - 1
-				if r >= runs {
-					break
-				}
-				sc.run(top, r*runBlocks, min(blocks, (r+1)*runBlocks))
+	work := func(i int) {
+		top := newTopK(min(k, blocks*64))
+		results[i] = top
+		defer guardFault(debug.SetPanicOnFault(true), &errs[i])
+		for {
+			r := int(next.Add(1)) - 1
+			if r >= len(runs) {
+				break
 			}
-			results[i] = top
-		})
+			sc.run(top, runs[r])
+		}
 	}
-	wg.Wait()
+	if workers == 1 {
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for i := range workers {
+			wg.Go(func() { work(i) })
+		}
+		wg.Wait()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	all := results[0]
 	for _, r := range results[1:] {
 		all.h = append(all.h, r.h...)
 	}
-	return all.sorted(k)
+	return all.sorted(k), nil
+}
+
+// span is a run of 64-row blocks [lo, hi) of the segment, all in part p.
+type span struct {
+	p      *part
+	lo, hi int
 }
 
 // scan holds what every shard of one search shares.
 type scan struct {
-	seg      *Segment
 	q        *query
 	k        int
 	filtered bool     // allow applies; otherwise every row is a candidate
@@ -156,23 +179,24 @@ type scan struct {
 	limit    int      // rows at or past limit are never candidates
 }
 
-// run scores the rows of 64-row blocks [lo, hi) into top.
+// run scores the rows of the span's 64-row blocks into top.
 //
 // Each block makes one kernel call. When at least a quarter of the span
 // between a block's first and last candidate row are candidates, the kernel
 // runs over the whole span, reading memory sequentially (the extra rows cost
 // little: a sequential scan is bound by memory bandwidth, and a scattered
 // one by memory latency); otherwise it gets just the candidate rows.
-func (sc *scan) run(top *topK, lo, hi int) {
-	s := sc.seg
-	scales := s.scales
+func (sc *scan) run(top *topK, sp span) {
+	p := sp.p
+	scales := p.scales
 	factor := sc.q.factor
 	var (
 		rows [64]int
 		dots [64]int32
 	)
-	for blk := lo; blk < hi; blk++ {
+	for blk := sp.lo; blk < sp.hi; blk++ {
 		base := blk * 64
+		local := base - p.base // the block's first row in the part
 		m := ^uint64(0)
 		if sc.filtered {
 			m = 0
@@ -183,8 +207,11 @@ func (sc *scan) run(top *topK, lo, hi int) {
 		if n := sc.limit - base; n < 64 {
 			m &= 1<<n - 1
 		}
+		if n := p.rows - local; n < 64 {
+			m &= 1<<n - 1
+		}
 		for mm := m; mm != 0; mm &= mm - 1 {
-			if i := bits.TrailingZeros64(mm); !usableScale(scales[base+i]) {
+			if i := bits.TrailingZeros64(mm); !usableScale(scales[local+i]) {
 				m &^= 1 << i
 			}
 		}
@@ -197,27 +224,26 @@ func (sc *scan) run(top *topK, lo, hi int) {
 		n := 0
 		if 4*bits.OnesCount64(m) >= span {
 			for j := range span {
-				rows[j] = base + first + j
+				rows[j] = local + first + j
 				dotIdx[first+j] = uint8(j)
 			}
 			n = span
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				i := bits.TrailingZeros64(mm)
-				rows[n] = base + i
+				rows[n] = local + i
 				dotIdx[i] = uint8(n)
 				n++
 			}
 		}
-		dotRows(sc.q, s.vecs, rows[:n], dots[:n])
+		dotRows(sc.q, p.vecs, rows[:n], dots[:n])
 		for ; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
-			r := base + i
-			score := float32(dots[dotIdx[i]]) * factor * scales[r]
+			score := float32(dots[dotIdx[i]]) * factor * scales[local+i]
 			if len(top.h) == top.k && score < top.h[0].Score {
 				continue // fast reject; push handles ties
 			}
-			top.push(Hit{Row: r, Score: score})
+			top.push(Hit{Row: base + i, Score: score})
 		}
 	}
 }

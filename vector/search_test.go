@@ -303,7 +303,7 @@ func TestSearchMatchesReference(t *testing.T) {
 			}
 			withKernels(t, func(t *testing.T) {
 				for _, query := range queries {
-					hits := d.seg.Search(query, tc.k, allow)
+					hits := hitsOf(d.seg.Search(query, tc.k, allow))
 					want := d.exactTopK(query, tc.k, allow)
 					if !slices.Equal(hits, want) {
 						t.Fatalf("Search differs from the exact integer reference:\n got %v\nwant %v", hits, want)

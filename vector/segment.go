@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"sync"
-	"unsafe"
 )
 
 const (
@@ -234,120 +231,6 @@ func (w *Writer) Finish() error {
 	if d, err := os.Open(filepath.Dir(w.path)); err == nil {
 		d.Sync() // best effort: not every platform can sync a directory
 		d.Close()
-	}
-	return nil
-}
-
-// Segment is a memory-mapped, read-only segment file. Its methods are safe
-// for concurrent use; Close waits for running searches.
-type Segment struct {
-	mu     sync.RWMutex
-	data   []byte // the whole mapped file; nil after Close
-	vecs   []int8
-	scales []float32
-	dim    int
-	rows   int
-	// bodyCRC is the header's checksum of everything after it (Verify).
-	bodyCRC uint32
-}
-
-// Open maps a segment file read-only after validating its header and size.
-func Open(path string) (*Segment, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("vector: open: %w", err)
-	}
-	defer f.Close()
-	fail := func(format string, args ...any) (*Segment, error) {
-		return nil, fmt.Errorf("vector: open %s: "+format, append([]any{path}, args...)...)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		return fail("%w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return fail("not a regular file")
-	}
-	size := st.Size()
-	if size < headerSize {
-		return fail("truncated: %d bytes, shorter than the %d-byte header", size, headerSize)
-	}
-	hb := make([]byte, headerSize)
-	if _, err := io.ReadFull(f, hb); err != nil {
-		return fail("read header: %w", err)
-	}
-	h, err := parseHeader(hb)
-	if err != nil {
-		return fail("%w", err)
-	}
-	if size < h.size {
-		return fail("truncated: %d bytes, header says %d", size, h.size)
-	}
-	if size > h.size {
-		return fail("%d trailing bytes after the %d the header describes", size-h.size, h.size)
-	}
-	if h.size > math.MaxInt {
-		return fail("too large to map (%d bytes)", h.size)
-	}
-	data, err := mapFile(f, int(h.size))
-	if err != nil {
-		return fail("mmap: %w", err)
-	}
-	s := &Segment{data: data, dim: h.dim, rows: h.rows, bodyCRC: h.bodyCRC}
-	n := h.rows * h.dim
-	if n > 0 {
-		s.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&data[h.vecOff])), n)
-	}
-	if h.rows > 0 {
-		sb := data[h.scaleOff:h.size]
-		if littleEndian {
-			s.scales = unsafe.Slice((*float32)(unsafe.Pointer(&sb[0])), h.rows)
-		} else {
-			s.scales = make([]float32, h.rows)
-			for i := range s.scales {
-				s.scales[i] = math.Float32frombits(binary.LittleEndian.Uint32(sb[4*i:]))
-			}
-		}
-	}
-	return s, nil
-}
-
-var littleEndian = func() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}()
-
-// Len returns the number of rows.
-func (s *Segment) Len() int { return s.rows }
-
-// Verify checks the body's CRC-32C against the header's: a flipped byte in
-// a vector or a scale is an error, never a silently wrong score. It reads
-// the whole file, at about memory bandwidth.
-func (s *Segment) Verify() error {
-	if s.data == nil {
-		return fmt.Errorf("vector: verify: segment is closed")
-	}
-	if got := crc32.Checksum(s.data[headerSize:], castagnoli); got != s.bodyCRC {
-		return fmt.Errorf("vector: checksum mismatch (stored %08x, computed %08x)", s.bodyCRC, got)
-	}
-	return nil
-}
-
-// Dim returns the vector dimension.
-func (s *Segment) Dim() int { return s.dim }
-
-// Close unmaps the file. Searches after Close return nil. Closing twice is a
-// no-op.
-func (s *Segment) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.data == nil {
-		return nil
-	}
-	data := s.data
-	s.data, s.vecs, s.scales = nil, nil, nil
-	if err := unmapFile(data); err != nil {
-		return fmt.Errorf("vector: munmap: %w", err)
 	}
 	return nil
 }

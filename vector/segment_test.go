@@ -79,15 +79,15 @@ func TestSegmentRoundTrip(t *testing.T) {
 				if rows[i] == nil {
 					want = 0
 				}
-				if s.scales[i] != want {
-					t.Fatalf("row %d scale %v, want %v", i, s.scales[i], want)
+				if s.parts[0].scales[i] != want {
+					t.Fatalf("row %d scale %v, want %v", i, s.parts[0].scales[i], want)
 				}
 				for j := 0; j < tc.dim; j++ {
 					var w int8
 					if rows[i] != nil {
 						w = rows[i][j]
 					}
-					if g := s.vecs[i*tc.dim+j]; g != w {
+					if g := s.parts[0].vecs[i*tc.dim+j]; g != w {
 						t.Fatalf("row %d[%d] = %d, want %d", i, j, g, w)
 					}
 				}
@@ -113,7 +113,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatalf("second Close: %v", err)
 			}
-			if hits := s.Search(make([]float32, tc.dim), 1, nil); hits != nil {
+			if hits := hitsOf(s.Search(make([]float32, tc.dim), 1, nil)); hits != nil {
 				t.Fatalf("Search after Close = %v", hits)
 			}
 		})
@@ -288,7 +288,7 @@ func TestOpenCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := openSegment(t, path)
-		if hits := s.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 10, nil); hits != nil {
+		if hits := hitsOf(s.Search([]float32{1, 0, 0, 0, 0, 0, 0, 0}, 10, nil)); hits != nil {
 			t.Fatalf("hits = %v, want none", hits)
 		}
 		for i := range 3 {
@@ -330,4 +330,13 @@ func TestRow(t *testing.T) {
 	if q, scale := s.Row(0); q != nil || scale != 0 {
 		t.Fatalf("Row after Close = %v, %v", q, scale)
 	}
+}
+
+// hitsOf returns a search's hits and panics on its error, which no test
+// that uses it expects.
+func hitsOf(hits []Hit, err error) []Hit {
+	if err != nil {
+		panic(err)
+	}
+	return hits
 }

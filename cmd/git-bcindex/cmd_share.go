@@ -116,6 +116,7 @@ func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *indexer.Share
 	}
 	opts := s.indexOptions()
 	opts.Shared = fetched.Verified
+	opts.SharedVectors = fetched.SharedVectors
 	if !c.Bool("json") {
 		opts.Progress = newProgress(c.App.ErrWriter)
 	}

@@ -1,0 +1,99 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// RewriteLog reclaims what deleted values (vector parts of merged or
+// dropped segments, records of dead blobs) hold in Badger's value log. The
+// tree is compacted first, so that Badger knows which log bytes are dead;
+// then each log file that is mostly dead has its live values rewritten at
+// the head of the log and is removed. The locators of the live segments ids
+// are pointed at the parts' new places before any old file goes: an open
+// iterator holds Badger's removals back until then. A query that mapped a
+// removed file meanwhile gets vector.ErrFault and opens the segments again.
+// It returns how many log files were rewritten.
+func (s *Store) RewriteLog(indexDir string, ids []string) (int, error) {
+	if err := s.DB.Flatten(1); err != nil {
+		return 0, fmt.Errorf("compact index: %w", err)
+	}
+	txn := s.DB.NewTransaction(false)
+	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+	n := 0
+	var err error
+	for {
+		gerr := s.DB.RunValueLogGC(0.5)
+		if gerr != nil {
+			if !errors.Is(gerr, badger.ErrNoRewrite) && !errors.Is(gerr, badger.ErrRejected) {
+				err = fmt.Errorf("rewrite index log: %w", gerr)
+			}
+			break
+		}
+		n++
+	}
+	if n > 0 && err == nil {
+		if err = s.DB.Sync(); err == nil {
+			err = s.relocate(indexDir, ids)
+		}
+	}
+	it.Close() // Badger removes the rewritten files now
+	txn.Discard()
+	return n, err
+}
+
+// relocate rewrites the locators of segments ids whose parts moved.
+func (s *Store) relocate(indexDir string, ids []string) error {
+	for _, id := range ids {
+		dir := filepath.Join(indexDir, "segments", id)
+		names, _ := filepath.Glob(filepath.Join(dir, "vec-*.loc"))
+		for _, p := range names {
+			name := filepath.Base(p)
+			l, err := ReadLocator(p)
+			if err != nil {
+				continue // damaged: the next run drops the segment
+			}
+			locs, err := s.findParts(id, name, l)
+			if err != nil {
+				return err
+			}
+			moved := false
+			for i := range locs {
+				moved = moved || locs[i] != l.Parts[i]
+			}
+			if moved {
+				if err := WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// findParts looks up where the parts a locator lists are now, checking
+// each against the bytes it had where the locator said.
+func (s *Store) findParts(id, name string, l *Locator) ([]PartLoc, error) {
+	parts := make([][]byte, len(l.Parts))
+	sizes := make([]int64, len(l.Parts))
+	err := s.DB.View(func(txn *badger.Txn) error {
+		for i := range l.Parts {
+			item, err := txn.Get(partKey(id, name, i))
+			if err != nil {
+				return err
+			}
+			if parts[i], err = item.ValueCopy(nil); err != nil {
+				return err
+			}
+			sizes[i] = l.Parts[i].Len
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("relocate vectors of segment %s: %w", id, err)
+	}
+	return s.locate(id, name, parts, sizes)
+}

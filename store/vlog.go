@@ -1,0 +1,286 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Vectors live in Badger once: each segment's vectors of one model are
+// stored as parts (package vector's segment format, PartRows rows each)
+// under "s/<segment>/<vector file name>/<part>", values large enough to go
+// to Badger's value log. A query maps them there, where Badger wrote them:
+// the segment's locator file (locator.go) says in which log file and at
+// which offset each part's bytes lie. Readers never open Badger.
+//
+// Badger's log files are append-only: a value never moves while its file
+// exists. Files are removed only by value-log garbage collection (gc), which
+// first rewrites the live values at the head of the log; gc then points
+// the locators at the new places before Badger deletes the old file (see
+// RewriteLog).
+
+// valueThreshold is the size from which Badger keeps a value in its value
+// log rather than in the tree; vector parts are padded to it.
+const valueThreshold = 8 << 10
+
+// MinPart is the size a vector part is padded to, so that Badger keeps it
+// in the value log, where queries can map it.
+const MinPart = valueThreshold
+
+var prefParts = []byte("s/")
+
+// partKey is the key of part i of a segment's vectors in the named file.
+func partKey(seg, name string, i int) []byte {
+	k := make([]byte, 0, len(prefParts)+len(seg)+len(name)+4)
+	k = append(k, prefParts...)
+	k = append(k, seg...)
+	k = append(k, '/')
+	k = append(k, name...)
+	k = append(k, '/')
+	return binary.BigEndian.AppendUint16(k, uint16(i))
+}
+
+// segmentOfPartKey returns the segment ID of a part key.
+func segmentOfPartKey(k []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(k, prefParts)
+	if !ok {
+		return "", false
+	}
+	seg, _, ok := bytes.Cut(rest, []byte("/"))
+	return string(seg), ok
+}
+
+// PutVectorParts adds a segment's vector parts for the named vector file.
+// Badger keeps the values until the batch is flushed: parts must not
+// change meanwhile.
+func (b *Batch) PutVectorParts(seg, name string, parts [][]byte) error {
+	if len(parts) > 1<<16 {
+		return fmt.Errorf("write vectors of segment %s: %d parts", seg, len(parts))
+	}
+	for i, p := range parts {
+		if err := b.Put(partKey(seg, name, i), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PartLoc is where one vector part lies in Badger's value log.
+type PartLoc struct {
+	Fid      uint32 // the log file, <db>/<fid as %06d>.vlog
+	Off, Len int64  // the part's bytes (without padding) in that file
+}
+
+// VlogPath is the path of a Badger value log file.
+func VlogPath(indexDir string, fid uint32) string {
+	return filepath.Join(indexDir, "db", fmt.Sprintf("%06d.vlog", fid))
+}
+
+// LocateVectorParts returns where Badger stored the flushed parts of a
+// segment's named vector file, after syncing the log so that a reader who
+// finds them through a locator finds them on disk. sizes are the parts'
+// lengths without padding. Each place is checked against the part's first
+// bytes (its header, which holds its checksum), so a log laid out other
+// than this code expects is an error, never a locator to other bytes.
+func (s *Store) LocateVectorParts(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
+	if err := s.DB.Sync(); err != nil {
+		return nil, fmt.Errorf("sync index: %w", err)
+	}
+	locs, err := s.locate(seg, name, parts, sizes)
+	if err == nil {
+		s.mu.Lock()
+		s.wrote = append(s.wrote, wroteParts{seg, name, locs})
+		s.mu.Unlock()
+	}
+	return locs, err
+}
+
+// wroteParts are vector parts this session wrote and located.
+type wroteParts struct {
+	seg, name string
+	locs      []PartLoc
+}
+
+// recordWritten records the parts this session wrote as verified, in the
+// segments whose locators name them: their checksums came from the bytes
+// written. It runs once Badger is closed, when the log files no longer
+// change (closing truncates the last one), so that the first query after
+// an indexing run does not read every new vector again.
+func (s *Store) recordWritten() {
+	indexDir := filepath.Dir(s.opts.Dir)
+	for _, w := range s.wrote {
+		dir := filepath.Join(indexDir, "segments", w.seg)
+		l, err := ReadLocator(filepath.Join(dir, w.name))
+		if err != nil || len(l.Parts) != len(w.locs) {
+			continue
+		}
+		same := true
+		for i := range w.locs {
+			same = same && l.Parts[i] == w.locs[i]
+		}
+		if !same {
+			continue
+		}
+		stampsMu.Lock()
+		st := loadStamps(dir)
+		for i, r := range l.Regions(indexDir) {
+			st.passedAs(fmt.Sprintf("%s#%d", w.name, i), regionIdentity(r))
+		}
+		st.save()
+		stampsMu.Unlock()
+	}
+	s.wrote = nil
+}
+
+func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
+	locs := make([]PartLoc, len(parts))
+	err := s.DB.View(func(txn *badger.Txn) error {
+		for i := range parts {
+			item, err := txn.Get(partKey(seg, name, i))
+			if err != nil {
+				return err
+			}
+			fid, n, off, ok := valuePointer(item)
+			if !ok {
+				return errors.New("the value is not in the value log")
+			}
+			// An entry is header, key, value and a 4-byte checksum.
+			start := int64(off) + int64(n) - 4 - int64(len(parts[i]))
+			if start < int64(off) {
+				return fmt.Errorf("entry of %d bytes cannot hold a value of %d", n, len(parts[i]))
+			}
+			locs[i] = PartLoc{Fid: fid, Off: start, Len: sizes[i]}
+			if err := s.checkPlace(locs[i], parts[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("locate vectors of segment %s: %w", seg, err)
+	}
+	return locs, nil
+}
+
+// checkPlace reads a part's first bytes where loc says they are.
+func (s *Store) checkPlace(loc PartLoc, part []byte) error {
+	f, err := os.Open(filepath.Join(s.opts.Dir, fmt.Sprintf("%06d.vlog", loc.Fid)))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n := min(64, len(part))
+	got := make([]byte, n)
+	if _, err := f.ReadAt(got, loc.Off); err != nil && err != io.EOF {
+		return err
+	}
+	if !bytes.Equal(got, part[:n]) {
+		return fmt.Errorf("value log file %d holds other bytes at %d", loc.Fid, loc.Off)
+	}
+	return nil
+}
+
+// valuePointer reads where Badger keeps an item's value: the file, the
+// length of its entry and the entry's offset. Badger does not export it;
+// the field's layout is that of the Badger version go.mod pins (a struct
+// of three uint32s, copied as memory), and LocateVectorParts checks every
+// answer against the bytes on disk.
+func valuePointer(item *badger.Item) (fid, length, off uint32, ok bool) {
+	const bitValuePointer = 1 << 1
+	v := reflect.ValueOf(item).Elem()
+	meta, vptr := v.FieldByName("meta"), v.FieldByName("vptr")
+	if !meta.IsValid() || meta.Kind() != reflect.Uint8 || !vptr.IsValid() || vptr.Kind() != reflect.Slice {
+		return 0, 0, 0, false
+	}
+	if meta.Uint()&bitValuePointer == 0 || vptr.Len() != 12 {
+		return 0, 0, 0, false
+	}
+	b := vptr.Bytes()
+	e := binary.NativeEndian
+	return e.Uint32(b[0:]), e.Uint32(b[4:]), e.Uint32(b[8:]), true
+}
+
+// DeleteSegmentVectors deletes the vector parts of the segments ids.
+func (s *Store) DeleteSegmentVectors(ids []string) error {
+	drop := map[string]bool{}
+	for _, id := range ids {
+		drop[id] = true
+	}
+	_, err := s.deleteParts(func(seg string) bool { return drop[seg] })
+	return err
+}
+
+// DeleteOrphanVectors deletes the vector parts of every segment not in
+// live: those of segments removed while the database was not open (a
+// repair, a run killed between writing and publishing). It returns how
+// many vectors (rows) they held.
+func (s *Store) DeleteOrphanVectors(live []string) (int, error) {
+	keep := map[string]bool{}
+	for _, id := range live {
+		keep[id] = true
+	}
+	return s.deleteParts(func(seg string) bool { return !keep[seg] })
+}
+
+// deleteParts deletes the parts of the segments drop accepts and returns
+// how many rows they held, read from each part's header.
+func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
+	var keys [][]byte
+	rows := 0
+	err := s.DB.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefParts})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			item := it.Item()
+			if seg, ok := segmentOfPartKey(item.Key()); ok && drop(seg) {
+				keys = append(keys, item.KeyCopy(nil))
+				item.Value(func(v []byte) error {
+					if len(v) >= 24 {
+						rows += int(binary.LittleEndian.Uint64(v[16:]))
+					}
+					return nil
+				})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("list vector parts: %w", err)
+	}
+	if len(keys) == 0 {
+		return 0, nil
+	}
+	wb := s.DB.NewWriteBatch()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			wb.Cancel()
+			return 0, fmt.Errorf("delete vector parts: %w", err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		return 0, fmt.Errorf("delete vector parts: %w", err)
+	}
+	return rows, nil
+}
+
+// VectorRows is how many vectors (rows, of every model) the segments ids
+// hold, by their locators.
+func VectorRows(indexDir string, ids []string) int {
+	n := 0
+	for _, id := range ids {
+		names, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.loc"))
+		for _, p := range names {
+			if l, err := ReadLocator(p); err == nil {
+				n += l.Rows
+			}
+		}
+	}
+	return n
+}
