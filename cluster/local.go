@@ -136,7 +136,11 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 			// As the local BM25 counts them: the name twice.
 			ch.Tokens = append(lexical.Tokens(c.Name), lexical.Tokens(ch.Text)...)
 			if seg.Vec != nil {
-				if q, scale := seg.Vec.Row(loc.First + i); q != nil {
+				q, scale, err := seg.Vec.RowErr(loc.First + i)
+				if err != nil {
+					return nil, fmt.Errorf("read vectors of blob %s (run publish again): %w", blob, err)
+				}
+				if q != nil {
 					ch.Vector = make([]float32, len(q))
 					for j, x := range q {
 						ch.Vector[j] = float32(x) * scale

@@ -188,7 +188,10 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 			rows[i] = r
 			rowMap[first+i] = int32(base + i)
 			for name, vs := range srcVecs {
-				q, s := vs.Row(first + i)
+				q, s, err := vs.RowErr(first + i)
+				if err != nil {
+					return fmt.Errorf("read vectors: %w", err)
+				}
 				vecs[name].q = append(vecs[name].q, q)
 				vecs[name].scales = append(vecs[name].scales, s)
 			}

@@ -106,7 +106,11 @@ func ExportShare(r *gitindex.Repo, model string, also ...plumbing.Hash) (*ShareS
 			if _, ok := entries[dir][name]; ok {
 				continue
 			}
-			h, err := writeObject(r, plumbing.BlobObject, encodeShareEntry(chunk.Version, dim, segmentChunks(seg, first, n)))
+			chunks, err := segmentChunks(seg, first, n)
+			if err != nil {
+				return nil, err
+			}
+			h, err := writeObject(r, plumbing.BlobObject, encodeShareEntry(chunk.Version, dim, chunks))
 			if err != nil {
 				return nil, err
 			}

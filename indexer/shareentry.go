@@ -21,7 +21,7 @@ type sharedChunk struct {
 }
 
 // segmentChunks reads the rows of one blob and their vectors.
-func segmentChunks(seg *store.Segment, first, n int) []sharedChunk {
+func segmentChunks(seg *store.Segment, first, n int) ([]sharedChunk, error) {
 	out := make([]sharedChunk, n)
 	for r := first; r < first+n; r++ {
 		row := seg.RowDetail(r)
@@ -34,10 +34,13 @@ func segmentChunks(seg *store.Segment, first, n int) []sharedChunk {
 			StartLine: row.StartLine, EndLine: row.EndLine, StartByte: row.StartByte, EndByte: row.EndByte,
 			SyntaxError: row.SyntaxError, Hash: row.Hash, Meta: row.Meta()}
 		if seg.Vec != nil {
-			c.vec, c.scale = seg.Vec.Row(r)
+			var err error
+			if c.vec, c.scale, err = seg.Vec.RowErr(r); err != nil {
+				return nil, fmt.Errorf("read vectors of segment %s: %w", seg.ID, err)
+			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // encodeShareEntry encodes the chunks of one blob, their metadata and

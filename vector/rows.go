@@ -3,17 +3,23 @@ package vector
 import "runtime/debug"
 
 // Row returns a copy of row i's quantised vector and its scale; q is nil
-// (and scale 0) for a row without a vector or out of range. Used to copy
-// rows when segments are merged. A scale that is not a positive finite number
-// (possible only in a corrupt file) counts as no vector, as in Search, and
-// so does a row that could not be read (ErrFault).
+// (and scale 0) for a row without a vector or out of range. A scale that is
+// not a positive finite number (possible only in a corrupt file) counts as
+// no vector, as in Search, and so does a row that could not be read: use
+// RowErr where that must not pass for a row without vector.
 func (s *Segment) Row(i int) (q []int8, scale float32) {
+	q, scale, _ = s.RowErr(i)
+	return q, scale
+}
+
+// RowErr is Row that returns ErrFault when the mapped row could not be
+// read (its file was truncated under the mapping).
+func (s *Segment) RowErr(i int) (q []int8, scale float32, err error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.parts == nil || i < 0 || i >= s.rows {
-		return nil, 0
+		return nil, 0, nil
 	}
-	var err error
 	func() {
 		defer guardFault(debug.SetPanicOnFault(true), &err)
 		p := s.partOf(i)
@@ -24,7 +30,7 @@ func (s *Segment) Row(i int) (q []int8, scale float32) {
 		q, scale = append([]int8(nil), p.vecs[r*s.dim:(r+1)*s.dim]...), p.scales[r]
 	}()
 	if err != nil {
-		return nil, 0
+		return nil, 0, err
 	}
-	return q, scale
+	return q, scale, nil
 }
