@@ -60,6 +60,9 @@ func (s *Store) relocate(indexDir string, ids []string) error {
 			if err != nil {
 				return err
 			}
+			s.mu.Lock()
+			s.wrote = append(s.wrote, wroteParts{id, name, locs})
+			s.mu.Unlock()
 			moved := false
 			for i := range locs {
 				moved = moved || locs[i] != l.Parts[i]

@@ -112,7 +112,8 @@ type wroteParts struct {
 // segments whose locators name them: their checksums came from the bytes
 // written. It runs once Badger is closed, when the log files no longer
 // change (closing truncates the last one), so that the first query after
-// an indexing run does not read every new vector again.
+// an indexing run does not read every new vector again; and it first
+// refreshes the parts' cached pages (refreshPages).
 func (s *Store) recordWritten() {
 	indexDir := filepath.Dir(s.opts.Dir)
 	for _, w := range s.wrote {
@@ -128,9 +129,13 @@ func (s *Store) recordWritten() {
 		if !same {
 			continue
 		}
+		regions := l.Regions(indexDir)
+		for _, r := range regions {
+			refreshPages(r.Path, r.Off, r.Len)
+		}
 		stampsMu.Lock()
 		st := loadStamps(dir)
-		for i, r := range l.Regions(indexDir) {
+		for i, r := range regions {
 			st.passedAs(fmt.Sprintf("%s#%d", w.name, i), regionIdentity(r))
 		}
 		st.save()

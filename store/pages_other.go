@@ -1,0 +1,6 @@
+//go:build !linux
+
+package store
+
+// refreshPages is a Linux page-cache matter (pages_linux.go).
+func refreshPages(path string, off, n int64) error { return nil }
