@@ -53,8 +53,8 @@ func gcCommand() *cli.Command {
 			}
 			fmt.Fprintf(w, "gc: %d live blobs from %d refs; dropped %d blobs from the segments (%d → %d segments)\n",
 				sum.LiveBlobs, sum.Refs, sum.DeadBlobs, sum.SegmentsBefore, sum.SegmentsAfter)
-			fmt.Fprintf(w, "  deleted %d blob records, %d vectors, %d tree listings; %.1f MB → %.1f MB in %s\n",
-				sum.BlobRecords, sum.Vectors, sum.Listings, float64(sum.BytesBefore)/1e6, float64(sum.BytesAfter)/1e6, sum.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(w, "  deleted %d blob records, %d vectors, %d tree listings; rewrote %d log files; %.1f MB → %.1f MB in %s\n",
+				sum.BlobRecords, sum.Vectors, sum.Listings, sum.LogFiles, float64(sum.BytesBefore)/1e6, float64(sum.BytesAfter)/1e6, sum.Elapsed.Round(time.Millisecond))
 			return nil
 		},
 	}
