@@ -285,6 +285,15 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, ve
 	return nil
 }
 
+// tidyLog reclaims Badger's value log when it has grown past a few files
+// (store.TidyLog): each indexing run that writes starts a log file, and
+// merges leave the vectors of the smaller segments dead in theirs.
+func (ix *Indexer) tidyLog() {
+	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
+		store.TidyLog(ix.repo.IndexDir, m.Segments)
+	}
+}
+
 // rewriteLog reclaims the space deleted vectors and records hold in
 // Badger's value log.
 func (ix *Indexer) rewriteLog(m *store.Manifest, sum *GCSummary) error {

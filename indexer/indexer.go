@@ -155,6 +155,9 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	// Set after the store and the snapshot are closed (deferred below,
 	// so run before this): the run's whole time but the lock's release.
 	defer func() { sum.Elapsed = time.Since(start) }()
+	// Once the store is closed, under the lock: a value log grown past a
+	// few files is reclaimed. Best effort; the next run tries again.
+	defer ix.tidyLog()
 	if sum.Repaired, err = store.SetDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -184,5 +185,48 @@ func TestGCReclaimsVectorLog(t *testing.T) {
 		if got[h] != v {
 			t.Fatalf("content %s: vector after gc differs from a fresh index's", h)
 		}
+	}
+}
+
+// TestValueLogStaysBounded: every indexing run that writes starts a value
+// log file; runs keep the count bounded by rewriting the log, and the
+// moved vectors stay where the locators say.
+func TestValueLogStaysBounded(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(20))
+	emb := embed.Default()
+	indexRevs(t, r.Dir, emb, "HEAD")
+	most := 0
+	for i := 0; i < 40; i++ {
+		r.Commit("one more", map[string]string{fmt.Sprintf("n/f%d.go", i): fmt.Sprintf("package n\n\n// G%d returns %d.\nfunc G%d() int { return %d }\n", i, i, i, i)})
+		indexRevs(t, r.Dir, emb, "HEAD")
+		names, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "bcindex", "db", "*.vlog"))
+		most = max(most, len(names))
+	}
+	if most > 33 {
+		t.Errorf("the value log reached %d files", most)
+	}
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	snap, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	rows := 0
+	for _, seg := range snap.Segments {
+		if seg.Vec == nil {
+			t.Fatalf("segment %s has no vectors", seg.ID)
+		}
+		if err := seg.Vec.Verify(); err != nil {
+			t.Fatal(err)
+		}
+		rows += seg.Vec.Len()
+	}
+	if len(snap.Damaged) != 0 || rows < 60 {
+		t.Fatalf("%d vector rows, damaged %v", rows, snap.Damaged)
 	}
 }

@@ -100,3 +100,38 @@ func (s *Store) findParts(id, name string, l *Locator) ([]PartLoc, error) {
 	}
 	return s.locate(id, name, parts, sizes)
 }
+
+// maxLogFiles is how many value-log files a store may have before an
+// indexing run tidies it (TidyLog). Badger starts a log file at every open
+// and keeps every file open and mapped, so without tidying a repository
+// would gain a file per hook run.
+const maxLogFiles = 32
+
+// TidyLog reclaims the value log when it has grown past maxLogFiles files:
+// the database is opened and closed with level 0 compacted, so that it
+// learns which log bytes merges left dead, then opened again to rewrite
+// the log (RewriteLog) for the live segments ids. The caller holds the
+// index lock and no store is open. It returns how many log files were
+// rewritten.
+func TidyLog(indexDir string, ids []string) (int, error) {
+	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
+	if len(names) <= maxLogFiles {
+		return 0, nil
+	}
+	st, err := OpenStore(indexDir)
+	if err != nil {
+		return 0, err
+	}
+	st.CompactOnClose()
+	if err := st.Close(); err != nil {
+		return 0, err
+	}
+	if st, err = OpenCheckedStore(indexDir); err != nil {
+		return 0, err
+	}
+	n, err := st.RewriteLog(indexDir, ids)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
