@@ -130,6 +130,10 @@ func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, er
 	return res, err
 }
 
+// testAfterReady, when set by a test, runs once a search's segments are
+// open, before they are read.
+var testAfterReady func()
+
 func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
@@ -167,6 +171,9 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 		return nil, err
 	}
 	defer rd.Snap.Close()
+	if testAfterReady != nil {
+		testAfterReady()
+	}
 	if opts.Worktree {
 		res.Commit = rd.Commit
 	} else {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/vector"
 )
 
 // maxChangedQueries caps the changed chunks used as queries, so that a huge
@@ -46,6 +48,15 @@ type SimilarResult struct {
 // changed chunks themselves are left out, so what remains is code like the
 // change that the change did not touch: siblings that may need the same fix.
 func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
+	res, err := similarOnce(ctx, repo, spec, opts)
+	if errors.Is(err, vector.ErrFault) {
+		// As in Search: gc moved vectors this query had mapped.
+		res, err = similarOnce(ctx, repo, spec, opts)
+	}
+	return res, err
+}
+
+func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
 	opts.Query = "-" // no text query: only the options are checked
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
