@@ -214,15 +214,19 @@ func (b *bench) indexing(ctx context.Context, dir string) error {
 }
 
 // indexBranch indexes the second branch BranchReps times, each time from a
-// copy of the index as the full index left it (opened once since the copy),
-// and returns the last run's
+// copy of the index as the full index left it (synced to disk and opened
+// once since the copy), and returns the last run's
 // summary, every run's seconds and the largest peak RSS. One run of under a
 // second is at the mercy of whatever else the machine does at that moment;
 // the median of several is not.
 func (b *bench) indexBranch(ctx context.Context, indexDir string) (*indexSummary, []float64, int64, error) {
 	saved := indexDir + "-after-full"
 	if b.cfg.BranchReps > 1 {
+		// Synced, so that writing it back does not happen during a run.
 		if err := os.CopyFS(saved, os.DirFS(indexDir)); err != nil {
+			return nil, nil, 0, fmt.Errorf("save the index: %w", err)
+		}
+		if err := syncTree(saved); err != nil {
 			return nil, nil, 0, fmt.Errorf("save the index: %w", err)
 		}
 		defer os.RemoveAll(saved)
@@ -234,11 +238,8 @@ func (b *bench) indexBranch(ctx context.Context, indexDir string) (*indexSummary
 	)
 	for i := range b.cfg.BranchReps {
 		if i > 0 {
-			if err := os.RemoveAll(indexDir); err != nil {
-				return nil, nil, 0, fmt.Errorf("restore the index: %w", err)
-			}
-			if err := os.CopyFS(indexDir, os.DirFS(saved)); err != nil {
-				return nil, nil, 0, fmt.Errorf("restore the index: %w", err)
+			if err := restoreIndex(indexDir, saved); err != nil {
+				return nil, nil, 0, err
 			}
 			// A copy gives every file a new identity, so its first open
 			// reads all of them to check their checksums, as for a
