@@ -116,3 +116,27 @@ func BenchmarkSplitLanguages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEdit chunks each file of net/http with a function appended, from
+// its previous version, as a branch run does for an edited file.
+func BenchmarkEdit(b *testing.B) {
+	names, srcs, total := goSources(b)
+	prevs := make([]File, len(srcs))
+	nexts := make([][]byte, len(srcs))
+	for i, src := range srcs {
+		prevs[i] = Split(names[i], src)
+		nexts[i] = append(append([]byte(nil), src...), "\nfunc appended() int { return 1 }\n"...)
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	fast := 0
+	for b.Loop() {
+		fast = 0
+		for i := range srcs {
+			if _, ok := Edit(names[i], nexts[i], srcs[i], prevs[i]); ok {
+				fast++
+			}
+		}
+	}
+	b.ReportMetric(float64(fast), "edited")
+}

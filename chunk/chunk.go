@@ -98,6 +98,10 @@ type Chunk struct {
 	// ErrorDetail describes the chunk's first syntax error when SyntaxError
 	// is set: "line 12: unexpected `}`", "line 3: missing `;`".
 	ErrorDetail string
+
+	// importsKept marks, between Edit's splice and annotate, a chunk of
+	// the previous version whose Imports still hold.
+	importsKept bool
 }
 
 // File is the result of splitting one file.

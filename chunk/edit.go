@@ -25,7 +25,9 @@ import (
 //
 // prev must be Split's result for prevContent, except that the fields
 // derived afterwards may be empty and Doc may be cut short: kept chunks
-// take Doc, Signature and Name from prev.Chunks. ok is false when the edit cannot
+// take Doc, Signature and Name from prev.Chunks, and their Imports too
+// when chunk 0's list the names the imports bind now (so prev's Imports
+// must be Split's, or empty in every chunk). ok is false when the edit cannot
 // be chunked this way (another language than Go, syntax errors, a changed
 // header, nothing to keep); the caller then uses Split. Go's top-level
 // declarations end at the line that ends them and take as doc only the
@@ -161,9 +163,38 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	if f.check(len(content)) != nil {
 		return File{}, false
 	}
+	// A kept chunk's bytes are unchanged: with the same names bound by the
+	// imports, it uses the same ones as before, and its text is not
+	// scanned for them again.
+	imports := fileImports(lang, content)
+	same := sameNames(imports, prev.Chunks[0].Imports)
+	for i := range out {
+		if from := i >= 1 && i < keepBefore || i >= len(out)-(len(old)-cut); from && same {
+			out[i].importsKept = true
+			if len(out[i].Imports) == 0 {
+				out[i].Imports = nil
+			}
+		} else if from {
+			out[i].Imports = nil
+		}
+	}
 	splitLong(&f, content)
-	annotate(&f, content)
+	annotateWith(&f, content, imports)
 	return f, true
+}
+
+// sameNames reports whether names holds exactly the sorted list of the
+// keys of set (as chunk 0's Imports lists them).
+func sameNames(set map[string]bool, names []string) bool {
+	if len(set) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // Editable reports whether Edit may chunk files at path (Go files): callers
@@ -199,7 +230,8 @@ func treeChunks(chunks []Chunk, n int) ([]Chunk, bool) {
 		if i > 0 {
 			c.Parent = idx[c.Parent]
 		}
-		c.QualifiedName, c.Access, c.Decorators, c.Imports, c.ErrorDetail = "", "", nil, nil, ""
+		// Imports stay: Edit keeps them when the imports bind the same names.
+		c.QualifiedName, c.Access, c.Decorators, c.ErrorDetail = "", "", nil, ""
 		out = append(out, c)
 	}
 	return out, true

@@ -18,7 +18,12 @@ func isDef(kind string) bool {
 // annotate fills the metadata fields of every chunk: QualifiedName,
 // Access, Decorators and Imports.
 func annotate(f *File, src []byte) {
-	imports := fileImports(f.Language, src)
+	annotateWith(f, src, fileImports(f.Language, src))
+}
+
+// annotateWith is annotate with the names the file's imports bind. A chunk
+// marked importsKept keeps its Imports (see Edit) and loses the mark.
+func annotateWith(f *File, src []byte, imports map[string]bool) {
 	if len(imports) > 0 {
 		names := make([]string, 0, len(imports))
 		for n := range imports {
@@ -40,7 +45,9 @@ func annotate(f *File, src []byte) {
 			c.Decorators = decorators(src[c.StartByte:min(c.EndByte, c.StartByte+4096)])
 			c.Access = access(f.Language, c, p, src)
 		}
-		if len(imports) > 0 && c.Kind != KindWindow {
+		if c.importsKept {
+			c.importsKept = false
+		} else if len(imports) > 0 && c.Kind != KindWindow {
 			c.Imports = usedNames(src[c.StartByte:c.EndByte], imports)
 		}
 	}
