@@ -192,20 +192,20 @@ func (r *Repo) AncestorTrees(commit plumbing.Hash, n int) []plumbing.Hash {
 // enough returns true: the commits beyond it are not read.
 func (r *Repo) ancestorTrees(commit plumbing.Hash, n int, enough func(plumbing.Hash) bool) []plumbing.Hash {
 	var out []plumbing.Hash
-	c, err := r.Git.CommitObject(commit)
+	c, err := r.commitObject(commit)
 	if err != nil {
 		return nil
 	}
 	for _, p := range c.ParentHashes {
-		if pc, err := r.Git.CommitObject(p); err == nil {
+		if pc, err := r.commitObject(p); err == nil {
 			out = append(out, pc.TreeHash)
 			if enough != nil && enough(pc.TreeHash) {
 				return out
 			}
 		}
 	}
-	for i := 0; i < n && c.NumParents() > 0; i++ {
-		if c, err = c.Parent(0); err != nil {
+	for i := 0; i < n && len(c.ParentHashes) > 0; i++ {
+		if c, err = r.commitObject(c.ParentHashes[0]); err != nil {
 			break
 		}
 		if i > 0 {

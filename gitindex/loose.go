@@ -104,12 +104,9 @@ func (l *looseObjects) tree(h plumbing.Hash) (entries []object.TreeEntry, ok boo
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	obj := &plumbing.MemoryObject{}
-	obj.SetType(plumbing.TreeObject)
-	obj.Write(b)
-	var t object.Tree
-	if err := t.Decode(obj); err != nil {
+	es, err := parseTree(b)
+	if err != nil {
 		return nil, false, fmt.Errorf("read loose tree %s: %w", h, err)
 	}
-	return t.Entries, true, nil
+	return es, true, nil
 }

@@ -34,6 +34,7 @@ type Repo struct {
 	IndexDir  string // CommonDir/bcindex
 	workDir   string // where it was opened from, to open it again
 	loose     *looseObjects
+	packs     *packSet
 }
 
 // Commit is a resolved revision.
@@ -64,7 +65,7 @@ func OpenRepo(dir string) (*Repo, error) {
 		common = filepath.Clean(c)
 	}
 	r := &Repo{GitDir: gitDir, CommonDir: common, WorkTree: workTree, IndexDir: filepath.Join(common, "bcindex"), workDir: abs,
-		loose: newLooseObjects(filepath.Join(common, "objects"))}
+		loose: newLooseObjects(filepath.Join(common, "objects")), packs: newPackSet(filepath.Join(common, "objects"))}
 	if r.Git, err = r.open(); err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", abs, err)
 	}
@@ -152,17 +153,55 @@ func (r *Repo) reopen() bool {
 	if err != nil {
 		return false
 	}
-	r.Close()
+	r.closeGit()
 	r.Git = g
+	// The packs mapped before stay mapped until nothing uses them.
+	r.packs = newPackSet(filepath.Join(r.CommonDir, "objects"))
 	return true
 }
 
-// Close releases the pack files the repository keeps open.
+// Close releases the pack files the repository keeps open or mapped.
 func (r *Repo) Close() error {
+	r.packs.close()
+	return r.closeGit()
+}
+
+func (r *Repo) closeGit() error {
 	if st, ok := r.Git.Storer.(*filesystem.Storage); ok {
 		return st.Close()
 	}
 	return nil
+}
+
+// object returns the content of object h of type want (nil when its size
+// exceeds max, for max >= 0) and its size, from its loose file or its
+// pack. ok is false when it is neither there nor readable there: the
+// caller asks go-git, which also knows alternate object directories.
+func (r *Repo) object(h plumbing.Hash, want plumbing.ObjectType, max int64) ([]byte, int64, bool) {
+	if r.loose.contains(h) {
+		if b, size, ok, err := r.loose.read(h, want, max); ok && err == nil {
+			return b, size, true
+		}
+	}
+	if b, size, ok, err := r.packs.read(h, want, max); ok && err == nil {
+		return b, size, true
+	}
+	return nil, 0, false
+}
+
+// commitObject reads a commit as CommitObject does, without go-git when
+// it can. The result has no storer: its Parent methods cannot be used.
+func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
+	if b, _, ok := r.object(h, plumbing.CommitObject, -1); ok {
+		obj := &plumbing.MemoryObject{}
+		obj.SetType(plumbing.CommitObject)
+		obj.Write(b)
+		var c object.Commit
+		if err := c.Decode(obj); err == nil {
+			return &c, nil
+		}
+	}
+	return r.CommitObject(h)
 }
 
 // CommitObject reads a commit.
@@ -200,6 +239,9 @@ func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
 		if b, size, ok, err := r.loose.read(h, plumbing.BlobObject, max); ok || err != nil {
 			return b, size, err
 		}
+	}
+	if b, size, ok, err := r.packs.read(h, plumbing.BlobObject, max); ok && err == nil {
+		return b, size, nil
 	}
 	obj, err := r.blobObject(h)
 	if err != nil {

@@ -1,7 +1,9 @@
 package gitindex
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -112,9 +114,42 @@ func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 			return es, err
 		}
 	}
+	if b, _, ok, err := r.packs.read(h, plumbing.TreeObject, -1); ok && err == nil {
+		if es, err := parseTree(b); err == nil {
+			return es, nil
+		}
+	}
 	t, err := r.Git.TreeObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
 	}
 	return t.Entries, nil
 }
+
+// parseTree decodes a tree object's entries as go-git does: for each, the
+// mode in octal, a space, the name, a NUL and the 20-byte hash.
+func parseTree(b []byte) ([]object.TreeEntry, error) {
+	var es []object.TreeEntry
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		if sp < 0 {
+			return nil, errBadTree
+		}
+		mode, err := filemode.New(string(b[:sp]))
+		if err != nil {
+			return nil, err
+		}
+		b = b[sp+1:]
+		nul := bytes.IndexByte(b, 0)
+		if nul < 0 || len(b) < nul+1+len(plumbing.ZeroHash) {
+			return nil, errBadTree
+		}
+		e := object.TreeEntry{Name: string(b[:nul]), Mode: mode}
+		copy(e.Hash[:], b[nul+1:])
+		es = append(es, e)
+		b = b[nul+1+len(e.Hash):]
+	}
+	return es, nil
+}
+
+var errBadTree = errors.New("malformed tree object")

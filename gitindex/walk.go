@@ -25,15 +25,15 @@ const MaxPathLen = 4096
 // disk, so a name git accepts is listed as git lists it: newlines, control
 // characters and invalid UTF-8 included.
 func (r *Repo) WalkTree(treeHash plumbing.Hash) (*Listing, error) {
-	root, err := r.Git.TreeObject(treeHash)
+	root, err := r.treeEntries(treeHash)
 	if err != nil {
-		return nil, fmt.Errorf("read tree %s: %w", treeHash, err)
+		return nil, err
 	}
 	l := &Listing{Tree: treeHash}
 	var attrs []gitattributes.MatchAttribute
 	type dir struct {
-		prefix string
-		t      *object.Tree
+		prefix  string
+		entries []object.TreeEntry
 	}
 	stack := []dir{{"", root}}
 	for len(stack) > 0 {
@@ -42,13 +42,13 @@ func (r *Repo) WalkTree(treeHash plumbing.Hash) (*Listing, error) {
 		// Subdirectories are pushed in reverse so that files are met in
 		// tree order: .gitattributes files apply in that order.
 		var subdirs []dir
-		for _, e := range d.t.Entries {
+		for _, e := range d.entries {
 			name := d.prefix + e.Name
 			switch e.Mode {
 			case filemode.Dir:
-				t, err := r.Git.TreeObject(e.Hash)
+				t, err := r.treeEntries(e.Hash)
 				if err != nil {
-					return nil, fmt.Errorf("walk tree %s: read tree %s of %q: %w", treeHash, e.Hash, name, err)
+					return nil, fmt.Errorf("walk tree %s: %q: %w", treeHash, name, err)
 				}
 				subdirs = append(subdirs, dir{name + "/", t})
 				continue

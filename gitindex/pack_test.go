@@ -1,0 +1,252 @@
+package gitindex
+
+import (
+	"bufio"
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+// history commits versions of a few files that git stores as deltas of one
+// another: lines appended, changed in the middle, a large file (copies of
+// more than 64 KiB) and directories that change with them.
+func history(t *testing.T) *gittest.Repo {
+	t.Helper()
+	r := gittest.New(t)
+	var lines []string
+	for i := range 400 {
+		lines = append(lines, fmt.Sprintf("func f%d() int { return %d }", i, i*i))
+	}
+	big := strings.Repeat("a line of a large generated table, 0123456789\n", 4000)
+	for c := range 12 {
+		lines[c*30] = fmt.Sprintf("// changed in commit %d", c)
+		lines = append(lines, fmt.Sprintf("func g%d() {}", c))
+		files := map[string]string{
+			"a.go":           "package a\n\n" + strings.Join(lines, "\n") + "\n",
+			"sub/dir/b.go":   "package dir\n\n" + strings.Join(lines[c:c+50], "\n") + "\n",
+			"sub/c.txt":      strings.Repeat(fmt.Sprintf("line %d\n", c), 20+c),
+			"big/table.txt":  big[:len(big)-c*100] + fmt.Sprintf("end %d\n", c),
+			"sub/dir/n.json": fmt.Sprintf("{\"n\": %d}\n", c),
+		}
+		r.Commit(fmt.Sprintf("commit %d", c), files)
+	}
+	return r
+}
+
+// gitObjects returns every object of the repository with its type, as
+// git cat-file reads it.
+func gitObjects(t *testing.T, dir string) map[plumbing.Hash]struct {
+	typ  string
+	body []byte
+} {
+	t.Helper()
+	cmd := exec.Command("git", "-C", dir, "cat-file", "--batch-all-objects", "--batch")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git cat-file: %v", err)
+	}
+	objs := map[plumbing.Hash]struct {
+		typ  string
+		body []byte
+	}{}
+	rd := bufio.NewReader(bytes.NewReader(out))
+	for {
+		head, err := rd.ReadString('\n')
+		if err == io.EOF {
+			break
+		}
+		f := strings.Fields(head)
+		if err != nil || len(f) != 3 {
+			t.Fatalf("cat-file output: %q %v", head, err)
+		}
+		n, _ := strconv.Atoi(f[2])
+		body := make([]byte, n+1)
+		if _, err := io.ReadFull(rd, body); err != nil {
+			t.Fatal(err)
+		}
+		objs[plumbing.NewHash(f[0])] = struct {
+			typ  string
+			body []byte
+		}{f[1], body[:n]}
+	}
+	return objs
+}
+
+// TestPackedObjectsMatchGit reads every object of packs written three
+// ways (deltas against offsets, deltas against names, an index with 64-bit
+// offsets) and requires git's content for each, deltas included.
+func TestPackedObjectsMatchGit(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		repack []string
+	}{
+		{"offset deltas", []string{"repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
+		{"ref deltas", []string{"-c", "repack.useDeltaBaseOffset=false", "repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50"}},
+		{"64-bit offsets", []string{"repack", "-a", "-d", "-f", "-q"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := history(t)
+			r.Git(tc.repack...)
+			packs, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+			if len(packs) != 1 {
+				t.Fatalf("%d packs, want 1", len(packs))
+			}
+			want := gitObjects(t, r.Dir)
+			if len(want) < 100 {
+				t.Fatalf("%d objects", len(want))
+			}
+			if tc.name == "64-bit offsets" {
+				// Every offset in the index's table of 8-byte offsets.
+				idx := strings.TrimSuffix(packs[0], ".pack") + ".idx"
+				os.Remove(idx)
+				r.Git("index-pack", "--index-version=2,0", "-o", idx, packs[0])
+			}
+			repo, err := OpenRepo(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			deltas := 0
+			for h, o := range want {
+				p, off, ok := repo.packs.find(h)
+				if !ok {
+					t.Fatalf("%s %s: not found in the pack", o.typ, h)
+				}
+				if e, err := p.entryAt(off); err == nil && (e.typ == packOfsDelta || e.typ == packRefDelta) {
+					deltas++
+				}
+				typ, _ := plumbing.ParseObjectType(o.typ)
+				got, size, ok, err := repo.packs.read(h, typ, -1)
+				if err != nil || !ok || !bytes.Equal(got, o.body) || size != int64(len(o.body)) {
+					t.Fatalf("%s %s: %d bytes, size %d, ok %v, %v; want %d bytes", o.typ, h, len(got), size, ok, err, len(o.body))
+				}
+				other := plumbing.BlobObject
+				if typ == plumbing.BlobObject {
+					other = plumbing.TreeObject
+				}
+				if _, _, ok, _ := repo.packs.read(h, other, -1); ok {
+					t.Errorf("%s %s read as a %s", o.typ, h, other)
+				}
+			}
+			if deltas < len(want)/4 {
+				t.Errorf("%d deltas among %d objects: the pack does not test them", deltas, len(want))
+			}
+		})
+	}
+}
+
+// TestPackedSizeLimit reads the size of packed blobs over a limit, deltas
+// among them, without their content.
+func TestPackedSizeLimit(t *testing.T) {
+	r := history(t)
+	r.Git("repack", "-a", "-d", "-f", "-q")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	for _, rev := range []string{"HEAD", "HEAD~1", "HEAD~5"} {
+		h := plumbing.NewHash(r.Git("rev-parse", rev+":big/table.txt"))
+		want, _ := strconv.Atoi(r.Git("cat-file", "-s", h.String()))
+		got, size, err := repo.ReadBlobUpTo(h, 1000)
+		if err != nil || got != nil || size != int64(want) {
+			t.Errorf("%s: %d bytes, size %d, %v; want none, size %d", rev, len(got), size, err, want)
+		}
+	}
+}
+
+// TestDamagedPackedBlob changes a byte of a packed blob's compressed data,
+// and one of its checksum: reading it is an error, never other content.
+func TestDamagedPackedBlob(t *testing.T) {
+	for _, where := range []string{"data", "checksum"} {
+		t.Run(where, func(t *testing.T) {
+			r := gittest.New(t)
+			body := strings.Repeat("package a\n\nfunc A() {}\n", 50)
+			r.Commit("one", map[string]string{"a.go": body})
+			r.Git("repack", "-a", "-d", "-q")
+			h := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.go"))
+			repo, err := OpenRepo(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, off, ok := repo.packs.find(h)
+			if !ok {
+				t.Fatal("blob not in the pack")
+			}
+			e, err := p.entryAt(off)
+			if err != nil {
+				t.Fatal(err)
+			}
+			packs, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
+			repo.Close()
+			data, err := os.ReadFile(packs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := e.data + 10
+			if where == "checksum" {
+				// The stream's last byte: its Adler-32 ends it.
+				src := bytes.NewReader(data[e.data:])
+				zr, err := zlib.NewReader(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.Copy(io.Discard, zr); err != nil {
+					t.Fatal(err)
+				}
+				at = int64(len(data)-src.Len()) - 1
+			}
+			data[at] ^= 0x55
+			if err := os.WriteFile(packs[0], data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			repo, err = OpenRepo(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer repo.Close()
+			if _, _, ok, err := repo.packs.read(h, plumbing.BlobObject, -1); ok || err == nil {
+				t.Errorf("damaged blob: ok %v, error %v; want an error", ok, err)
+			}
+			if got, err := repo.ReadBlob(h); err == nil && string(got) != body {
+				t.Errorf("damaged blob read as %d other bytes", len(got))
+			}
+		})
+	}
+}
+
+// TestBaseCache keeps the most recently used bases within its limit and
+// never keeps one larger than a quarter of it.
+func TestBaseCache(t *testing.T) {
+	c := newBaseCache(100)
+	p := &pack{}
+	for off := range int64(5) {
+		c.put(p, off, bytes.Repeat([]byte{byte(off)}, 20))
+	}
+	c.get(p, 0) // used: stays
+	c.put(p, 5, bytes.Repeat([]byte{5}, 20))
+	for off, want := range []bool{true, false, true, true, true, true} {
+		b, ok := c.get(p, int64(off))
+		if ok != want || ok && (len(b) != 20 || b[0] != byte(off)) {
+			t.Errorf("offset %d: cached %v (%d bytes), want %v", off, ok, len(b), want)
+		}
+	}
+	if c.bytes > c.limit {
+		t.Errorf("%d bytes cached, limit %d", c.bytes, c.limit)
+	}
+	c.put(p, 9, make([]byte, 26))
+	if _, ok := c.get(p, 9); ok {
+		t.Error("a base over a quarter of the limit was cached")
+	}
+}

@@ -1,0 +1,291 @@
+package gitindex
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Object types as a pack stores them.
+const (
+	packCommit   = 1
+	packTree     = 2
+	packBlob     = 3
+	packTag      = 4
+	packOfsDelta = 6
+	packRefDelta = 7
+)
+
+// maxDeltaChain bounds the deltas followed to an object's base: git's own
+// limit is 4095; a longer chain is a damaged pack.
+const maxDeltaChain = 10000
+
+var packTypes = map[plumbing.ObjectType]int{plumbing.CommitObject: packCommit, plumbing.TreeObject: packTree,
+	plumbing.BlobObject: packBlob, plumbing.TagObject: packTag}
+
+// entry is the header of one object in a pack.
+type entry struct {
+	p        *pack
+	off      int64
+	typ      int
+	size     int64         // of the inflated data: for a delta, of the delta
+	data     int64         // where the zlib stream starts
+	baseOff  int64         // packOfsDelta: the base's offset in the same pack
+	baseHash plumbing.Hash // packRefDelta
+}
+
+var errPackEntry = errors.New("damaged pack entry")
+
+// entryAt parses the object header at off.
+func (p *pack) entryAt(off int64) (entry, error) {
+	e := entry{p: p, off: off}
+	d := p.data
+	if off < 12 || off >= int64(len(d)) {
+		return e, errPackEntry
+	}
+	i := off
+	c := d[i]
+	i++
+	e.typ, e.size = int(c>>4&7), int64(c&15)
+	for shift := 4; c&0x80 != 0; shift += 7 {
+		if i >= int64(len(d)) || shift > 56 {
+			return e, errPackEntry
+		}
+		c = d[i]
+		i++
+		e.size |= int64(c&0x7f) << shift
+	}
+	switch e.typ {
+	case packOfsDelta:
+		var back int64
+		for n := 0; ; n++ {
+			if i >= int64(len(d)) || n > 8 {
+				return e, errPackEntry
+			}
+			c = d[i]
+			i++
+			back = back<<7 | int64(c&0x7f)
+			if c&0x80 == 0 {
+				break
+			}
+			back++
+		}
+		if e.baseOff = off - back; back <= 0 || e.baseOff < 12 {
+			return e, errPackEntry
+		}
+	case packRefDelta:
+		if i+20 > int64(len(d)) {
+			return e, errPackEntry
+		}
+		copy(e.baseHash[:], d[i:])
+		i += 20
+	case packCommit, packTree, packBlob, packTag:
+	default:
+		return e, errPackEntry
+	}
+	e.data = i
+	return e, nil
+}
+
+// base returns the header of a delta's base; ok is false when a
+// packRefDelta's base is in no mapped pack.
+func (s *packSet) base(e entry) (entry, bool, error) {
+	if e.typ == packOfsDelta {
+		b, err := e.p.entryAt(e.baseOff)
+		return b, true, err
+	}
+	p, off, ok := s.find(e.baseHash)
+	if !ok {
+		return entry{}, false, nil
+	}
+	b, err := p.entryAt(off)
+	return b, true, err
+}
+
+// read returns the content of the packed object h of type want (nil when
+// its size exceeds max, for max >= 0) and its size. ok is false when h is in
+// no mapped pack, is of another type, or has a base this reader cannot
+// reach: the caller asks go-git.
+func (s *packSet) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (content []byte, size int64, ok bool, err error) {
+	p, off, found := s.find(h)
+	if !found {
+		return nil, 0, false, nil
+	}
+	fail := func(err error) ([]byte, int64, bool, error) {
+		return nil, 0, false, fmt.Errorf("read packed object %s: %w", h, err)
+	}
+	e, err := p.entryAt(off)
+	if err != nil {
+		return fail(err)
+	}
+	// The type is the chain's last base's; the size a delta's own header
+	// gives.
+	size = e.size
+	if e.typ == packOfsDelta || e.typ == packRefDelta {
+		head, err := inflate(p.data, e.data, min(e.size, 2*binary.MaxVarintLen64), false)
+		if err != nil {
+			return fail(err)
+		}
+		_, n := binary.Uvarint(head)
+		if n <= 0 {
+			return fail(errPackEntry)
+		}
+		dst, m := binary.Uvarint(head[n:])
+		if m <= 0 || dst > 1<<40 {
+			return fail(errPackEntry)
+		}
+		size = int64(dst)
+	}
+	root := e
+	for i := 0; root.typ == packOfsDelta || root.typ == packRefDelta; i++ {
+		b, found, err := s.base(root)
+		if err != nil || i > maxDeltaChain {
+			return fail(errPackEntry)
+		}
+		if !found {
+			return nil, 0, false, nil
+		}
+		root = b
+	}
+	if root.typ != packTypes[want] {
+		return nil, 0, false, nil
+	}
+	if max >= 0 && size > max {
+		return nil, size, true, nil
+	}
+	b, found, err := s.content(e, 0)
+	if err != nil {
+		return fail(err)
+	}
+	if !found {
+		return nil, 0, false, nil
+	}
+	if int64(len(b)) != size {
+		return fail(errPackEntry)
+	}
+	return b, size, true, nil
+}
+
+// content returns the inflated content of the object at e, applying its
+// deltas; the buffer is the caller's. ok is false when a base is in no
+// mapped pack.
+func (s *packSet) content(e entry, depth int) (b []byte, ok bool, err error) {
+	if e.typ != packOfsDelta && e.typ != packRefDelta {
+		b, err := inflate(e.p.data, e.data, e.size, true)
+		return b, err == nil, err
+	}
+	if depth > maxDeltaChain {
+		return nil, false, errPackEntry
+	}
+	be, ok, err := s.base(e)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	base, hit := s.cache.get(be.p, be.off)
+	if !hit {
+		if base, ok, err = s.content(be, depth+1); err != nil || !ok {
+			return nil, ok, err
+		}
+		s.cache.put(be.p, be.off, base)
+	}
+	delta, err := inflate(e.p.data, e.data, e.size, true)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err = patch(base, delta)
+	return b, err == nil, err
+}
+
+var zlibReaders sync.Pool
+
+// inflate returns the size bytes the zlib stream at data[off:] inflates
+// to. whole requires the stream to end there, which checks its checksum;
+// without it only the first size bytes are read.
+func inflate(data []byte, off, size int64, whole bool) ([]byte, error) {
+	src := bytes.NewReader(data[off:])
+	zr, _ := zlibReaders.Get().(io.ReadCloser)
+	if zr == nil {
+		var err error
+		if zr, err = zlib.NewReader(src); err != nil {
+			return nil, err
+		}
+	} else if err := zr.(zlib.Resetter).Reset(src, nil); err != nil {
+		return nil, err
+	}
+	defer zlibReaders.Put(zr)
+	b := make([]byte, size)
+	if _, err := io.ReadFull(zr, b); err != nil {
+		return nil, err
+	}
+	if whole {
+		var one [1]byte
+		if n, err := zr.Read(one[:]); n != 0 || err != io.EOF {
+			return nil, errPackEntry
+		}
+	}
+	return b, nil
+}
+
+// patch rebuilds an object from its base and a git delta: the base's
+// size, the result's size, then instructions that copy a range of the base
+// or insert the bytes that follow.
+func patch(base, delta []byte) ([]byte, error) {
+	src, n := binary.Uvarint(delta)
+	if n <= 0 || src != uint64(len(base)) {
+		return nil, errPackEntry
+	}
+	delta = delta[n:]
+	dst, n := binary.Uvarint(delta)
+	if n <= 0 || dst > 1<<40 {
+		return nil, errPackEntry
+	}
+	delta = delta[n:]
+	out := make([]byte, 0, dst)
+	for len(delta) > 0 {
+		op := delta[0]
+		delta = delta[1:]
+		switch {
+		case op&0x80 != 0:
+			var off, sz uint64
+			for i := range 7 {
+				if op&(1<<i) == 0 {
+					continue
+				}
+				if len(delta) == 0 {
+					return nil, errPackEntry
+				}
+				if i < 4 {
+					off |= uint64(delta[0]) << (8 * i)
+				} else {
+					sz |= uint64(delta[0]) << (8 * (i - 4))
+				}
+				delta = delta[1:]
+			}
+			if sz == 0 {
+				sz = 0x10000
+			}
+			if off+sz > uint64(len(base)) || uint64(len(out))+sz > dst {
+				return nil, errPackEntry
+			}
+			out = append(out, base[off:off+sz]...)
+		case op != 0:
+			if int(op) > len(delta) || uint64(len(out))+uint64(op) > dst {
+				return nil, errPackEntry
+			}
+			out = append(out, delta[:op]...)
+			delta = delta[op:]
+		default:
+			return nil, errPackEntry
+		}
+	}
+	if uint64(len(out)) != dst {
+		return nil, errPackEntry
+	}
+	return out, nil
+}
