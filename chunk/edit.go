@@ -64,10 +64,22 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	for i, t := range tops {
 		starts[i] = old[t].StartByte
 	}
-	outside := goOutsideBrackets(prevContent, starts)
+	enclosing := goEnclosing(prevContent, starts)
+	outside := make([]bool, len(tops))
+	for i, e := range enclosing {
+		outside[i] = e == -1
+	}
 	pre, suf := commonEnds(prevContent, content)
 	header := old[tops[0]].StartByte
-	if header > pre || !outside[0] {
+	if !outside[0] {
+		if enclosing[0] < 0 {
+			return File{}, false
+		}
+		// The first definition is a spec of a group (`const (`): the
+		// header ends where the line opening the group starts.
+		header = lineStartOf(prevContent, enclosing[0])
+	}
+	if header > pre {
 		return File{}, false // package clause or imports changed
 	}
 	// Kept before the edit: definitions up to the last one outside brackets
@@ -285,19 +297,32 @@ func byteRange(src []byte, li lineIndex, start, end int) sitter.Range {
 	return sitter.Range{StartPoint: point(start), EndPoint: point(end), StartByte: uint32(start), EndByte: uint32(end)}
 }
 
-// goOutsideBrackets reports for each offset in offs (ascending) whether it
-// lies outside every bracket pair of the Go source src: comments, strings,
-// runes and raw strings are skipped.
-func goOutsideBrackets(src []byte, offs []int) []bool {
-	out := make([]bool, len(offs))
-	depth, k := 0, 0
+// goEnclosing returns for each offset in offs (ascending) where the
+// outermost bracket pair of the Go source src that holds it opens, -1 when
+// it lies outside every pair, or -2 past more closing brackets than
+// opening ones: comments, strings, runes and raw strings are skipped.
+func goEnclosing(src []byte, offs []int) []int {
+	out := make([]int, len(offs))
+	depth, k, open := 0, 0, -1
+	at := func() int {
+		switch {
+		case depth == 0:
+			return -1
+		case depth < 0:
+			return -2
+		}
+		return open
+	}
 	for i := 0; i < len(src) && k < len(offs); i++ {
 		for k < len(offs) && offs[k] <= i {
-			out[k] = depth == 0
+			out[k] = at()
 			k++
 		}
 		switch c := src[i]; c {
 		case '(', '[', '{':
+			if depth == 0 {
+				open = i
+			}
 			depth++
 		case ')', ']', '}':
 			depth--
@@ -318,7 +343,7 @@ func goOutsideBrackets(src []byte, offs []int) []bool {
 		}
 	}
 	for ; k < len(offs); k++ {
-		out[k] = depth == 0
+		out[k] = at()
 	}
 	return out
 }

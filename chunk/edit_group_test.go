@@ -1,0 +1,50 @@
+package chunk
+
+import (
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestEditGroupFirst edits real Go files whose first definition is a spec
+// of a group (`const (`, `var (`, `type (`): the header then ends at the
+// group's line, and every edit Edit takes must equal Split.
+func TestEditGroupFirst(t *testing.T) {
+	tried, fast := 0, 0
+	for _, p := range goSample(t, 1500) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := Split(p, src)
+		var tops []Chunk
+		for _, c := range prev.Chunks[1:] {
+			if c.Parent == 0 && c.Kind != KindWindow {
+				tops = append(tops, c)
+			}
+		}
+		if prev.Fallback || prev.SyntaxErrors > 0 || len(tops) < 3 ||
+			goEnclosing(src, []int{tops[0].StartByte})[0] < 0 {
+			continue
+		}
+		for _, e := range edits[:4] { // append, change a body, insert, delete
+			next := e.apply(src, tops)
+			if next == nil {
+				continue
+			}
+			tried++
+			got, ok := Edit(p, next, src, prev)
+			if !ok {
+				continue
+			}
+			fast++
+			if want := Split(p, next); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s:\n%s", p, e.name, chunkDiff(got, want))
+			}
+		}
+	}
+	t.Logf("%d edits of files whose first definition is in a group, %d on the fast path", tried, fast)
+	if tried < 20 || fast < tried*8/10 {
+		t.Errorf("fast path taken %d times of %d", fast, tried)
+	}
+}
