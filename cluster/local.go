@@ -134,7 +134,7 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 			ch.Text = chunk.IndexText(content, f, i)
 			ch.Hash = fmt.Sprintf("%x", row.Hash)
 			// As the local BM25 counts them: the name twice.
-			ch.Tokens = append(lexical.Tokens(c.Name), lexical.Tokens(ch.Text)...)
+			ch.Tokens = lexical.AppendTokens(lexical.Tokens(c.Name), ch.Text)
 			if seg.Vec != nil {
 				q, scale, err := seg.Vec.RowErr(loc.First + i)
 				if err != nil {

@@ -88,7 +88,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 			texts[i] = text
 			// The name counts twice: once here, once in the text, so definitions
 			// named like the query outrank chunks that merely mention it.
-			r.tokens[i] = append(lexical.Tokens(c.Name), lexical.Tokens(text)...)
+			r.tokens[i] = lexical.AppendTokens(lexical.Tokens(c.Name), text)
 			if ix.opts.Embedder != nil {
 				// Vectors of chunks whose text the previous version of the
 				// file, or (with a remote embedder) any indexed blob or a

@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -79,7 +80,11 @@ var tokenizers = sync.Pool{New: func() any { return new(tokenizer) }}
 // for the rules. It is used for documents and queries alike, never panics and
 // returns nil when text has no tokens. The returned strings share one
 // backing allocation.
-func Tokens(text string) []string {
+func Tokens(text string) []string { return AppendTokens(nil, text) }
+
+// AppendTokens appends the tokens of text to dst, as Tokens returns them,
+// growing dst at most once.
+func AppendTokens(dst []string, text string) []string {
 	t := tokenizers.Get().(*tokenizer)
 	t.buf, t.spans = t.buf[:0], t.spans[:0]
 	for i := 0; i < len(text); {
@@ -94,12 +99,12 @@ func Tokens(text string) []string {
 		}
 		i = t.ident(text, i)
 	}
-	var out []string
+	out := dst
 	if len(t.spans) > 0 {
 		s := string(t.buf)
-		out = make([]string, len(t.spans))
-		for k, sp := range t.spans {
-			out[k] = s[sp.start:sp.end]
+		out = slices.Grow(dst, len(t.spans))
+		for _, sp := range t.spans {
+			out = append(out, s[sp.start:sp.end])
 		}
 	}
 	if cap(t.buf) <= 1<<20 && cap(t.spans) <= 1<<16 {

@@ -142,6 +142,27 @@ func TestTokensNoAliasing(t *testing.T) {
 	}
 }
 
+// TestAppendTokens appends a text's tokens to those of another as Tokens
+// returns them, into one slice, leaving the start as it was.
+func TestAppendTokens(t *testing.T) {
+	name, text := "ServeHTTP", "func (s *Server) ServeHTTP(w ResponseWriter, r *Request) { s.mux.ServeHTTP(w, r) }"
+	start := Tokens(name)
+	kept := slices.Clone(start)
+	got := AppendTokens(start, text)
+	if want := append(slices.Clone(start), Tokens(text)...); !slices.Equal(got, want) {
+		t.Fatalf("AppendTokens = %q, want %q", got, want)
+	}
+	if !slices.Equal(start, kept) {
+		t.Errorf("the start changed: %q, was %q", start, kept)
+	}
+	if got := AppendTokens(start, "  \n"); !slices.Equal(got, start) {
+		t.Errorf("no tokens: %q, want %q", got, start)
+	}
+	if n := testing.AllocsPerRun(100, func() { AppendTokens(Tokens(name), text) }); n > 4 {
+		t.Errorf("AppendTokens(Tokens(name), text) allocates %v times, want <= 4", n)
+	}
+}
+
 func TestTokensAllocs(t *testing.T) {
 	text := strings.Repeat("func (s *Server) ListenAndServe() error { return s.serveHTTP(w, r) }\n", 20)
 	Tokens(text)
