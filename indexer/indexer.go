@@ -349,7 +349,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	var w *runWriter
 	s, werr := st.get()
 	if werr == nil {
-		w = newRunWriter(ix, s, m)
+		w = newRunWriter(ix, s, m, len(todo))
 	}
 	for r := range results {
 		if werr != nil {

@@ -109,3 +109,37 @@ func BenchmarkPostings(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(queries)), "ns/lookup")
 	})
 }
+
+// BenchmarkWriterAdd indexes net/http as 40-line chunks, as a run's writer
+// adds the rows of the blobs it processed, into a term table that grows as
+// it goes and into one sized for the terms first.
+func BenchmarkWriterAdd(b *testing.B) {
+	srcs := goSources(b)
+	var rows [][]string
+	for _, src := range srcs {
+		lines := strings.SplitAfter(string(src), "\n")
+		for i := 0; i < len(lines); i += 40 {
+			rows = append(rows, Tokens(strings.Join(lines[i:min(i+40, len(lines))], "")))
+		}
+	}
+	terms := map[string]bool{}
+	for _, toks := range rows {
+		for _, t := range toks {
+			terms[t] = true
+		}
+	}
+	for _, sized := range []bool{false, true} {
+		b.Run(map[bool]string{false: "grown", true: "sized"}[sized], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w := NewWriter()
+				if sized {
+					w = NewWriterSize(len(terms))
+				}
+				for i, toks := range rows {
+					w.Add(i, toks)
+				}
+			}
+		})
+	}
+}

@@ -62,6 +62,14 @@ func NewWriter() *Writer {
 	return &Writer{ids: make(map[string]uint32)}
 }
 
+// NewWriterSize returns an empty Writer with room for about terms distinct
+// terms: adding rows to a term table that grows as it goes took about 15%
+// longer (BenchmarkWriterAdd, -cpu 1: 13.5-14.3 ms against 11.2-13.4).
+func NewWriterSize(terms int) *Writer {
+	terms = max(terms, 0)
+	return &Writer{ids: make(map[string]uint32, terms), terms: make([]termPostings, 0, terms), counts: make([]uint32, 0, terms)}
+}
+
 // Add indexes tokens (normally from Tokens) as row. Rows must be added in
 // strictly increasing order; gaps are allowed and are rows of length 0.
 // Empty tokens are ignored. A misuse is reported by WriteFile.
