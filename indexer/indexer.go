@@ -179,7 +179,11 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		return nil, err
 	}
 	var todo []todoBlob
-	seen := map[plumbing.Hash]bool{}
+	n := 0
+	for _, l := range listings {
+		n += len(l.Entries)
+	}
+	seen := make(map[plumbing.Hash]bool, n)
 	// With the model's vectors, so that a damaged vector file is found
 	// (and its segment indexed again) here, not only by searches.
 	model := ""
