@@ -16,16 +16,18 @@ import (
 // The top-level definitions of prev that the edit left alone are kept: those
 // before it with the whole line each ends on, those after it with the blank
 // line above each and the newline before that line; the latter move with
-// the edit. The parser reads only the file's
-// header (everything before the first definition: package clause, imports)
-// and the stretch between the kept definitions, with positions in the
-// whole file, so the same walker makes the same chunks of it. Windows and
-// the metadata that Split derives from the chunk list (qualified names,
-// access, imports) are then derived again over the whole file.
+// the edit. The file's header (everything before the first definition:
+// package clause, imports) must be unchanged. The parser reads only the
+// stretch between the kept definitions (with the header when the stretch
+// holds nothing to chunk), with positions in the whole file, so the same
+// walker makes the same chunks of it. Windows and the metadata that Split
+// derives from the chunk list (qualified names, access, imports) are then
+// derived again over the whole file.
 //
 // prev must be Split's result for prevContent, except that the fields
 // derived afterwards may be empty and Doc may be cut short: kept chunks
-// take Doc, Signature and Name from prev.Chunks, and their Imports too
+// take Doc, Signature and Name from prev.Chunks, the file chunk its Doc and
+// Signature (the package clause's), and kept chunks their Imports too
 // when chunk 0's list the names the imports bind now (so prev's Imports
 // must be Split's, or empty in every chunk). ok is false when the edit cannot
 // be chunked this way (another language than Go, syntax errors, a changed
@@ -118,13 +120,25 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	}
 
 	li := newLineIndex(content)
-	ranges := []sitter.Range{byteRange(content, li, 0, header)}
-	if midStart > header {
-		ranges = append(ranges, byteRange(content, li, midStart, midEnd))
-	} else {
-		ranges[0] = byteRange(content, li, 0, midEnd)
+	// The header is unchanged, and all the file chunk takes from it is the
+	// package clause's doc and signature: the stretch is parsed alone, and
+	// with the header only when it holds nothing to chunk (a deletion).
+	mid, ok := File{}, false
+	if midStart < midEnd {
+		mid, ok = splitRanges(lang, path, content, []sitter.Range{byteRange(content, li, max(midStart, header), midEnd)})
+		if ok {
+			mid.Chunks[0].Doc, mid.Chunks[0].Signature = prev.Chunks[0].Doc, prev.Chunks[0].Signature
+		}
 	}
-	mid, ok := splitRanges(lang, path, content, ranges)
+	if !ok {
+		ranges := []sitter.Range{byteRange(content, li, 0, header)}
+		if midStart > header {
+			ranges = append(ranges, byteRange(content, li, midStart, midEnd))
+		} else {
+			ranges[0] = byteRange(content, li, 0, midEnd)
+		}
+		mid, ok = splitRanges(lang, path, content, ranges)
+	}
 	if !ok || mid.SyntaxErrors > 0 || mid.Chunks[0].SyntaxError {
 		return File{}, false
 	}
