@@ -1,14 +1,16 @@
 package gitindex
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/objfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -18,9 +20,10 @@ import (
 // component), it is inflated into a buffer grown as it goes and put in the
 // object cache, and the caller copies it out once more: on a branch run,
 // reading its 177 new blobs so cost as much CPU as re-chunking them, and
-// its new trees were most of the tree diff's time. Here the file is
-// inflated once into a buffer of the size its header gives, and its
-// content is checked against the object's name.
+// its new trees were most of the tree diff's time. Here the file is read
+// whole in one call and inflated once, from memory, into a buffer of the
+// size its header gives, and its content is checked against the object's
+// name.
 
 // looseObjects is the set of loose objects in one objects directory, read
 // on first use. An object written later, or one that git packed and pruned
@@ -64,22 +67,39 @@ func (l *looseObjects) scan() {
 // read returns the content of a loose object of type want (nil when its
 // size exceeds max, for max >= 0) and its size. ok is false when there is
 // no such loose object (gone meanwhile, or of another type): the caller asks
-// go-git.
+// go-git. The file is read whole and inflated from memory: the object is
+// "type size\x00content", compressed.
 func (l *looseObjects) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (content []byte, size int64, ok bool, err error) {
 	s := h.String()
-	f, err := os.Open(filepath.Join(l.dir, s[:2], s[2:]))
+	raw, err := readFileInto(filepath.Join(l.dir, s[:2], s[2:]), nil)
 	if err != nil {
 		return nil, 0, false, nil
 	}
-	defer f.Close()
-	rd, err := objfile.NewReader(f)
-	if err != nil {
+	fail := func(err error) ([]byte, int64, bool, error) {
 		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
 	}
-	defer rd.Close()
-	t, size, err := rd.Header()
+	zr, err := zlibReader(bytes.NewReader(raw))
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
+		return fail(err)
+	}
+	defer zlibReaders.Put(zr)
+	// The header is at most a type, a space, 20 digits and a NUL.
+	var head [32]byte
+	n, err := io.ReadFull(zr, head[:])
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return fail(err)
+	}
+	sp, nul := bytes.IndexByte(head[:n], ' '), bytes.IndexByte(head[:n], 0)
+	if sp < 0 || nul < sp {
+		return fail(errLooseHeader)
+	}
+	t, err := plumbing.ParseObjectType(string(head[:sp]))
+	if err != nil {
+		return fail(errLooseHeader)
+	}
+	size, err = strconv.ParseInt(string(head[sp+1:nul]), 10, 64)
+	if err != nil || size < 0 || size < int64(n-nul-1) {
+		return fail(errLooseHeader)
 	}
 	if t != want {
 		return nil, 0, false, nil
@@ -88,14 +108,24 @@ func (l *looseObjects) read(h plumbing.Hash, want plumbing.ObjectType, max int64
 		return nil, size, true, nil
 	}
 	content = make([]byte, size)
-	if _, err := io.ReadFull(rd, content); err != nil {
-		return nil, 0, false, fmt.Errorf("read loose object %s: %w", h, err)
+	got := copy(content, head[nul+1:n])
+	if _, err := io.ReadFull(zr, content[got:]); err != nil {
+		return fail(err)
 	}
-	if got := rd.Hash(); got != h {
+	// Read to the end of the stream, which checks its checksum.
+	var one [1]byte
+	if n, err := zr.Read(one[:]); n != 0 || err != io.EOF {
+		return fail(errLooseHeader)
+	}
+	hasher := plumbing.NewHasher(t, size)
+	hasher.Write(content)
+	if got := hasher.Sum(); got != h {
 		return nil, 0, false, fmt.Errorf("read loose object %s: its content hashes to %s: the object file is damaged (see git fsck)", h, got)
 	}
 	return content, size, true, nil
 }
+
+var errLooseHeader = errors.New("malformed object header or length")
 
 // tree decodes a loose tree's entries; ok is false when h is no loose
 // tree.

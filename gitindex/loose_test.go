@@ -73,3 +73,41 @@ func TestDamagedLooseBlob(t *testing.T) {
 		t.Fatalf("damaged loose object: got %q, %v; want an error", got, err)
 	}
 }
+
+// TestMalformedLooseObjects writes loose object files whose stream is cut
+// short, or whose header gives another length than the content has:
+// reading them is an error, never content.
+func TestMalformedLooseObjects(t *testing.T) {
+	compress := func(s string) []byte {
+		var b bytes.Buffer
+		zw := zlib.NewWriter(&b)
+		fmt.Fprint(zw, s)
+		zw.Close()
+		return b.Bytes()
+	}
+	whole := compress("blob 10\x00package a\n")
+	for name, file := range map[string][]byte{
+		"cut short":        whole[:len(whole)-6],
+		"length too long":  compress("blob 11\x00package a\n"),
+		"length too short": compress("blob 9\x00package a\n"),
+		"no header":        compress("package a\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := gittest.New(t)
+			r.Commit("one", map[string]string{"a.go": "package a\n"})
+			h := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.go"))
+			p := filepath.Join(r.Dir, ".git", "objects", h.String()[:2], h.String()[2:])
+			os.Chmod(p, 0o644)
+			if err := os.WriteFile(p, file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			repo, err := OpenRepo(r.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _, ok, err := repo.loose.read(h, plumbing.BlobObject, -1); ok || err == nil {
+				t.Errorf("read %q, ok %v, error %v; want an error", got, ok, err)
+			}
+		})
+	}
+}

@@ -204,18 +204,25 @@ func (s *packSet) content(e entry, depth int) (b []byte, ok bool, err error) {
 
 var zlibReaders sync.Pool
 
+// zlibReader returns a reader of the zlib stream src, from the pool that
+// zlibReaders keeps; the caller puts it back.
+func zlibReader(src *bytes.Reader) (io.ReadCloser, error) {
+	zr, _ := zlibReaders.Get().(io.ReadCloser)
+	if zr == nil {
+		return zlib.NewReader(src)
+	}
+	if err := zr.(zlib.Resetter).Reset(src, nil); err != nil {
+		return nil, err
+	}
+	return zr, nil
+}
+
 // inflate returns the size bytes the zlib stream at data[off:] inflates
 // to. whole requires the stream to end there, which checks its checksum;
 // without it only the first size bytes are read.
 func inflate(data []byte, off, size int64, whole bool) ([]byte, error) {
-	src := bytes.NewReader(data[off:])
-	zr, _ := zlibReaders.Get().(io.ReadCloser)
-	if zr == nil {
-		var err error
-		if zr, err = zlib.NewReader(src); err != nil {
-			return nil, err
-		}
-	} else if err := zr.(zlib.Resetter).Reset(src, nil); err != nil {
+	zr, err := zlibReader(bytes.NewReader(data[off:]))
+	if err != nil {
 		return nil, err
 	}
 	defer zlibReaders.Put(zr)
