@@ -12,18 +12,19 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Packed objects are read straight from the pack files of the repository's
-// own objects directory, mapped into memory. go-git's first lookup in a
-// pack decodes the whole pack index and builds a map from every object's
-// offset to its name, and each object it returns is copied through a
-// growing buffer and hashed again for its cache: on a branch run that was
-// most of the cost of reading an ancestor commit, the trees the branch
-// changed and the previous versions of its edited files. Here an object is
-// found by a binary search of the index's sorted names, inflated once into
-// a buffer of its size, and a delta is applied to its base, which a small
-// cache keeps for the objects that share it. Anything else (a version 1
-// index, a base in another pack or in an alternate object directory, a
-// system without mmap) is left to go-git.
+// Packed objects are read straight from the pack files of the
+// repository's own objects directory, with their indexes mapped into
+// memory. go-git's first lookup in a pack decodes the whole pack index and
+// builds a map from every object's offset to its name, and each object it
+// returns is copied through a growing buffer and hashed again for its
+// cache: on a branch run that was most of the cost of reading an ancestor
+// commit, the trees the branch changed and the previous versions of its
+// edited files. Here an object is found by a binary search of the index's
+// sorted names, its compressed bytes are read in one call and inflated
+// once into a buffer of its size, and a delta is applied to its base,
+// which a small cache keeps for the objects that share it. Anything else
+// (a version 1 index, a base in another pack or in an alternate object
+// directory, a system without mmap) is left to go-git.
 
 // packSet is the pack files of one objects directory, opened on first use.
 // A pack written later, or an object git moved meanwhile, is no error: the
@@ -35,26 +36,33 @@ type packSet struct {
 	cache *baseCache
 }
 
-// pack is one mapped pack file and its mapped version 2 index.
+// pack is one pack file, read at offsets, and its mapped version 2 index.
+// The pack is not mapped: its pages would count in the process's resident
+// set, and a full index reads all of them.
 type pack struct {
-	idx, data []byte
-	n         int // objects
-	maps      *mappings
+	idx  []byte
+	f    *os.File
+	size int64
+	n    int // objects
+	res  *resources
 }
 
-// mappings are what a pack mapped, unmapped once: by close, or when the
-// pack is dropped without it (a repository opened again after a repack).
-type mappings struct {
-	regions [][]byte
-	unmap   func([]byte) error
-	done    bool
+// resources are what a pack holds open, released once: by close, or when
+// the pack is dropped without it (a repository opened again after a
+// repack).
+type resources struct {
+	idx   []byte
+	unmap func([]byte) error
+	f     *os.File
+	done  bool
 }
 
-func (m *mappings) release() {
-	if !m.done {
-		m.done = true
-		for _, r := range m.regions {
-			m.unmap(r)
+func (r *resources) release() {
+	if !r.done {
+		r.done = true
+		r.unmap(r.idx)
+		if r.f != nil {
+			r.f.Close()
 		}
 	}
 }
@@ -105,39 +113,47 @@ const (
 	fanout    = 256 * 4
 )
 
-// openPack maps a pack and its index, or returns nil when either is not
-// usable: a version 1 index, sizes that do not match, or no mmap.
+// openPack opens a pack and maps its index, or returns nil when either is
+// not usable: a version 1 index, object counts that differ, or no mmap.
 func openPack(idxPath, packPath string) *pack {
 	idx, unmap := mapPath(idxPath)
 	if idx == nil {
 		return nil
 	}
-	m := &mappings{regions: [][]byte{idx}, unmap: unmap}
+	res := &resources{idx: idx, unmap: unmap}
 	n := 0
 	if len(idx) >= idxHeader+fanout && bytes.Equal(idx[:idxHeader], []byte{0xff, 't', 'O', 'c', 0, 0, 0, 2}) {
 		n = int(binary.BigEndian.Uint32(idx[idxHeader+fanout-4:]))
 	}
 	// names, CRCs and 4-byte offsets, then 8-byte offsets and two hashes
 	if n == 0 || len(idx) < idxHeader+fanout+n*28+40 {
-		m.release()
+		res.release()
 		return nil
 	}
-	data, _ := mapPath(packPath)
-	if data != nil {
-		m.regions = append(m.regions, data)
-	}
-	if len(data) < 32 || string(data[:4]) != "PACK" || int(binary.BigEndian.Uint32(data[8:12])) != n {
-		m.release()
+	f, err := os.Open(packPath)
+	if err != nil {
+		res.release()
 		return nil
 	}
-	p := &pack{idx: idx, data: data, n: n, maps: m}
-	runtime.AddCleanup(p, (*mappings).release, m)
+	res.f = f
+	var head [12]byte
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < 32 {
+		res.release()
+		return nil
+	}
+	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:4]) != "PACK" || int(binary.BigEndian.Uint32(head[8:])) != n {
+		res.release()
+		return nil
+	}
+	p := &pack{idx: idx, f: f, size: fi.Size(), n: n, res: res}
+	runtime.AddCleanup(p, (*resources).release, res)
 	return p
 }
 
 func (p *pack) close() {
-	p.maps.release()
-	p.idx, p.data = nil, nil
+	p.res.release()
+	p.idx, p.f = nil, nil
 }
 
 // find looks h up in the index: the fanout bounds the names that start
@@ -175,7 +191,7 @@ func (p *pack) offset(i int) (int64, bool) {
 	off32 := p.idx[idxHeader+fanout+p.n*24:]
 	o := binary.BigEndian.Uint32(off32[i*4:])
 	if o&0x80000000 == 0 {
-		return int64(o), int64(o) < int64(len(p.data))
+		return int64(o), int64(o) < p.size
 	}
 	k := int(o &^ 0x80000000)
 	off64 := p.idx[idxHeader+fanout+p.n*28:]
@@ -183,7 +199,7 @@ func (p *pack) offset(i int) (int64, bool) {
 		return 0, false
 	}
 	v := binary.BigEndian.Uint64(off64[k*8:])
-	return int64(v), v < uint64(len(p.data))
+	return int64(v), v < uint64(p.size)
 }
 
 // mapPath maps a whole file read-only; nil when it cannot.

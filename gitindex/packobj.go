@@ -45,16 +45,23 @@ var errPackEntry = errors.New("damaged pack entry")
 // entryAt parses the object header at off.
 func (p *pack) entryAt(off int64) (entry, error) {
 	e := entry{p: p, off: off}
-	d := p.data
-	if off < 12 || off >= int64(len(d)) {
+	if off < 12 || off >= p.size-20 {
 		return e, errPackEntry
 	}
-	i := off
+	// A type and size of up to 10 bytes, then a base offset of up to 10
+	// or a base name of 20.
+	var buf [32]byte
+	n, err := p.f.ReadAt(buf[:], off)
+	if n == 0 {
+		return e, fmt.Errorf("%w: %v", errPackEntry, err)
+	}
+	d := buf[:n]
+	i := 0
 	c := d[i]
 	i++
 	e.typ, e.size = int(c>>4&7), int64(c&15)
 	for shift := 4; c&0x80 != 0; shift += 7 {
-		if i >= int64(len(d)) || shift > 56 {
+		if i >= len(d) || shift > 56 {
 			return e, errPackEntry
 		}
 		c = d[i]
@@ -64,8 +71,8 @@ func (p *pack) entryAt(off int64) (entry, error) {
 	switch e.typ {
 	case packOfsDelta:
 		var back int64
-		for n := 0; ; n++ {
-			if i >= int64(len(d)) || n > 8 {
+		for k := 0; ; k++ {
+			if i >= len(d) || k > 8 {
 				return e, errPackEntry
 			}
 			c = d[i]
@@ -80,7 +87,7 @@ func (p *pack) entryAt(off int64) (entry, error) {
 			return e, errPackEntry
 		}
 	case packRefDelta:
-		if i+20 > int64(len(d)) {
+		if i+20 > len(d) {
 			return e, errPackEntry
 		}
 		copy(e.baseHash[:], d[i:])
@@ -89,7 +96,7 @@ func (p *pack) entryAt(off int64) (entry, error) {
 	default:
 		return e, errPackEntry
 	}
-	e.data = i
+	e.data = off + int64(i)
 	return e, nil
 }
 
@@ -128,7 +135,7 @@ func (s *packSet) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (co
 	// gives.
 	size = e.size
 	if e.typ == packOfsDelta || e.typ == packRefDelta {
-		head, err := inflate(p.data, e.data, min(e.size, 2*binary.MaxVarintLen64), false)
+		head, err := e.inflate(min(e.size, 2*binary.MaxVarintLen64), false)
 		if err != nil {
 			return fail(err)
 		}
@@ -177,7 +184,7 @@ func (s *packSet) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (co
 // mapped pack.
 func (s *packSet) content(e entry, depth int) (b []byte, ok bool, err error) {
 	if e.typ != packOfsDelta && e.typ != packRefDelta {
-		b, err := inflate(e.p.data, e.data, e.size, true)
+		b, err := e.inflate(e.size, true)
 		return b, err == nil, err
 	}
 	if depth > maxDeltaChain {
@@ -194,7 +201,7 @@ func (s *packSet) content(e entry, depth int) (b []byte, ok bool, err error) {
 		}
 		s.cache.put(be.p, be.off, base)
 	}
-	delta, err := inflate(e.p.data, e.data, e.size, true)
+	delta, err := e.inflate(e.size, true)
 	if err != nil {
 		return nil, false, err
 	}
@@ -217,26 +224,55 @@ func zlibReader(src *bytes.Reader) (io.ReadCloser, error) {
 	return zr, nil
 }
 
-// inflate returns the size bytes the zlib stream at data[off:] inflates
-// to. whole requires the stream to end there, which checks its checksum;
-// without it only the first size bytes are read.
-func inflate(data []byte, off, size int64, whole bool) ([]byte, error) {
-	zr, err := zlibReader(bytes.NewReader(data[off:]))
+// inflate returns the first n bytes that the object's zlib stream
+// inflates to. whole requires the stream to end there, which checks its
+// checksum. The compressed bytes are read in one call: deflate adds at
+// most 5 bytes per 16 KiB block of stored data, zlib 6 bytes in all.
+func (e entry) inflate(n int64, whole bool) ([]byte, error) {
+	bound := min(e.size+e.size/16384*5+64, e.p.size-20-e.data)
+	if bound <= 0 {
+		return nil, errPackEntry
+	}
+	buf := compressedBuf(int(bound))
+	defer putCompressedBuf(buf)
+	raw := (*buf)[:bound]
+	if _, err := e.p.f.ReadAt(raw, e.data); err != nil {
+		return nil, err
+	}
+	zr, err := zlibReader(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
 	}
 	defer zlibReaders.Put(zr)
-	b := make([]byte, size)
+	b := make([]byte, n)
 	if _, err := io.ReadFull(zr, b); err != nil {
 		return nil, err
 	}
 	if whole {
 		var one [1]byte
-		if n, err := zr.Read(one[:]); n != 0 || err != io.EOF {
+		if k, err := zr.Read(one[:]); k != 0 || err != io.EOF {
 			return nil, errPackEntry
 		}
 	}
 	return b, nil
+}
+
+// compressedBufs keeps buffers for compressed objects; those over 4 MiB
+// are not kept.
+var compressedBufs sync.Pool
+
+func compressedBuf(n int) *[]byte {
+	if b, _ := compressedBufs.Get().(*[]byte); b != nil && cap(*b) >= n {
+		return b
+	}
+	b := make([]byte, n)
+	return &b
+}
+
+func putCompressedBuf(b *[]byte) {
+	if cap(*b) <= 4<<20 {
+		compressedBufs.Put(b)
+	}
 }
 
 // patch rebuilds an object from its base and a git delta: the base's
