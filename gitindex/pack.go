@@ -71,8 +71,8 @@ func newPackSet(objectsDir string) *packSet {
 	return &packSet{dir: filepath.Join(objectsDir, "pack"), cache: newBaseCache(16 << 20)}
 }
 
-// open maps every pack with a version 2 index; a pack that cannot be mapped
-// or checked is skipped.
+// open opens every pack with a version 2 index, mapping the index; a pack
+// that cannot be opened or checked is skipped.
 func (s *packSet) open() {
 	names, _ := filepath.Glob(filepath.Join(s.dir, "pack-*.idx"))
 	for _, name := range names {

@@ -226,10 +226,12 @@ func zlibReader(src *bytes.Reader) (io.ReadCloser, error) {
 
 // inflate returns the first n bytes that the object's zlib stream
 // inflates to. whole requires the stream to end there, which checks its
-// checksum. The compressed bytes are read in one call: deflate adds at
-// most 5 bytes per 16 KiB block of stored data, zlib 6 bytes in all.
+// checksum. The compressed bytes are read in one call, as many as zlib
+// can make of the object's size at worst (its deflateBound: about 1/3300
+// more and 19 bytes; read: 1/2048 more and 64). A stream longer than that
+// fails to inflate, and the caller asks go-git.
 func (e entry) inflate(n int64, whole bool) ([]byte, error) {
-	bound := min(e.size+e.size/16384*5+64, e.p.size-20-e.data)
+	bound := min(e.size+e.size/2048+64, e.p.size-20-e.data)
 	if bound <= 0 {
 		return nil, errPackEntry
 	}
