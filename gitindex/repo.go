@@ -155,7 +155,7 @@ func (r *Repo) reopen() bool {
 	}
 	r.closeGit()
 	r.Git = g
-	// The packs mapped before stay mapped until nothing uses them.
+	// The packs opened before stay open until nothing uses them.
 	r.packs = newPackSet(filepath.Join(r.CommonDir, "objects"))
 	return true
 }
