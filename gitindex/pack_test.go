@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/zlib"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -248,5 +250,42 @@ func TestBaseCache(t *testing.T) {
 	c.put(p, 9, make([]byte, 26))
 	if _, ok := c.get(p, 9); ok {
 		t.Error("a base over a quarter of the limit was cached")
+	}
+}
+
+// TestDamagedSizeAllocatesNothing: an entry whose header claims far more
+// than its stream inflates to is an error, found without allocating what
+// the header claims (a terabyte here).
+func TestDamagedSizeAllocatesNothing(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", map[string]string{"a.go": strings.Repeat("package a\n\nfunc A() {}\n", 50)})
+	r.Git("repack", "-a", "-d", "-q")
+	h := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.go"))
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	p, off, ok := repo.packs.find(h)
+	if !ok {
+		t.Fatal("blob not in the pack")
+	}
+	e, err := p.entryAt(off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	e.size = 1 << 40
+	if b, err := e.inflate(e.size, true); err == nil {
+		t.Fatalf("a stream of %d bytes inflated as a terabyte", len(b))
+	}
+	delta := append(binary.AppendUvarint(nil, 3), binary.AppendUvarint(nil, 1<<39)...)
+	if _, err := patch([]byte("abc"), append(delta, 0x91, 0, 3)); err == nil {
+		t.Fatal("a delta that claims half a terabyte and copies 3 bytes applied")
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("%d MB allocated for sizes the headers claimed", n>>20)
 	}
 }

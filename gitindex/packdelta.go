@@ -16,7 +16,8 @@ func patch(base, delta []byte) ([]byte, error) {
 		return nil, errPackEntry
 	}
 	delta = delta[n:]
-	out := make([]byte, 0, dst)
+	// As for inflate: the result grows with the instructions, up to dst.
+	out := make([]byte, 0, min(dst, 16<<20))
 	for len(delta) > 0 {
 		op := delta[0]
 		delta = delta[1:]

@@ -246,9 +246,24 @@ func (e entry) inflate(n int64, whole bool) ([]byte, error) {
 		return nil, err
 	}
 	defer zlibReaders.Put(zr)
-	b := make([]byte, n)
-	if _, err := io.ReadFull(zr, b); err != nil {
-		return nil, err
+	// The buffer grows with what the stream inflates to, up to n: a size
+	// a damaged header inflates is never allocated before the data is.
+	b := make([]byte, 0, min(n, 16<<20))
+	for int64(len(b)) < n {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := zr.Read(b[len(b):min(int64(cap(b)), n)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(b)) != n {
+		return nil, errPackEntry
 	}
 	if whole {
 		var one [1]byte
