@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"os"
 	"reflect"
 	"testing"
 )
@@ -12,17 +11,7 @@ import (
 func TestEditGroupFirst(t *testing.T) {
 	tried, fast := 0, 0
 	for _, p := range goSample(t, 1500) {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prev := Split(p, src)
-		var tops []Chunk
-		for _, c := range prev.Chunks[1:] {
-			if c.Parent == 0 && c.Kind != KindWindow {
-				tops = append(tops, c)
-			}
-		}
+		src, prev, tops := splitTops(t, p)
 		if prev.Fallback || prev.SyntaxErrors > 0 || len(tops) < 3 ||
 			goEnclosing(src, []int{tops[0].StartByte})[0] < 0 {
 			continue

@@ -111,6 +111,24 @@ var edits = []edit{
 	}},
 }
 
+// splitTops reads a file and splits it; tops are its top-level chunks but
+// windows.
+func splitTops(t *testing.T, p string) ([]byte, File, []Chunk) {
+	t.Helper()
+	src, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := Split(p, src)
+	var tops []Chunk
+	for _, c := range prev.Chunks[1:] {
+		if c.Parent == 0 && c.Kind != KindWindow {
+			tops = append(tops, c)
+		}
+	}
+	return src, prev, tops
+}
+
 // TestEditMatchesSplit edits real Go files in ways code changes and checks
 // that Edit, whenever it takes its fast path, returns exactly what Split
 // returns for the new content, and that it does take it for the edits it
@@ -120,17 +138,7 @@ func TestEditMatchesSplit(t *testing.T) {
 	fast := map[string]int{}
 	tried := map[string]int{}
 	for _, p := range files {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prev := Split(p, src)
-		var tops []Chunk
-		for _, c := range prev.Chunks[1:] {
-			if c.Parent == 0 && c.Kind != KindWindow {
-				tops = append(tops, c)
-			}
-		}
+		src, prev, tops := splitTops(t, p)
 		if prev.Fallback || prev.SyntaxErrors > 0 || len(tops) < 3 {
 			continue
 		}

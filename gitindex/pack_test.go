@@ -182,14 +182,7 @@ func TestDamagedPackedBlob(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, off, ok := repo.packs.find(h)
-			if !ok {
-				t.Fatal("blob not in the pack")
-			}
-			e, err := p.entryAt(off)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := packEntry(t, repo, h)
 			packs, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "objects", "pack", "*.pack"))
 			repo.Close()
 			data, err := os.ReadFile(packs[0])
@@ -266,14 +259,7 @@ func TestDamagedSizeAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
-	p, off, ok := repo.packs.find(h)
-	if !ok {
-		t.Fatal("blob not in the pack")
-	}
-	e, err := p.entryAt(off)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := packEntry(t, repo, h)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	e.size = 1 << 40
@@ -288,4 +274,18 @@ func TestDamagedSizeAllocatesNothing(t *testing.T) {
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
 		t.Errorf("%d MB allocated for sizes the headers claimed", n>>20)
 	}
+}
+
+// packEntry finds an object's entry in the repository's packs.
+func packEntry(t *testing.T, repo *Repo, h plumbing.Hash) entry {
+	t.Helper()
+	p, off, ok := repo.packs.find(h)
+	if !ok {
+		t.Fatalf("%s not in the pack", h)
+	}
+	e, err := p.entryAt(off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -20,16 +19,7 @@ func TestWrittenSegmentsAreRecordedVerified(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"calc.go": goFile})
 	emb := embed.Default()
-	indexRevs(t, r.Dir, emb, "HEAD")
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	m, err := store.ReadManifest(repo.IndexDir)
-	if err != nil || len(m.Segments) == 0 {
-		t.Fatalf("manifest: %v, %v", m, err)
-	}
+	repo, m := indexHEAD(t, r.Dir, emb)
 	id := m.Segments[0]
 	rec, err := os.ReadFile(store.SegmentFile(repo.IndexDir, id, "verified"))
 	if err != nil {

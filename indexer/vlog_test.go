@@ -31,6 +31,23 @@ func vlogBytes(t *testing.T, indexDir string) int64 {
 	return n
 }
 
+// indexHEAD indexes a repository's HEAD and opens it (closed when the
+// test ends) and its manifest.
+func indexHEAD(t *testing.T, dir string, emb embed.Embedder) (*gitindex.Repo, *store.Manifest) {
+	t.Helper()
+	indexRevs(t, dir, emb, "HEAD")
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	m, err := store.ReadManifest(repo.IndexDir)
+	if err != nil || len(m.Segments) == 0 {
+		t.Fatalf("manifest: %v, %v", m, err)
+	}
+	return repo, m
+}
+
 // TestVectorsAreStoredOnceInBadger: a segment's vectors are Badger values,
 // and the bytes a query maps through the segment's locator are those very
 // values, in Badger's log files; the segment directory holds no vectors.
@@ -38,15 +55,9 @@ func TestVectorsAreStoredOnceInBadger(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", manyFiles(40))
 	emb := embed.Default()
-	indexRevs(t, r.Dir, emb, "HEAD")
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	m, err := store.ReadManifest(repo.IndexDir)
-	if err != nil || len(m.Segments) != 1 {
-		t.Fatalf("manifest %v, %v", m, err)
+	repo, m := indexHEAD(t, r.Dir, emb)
+	if len(m.Segments) != 1 {
+		t.Fatalf("manifest %v", m)
 	}
 	id, name := m.Segments[0], store.VectorFileName(emb.ID())
 	l, err := store.ReadLocator(store.SegmentFile(repo.IndexDir, id, name))
