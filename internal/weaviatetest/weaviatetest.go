@@ -291,6 +291,33 @@ func (nd *Node) RSS() int64 { return nd.status("VmRSS:") }
 // PeakRSS is the most resident memory the node has had, in bytes.
 func (nd *Node) PeakRSS() int64 { return nd.status("VmHWM:") }
 
+// CPU is the processor time (user and system) the node's process has used
+// since it started (0 when not running).
+func (nd *Node) CPU() time.Duration {
+	nd.mu.Lock()
+	cmd := nd.cmd
+	nd.mu.Unlock()
+	if cmd == nil || cmd.Process == nil {
+		return 0
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses and may
+	// hold spaces: utime and stime are the 12th and 13th, in clock ticks
+	// (100 a second on Linux).
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	var user, sys int64
+	fmt.Sscan(f[11], &user)
+	fmt.Sscan(f[12], &sys)
+	return time.Duration(user+sys) * time.Second / 100
+}
+
 // status reads one kB field of /proc/PID/status.
 func (nd *Node) status(field string) int64 {
 	nd.mu.Lock()
