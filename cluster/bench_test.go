@@ -23,7 +23,8 @@ import (
 // cluster's memory and query latency against local search on GOROOT/src.
 // Run it alone: go test ./cluster -run XXX -bench OrgPublish -benchtime 1x
 // (BCINDEX_BENCH_NOGOROOT=1 leaves GOROOT/src out and BCINDEX_BENCH_MAXMB=N
-// takes modules of at most N MB of Go, for a smaller run).
+// takes modules of at most N MB of Go, for a smaller run). Objects are
+// written over gRPC; BCINDEX_BENCH_REST=1 writes them over REST.
 func BenchmarkOrgPublish(b *testing.B) {
 	weaviatetest.Need(b)
 	ctx := context.Background()
@@ -38,7 +39,11 @@ func BenchmarkOrgPublish(b *testing.B) {
 	for _, nodes := range []int{1, 3} {
 		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {
 			srv := weaviatetest.Start(b, nodes)
-			c, err := Open(ctx, srv.URL())
+			opts := Options{GRPC: srv.Nodes[0].GRPC}
+			if os.Getenv("BCINDEX_BENCH_REST") != "" {
+				opts.GRPC = "" // writes over REST, as without bcindex.remote.grpc
+			}
+			c, err := OpenWith(ctx, srv.URL(), opts)
 			if err != nil {
 				b.Fatal(err)
 			}

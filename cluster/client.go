@@ -13,6 +13,10 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
+	grpcgo "google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/health/grpc_health_v1"
 )
 
 // ErrUnreachable means no Weaviate answered at the configured URL.
@@ -55,6 +59,21 @@ func (c *Client) Warning() string {
 // Open connects to the cluster at rawURL (http://host:port) and checks
 // that it answers. The API key comes from the environment (APIKeyEnv).
 func Open(ctx context.Context, rawURL string) (*Client, error) {
+	return OpenWith(ctx, rawURL, Options{})
+}
+
+// Options are optional connection settings.
+type Options struct {
+	// GRPC is host:port of the cluster's gRPC API (Weaviate's GRPC_PORT,
+	// 50051 by default). When set, publish writes objects over gRPC, which
+	// spares both sides the JSON of every vector and the server's echo of
+	// each written object; queries stay on GraphQL. It needs an http://
+	// URL: the Weaviate client does not verify gRPC TLS certificates.
+	GRPC string
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, rawURL string, o Options) (*Client, error) {
 	if rawURL == "" {
 		return nil, fmt.Errorf("no cluster configured: set it with `git config bcindex.remote.url http://HOST:8080`")
 	}
@@ -72,6 +91,15 @@ func Open(ctx context.Context, rawURL string) (*Client, error) {
 		}
 	}
 	c := &Client{url: rawURL}
+	if o.GRPC != "" {
+		if u.Scheme != "http" {
+			return nil, fmt.Errorf("bcindex.remote.grpc %s with %s: gRPC is used with http:// clusters only, as the Weaviate client does not verify gRPC TLS certificates: unset bcindex.remote.grpc", o.GRPC, rawURL)
+		}
+		if err := checkGRPC(ctx, o.GRPC); err != nil {
+			return nil, fmt.Errorf("connect to the gRPC API of %s at %s: %w: %w: start it, or fix `git config bcindex.remote.grpc`", rawURL, o.GRPC, ErrUnreachable, err)
+		}
+		cfg.GrpcConfig = &grpc.Config{Host: o.GRPC}
+	}
 	w, err := weaviate.NewClient(cfg)
 	if err != nil {
 		return nil, c.wrap("connect", err)
@@ -85,6 +113,19 @@ func Open(ctx context.Context, rawURL string) (*Client, error) {
 		return nil, c.wrap("connect", err)
 	}
 	return c, nil
+}
+
+// checkGRPC asks the gRPC API at addr whether it serves.
+func checkGRPC(ctx context.Context, addr string) error {
+	conn, err := grpcgo.NewClient(addr, grpcgo.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err = grpc_health_v1.NewHealthClient(conn).Check(ctx, &grpc_health_v1.HealthCheckRequest{})
+	return err
 }
 
 // URL is the cluster's address as configured.

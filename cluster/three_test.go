@@ -27,7 +27,12 @@ func TestThreeNodes(t *testing.T) {
 	}
 	srv := weaviatetest.Start(t, 3)
 	ctx := context.Background()
-	c := open(t, srv.URL())
+	// Publishes write over gRPC, as a large publish should (the killed
+	// publisher below uses REST).
+	c, err := OpenWith(ctx, srv.URL(), Options{GRPC: srv.Nodes[0].GRPC})
+	if err != nil {
+		t.Fatal(err)
+	}
 	a := newRepo(t, 24)
 	chunks := publish(t, c, a.Dir, "acme/app")[0].ChunksNew // chunk objects the cluster holds
 	cls, err := c.w.Schema().ClassGetter().WithClassName(ChunkClass).Do(ctx)

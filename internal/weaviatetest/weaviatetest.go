@@ -70,6 +70,7 @@ func Need(t testing.TB) string {
 type Node struct {
 	Name string
 	URL  string // http://127.0.0.1:PORT
+	GRPC string // 127.0.0.1:PORT of its gRPC API
 	dir  string
 	env  []string
 	args []string
@@ -109,7 +110,7 @@ func Start(t testing.TB, n int, env ...string) *Cluster {
 	}
 	c := &Cluster{}
 	for i, p := range ps {
-		nd := &Node{Name: fmt.Sprintf("node%d", i+1), URL: fmt.Sprintf("http://127.0.0.1:%d", p.http), bin: bin,
+		nd := &Node{Name: fmt.Sprintf("node%d", i+1), URL: fmt.Sprintf("http://127.0.0.1:%d", p.http), GRPC: fmt.Sprintf("127.0.0.1:%d", p.grpc), bin: bin,
 			dir: filepath.Join(base, fmt.Sprintf("node%d", i+1)), log: filepath.Join(base, fmt.Sprintf("node%d.log", i+1))}
 		nd.env = append(os.Environ(),
 			"AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true",
