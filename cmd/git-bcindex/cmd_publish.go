@@ -17,7 +17,9 @@ func publishCommand() *cli.Command {
 		Usage: "publish the index of refs (default: the current branch) to the Weaviate cluster in bcindex.remote.url",
 		Description: "Sends only the chunk objects the cluster lacks and the files that changed since the ref's\n" +
 			"last publication; readers see the old commit or the new one, never a mix. Killed, it resumes\n" +
-			"when run again. The API key, if any, comes from $BCINDEX_REMOTE_API_KEY (or $WEAVIATE_API_KEY).",
+			"when run again. The API key, if any, comes from $BCINDEX_REMOTE_API_KEY (or $WEAVIATE_API_KEY).\n" +
+			"With bcindex.remote.grpc set to the cluster's gRPC address (HOST:50051), objects are written\n" +
+			"over gRPC, which takes less CPU on both sides than the URL's REST API (http:// URLs only).",
 		Flags: flags(refFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref"},
@@ -31,6 +33,7 @@ func short(sha string) string { return sha[:min(12, len(sha))] }
 // remoteSettings are the bcindex.remote.* keys.
 type remoteSettings struct {
 	url, name string
+	grpc      string // host:port of the cluster's gRPC API, for publish's writes
 }
 
 // openWithRemote is openWithSettings plus the bcindex.remote.* keys.
@@ -51,7 +54,7 @@ func readRemoteSettings(repo *gitindex.Repo) (remoteSettings, error) {
 		}
 	}
 	sub := cfg.Raw.Section("bcindex").Subsection("remote")
-	rs := remoteSettings{url: sub.Option("url"), name: sub.Option("name")}
+	rs := remoteSettings{url: sub.Option("url"), name: sub.Option("name"), grpc: sub.Option("grpc")}
 	if rs.name == "" {
 		if o, ok := cfg.Remotes["origin"]; ok && len(o.URLs) > 0 {
 			rs.name = repoName(o.URLs[0])

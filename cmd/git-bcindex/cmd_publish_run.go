@@ -33,7 +33,7 @@ func runPublish(c *cli.Context) error {
 			refs, revs = append(refs, r.Name), append(revs, r.Rev)
 		}
 	}
-	cl, err := cluster.Open(c.Context, rs.url)
+	cl, err := cluster.OpenWith(c.Context, rs.url, cluster.Options{GRPC: rs.grpc})
 	if err != nil {
 		return err
 	}

@@ -80,6 +80,22 @@ func TestPublishAndRemoteSearch(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "already published") {
 		t.Errorf("second publish: exit %d: %s", code, out)
 	}
+
+	// bcindex.remote.grpc: publish writes over gRPC; an address where
+	// nothing answers is named with the key.
+	r.Commit("close", map[string]string{"store/close.go": "package store\n\n// Close releases the repository.\nfunc Close() {}\n"})
+	r.Git("config", "bcindex.remote.grpc", strings.TrimPrefix(dead, "http://"))
+	if code, _, errOut := runCLI(t, r.Dir, "publish"); code == 0 || !strings.Contains(errOut, "bcindex.remote.grpc") {
+		t.Errorf("publish with nothing at bcindex.remote.grpc: exit %d: %s", code, errOut)
+	}
+	r.Git("config", "bcindex.remote.grpc", srv.Nodes[0].GRPC)
+	code, out, errOut = runCLI(t, r.Dir, "publish", "--json")
+	if code != 0 || !strings.Contains(out, `"files_added":1`) {
+		t.Errorf("publish over gRPC: exit %d: %s %s", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, r.Dir, "search", "--remote", "Close"); code != 0 || !strings.Contains(out, "store/close.go") {
+		t.Errorf("search --remote after a publish over gRPC: exit %d:\n%s", code, out)
+	}
 }
 
 func TestRepoName(t *testing.T) {
