@@ -28,17 +28,17 @@ type benchRepo struct{ name, dir string }
 // MB of Go, until there are BCINDEX_BENCH_REPOS of them (default 20) and,
 // with BCINDEX_BENCH_CHUNKS=N, their distinct chunk contents number at
 // least N. Each is committed once to ~/.cache/bcindex-cluster-bench and
-// reused. It also returns the number of distinct chunk contents.
-func benchCorpus(b *testing.B) ([]benchRepo, int) {
+// reused. It also returns the number of chunk occurrences (chunks with
+// text of their own) and of distinct chunk contents.
+func benchCorpus(b *testing.B) (repos []benchRepo, occurrences, distinct int) {
 	ctx := context.Background()
 	want, target := envInt("BCINDEX_BENCH_REPOS", 20), envInt("BCINDEX_BENCH_CHUNKS", 0)
 	home, _ := os.UserHomeDir()
 	cache := filepath.Join(home, ".cache", "bcindex-cluster-bench")
-	distinct := map[[16]byte]struct{}{}
-	var repos []benchRepo
+	seen := map[[16]byte]struct{}{}
 	start := time.Now()
 	for _, s := range benchCandidates(b) {
-		if len(repos) >= want && len(distinct) >= target {
+		if len(repos) >= want && len(seen) >= target {
 			break
 		}
 		dir := filepath.Join(cache, strings.ReplaceAll(s.name, "/", "_"))
@@ -47,20 +47,20 @@ func benchCorpus(b *testing.B) ([]benchRepo, int) {
 				b.Fatalf("copy %s to a repository: %v", s.name, err)
 			}
 		}
-		n, err := indexBench(ctx, dir, distinct)
+		n, err := indexBench(ctx, dir, seen)
 		if err != nil {
 			b.Fatalf("index %s: %v", s.name, err)
 		}
-		repos = append(repos, benchRepo{s.name, dir})
+		repos, occurrences = append(repos, benchRepo{s.name, dir}), occurrences+n
 		// Indexing a large corpus takes minutes: say how far it is.
 		fmt.Fprintf(os.Stderr, "corpus: %s indexed, %d chunks; %d repositories, %d distinct chunks in %s\n",
-			s.name, n, len(repos), len(distinct), time.Since(start).Round(time.Second))
+			s.name, n, len(repos), len(seen), time.Since(start).Round(time.Second))
 	}
-	if len(repos) < want || len(distinct) < target {
+	if len(repos) < want || len(seen) < target {
 		b.Logf("the module cache holds only %d repositories of %d distinct chunks (asked %d and %d): go mod download more",
-			len(repos), len(distinct), want, target)
+			len(repos), len(seen), want, target)
 	}
-	return repos, len(distinct)
+	return repos, occurrences, len(seen)
 }
 
 // indexBench indexes the repository at dir, adds the content hashes of its
