@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/weaviatetest"
@@ -21,6 +22,29 @@ func TestGRPCWrites(t *testing.T) {
 	ctx := context.Background()
 	rest, viaGRPC := weaviatetest.Start(t, 1), weaviatetest.Start(t, 1)
 	r := newRepo(t, 30)
+	// The local index keeps the first 300 bytes of a doc comment, which
+	// can end inside a character: gRPC refuses such a string, JSON
+	// replaces the broken bytes.
+	long := func(name, lead string) string {
+		return "// " + name + " " + lead + strings.Repeat("é", 200) + "\nfunc " + name + "() {}\n\n"
+	}
+	r.Commit("long docs", map[string]string{"pkg0/docs.go": "package p0\n\n" + long("Odd", "a") + long("Even", "ab")})
+	broken := false
+	src := localSource(t, r.Dir)
+	commit, err := src.Prepare(ctx, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := src.Files(ctx, commit)
+	for _, f := range files {
+		cs, _ := src.Chunks(ctx, f.Blob)
+		for _, c := range cs {
+			broken = broken || !utf8.ValidString(c.Doc)
+		}
+	}
+	if !broken {
+		t.Fatal("no doc of the local index ends inside a character: the test tests nothing")
+	}
 	cr := open(t, rest.URL())
 	cg, err := OpenWith(ctx, viaGRPC.URL(), Options{GRPC: viaGRPC.Nodes[0].GRPC})
 	if err != nil {
@@ -92,6 +116,21 @@ func allObjects(t *testing.T, c *Client, class string) map[string]string {
 		}
 		if len(objs) < 100 {
 			return out
+		}
+	}
+}
+
+// TestValidString: text properties are made UTF-8 as JSON encoding makes
+// them, so objects written over gRPC and over REST are the same.
+func TestValidString(t *testing.T) {
+	for _, s := range []string{"", "plain", "caf\xe9", "\xff\xfe\xfd", "ok \xe2\x82 cut", "日本\xe6語", "\xed\xa0\x80 surrogate"} {
+		b, _ := json.Marshal(s)
+		var want string
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := validString(s); got != want {
+			t.Errorf("%q: %q, through JSON %q", s, got, want)
 		}
 	}
 }

@@ -69,6 +69,9 @@ func (c *Client) upsert(ctx context.Context, objs []*models.Object) error {
 	if len(objs) == 0 {
 		return nil
 	}
+	for _, o := range objs {
+		validUTF8(o.Properties)
+	}
 	return retry(ctx, func() error {
 		res, err := c.w.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(Consistency).Do(ctx)
 		if err != nil {

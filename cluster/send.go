@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
@@ -147,4 +148,39 @@ func applyPlan(ctx context.Context, c *Client, opts PublishOptions, p filePlan, 
 		}
 	}
 	return nil
+}
+
+// validUTF8 replaces each byte of the text properties that is not UTF-8
+// with U+FFFD, as JSON encoding does: a source file may hold any bytes,
+// and gRPC refuses strings that are not UTF-8.
+func validUTF8(props models.PropertySchema) {
+	m, _ := props.(map[string]any)
+	for k, v := range m {
+		switch v := v.(type) {
+		case string:
+			m[k] = validString(v)
+		case []string:
+			for i, s := range v {
+				v[i] = validString(s)
+			}
+		}
+	}
+}
+
+func validString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
