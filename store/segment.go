@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -217,11 +218,16 @@ func (w *SegmentWriter) Encode() []byte {
 	return out
 }
 
+// Clip cuts s to at most n bytes, at the start of a UTF-8 character, so
+// that a clipped name or doc stays valid text.
 func Clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 type dict struct {

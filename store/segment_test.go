@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // segmentFixture is three blobs: one with rows whose signatures and
@@ -136,5 +137,26 @@ func TestSegmentCorruptDetails(t *testing.T) {
 	}
 	if _, err := ParseChunkTable(data[:len(data)-1]); err == nil {
 		t.Fatal("truncated table parsed")
+	}
+}
+
+// TestClipKeepsCharacters: a clip never ends inside a UTF-8 character.
+func TestClipKeepsCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abc", 2, "ab"},
+		{"aé", 2, "a"},  // é is two bytes
+		{"aé", 3, "aé"}, //
+		{"a😀b", 4, "a"}, // the emoji is four bytes
+		{"a😀b", 5, "a😀"},
+		{"😀", 2, ""},
+	} {
+		if got := Clip(tc.s, tc.n); got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
 	}
 }
