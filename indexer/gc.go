@@ -101,7 +101,9 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err == nil {
 		// Closed with level 0 compacted, the database knows which bytes
 		// of its log the deletions left dead.
-		err = ix.rewriteLog(m, sum)
+		if sum.LogFiles, err = store.RewriteLog(dir, m.Segments); err != nil {
+			err = fmt.Errorf("gc: %w", err)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -292,24 +294,6 @@ func (ix *Indexer) tidyLog() {
 	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
 		store.TidyLog(ix.repo.IndexDir, m.Segments)
 	}
-}
-
-// rewriteLog reclaims the space deleted vectors and records hold in
-// Badger's value log.
-func (ix *Indexer) rewriteLog(m *store.Manifest, sum *GCSummary) error {
-	st, err := store.OpenStore(ix.repo.IndexDir)
-	if err != nil {
-		return err
-	}
-	n, err := st.RewriteLog(ix.repo.IndexDir, m.Segments)
-	sum.LogFiles = n
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("gc: %w", err)
-	}
-	return nil
 }
 
 // sweepListings deletes cached listings of trees not in keep, and returns

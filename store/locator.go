@@ -116,7 +116,7 @@ func openVectors(indexDir, segDir, name string, st *stamps) (*vector.Segment, er
 		return nil, fmt.Errorf("vectors hold %d rows of dimension %d, the locator says %d of %d", v.Len(), v.Dim(), l.Rows, l.Dim)
 	}
 	for i, r := range regions {
-		key := fmt.Sprintf("%s#%d", name, i)
+		key := partStampKey(name, i)
 		id := regionIdentity(r)
 		if st.verifiedAs(key, id) {
 			continue

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
 
-// RewriteLog reclaims what deleted values (vector parts of merged or
+// RewriteLog opens the store (no other may be open; the caller holds the
+// index lock) and reclaims what deleted values (vector parts of merged or
 // dropped segments, records of dead blobs) hold in Badger's value log. The
 // tree is compacted first, so that Badger knows which log bytes are dead;
 // then each log file that is mostly dead has its live values rewritten at
@@ -16,8 +18,23 @@ import (
 // are pointed at the parts' new places before any old file goes: an open
 // iterator holds Badger's removals back until then. A query that mapped a
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
-// It returns how many log files were rewritten.
-func (s *Store) RewriteLog(indexDir string, ids []string) (int, error) {
+// Only what a closed session's level-0 compaction (CompactOnClose) or
+// earlier compactions found dead is reclaimed. It returns how many log
+// files were rewritten.
+func RewriteLog(indexDir string, ids []string) (int, error) {
+	st, err := OpenStore(indexDir)
+	if err != nil {
+		return 0, err
+	}
+	n, err := st.rewriteLog(indexDir, ids)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// rewriteLog is RewriteLog on an open store.
+func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 	if err := s.DB.Flatten(1); err != nil {
 		return 0, fmt.Errorf("compact index: %w", err)
 	}
@@ -60,18 +77,15 @@ func (s *Store) relocate(indexDir string, ids []string) error {
 			if err != nil {
 				return err
 			}
+			if slices.Equal(locs, l.Parts) {
+				continue // in a log file this session left alone
+			}
+			if err := WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
+				return err
+			}
 			s.mu.Lock()
 			s.wrote = append(s.wrote, wroteParts{id, name, locs})
 			s.mu.Unlock()
-			moved := false
-			for i := range locs {
-				moved = moved || locs[i] != l.Parts[i]
-			}
-			if moved {
-				if err := WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
-					return err
-				}
-			}
 		}
 	}
 	return nil
@@ -126,12 +140,5 @@ func TidyLog(indexDir string, ids []string) (int, error) {
 	if err := st.Close(); err != nil {
 		return 0, err
 	}
-	if st, err = OpenCheckedStore(indexDir); err != nil {
-		return 0, err
-	}
-	n, err := st.RewriteLog(indexDir, ids)
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	return n, err
+	return RewriteLog(indexDir, ids)
 }

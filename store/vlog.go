@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
+
+	"github.com/bcindex/bcindex/vector"
 )
 
 // Vectors live in Badger once: each segment's vectors of one model are
@@ -112,37 +115,44 @@ type wroteParts struct {
 // segments whose locators name them: their checksums came from the bytes
 // written. It runs once Badger is closed, when the log files no longer
 // change (closing truncates the last one), so that the first query after
-// an indexing run does not read every new vector again; and it first
-// refreshes the parts' cached pages (refreshPages).
+// an indexing run does not read every new vector again. It first
+// refreshes the parts' cached pages (refreshPages), all of them before any
+// record: a refresh writes to a log file and so gives every part in it a
+// new version.
 func (s *Store) recordWritten() {
 	indexDir := filepath.Dir(s.opts.Dir)
+	type written struct {
+		dir, name string
+		regions   []vector.Region
+	}
+	var ws []written
 	for _, w := range s.wrote {
 		dir := filepath.Join(indexDir, "segments", w.seg)
 		l, err := ReadLocator(filepath.Join(dir, w.name))
-		if err != nil || len(l.Parts) != len(w.locs) {
-			continue
-		}
-		same := true
-		for i := range w.locs {
-			same = same && l.Parts[i] == w.locs[i]
-		}
-		if !same {
+		if err != nil || !slices.Equal(l.Parts, w.locs) {
 			continue
 		}
 		regions := l.Regions(indexDir)
 		for _, r := range regions {
 			refreshPages(r.Path, r.Off, r.Len)
 		}
-		stampsMu.Lock()
-		st := loadStamps(dir)
-		for i, r := range regions {
-			st.passedAs(fmt.Sprintf("%s#%d", w.name, i), regionIdentity(r))
+		ws = append(ws, written{dir, w.name, regions})
+	}
+	stampsMu.Lock()
+	defer stampsMu.Unlock()
+	for _, w := range ws {
+		st := loadStamps(w.dir)
+		for i, r := range w.regions {
+			st.passedAs(partStampKey(w.name, i), regionIdentity(r))
 		}
 		st.save()
-		stampsMu.Unlock()
 	}
 	s.wrote = nil
 }
+
+// partStampKey names part i of a segment's named vector file in the
+// segment's record of verified versions.
+func partStampKey(name string, i int) string { return fmt.Sprintf("%s#%d", name, i) }
 
 func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
 	locs := make([]PartLoc, len(parts))
@@ -176,7 +186,7 @@ func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartL
 
 // checkPlace reads a part's first bytes where loc says they are.
 func (s *Store) checkPlace(loc PartLoc, part []byte) error {
-	f, err := os.Open(filepath.Join(s.opts.Dir, fmt.Sprintf("%06d.vlog", loc.Fid)))
+	f, err := os.Open(VlogPath(filepath.Dir(s.opts.Dir), loc.Fid))
 	if err != nil {
 		return err
 	}
