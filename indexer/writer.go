@@ -196,7 +196,7 @@ func encodeVectors(vecs map[string]*vecRows) (map[string]*encodedVectors, error)
 	for name, v := range vecs {
 		e := &encodedVectors{dim: v.dim, rows: len(v.q)}
 		per := vector.PartRows(v.dim)
-		for lo := 0; lo < len(v.q) || lo == 0; lo += per {
+		for lo := 0; lo == 0 || lo < len(v.q); lo += per {
 			hi := min(len(v.q), lo+per)
 			p, err := vector.EncodeParts(v.dim, v.q[lo:hi], v.scales[lo:hi], store.MinPart)
 			if err != nil {
@@ -205,9 +205,6 @@ func encodeVectors(vecs map[string]*vecRows) (map[string]*encodedVectors, error)
 			clear(v.q[lo:hi])
 			e.parts = append(e.parts, p[0])
 			e.sizes = append(e.sizes, vector.EncodedSize(v.dim, hi-lo))
-			if hi == len(v.q) {
-				break
-			}
 		}
 		out[name] = e
 	}

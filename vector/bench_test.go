@@ -46,31 +46,45 @@ func benchSegment(b *testing.B, rows int) *Segment {
 		}
 		benchDir = d
 	}
+	// Parts of PartRows rows one after another in one file, as a store
+	// lays out a large segment.
 	path := filepath.Join(benchDir, fmt.Sprintf("seg-%d", rows))
-	w, err := Create(path, benchDim)
+	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer f.Close()
 	rng := rand.New(rand.NewPCG(uint64(rows), 1))
-	words := make([]uint64, benchDim/8)
-	row := unsafe.Slice((*int8)(unsafe.Pointer(&words[0])), benchDim)
-	for range rows {
-		for i := range words {
-			words[i] = rng.Uint64()
-		}
-		for i, x := range row {
-			if x == -128 {
-				row[i] = -127
+	var regions []Region
+	var off int64
+	for lo, per := 0, PartRows(benchDim); lo < rows; lo += per {
+		n := min(per, rows-lo)
+		words := make([]uint64, n*benchDim/8)
+		all := unsafe.Slice((*int8)(unsafe.Pointer(&words[0])), n*benchDim)
+		q, scales := make([][]int8, n), make([]float32, n)
+		for r := range q {
+			for i := range words[r*benchDim/8 : (r+1)*benchDim/8] {
+				words[r*benchDim/8+i] = rng.Uint64()
 			}
+			q[r] = all[r*benchDim : (r+1)*benchDim]
+			for i, x := range q[r] {
+				if x == -128 {
+					q[r][i] = -127
+				}
+			}
+			scales[r] = 0.5/127 + rng.Float32()/127
 		}
-		if err := w.Add(row, 0.5/127+rng.Float32()/127); err != nil {
+		p, err := EncodeParts(benchDim, q, scales, 0)
+		if err != nil {
 			b.Fatal(err)
 		}
+		if _, err := f.Write(p[0]); err != nil {
+			b.Fatal(err)
+		}
+		regions = append(regions, Region{Path: path, Off: off, Len: int64(len(p[0]))})
+		off += int64(len(p[0]))
 	}
-	if err := w.Finish(); err != nil {
-		b.Fatal(err)
-	}
-	s, err := Open(path)
+	s, err := OpenRegions(regions)
 	if err != nil {
 		b.Fatal(err)
 	}

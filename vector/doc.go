@@ -9,8 +9,8 @@
 // it ([OpenRegions]: a file, an offset and a length per part) and scans
 // it through a read-only memory map ([Segment.Search]) at close to memory
 // bandwidth: never through the store's API, which iterates at a few hundred
-// MB/s (1.5–7 s for a million vectors). A lone segment file ([Create],
-// [Writer.Add], [Writer.Finish], [Open]) is the same format, one part.
+// MB/s (1.5–7 s for a million vectors). A lone segment file ([Open]) is
+// the same format, one part.
 //
 // The bytes under a mapping can vanish: a store that rewrites its log
 // truncates the old file. Every method that reads mapped rows turns the

@@ -32,16 +32,13 @@ func EncodeParts(dim int, q [][]int8, scales []float32, minSize int) ([][]byte, 
 	}
 	per := PartRows(dim)
 	var parts [][]byte
-	for lo := 0; lo < len(q) || lo == 0; lo += per {
+	for lo := 0; lo == 0 || lo < len(q); lo += per {
 		hi := min(len(q), lo+per)
 		p, err := encodePart(dim, q[lo:hi], scales[lo:hi], minSize)
 		if err != nil {
 			return nil, fmt.Errorf("vector: encode rows %d..%d: %w", lo, hi, err)
 		}
 		parts = append(parts, p)
-		if hi == len(q) {
-			break
-		}
 	}
 	return parts, nil
 }

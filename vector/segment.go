@@ -1,23 +1,18 @@
 package vector
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"math"
-	"os"
-	"path/filepath"
 )
 
 const (
-	segMagic     = "BCVEC"
-	segVersion   = 1
-	headerSize   = 64
-	blockAlign   = 64
-	maxSegRows   = int64(1) << 40 // keeps every offset computation far from overflow
-	writeBufSize = 1 << 20
+	segMagic   = "BCVEC"
+	segVersion = 1
+	headerSize = 64
+	blockAlign = 64
+	maxSegRows = int64(1) << 40 // keeps every offset computation far from overflow
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -90,147 +85,4 @@ func parseHeader(b []byte) (header, error) {
 			h.rows, h.dim, h.vecOff, h.scaleOff, h.size, vecOff, scaleOff, size)
 	}
 	return h, nil
-}
-
-// Writer writes a segment file. Rows are numbered from 0 in the order they
-// are added. It is not safe for concurrent use.
-type Writer struct {
-	path   string
-	tmp    string
-	dim    int
-	f      *os.File
-	bw     *bufio.Writer
-	crc    uint32
-	scales []float32
-	done   bool
-	err    error // sticky: first failure
-}
-
-// Create starts a segment of dim-dimensional rows. It writes path+".tmp"
-// (replacing a stale one); Finish renames it to path.
-func Create(path string, dim int) (*Writer, error) {
-	if dim <= 0 || dim > maxDim {
-		return nil, fmt.Errorf("vector: create %s: dimension %d out of range 1..%d", path, dim, maxDim)
-	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("vector: create: %w", err)
-	}
-	w := &Writer{path: path, tmp: tmp, dim: dim, f: f, bw: bufio.NewWriterSize(f, writeBufSize)}
-	// Placeholder header; the real one is written by Finish.
-	if _, err := w.bw.Write(make([]byte, headerSize)); err != nil {
-		w.fail(err)
-		return nil, w.err
-	}
-	return w, nil
-}
-
-// fail records the first error, closes and removes the temporary file.
-func (w *Writer) fail(err error) error {
-	if w.err == nil {
-		w.err = fmt.Errorf("vector: write %s: %w", w.tmp, err)
-	}
-	if w.f != nil {
-		w.f.Close()
-		os.Remove(w.tmp)
-		w.f = nil
-	}
-	return w.err
-}
-
-var zeroRow [4096]byte
-
-// Add appends a row. q == nil: row has no vector (never matches). Otherwise
-// len(q) must equal the segment's dimension and scale must be finite and
-// non-negative (scale 0 also means "no vector"). After Add fails the Writer
-// is unusable: later calls, including Finish, return the same error, and the
-// temporary file is removed.
-func (w *Writer) Add(q []int8, scale float32) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.done {
-		return fmt.Errorf("vector: add to %s after Finish", w.path)
-	}
-	if int64(len(w.scales)) >= maxSegRows {
-		return w.fail(fmt.Errorf("more than %d rows", maxSegRows))
-	}
-	if q == nil {
-		scale = 0
-		for n := w.dim; n > 0; {
-			c := min(n, len(zeroRow))
-			if _, err := w.bw.Write(zeroRow[:c]); err != nil {
-				return w.fail(err)
-			}
-			w.crc = crc32.Update(w.crc, castagnoli, zeroRow[:c])
-			n -= c
-		}
-	} else {
-		if len(q) != w.dim {
-			return w.fail(fmt.Errorf("row %d has dimension %d, segment has %d", len(w.scales), len(q), w.dim))
-		}
-		if !(scale >= 0 && scale <= math.MaxFloat32) {
-			return w.fail(fmt.Errorf("row %d has invalid scale %v", len(w.scales), scale))
-		}
-		b := int8Bytes(q)
-		if _, err := w.bw.Write(b); err != nil {
-			return w.fail(err)
-		}
-		w.crc = crc32.Update(w.crc, castagnoli, b)
-	}
-	w.scales = append(w.scales, scale)
-	return nil
-}
-
-// Finish writes the scales and header, fsyncs the file, renames it to the
-// final path and syncs the directory (best effort). Calling it again returns
-// the first call's result.
-func (w *Writer) Finish() error {
-	if w.done || w.err != nil {
-		return w.err
-	}
-	w.done = true
-	rows := len(w.scales)
-	vecOff, scaleOff, size := layout(w.dim, rows)
-	if pad := scaleOff - (vecOff + int64(rows)*int64(w.dim)); pad > 0 {
-		if _, err := w.bw.Write(zeroRow[:pad]); err != nil {
-			return w.fail(err)
-		}
-		w.crc = crc32.Update(w.crc, castagnoli, zeroRow[:pad])
-	}
-	sb := make([]byte, 4*rows)
-	for i, s := range w.scales {
-		binary.LittleEndian.PutUint32(sb[4*i:], math.Float32bits(s))
-	}
-	w.scales = nil
-	if _, err := w.bw.Write(sb); err != nil {
-		return w.fail(err)
-	}
-	w.crc = crc32.Update(w.crc, castagnoli, sb)
-	if err := w.bw.Flush(); err != nil {
-		return w.fail(err)
-	}
-	h := header{dim: w.dim, rows: rows, vecOff: vecOff, scaleOff: scaleOff, size: size, bodyCRC: w.crc}
-	if _, err := w.f.WriteAt(h.marshal(), 0); err != nil {
-		return w.fail(err)
-	}
-	if err := w.f.Sync(); err != nil {
-		return w.fail(err)
-	}
-	f := w.f
-	w.f = nil
-	if err := f.Close(); err != nil {
-		os.Remove(w.tmp)
-		return w.fail(err)
-	}
-	if err := os.Rename(w.tmp, w.path); err != nil {
-		os.Remove(w.tmp)
-		return w.fail(err)
-	}
-	if d, err := os.Open(filepath.Dir(w.path)); err == nil {
-		d.Sync() // best effort: not every platform can sync a directory
-		d.Close()
-	}
-	return nil
 }

@@ -13,19 +13,15 @@ import (
 	"testing"
 )
 
-// writeSegment writes rows (nil = no vector) with their scales to dir/name.
+// writeSegment writes rows (nil = no vector) with their scales as one
+// segment file, a single part of any number of rows.
 func writeSegment(t testing.TB, path string, dim int, rows [][]int8, scales []float32) {
 	t.Helper()
-	w, err := Create(path, dim)
+	b, err := encodePart(dim, rows, scales, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, r := range rows {
-		if err := w.Add(r, scales[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Finish(); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -120,18 +116,17 @@ func TestSegmentRoundTrip(t *testing.T) {
 	}
 }
 
-func TestWriterErrors(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Create(filepath.Join(dir, "a"), 0); err == nil {
-		t.Fatal("Create with dim 0 succeeded")
+// TestEncodeErrors: a dimension out of range, a row of another dimension
+// and a scale that is not finite and non-negative are refused.
+func TestEncodeErrors(t *testing.T) {
+	for _, dim := range []int{0, maxDim + 1} {
+		if _, err := EncodeParts(dim, nil, nil, 0); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Fatalf("dimension %d: err = %v", dim, err)
+		}
 	}
-	if _, err := Create(filepath.Join(dir, "a"), maxDim+1); err == nil {
-		t.Fatal("Create with dim > maxDim succeeded")
+	if _, err := EncodeParts(4, [][]int8{{1, 2, 3, 4}}, nil, 0); err == nil {
+		t.Fatal("one row and no scale encoded")
 	}
-	if _, err := Create(filepath.Join(dir, "missing", "a"), 4); err == nil {
-		t.Fatal("Create in a missing directory succeeded")
-	}
-
 	for _, tc := range []struct {
 		name  string
 		q     []int8
@@ -145,67 +140,12 @@ func TestWriterErrors(t *testing.T) {
 		{"inf scale", []int8{1, 2, 3, 4}, float32(math.Inf(1)), "invalid scale"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "seg")
-			w, err := Create(path, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Add([]int8{1, 2, 3, 4}, 1); err != nil {
-				t.Fatal(err)
-			}
-			err = w.Add(tc.q, tc.scale)
+			_, err := EncodeParts(4, [][]int8{{1, 2, 3, 4}, tc.q}, []float32{1, tc.scale}, 0)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Add err = %v, want %q", err, tc.want)
-			}
-			// The writer is poisoned: the next Add and Finish fail too, and
-			// neither the segment nor the temporary file exists.
-			if err2 := w.Add([]int8{1, 2, 3, 4}, 1); err2 == nil {
-				t.Fatal("Add after a failed Add succeeded")
-			}
-			if err2 := w.Finish(); err2 == nil || err2.Error() != err.Error() {
-				t.Fatalf("Finish err = %v, want %v", err2, err)
-			}
-			for _, p := range []string{path, path + ".tmp"} {
-				if _, err := os.Stat(p); !os.IsNotExist(err) {
-					t.Fatalf("%s exists after a failed write: %v", p, err)
-				}
+				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
 	}
-
-	t.Run("finish twice", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "seg")
-		w, err := Create(path, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Add([]int8{1, 2}, 1); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Finish(); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Finish(); err != nil {
-			t.Fatalf("second Finish: %v", err)
-		}
-		if err := w.Add([]int8{1, 2}, 1); err == nil {
-			t.Fatal("Add after Finish succeeded")
-		}
-		if s := openSegment(t, path); s.Len() != 1 {
-			t.Fatalf("Len = %d, want 1", s.Len())
-		}
-	})
-
-	t.Run("stale tmp replaced", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "seg")
-		if err := os.WriteFile(path+".tmp", []byte("garbage from a crash, longer than a header would be ........"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		writeSegment(t, path, 3, [][]int8{{1, 2, 3}}, []float32{1})
-		if s := openSegment(t, path); s.Len() != 1 {
-			t.Fatalf("Len = %d, want 1", s.Len())
-		}
-	})
 }
 
 func TestOpenCorrupt(t *testing.T) {

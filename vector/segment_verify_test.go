@@ -8,16 +8,13 @@ import (
 
 func TestVerifyFindsAFlippedVectorByte(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "v.bin")
-	w, err := Create(p, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var rows [][]int8
+	var scales []float32
 	for i := 0; i < 10; i++ {
-		w.Add([]int8{int8(i), 2, 3, 4}, 0.5)
+		rows = append(rows, []int8{int8(i), 2, 3, 4})
+		scales = append(scales, 0.5)
 	}
-	if err := w.Finish(); err != nil {
-		t.Fatal(err)
-	}
+	writeSegment(t, p, 4, rows, scales)
 	s, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
