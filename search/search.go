@@ -121,18 +121,19 @@ type Result struct {
 
 // Search runs a query against one revision of repo.
 func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
-	res, err := searchOnce(ctx, repo, opts)
+	return onceMore(func() (*Result, error) { return searchOnce(ctx, repo, opts) })
+}
+
+// onceMore runs a query, and runs it again when its scan faulted because
+// gc rewrote the log that holds vectors it had mapped: opened again, the
+// segments map them where they are now.
+func onceMore[T any](query func() (T, error)) (T, error) {
+	res, err := query()
 	if errors.Is(err, vector.ErrFault) {
-		// gc rewrote the log that holds vectors this query had mapped:
-		// opened again, the segments map them where they are now.
-		res, err = searchOnce(ctx, repo, opts)
+		res, err = query()
 	}
 	return res, err
 }
-
-// testAfterReady, when set by a test, runs once a search's segments are
-// open, before they are read.
-var testAfterReady func()
 
 func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
@@ -171,9 +172,6 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 		return nil, err
 	}
 	defer rd.Snap.Close()
-	if testAfterReady != nil {
-		testAfterReady()
-	}
 	if opts.Worktree {
 		res.Commit = rd.Commit
 	} else {

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
 
 // maxChangedQueries caps the changed chunks used as queries, so that a huge
@@ -48,12 +46,7 @@ type SimilarResult struct {
 // changed chunks themselves are left out, so what remains is code like the
 // change that the change did not touch: siblings that may need the same fix.
 func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	res, err := similarOnce(ctx, repo, spec, opts)
-	if errors.Is(err, vector.ErrFault) {
-		// As in Search: gc moved vectors this query had mapped.
-		res, err = similarOnce(ctx, repo, spec, opts)
-	}
-	return res, err
+	return onceMore(func() (*SimilarResult, error) { return similarOnce(ctx, repo, spec, opts) })
 }
 
 func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
@@ -120,7 +113,11 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		cands, _ := v.textArm(changedText(snap.Segments[q.seg], q, content))
 		arms := []arm{{name: ModeText, weight: 1, cands: cands}}
 		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
-			if qv, scale := seg.Vec.Row(q.row); qv != nil {
+			qv, scale, err := seg.Vec.RowErr(q.row)
+			if err != nil {
+				return nil, err
+			}
+			if qv != nil {
 				vec := make([]float32, len(qv))
 				for i, x := range qv {
 					vec[i] = float32(x) * scale
