@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/bcindex/bcindex/internal/reserved"
 )
 
 // Default corpus: a large Go module nobody here wrote, pinned so that runs
@@ -119,13 +121,8 @@ func (c Config) withDefaults() (Config, error) {
 	case c.Module != "" && c.Version == "":
 		return c, fmt.Errorf("%w: module %s needs a version", ErrConfig, c.Module)
 	}
-	for _, r := range reserved {
-		if c.Module != "" && containsFold(c.Module, r) {
-			return c, fmt.Errorf("%w: %s is reserved for an independent evaluation", ErrConfig, c.Module)
-		}
+	if c.Module != "" && reserved.Is(c.Module) {
+		return c, fmt.Errorf("%w: %s is reserved for an independent evaluation", ErrConfig, c.Module)
 	}
 	return c, nil
 }
-
-// reserved packages are kept out of every evaluation set of the project.
-var reserved = []string{"spf13/cobra", "gin-gonic/gin", "psf/requests", "pallets/click", "commander", "google/gson"}

@@ -151,7 +151,3 @@ func tail(s string) string {
 	}
 	return s
 }
-
-func containsFold(s, sub string) bool {
-	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
-}

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io/fs"
@@ -17,6 +16,8 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/reserved"
+	"github.com/bcindex/bcindex/internal/suite"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -143,41 +144,11 @@ func benchCandidates(b *testing.B) []benchRepo {
 	return srcs
 }
 
-// reserved are the packages cmd/bcindex-train (sources.go) keeps for an
-// independent evaluation: they stay out of every measurement.
-var reserved = []string{"spf13/cobra", "gin-gonic/gin", "psf/requests", "pallets/click", "google/gson"}
-
 // excludedModules returns a test for the module paths the bench must not
-// read: the reserved ones and the quality suite's (cmd/bcindex-train's
-// sources.txt, splits suite-*).
+// read: the reserved ones and the quality suite's.
 func excludedModules(b *testing.B) func(string) bool {
-	f, err := os.Open(filepath.Join("..", "cmd", "bcindex-train", "sources.txt"))
-	if err != nil {
-		b.Fatalf("read the quality suite's packages: %v", err)
-	}
-	defer f.Close()
-	suite := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if fs := strings.Fields(sc.Text()); len(fs) >= 4 && fs[0] == "go" && strings.HasPrefix(fs[3], "suite") {
-			suite[strings.ToLower(fs[1])] = true
-		}
-	}
-	if err := sc.Err(); err != nil {
-		b.Fatalf("read the quality suite's packages: %v", err)
-	}
-	return func(name string) bool {
-		n := strings.ToLower(name)
-		if suite[n] {
-			return true
-		}
-		for _, r := range reserved {
-			if n == r || strings.HasSuffix(n, "/"+r) || strings.Contains(n, "/"+r+"/") {
-				return true
-			}
-		}
-		return false
-	}
+	suiteMods := suite.GoModules(b, "..")
+	return func(name string) bool { return suiteMods[strings.ToLower(name)] || reserved.Is(name) }
 }
 
 func envInt(name string, def int) int {

@@ -24,7 +24,8 @@ import (
 // Run it alone: go test ./cluster -run XXX -bench OrgPublish -benchtime 1x
 // (BCINDEX_BENCH_NOGOROOT=1 leaves GOROOT/src out and BCINDEX_BENCH_MAXMB=N
 // takes modules of at most N MB of Go, for a smaller run). Objects are
-// written over gRPC; BCINDEX_BENCH_REST=1 writes them over REST.
+// written over gRPC; BCINDEX_BENCH_REST=1 writes them over REST, and
+// BCINDEX_BENCH_BATCH=N writes N objects a batch (default: publish's).
 func BenchmarkOrgPublish(b *testing.B) {
 	weaviatetest.Need(b)
 	ctx := context.Background()

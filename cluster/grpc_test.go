@@ -24,20 +24,26 @@ func TestGRPCWrites(t *testing.T) {
 	r := newRepo(t, 30)
 	// Docs the local index clips to 300 bytes, and docs of a file in
 	// Latin-1, reach the cluster as whole UTF-8 characters (gRPC refuses
-	// anything else; validString in send.go is there should one not).
+	// anything else). A file name in Latin-1 reaches publish as it is in
+	// git: validUTF8 (send.go) makes it UTF-8 over gRPC as JSON does over
+	// REST.
 	long := func(name, lead string) string {
 		return "// " + name + " " + lead + strings.Repeat("é", 200) + "\nfunc " + name + "() {}\n\n"
 	}
 	latin1 := "// Cafe returns a caf\xe9 au lait, \xe0 la fran\xe7aise.\nfunc Cafe() {}\n"
-	r.Commit("odd docs", map[string]string{"pkg0/docs.go": "package p0\n\n" + long("Odd", "a") + long("Even", "ab") + latin1})
+	r.Commit("odd docs", map[string]string{"pkg0/docs.go": "package p0\n\n" + long("Odd", "a") + long("Even", "ab") + latin1,
+		"pkg0/caf\xe9.go": "package p0\n\n// Brew makes coffee.\nfunc Brew() {}\n"})
 	src := localSource(t, r.Dir)
 	commit, err := src.Prepare(ctx, "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := src.Files(ctx, commit)
-	docs := 0
+	docs, latin1Paths := 0, 0
 	for _, f := range files {
+		if !utf8.ValidString(f.Path) {
+			latin1Paths++
+		}
 		cs, _ := src.Chunks(ctx, f.Blob)
 		for _, c := range cs {
 			if !utf8.ValidString(c.Doc) {
@@ -48,8 +54,8 @@ func TestGRPCWrites(t *testing.T) {
 			}
 		}
 	}
-	if docs != 3 {
-		t.Fatalf("%d of the three odd docs found", docs)
+	if docs != 3 || latin1Paths != 1 {
+		t.Fatalf("%d of the three odd docs and %d of the one Latin-1 path found", docs, latin1Paths)
 	}
 	cr := open(t, rest.URL())
 	cg, err := OpenWith(ctx, viaGRPC.URL(), Options{GRPC: viaGRPC.Nodes[0].GRPC})

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bcindex/bcindex/internal/reserved"
 )
 
 // A source is one pinned package of the corpus (a line of sources.txt).
@@ -17,23 +19,6 @@ type source struct {
 	Split   string   // "train", "eval", "suite-dev" or "suite-test"
 	Keep    []string // path prefixes to keep (empty: all)
 	Drop    []string // path prefixes to drop
-}
-
-// reserved packages are kept out of every training, tuning and evaluation
-// set: an independent evaluation uses them.
-var reserved = []string{
-	"spf13/cobra", "gin-gonic/gin", "psf/requests", "python3-requests",
-	"pallets/click", "python3-click", "commander", "google/gson",
-}
-
-func isReserved(name string) bool {
-	n := strings.ToLower(name)
-	for _, r := range reserved {
-		if n == r || strings.HasSuffix(n, "/"+r) || strings.Contains(n, "/"+r+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // dirName is the source's directory name inside the cache.
@@ -130,7 +115,11 @@ func readAllSources(path string) ([]source, error) {
 		if s.Split != "train" && s.Split != "eval" && !isSuite(s.Split) {
 			return nil, fmt.Errorf("%s:%d: split %q is not train, eval, suite-dev or suite-test", path, n, s.Split)
 		}
-		if isReserved(s.Name) {
+		// The reserved packages (spf13/cobra, gin-gonic/gin, psf/requests,
+		// pallets/click, commander, google/gson: package reserved, which
+		// the benchmarks ask too) are kept out of every training, tuning
+		// and evaluation set.
+		if reserved.Is(s.Name) {
 			return nil, fmt.Errorf("%s:%d: %s is reserved for independent evaluation", path, n, s.Name)
 		}
 		if len(f) == 5 {

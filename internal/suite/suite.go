@@ -123,3 +123,22 @@ func Sample(qs []Query, n int) []Query {
 	}
 	return out
 }
+
+// GoModules returns the module paths (lower case) of the suite's Go
+// packages, read from sources.txt without preparing the suite: what a
+// benchmark that reads the module cache must leave out. root is as in
+// Load.
+func GoModules(t testing.TB, root string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "cmd", "bcindex-train", "sources.txt"))
+	if err != nil {
+		t.Fatalf("read the quality suite's packages: %v", err)
+	}
+	mods := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if fs := strings.Fields(line); len(fs) >= 4 && fs[0] == "go" && strings.HasPrefix(fs[3], "suite") {
+			mods[strings.ToLower(fs[1])] = true
+		}
+	}
+	return mods
+}

@@ -110,11 +110,7 @@ func (nd *Node) WaitReady(limit time.Duration) error {
 		}
 		select {
 		case <-ctx.Done():
-			tail, _ := os.ReadFile(nd.log)
-			if len(tail) > 2000 {
-				tail = tail[len(tail)-2000:]
-			}
-			return fmt.Errorf("%s at %s not ready after %s; log tail:\n%s", nd.Name, nd.URL, limit, tail)
+			return fmt.Errorf("%s at %s not ready after %s; log tail:\n%s", nd.Name, nd.URL, limit, nd.logTail(2000))
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
