@@ -149,7 +149,9 @@ func TestPackedObjectsMatchGit(t *testing.T) {
 }
 
 // TestPackedSizeLimit reads the size of packed blobs over a limit, deltas
-// among them, without their content.
+// among them, without their content: from the pack itself, not from
+// go-git, which ReadBlobUpTo would ask otherwise. The limits are over and
+// under a delta's own size, which read inflates whole or only its header.
 func TestPackedSizeLimit(t *testing.T) {
 	r := history(t)
 	r.Git("repack", "-a", "-d", "-f", "-q")
@@ -158,6 +160,7 @@ func TestPackedSizeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
+	deltas := 0
 	for _, rev := range []string{"HEAD", "HEAD~1", "HEAD~5"} {
 		h := plumbing.NewHash(r.Git("rev-parse", rev+":big/table.txt"))
 		want, _ := strconv.Atoi(r.Git("cat-file", "-s", h.String()))
@@ -165,6 +168,23 @@ func TestPackedSizeLimit(t *testing.T) {
 		if err != nil || got != nil || size != int64(want) {
 			t.Errorf("%s: %d bytes, size %d, %v; want none, size %d", rev, len(got), size, err, want)
 		}
+		e := packEntry(t, repo, h)
+		if e.typ == packOfsDelta || e.typ == packRefDelta {
+			deltas++
+			t.Logf("%s: a delta of %d bytes", rev, e.size)
+		}
+		for _, max := range []int64{1000, 10} {
+			got, size, ok, err := repo.packs.read(h, plumbing.BlobObject, max)
+			if !ok || err != nil || got != nil || size != int64(want) {
+				t.Errorf("%s, packed, max %d: %d bytes, size %d, ok %v, %v; want none, size %d", rev, max, len(got), size, ok, err, want)
+			}
+			if _, _, ok, err := repo.packs.read(h, plumbing.TreeObject, max); ok || err != nil {
+				t.Errorf("%s, packed, max %d: read as a tree: ok %v, %v", rev, max, ok, err)
+			}
+		}
+	}
+	if deltas == 0 {
+		t.Error("no revision's blob is a delta: the pack does not test them")
 	}
 }
 
