@@ -109,12 +109,11 @@ func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	if r.loose.contains(h) {
-		if es, ok, err := r.loose.tree(h); ok || err != nil {
-			return es, err
-		}
+	b, _, ok, err := r.object(h, plumbing.TreeObject, -1)
+	if err != nil {
+		return nil, err
 	}
-	if b, _, ok, err := r.packs.read(h, plumbing.TreeObject, -1); ok && err == nil {
+	if ok {
 		if es, err := parseTree(b); err == nil {
 			return es, nil
 		}
