@@ -17,13 +17,19 @@ func restoreIndex(dst, saved string) error {
 	if err := os.RemoveAll(dst); err != nil {
 		return fmt.Errorf("restore the index: %w", err)
 	}
-	if err := os.CopyFS(dst, os.DirFS(saved)); err != nil {
-		return fmt.Errorf("restore the index: %w", err)
-	}
-	if err := syncTree(dst); err != nil {
+	if err := copySynced(dst, saved); err != nil {
 		return fmt.Errorf("restore the index: %w", err)
 	}
 	return nil
+}
+
+// copySynced copies the directory src to a new directory dst and syncs
+// the copy to disk.
+func copySynced(dst, src string) error {
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		return err
+	}
+	return syncTree(dst)
 }
 
 // syncTree fsyncs every file and directory under dir, directories after

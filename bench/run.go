@@ -223,10 +223,7 @@ func (b *bench) indexBranch(ctx context.Context, indexDir string) (*indexSummary
 	saved := indexDir + "-after-full"
 	if b.cfg.BranchReps > 1 {
 		// Synced, so that writing it back does not happen during a run.
-		if err := os.CopyFS(saved, os.DirFS(indexDir)); err != nil {
-			return nil, nil, 0, fmt.Errorf("save the index: %w", err)
-		}
-		if err := syncTree(saved); err != nil {
+		if err := copySynced(saved, indexDir); err != nil {
 			return nil, nil, 0, fmt.Errorf("save the index: %w", err)
 		}
 		defer os.RemoveAll(saved)

@@ -66,17 +66,13 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	for i, t := range tops {
 		starts[i] = old[t].StartByte
 	}
-	enclosing := goEnclosing(prevContent, starts)
-	outside := make([]bool, len(tops))
-	for i, e := range enclosing {
-		outside[i] = e == -1
-	}
+	enclosing := goEnclosing(prevContent, starts) // -1: outside brackets
 	pre, suf := commonEnds(prevContent, content)
 	header := old[tops[0]].StartByte
-	if !outside[0] {
-		if enclosing[0] < 0 {
-			return File{}, false
-		}
+	if enclosing[0] < -1 {
+		return File{}, false
+	}
+	if enclosing[0] >= 0 {
 		// The first definition is a spec of a group (`const (`): the
 		// header ends where the line opening the group starts.
 		header = lineStartOf(prevContent, enclosing[0])
@@ -88,7 +84,7 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	// whose last line is unchanged.
 	a := 0
 	for i := 0; i < len(tops) && lineEnd(prevContent, old[tops[i]].EndByte) <= pre; i++ {
-		if outside[i] {
+		if enclosing[i] == -1 {
 			a = i + 1
 		}
 	}
@@ -100,7 +96,7 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	for ; b < len(tops); b++ {
 		// The newline before the blank line must be unchanged too: a blank
 		// line's lone newline may be what ends a line the edit added.
-		if above := blankLineAbove(prevContent, old[tops[b]].StartByte); outside[b] && above > 0 && above-1 >= len(prevContent)-suf {
+		if above := blankLineAbove(prevContent, old[tops[b]].StartByte); enclosing[b] == -1 && above > 0 && above-1 >= len(prevContent)-suf {
 			break
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Loose objects (a branch's new commits, until git gc packs them) are read
@@ -126,17 +125,3 @@ func (l *looseObjects) read(h plumbing.Hash, want plumbing.ObjectType, max int64
 }
 
 var errLooseHeader = errors.New("malformed object header or length")
-
-// tree decodes a loose tree's entries; ok is false when h is no loose
-// tree.
-func (l *looseObjects) tree(h plumbing.Hash) (entries []object.TreeEntry, ok bool, err error) {
-	b, _, ok, err := l.read(h, plumbing.TreeObject, -1)
-	if !ok || err != nil {
-		return nil, ok, err
-	}
-	es, err := parseTree(b)
-	if err != nil {
-		return nil, false, fmt.Errorf("read loose tree %s: %w", h, err)
-	}
-	return es, true, nil
-}

@@ -111,3 +111,36 @@ func TestMalformedLooseObjects(t *testing.T) {
 		})
 	}
 }
+
+// TestDamagedLooseBlobWithPackedCopy: a damaged loose file of a blob that
+// is also packed is passed over for the pack, as git does; with no packed
+// copy it is an error (TestDamagedLooseBlob).
+func TestDamagedLooseBlobWithPackedCopy(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", map[string]string{"a.go": "package a\n"})
+	r.Git("repack", "-a", "-q") // without -d: the loose files stay
+	h := plumbing.NewHash(r.Git("rev-parse", "HEAD:a.go"))
+	var obj bytes.Buffer
+	zw := zlib.NewWriter(&obj)
+	fmt.Fprintf(zw, "blob 10\x00package b\n")
+	zw.Close()
+	p := filepath.Join(r.Dir, ".git", "objects", h.String()[:2], h.String()[2:])
+	os.Chmod(p, 0o644)
+	if err := os.WriteFile(p, obj.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	if _, _, ok, err := repo.loose.read(h, plumbing.BlobObject, -1); !repo.loose.contains(h) || ok || err == nil {
+		t.Fatalf("the loose file reads: ok %v, %v; want an error", ok, err)
+	}
+	if _, _, ok := repo.packs.find(h); !ok {
+		t.Fatal("no packed copy")
+	}
+	if got, err := repo.ReadBlob(h); err != nil || string(got) != "package a\n" {
+		t.Errorf("read %q, %v; want the packed copy", got, err)
+	}
+}

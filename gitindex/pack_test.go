@@ -149,7 +149,9 @@ func TestPackedObjectsMatchGit(t *testing.T) {
 }
 
 // TestPackedSizeLimit reads the size of packed blobs over a limit, deltas
-// among them, without their content.
+// among them, without their content: from the pack itself, not from
+// go-git, which ReadBlobUpTo would ask otherwise. The limits are over and
+// under a delta's own size, which read inflates whole or only its header.
 func TestPackedSizeLimit(t *testing.T) {
 	r := history(t)
 	r.Git("repack", "-a", "-d", "-f", "-q")
@@ -158,6 +160,7 @@ func TestPackedSizeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
+	deltas := 0
 	for _, rev := range []string{"HEAD", "HEAD~1", "HEAD~5"} {
 		h := plumbing.NewHash(r.Git("rev-parse", rev+":big/table.txt"))
 		want, _ := strconv.Atoi(r.Git("cat-file", "-s", h.String()))
@@ -165,6 +168,23 @@ func TestPackedSizeLimit(t *testing.T) {
 		if err != nil || got != nil || size != int64(want) {
 			t.Errorf("%s: %d bytes, size %d, %v; want none, size %d", rev, len(got), size, err, want)
 		}
+		e := packEntry(t, repo, h)
+		if e.typ == packOfsDelta || e.typ == packRefDelta {
+			deltas++
+			t.Logf("%s: a delta of %d bytes", rev, e.size)
+		}
+		for _, max := range []int64{1000, 10} {
+			got, size, ok, err := repo.packs.read(h, plumbing.BlobObject, max)
+			if !ok || err != nil || got != nil || size != int64(want) {
+				t.Errorf("%s, packed, max %d: %d bytes, size %d, ok %v, %v; want none, size %d", rev, max, len(got), size, ok, err, want)
+			}
+			if _, _, ok, err := repo.packs.read(h, plumbing.TreeObject, max); ok || err != nil {
+				t.Errorf("%s, packed, max %d: read as a tree: ok %v, %v", rev, max, ok, err)
+			}
+		}
+	}
+	if deltas == 0 {
+		t.Error("no revision's blob is a delta: the pack does not test them")
 	}
 }
 
@@ -227,21 +247,21 @@ func TestBaseCache(t *testing.T) {
 	c := newBaseCache(100)
 	p := &pack{}
 	for off := range int64(5) {
-		c.put(p, off, bytes.Repeat([]byte{byte(off)}, 20))
+		c.put(p, off, bytes.Repeat([]byte{byte(off)}, 20), packBlob+int(off)%2)
 	}
 	c.get(p, 0) // used: stays
-	c.put(p, 5, bytes.Repeat([]byte{5}, 20))
+	c.put(p, 5, bytes.Repeat([]byte{5}, 20), packTag)
 	for off, want := range []bool{true, false, true, true, true, true} {
-		b, ok := c.get(p, int64(off))
-		if ok != want || ok && (len(b) != 20 || b[0] != byte(off)) {
-			t.Errorf("offset %d: cached %v (%d bytes), want %v", off, ok, len(b), want)
+		b, typ, ok := c.get(p, int64(off))
+		if ok != want || ok && (len(b) != 20 || b[0] != byte(off) || typ != packBlob+off%2) {
+			t.Errorf("offset %d: cached %v (%d bytes, type %d), want %v", off, ok, len(b), typ, want)
 		}
 	}
 	if c.bytes > c.limit {
 		t.Errorf("%d bytes cached, limit %d", c.bytes, c.limit)
 	}
-	c.put(p, 9, make([]byte, 26))
-	if _, ok := c.get(p, 9); ok {
+	c.put(p, 9, make([]byte, 26), packBlob)
+	if _, _, ok := c.get(p, 9); ok {
 		t.Error("a base over a quarter of the limit was cached")
 	}
 }
@@ -277,7 +297,7 @@ func TestDamagedSizeAllocatesNothing(t *testing.T) {
 }
 
 // packEntry finds an object's entry in the repository's packs.
-func packEntry(t *testing.T, repo *Repo, h plumbing.Hash) entry {
+func packEntry(t testing.TB, repo *Repo, h plumbing.Hash) entry {
 	t.Helper()
 	p, off, ok := repo.packs.find(h)
 	if !ok {
@@ -288,4 +308,65 @@ func packEntry(t *testing.T, repo *Repo, h plumbing.Hash) entry {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// BenchmarkPackedBlobs reads every blob of a pack made of $GOROOT/src/net
+// and five commits that each append a line to a tenth of its Go files
+// (deltas, many of them): whole, and up to a limit that most exceed.
+func BenchmarkPackedBlobs(b *testing.B) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("no go command:", err)
+	}
+	r := gittest.New(b)
+	if err := os.CopyFS(r.Dir, os.DirFS(filepath.Join(strings.TrimSpace(string(goroot)), "src", "net"))); err != nil {
+		b.Fatal(err)
+	}
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "-m", "net")
+	files, _ := filepath.Glob(filepath.Join(r.Dir, "*.go"))
+	for c := range 5 {
+		for i, f := range files {
+			if i%10 == c {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := os.WriteFile(f, fmt.Appendf(data, "// commit %d\n", c), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		r.Git("commit", "-q", "-am", fmt.Sprintf("commit %d", c))
+	}
+	r.Git("repack", "-a", "-d", "-f", "-q", "--depth=50", "--window=50")
+	var blobs []plumbing.Hash
+	for _, line := range strings.Split(r.Git("cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"), "\n") {
+		if name, typ, _ := strings.Cut(line, " "); typ == "blob" {
+			blobs = append(blobs, plumbing.NewHash(name))
+		}
+	}
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	deltas := 0
+	for _, h := range blobs {
+		if e := packEntry(b, repo, h); e.typ == packOfsDelta || e.typ == packRefDelta {
+			deltas++
+		}
+	}
+	b.Logf("%d blobs, %d deltas", len(blobs), deltas)
+	for _, max := range []int64{-1, 4096} {
+		b.Run(fmt.Sprintf("max=%d", max), func(b *testing.B) {
+			for b.Loop() {
+				for _, h := range blobs {
+					if _, _, ok, err := repo.packs.read(h, plumbing.BlobObject, max); !ok || err != nil {
+						b.Fatalf("%s: ok %v, %v", h, ok, err)
+					}
+				}
+			}
+		})
+	}
 }

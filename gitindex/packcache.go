@@ -5,9 +5,10 @@ import (
 	"sync"
 )
 
-// baseCache keeps the contents of recent delta bases, least recently used
-// first out, up to a number of bytes: the objects of a tree diff or of a
-// file's versions are deltas against the same few bases.
+// baseCache keeps the contents of recent delta bases, each with the type
+// at the end of its chain, least recently used first out, up to a number
+// of bytes: the objects of a tree diff or of a file's versions are deltas
+// against the same few bases.
 type baseCache struct {
 	mu    sync.Mutex
 	limit int
@@ -24,24 +25,26 @@ type baseKey struct {
 type cached struct {
 	key baseKey
 	b   []byte
+	typ int
 }
 
 func newBaseCache(limit int) *baseCache {
 	return &baseCache{limit: limit, order: list.New(), at: map[baseKey]*list.Element{}}
 }
 
-func (c *baseCache) get(p *pack, off int64) ([]byte, bool) {
+func (c *baseCache) get(p *pack, off int64) (b []byte, typ int, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el, ok := c.at[baseKey{p, off}]
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	c.order.MoveToFront(el)
-	return el.Value.(*cached).b, true
+	v := el.Value.(*cached)
+	return v.b, v.typ, true
 }
 
-func (c *baseCache) put(p *pack, off int64, b []byte) {
+func (c *baseCache) put(p *pack, off int64, b []byte, typ int) {
 	if len(b) > c.limit/4 {
 		return
 	}
@@ -51,7 +54,7 @@ func (c *baseCache) put(p *pack, off int64, b []byte) {
 	if _, ok := c.at[k]; ok {
 		return
 	}
-	c.at[k] = c.order.PushFront(&cached{k, b})
+	c.at[k] = c.order.PushFront(&cached{k, b, typ})
 	for c.bytes += len(b); c.bytes > c.limit; {
 		last := c.order.Back()
 		v := last.Value.(*cached)

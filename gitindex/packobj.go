@@ -132,81 +132,101 @@ func (s *packSet) read(h plumbing.Hash, want plumbing.ObjectType, max int64) (co
 		return fail(err)
 	}
 	// The type is the chain's last base's; the size a delta's own header
-	// gives.
+	// gives. A delta is inflated once, here, unless it alone is over max:
+	// then only as far as that header.
 	size = e.size
+	var delta []byte
 	if e.typ == packOfsDelta || e.typ == packRefDelta {
-		head, err := e.inflate(min(e.size, 2*binary.MaxVarintLen64), false)
+		n := e.size
+		if max >= 0 && e.size > max {
+			n = min(e.size, 2*binary.MaxVarintLen64)
+		}
+		head, err := e.inflate(n, n == e.size)
 		if err != nil {
 			return fail(err)
 		}
-		_, n := binary.Uvarint(head)
-		if n <= 0 {
+		_, k := binary.Uvarint(head)
+		if k <= 0 {
 			return fail(errPackEntry)
 		}
-		dst, m := binary.Uvarint(head[n:])
+		dst, m := binary.Uvarint(head[k:])
 		if m <= 0 || dst > 1<<40 {
 			return fail(errPackEntry)
 		}
 		size = int64(dst)
-	}
-	root := e
-	for i := 0; root.typ == packOfsDelta || root.typ == packRefDelta; i++ {
-		b, found, err := s.base(root)
-		if err != nil || i > maxDeltaChain {
-			return fail(errPackEntry)
+		if n == e.size {
+			delta = head
 		}
-		if !found {
-			return nil, 0, false, nil
-		}
-		root = b
-	}
-	if root.typ != packTypes[want] {
+	} else if e.typ != packTypes[want] {
 		return nil, 0, false, nil
 	}
 	if max >= 0 && size > max {
+		typ, found, err := s.rootType(e)
+		if err != nil {
+			return fail(err)
+		}
+		if !found || typ != packTypes[want] {
+			return nil, 0, false, nil
+		}
 		return nil, size, true, nil
 	}
-	b, found, err := s.content(e, 0)
+	b, typ, found, err := s.content(e, delta, 0)
 	if err != nil {
 		return fail(err)
 	}
-	if !found {
+	if !found || typ != packTypes[want] {
 		return nil, 0, false, nil
-	}
-	if int64(len(b)) != size {
-		return fail(errPackEntry)
 	}
 	return b, size, true, nil
 }
 
-// content returns the inflated content of the object at e, applying its
-// deltas; the buffer is the caller's. ok is false when a base is in no
+// rootType returns the type of the base at the end of e's delta chain,
+// read from the headers down the chain; ok is false when a base is in no
 // mapped pack.
-func (s *packSet) content(e entry, depth int) (b []byte, ok bool, err error) {
+func (s *packSet) rootType(e entry) (typ int, ok bool, err error) {
+	for i := 0; e.typ == packOfsDelta || e.typ == packRefDelta; i++ {
+		b, found, err := s.base(e)
+		if err != nil || i > maxDeltaChain {
+			return 0, false, errPackEntry
+		}
+		if !found {
+			return 0, false, nil
+		}
+		e = b
+	}
+	return e.typ, true, nil
+}
+
+// content returns the inflated content of the object at e, applying its
+// deltas, and the type of the base at the end of its chain; the buffer is
+// the caller's. delta is e's inflated delta, or nil to inflate it here. ok
+// is false when a base is in no mapped pack.
+func (s *packSet) content(e entry, delta []byte, depth int) (b []byte, typ int, ok bool, err error) {
 	if e.typ != packOfsDelta && e.typ != packRefDelta {
 		b, err := e.inflate(e.size, true)
-		return b, err == nil, err
+		return b, e.typ, err == nil, err
 	}
 	if depth > maxDeltaChain {
-		return nil, false, errPackEntry
+		return nil, 0, false, errPackEntry
 	}
 	be, ok, err := s.base(e)
 	if err != nil || !ok {
-		return nil, ok, err
+		return nil, 0, ok, err
 	}
-	base, hit := s.cache.get(be.p, be.off)
+	base, typ, hit := s.cache.get(be.p, be.off)
 	if !hit {
-		if base, ok, err = s.content(be, depth+1); err != nil || !ok {
-			return nil, ok, err
+		if base, typ, ok, err = s.content(be, nil, depth+1); err != nil || !ok {
+			return nil, 0, ok, err
 		}
-		s.cache.put(be.p, be.off, base)
+		s.cache.put(be.p, be.off, base, typ)
 	}
-	delta, err := e.inflate(e.size, true)
-	if err != nil {
-		return nil, false, err
+	if delta == nil {
+		if delta, err = e.inflate(e.size, true); err != nil {
+			return nil, 0, false, err
+		}
 	}
 	b, err = patch(base, delta)
-	return b, err == nil, err
+	return b, typ, err == nil, err
 }
 
 var zlibReaders sync.Pool

@@ -176,23 +176,26 @@ func (r *Repo) closeGit() error {
 // object returns the content of object h of type want (nil when its size
 // exceeds max, for max >= 0) and its size, from its loose file or its
 // pack. ok is false when it is neither there nor readable there: the
-// caller asks go-git, which also knows alternate object directories.
-func (r *Repo) object(h plumbing.Hash, want plumbing.ObjectType, max int64) ([]byte, int64, bool) {
+// caller asks go-git, which also knows alternate object directories,
+// unless err says that its loose file, with no packed copy to read
+// instead, is damaged.
+func (r *Repo) object(h plumbing.Hash, want plumbing.ObjectType, max int64) (content []byte, size int64, ok bool, err error) {
+	var looseErr error
 	if r.loose.contains(h) {
-		if b, size, ok, err := r.loose.read(h, want, max); ok && err == nil {
-			return b, size, true
+		if content, size, ok, looseErr = r.loose.read(h, want, max); ok {
+			return content, size, true, nil
 		}
 	}
-	if b, size, ok, err := r.packs.read(h, want, max); ok && err == nil {
-		return b, size, true
+	if content, size, ok, err = r.packs.read(h, want, max); ok && err == nil {
+		return content, size, true, nil
 	}
-	return nil, 0, false
+	return nil, 0, false, looseErr
 }
 
 // commitObject reads a commit as CommitObject does, without go-git when
 // it can. The result has no storer: its Parent methods cannot be used.
 func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
-	if b, _, ok := r.object(h, plumbing.CommitObject, -1); ok {
+	if b, _, ok, _ := r.object(h, plumbing.CommitObject, -1); ok {
 		obj := &plumbing.MemoryObject{}
 		obj.SetType(plumbing.CommitObject)
 		obj.Write(b)
@@ -235,13 +238,8 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 // ReadBlobUpTo returns a blob's size and, unless the size exceeds max (when
 // max >= 0), its content, looking the object up once.
 func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
-	if r.loose.contains(h) {
-		if b, size, ok, err := r.loose.read(h, plumbing.BlobObject, max); ok || err != nil {
-			return b, size, err
-		}
-	}
-	if b, size, ok, err := r.packs.read(h, plumbing.BlobObject, max); ok && err == nil {
-		return b, size, nil
+	if b, size, ok, err := r.object(h, plumbing.BlobObject, max); ok || err != nil {
+		return b, size, err
 	}
 	obj, err := r.blobObject(h)
 	if err != nil {

@@ -109,12 +109,11 @@ func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	if r.loose.contains(h) {
-		if es, ok, err := r.loose.tree(h); ok || err != nil {
-			return es, err
-		}
+	b, _, ok, err := r.object(h, plumbing.TreeObject, -1)
+	if err != nil {
+		return nil, err
 	}
-	if b, _, ok, err := r.packs.read(h, plumbing.TreeObject, -1); ok && err == nil {
+	if ok {
 		if es, err := parseTree(b); err == nil {
 			return es, nil
 		}
@@ -126,8 +125,10 @@ func (r *Repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	return t.Entries, nil
 }
 
-// parseTree decodes a tree object's entries as go-git does: for each, the
-// mode in octal, a space, the name, a NUL and the 20-byte hash.
+// parseTree decodes a tree object's entries as go-git's Tree.Decode does:
+// for each, the mode in octal, a space, the name, a NUL and the 20-byte
+// hash. The mode is made canonical as treeMode does; an empty name is an
+// error, as it is to git.
 func parseTree(b []byte) ([]object.TreeEntry, error) {
 	var es []object.TreeEntry
 	for len(b) > 0 {
@@ -141,15 +142,35 @@ func parseTree(b []byte) ([]object.TreeEntry, error) {
 		}
 		b = b[sp+1:]
 		nul := bytes.IndexByte(b, 0)
-		if nul < 0 || len(b) < nul+1+len(plumbing.ZeroHash) {
+		if nul <= 0 || len(b) < nul+1+len(plumbing.ZeroHash) {
 			return nil, errBadTree
 		}
-		e := object.TreeEntry{Name: string(b[:nul]), Mode: mode}
+		e := object.TreeEntry{Name: string(b[:nul]), Mode: treeMode(mode)}
 		copy(e.Hash[:], b[nul+1:])
 		es = append(es, e)
 		b = b[nul+1+len(e.Hash):]
 	}
 	return es, nil
+}
+
+// treeMode makes a tree entry's mode canonical as go-git's Tree.Decode
+// does, so that an entry has one mode whichever of the two read it:
+// 040xxx is a directory; 100xxx an executable file when an execute bit is
+// set (100775) and a regular one otherwise (100664, which early versions
+// of git wrote); 120xxx a symlink; any other a submodule.
+func treeMode(m filemode.FileMode) filemode.FileMode {
+	switch m & 0o170000 {
+	case 0o040000:
+		return filemode.Dir
+	case 0o100000:
+		if m&0o111 != 0 {
+			return filemode.Executable
+		}
+		return filemode.Regular
+	case 0o120000:
+		return filemode.Symlink
+	}
+	return filemode.Submodule
 }
 
 var errBadTree = errors.New("malformed tree object")
