@@ -275,6 +275,7 @@ type blobResult struct {
 	scales   []float32  // per chunk
 	embedded int
 	reused   int
+	grams    []uint32 // folded trigrams for exact search; nil when the blob was not read whole or is binary
 	spliced  bool     // chunked by chunk.Edit from the previous version
 	toEmbed  *toEmbed // chunks whose vectors are still to be computed
 }

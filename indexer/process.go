@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/store"
@@ -39,7 +40,14 @@ type prevVersion struct {
 // edit touched is parsed again when chunk.Edit can do so.
 func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
-	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != gitindex.SkipNone {
+	skip := contentSkip(content, size, ix.opts.MaxFileSize)
+	if skip != gitindex.SkipBinary && skip != gitindex.SkipTooLarge {
+		// Exact search covers generated and minified files too, as git
+		// grep does; a binary file is never matched (git grep -I), and one
+		// over the size limit was not read whole, so grep reads it.
+		r.grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
+	}
+	if skip != gitindex.SkipNone {
 		r.rec.Skip = skip
 		return r, nil
 	}
