@@ -87,10 +87,15 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	}
 	if r.grams != nil {
 		w.grams.Add(r.sha, r.grams)
+	} else if r.binary {
+		w.grams.AddBinary(r.sha)
 	}
 	w.seg.AddBlob(r.sha, store.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
 	w.pending++
 	w.left--
+	if r.exactOnly {
+		return nil // counted with the listing's skipped files
+	}
 	sum.BlobsNew++
 	if r.spliced {
 		sum.BlobsEdited++

@@ -30,8 +30,9 @@
 //	  36 24 bytes 0
 //	  60 uint32 CRC-32C of bytes 0..59
 //	docBlob: documents × uint32, each document's blob index
-//	blobDoc: blobs × uint32, each blob's document, or 0xffffffff when the
-//	         blob has no trigrams here (binary, or not read)
+//	blobDoc: blobs × uint32, each blob's document, or 0xfffffffe for a
+//	         binary blob (never matched, as git grep -I), or 0xffffffff
+//	         when the blob has no trigrams here (not read whole)
 //	grams:   (trigrams+1) × 12 bytes, sorted by trigram: uint32 trigram
 //	         (b0<<16 | b1<<8 | b2), uint64 offset of its postings list;
 //	         the last entry is a sentinel (0xffffffff, postings bytes), so

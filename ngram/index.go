@@ -124,6 +124,12 @@ func (ix *Index) BlobDoc(b int) (int, bool) {
 	return int(d), true
 }
 
+// IsBinary reports whether the segment's blob b is binary: exact search
+// never matches it.
+func (ix *Index) IsBinary(b int) bool {
+	return b >= 0 && b < ix.blobs && binary.LittleEndian.Uint32(ix.blobDoc[4*b:]) == BinaryDoc
+}
+
 func (ix *Index) gramAt(i int) (uint32, error) {
 	if i < 0 || i >= ix.grams {
 		return 0, corrupt("trigram entry %d of %d", i, ix.grams)

@@ -13,6 +13,8 @@ const (
 	entrySize  = 12
 	// NoDoc marks a blob without trigrams in a segment's blob→document map.
 	NoDoc = 1<<32 - 1
+	// BinaryDoc marks a binary blob there: exact search never matches it.
+	BinaryDoc = 1<<32 - 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -20,7 +22,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Writer accumulates the trigram sets of one segment's blobs. Use NewWriter,
 // Add (or Append) per blob, then Encode.
 type Writer struct {
-	shas  [][20]byte
+	shas   [][20]byte
+	binary [][20]byte
 	lists []list
 	// ascii finds the list of a trigram of three ASCII bytes (index+1, 0
 	// for none) without hashing: nearly every trigram of source code is
@@ -84,10 +87,21 @@ func (w *Writer) Add(sha [20]byte, grams []uint32) {
 	}
 }
 
+// AddBinary records a binary blob, which exact search passes over as git
+// grep -I does.
+func (w *Writer) AddBinary(sha [20]byte) { w.binary = append(w.binary, sha) }
+
 // Append copies the documents of src whose blob keep accepts (nil keeps
 // all), in src's order, after the documents already added. shaOf names
 // the blob of a src document (by its blob index in src's segment).
 func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20]byte) bool) error {
+	for b := 0; b < src.blobs; b++ {
+		if src.IsBinary(b) {
+			if sha := shaOf(b); keep == nil || keep(sha) {
+				w.binary = append(w.binary, sha)
+			}
+		}
+	}
 	docMap := make([]int32, src.docs)
 	for d := range docMap {
 		b, err := src.DocBlob(d)
@@ -148,6 +162,11 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(b))
 		blobDoc[b] = uint32(d)
+	}
+	for _, sha := range w.binary {
+		if b, ok := blobIndex(sha); ok && b < nblobs && blobDoc[b] == NoDoc {
+			blobDoc[b] = BinaryDoc
+		}
 	}
 	for _, d := range blobDoc {
 		out = binary.LittleEndian.AppendUint32(out, d)

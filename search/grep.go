@@ -227,7 +227,7 @@ func (p *grepPlan) check(sha plumbing.Hash) verdict {
 		}
 		d, ok := seg.Grams.BlobDoc(b)
 		if !ok {
-			if seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
+			if seg.Grams.IsBinary(b) || seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
 				return ruledOut // git grep -I passes over binary files
 			}
 			return unindexed

@@ -43,6 +43,7 @@ func grepCommand() *cli.Command {
 			&cli.BoolFlag{Name: "null", Aliases: []string{"z"}, Usage: "end file names with a NUL byte instead of ':'"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines: one object per matching line (see the man page for the fields)"},
 			&cli.BoolFlag{Name: "vimgrep", Usage: "print path:line:column:text per match, for editors' quickfix lists"},
+			&cli.BoolFlag{Name: "stats", Usage: "print to stderr how the index answered: files, distinct blobs, blobs read and verified"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; the answer is still complete (unindexed blobs are read)"},
 		}, displayFlags()),
 		Action: runGrep,
@@ -150,6 +151,10 @@ func runGrep(c *cli.Context) error {
 	}
 	for _, d := range st.Damaged {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
+	}
+	if c.Bool("stats") {
+		fmt.Fprintf(c.App.ErrWriter, "%d files (%d distinct blobs) in %d revisions; %d blobs read: %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, len(st.Revisions), st.Candidates+st.Unindexed, st.Candidates, st.Unindexed, st.Matched)
 	}
 	if st.Matched == 0 {
 		return errNoResults
