@@ -36,6 +36,12 @@ func interspersed(app *cli.App, args []string) []string {
 			pos = append(pos, rest[j+1:]...)
 			break
 		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && !strings.Contains(a, "=") && takesValue(cmd.Flags, a[:2]) {
+			// -A1, -k5: a one-letter flag with its value attached, as git and
+			// ripgrep read it.
+			flags = append(flags, canonical(cmd.Flags, a[:2]), a[2:])
+			continue
+		}
 		if len(a) > 1 && a[0] == '-' {
 			flags = append(flags, canonical(cmd.Flags, a))
 			if takesValue(cmd.Flags, a) && j+1 < len(rest) {
