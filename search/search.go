@@ -186,6 +186,9 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
+	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
+		fused = view.exactFirst(opts.Query, fused)
+	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
