@@ -34,12 +34,15 @@ type pattern struct {
 	query   *Query
 }
 
-// finder finds the leftmost match of one pattern in subject, or -1. With
-// notBOL the subject does not start a line, so ^ must not match at its
-// start: git grep's REG_NOTBOL. Every subject is one line or starts at a
-// line start, and no match of a finder contains '\n'.
+// finder finds one pattern's matches; no match holds '\n'.
 type finder interface {
-	find(subject []byte, notBOL bool) (start, end int)
+	// find returns the leftmost match in line, or -1, -1. With notBOL
+	// the line is the rest of a line, so ^ must not match at its start:
+	// git grep's REG_NOTBOL.
+	find(line []byte, notBOL bool) (start, end int)
+	// first returns the offset of the leftmost match in lines, a run of
+	// whole lines, or -1.
+	first(lines []byte) int
 }
 
 // syntaxFlags are Perl's flags minus OneLine (^ and $ are line anchors) and
@@ -117,19 +120,24 @@ func compileTree(re *syntax.Regexp) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(re.String(), err)
 	}
-	p := &pattern{finder: &regex{plain: plain, notBOL: notBOL}, query: planRegexp(re)}
+	r := &regex{plain: plain, notBOL: notBOL}
+	p := &pattern{finder: r, query: planRegexp(re)}
 	// A literal's leftmost match is its first occurrence: find it with
 	// bytes.Index or the folding search, many times faster than the
-	// regexp engine (see BenchmarkLines).
-	if re.Op == syntax.OpLiteral {
-		s := string(re.Rune)
-		switch {
-		case re.Flags&syntax.FoldCase == 0:
-			p.finder = literal(s)
-		case isASCII(s):
-			p.unicode = p.finder
-			p.finder = newFoldLiteral(s)
-		}
+	// regexp engine (see BenchmarkLines). Otherwise a literal that every
+	// match holds picks the lines worth running the regexp on.
+	lit, folded := requiredLiteral(re)
+	switch {
+	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || folded && !isASCII(lit):
+	case re.Op == syntax.OpLiteral && !folded:
+		p.finder = literal(lit)
+	case re.Op == syntax.OpLiteral:
+		p.finder, p.unicode = newFoldLiteral(lit), r
+	case !folded:
+		r.required = literal(lit)
+	default:
+		p.unicode = &regex{plain: plain, notBOL: notBOL}
+		r.required = newFoldLiteral(lit)
 	}
 	return p, nil
 }
@@ -141,21 +149,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// regex finds with Go's regexp (RE2: linear time in the subject).
-type regex struct {
-	plain, notBOL *regexp.Regexp
-}
-
-func (r *regex) find(subject []byte, notBOL bool) (int, int) {
-	re := r.plain
-	if notBOL {
-		re = r.notBOL
-	}
-	loc := re.FindIndex(subject)
-	if loc == nil {
-		return -1, -1
-	}
-	return loc[0], loc[1]
 }

@@ -7,6 +7,10 @@ import (
 // literal finds a fixed string byte for byte.
 type literal string
 
+func (l literal) first(lines []byte) int {
+	return bytes.Index(lines, []byte(l))
+}
+
 func (l literal) find(subject []byte, _ bool) (int, int) {
 	i := bytes.Index(subject, []byte(l))
 	if i < 0 {
@@ -41,6 +45,11 @@ func newFoldLiteral(p string) *foldLiteral {
 		}
 	}
 	return f
+}
+
+func (f *foldLiteral) first(lines []byte) int {
+	s, _ := f.find(lines, false)
+	return s
 }
 
 func (f *foldLiteral) find(subject []byte, _ bool) (int, int) {

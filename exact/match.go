@@ -115,7 +115,7 @@ func (m *Matcher) finders(content []byte) []finder {
 // match, as each line start looks to the pattern like the subject's start.
 func (m *Matcher) nextLine(f finder, content []byte, pos int) (int, int) {
 	for pos < len(content) {
-		s, _ := f.find(content[pos:], false)
+		s := f.first(content[pos:])
 		if s < 0 {
 			return -1, -1
 		}

@@ -1,0 +1,225 @@
+package exact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp/syntax"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestDifferential compares the (path, line) pairs that match with those
+// git grep -n -I prints at HEAD, for 300 patterns drawn from a real corpus,
+// each with and without -i and -w: -F for literals, -P for regexes. It
+// also checks the plan: every file that matches satisfies Query.
+func TestDifferential(t *testing.T) {
+	files := loadCorpus(t)
+	repo, env := gitRepo(t, files)
+	g := newGenerator(29, files)
+	if n := os.Getenv("EXACT_CASES"); n != "" {
+		numCases, _ = strconv.Atoi(n)
+	}
+	var cases []genCase
+	for i := range numCases {
+		if i%2 == 0 {
+			cases = append(cases, g.fixed())
+		} else {
+			cases = append(cases, g.regex())
+		}
+	}
+	docs := make([]doc, 0, len(files))
+	for _, f := range files {
+		if !isBinary(f.content) {
+			docs = append(docs, newDoc(f))
+		}
+	}
+	valid := newValidLines(docs)
+	compared, matched := 0, 0
+	for _, c := range cases {
+		for _, o := range []Options{{}, {IgnoreCase: true}, {Word: true}, {IgnoreCase: true, Word: true}} {
+			o.Fixed = c.fixed
+			wait := gitGrep(repo, env, c.pattern, o) // runs while we match
+			m, err := Compile([]string{c.pattern}, o)
+			if err != nil {
+				t.Fatalf("%q %+v: %v", c.pattern, o, err)
+			}
+			got := matchDocs(t, m, docs, c.pattern, o)
+			want, err := wait()
+			if err != nil {
+				t.Fatalf("%q %+v: %v", c.pattern, o, err)
+			}
+			if !c.fixed && canMatchInvalid(c.pattern, o) {
+				// Go reads an invalid UTF-8 byte as U+FFFD, which '.' and
+				// negated classes match; PCRE matches nothing there.
+				want, got = valid.only(want), valid.only(got)
+			}
+			compared++
+			if len(want) > 0 {
+				matched++
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%q %+v: %d lines, git grep %d\n only here: %q\n only in git: %q",
+					c.pattern, o, len(got), len(want), minus(got, want), minus(want, got))
+			}
+		}
+	}
+	t.Logf("%d patterns × 4 option sets compared, %d of them matching", len(cases), matched)
+	if matched < compared/2 {
+		t.Errorf("only %d of %d comparisons match anything: the generator drifts", matched, compared)
+	}
+}
+
+// doc is a corpus file with its trigrams and the validity of its lines.
+type doc struct {
+	corpusFile
+	trigrams []uint32
+	valid    []bool // valid[n-1]: line n is valid UTF-8
+}
+
+func newDoc(f corpusFile) doc {
+	d := doc{corpusFile: f, trigrams: Trigrams(f.content, nil)}
+	for l := range bytes.SplitSeq(f.content, []byte("\n")) {
+		d.valid = append(d.valid, utf8.Valid(l))
+	}
+	return d
+}
+
+// matchDocs returns the sorted "path:line" pairs m matches, checking on
+// the way that Match agrees with Lines (without -w) and that the plan
+// admits every matching file.
+func matchDocs(t *testing.T, m *Matcher, docs []doc, pattern string, o Options) []string {
+	var out []string
+	for _, d := range docs {
+		m.Lines(d.content, func(l Line) bool {
+			out = append(out, fmt.Sprintf("%s:%d", d.path, l.Number))
+			return true
+		})
+		match := len(out) > 0 && strings.HasPrefix(out[len(out)-1], d.path+":")
+		if !o.Word && m.Match(d.content) != match { // with -w too would cost a fifth more time
+			t.Errorf("%q %+v: Match %v disagrees with Lines in %s", pattern, o, !match, d.path)
+		}
+		if match && !m.Query().Eval(func(tg uint32) bool { _, ok := slices.BinarySearch(d.trigrams, tg); return ok }) {
+			t.Errorf("%q %+v: %s matches but fails the plan %v", pattern, o, d.path, m.Query())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// gitGrep starts git grep and returns a function that waits for it and
+// returns the sorted "path:line" pairs it printed.
+func gitGrep(repo string, env []string, pattern string, o Options) func() ([]string, error) {
+	args := []string{"-c", "core.quotePath=false", "grep", "-z", "-n", "-I", "--no-color"}
+	if o.Fixed {
+		args = append(args, "-F")
+	} else {
+		args = append(args, "-P")
+	}
+	if o.IgnoreCase {
+		args = append(args, "-i")
+	}
+	if o.Word {
+		args = append(args, "-w")
+	}
+	cmd := exec.Command("git", append(args, "-e", pattern, "HEAD", "--")...)
+	cmd.Dir, cmd.Env = repo, env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return func() ([]string, error) { return nil, err }
+	}
+	return func() ([]string, error) {
+		err := cmd.Wait()
+		return parseGitGrep(stdout.Bytes(), stderr.Bytes(), err)
+	}
+}
+
+// parseGitGrep reads git grep -z -n output at HEAD.
+func parseGitGrep(out, stderr []byte, err error) ([]string, error) {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 && len(stderr) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("git grep: %v: %s", err, stderr)
+	}
+	var pairs []string
+	for len(out) > 0 {
+		// HEAD:path NUL line NUL text LF
+		out = bytes.TrimPrefix(out, []byte("HEAD:"))
+		path, rest, _ := bytes.Cut(out, []byte{0})
+		num, rest, _ := bytes.Cut(rest, []byte{0})
+		_, out, _ = bytes.Cut(rest, []byte{'\n'})
+		pairs = append(pairs, string(path)+":"+string(num))
+	}
+	slices.Sort(pairs)
+	return pairs, nil
+}
+
+// canMatchInvalid reports whether a regex has a dot or a class holding
+// U+FFFD, which Go's regexp matches against an invalid UTF-8 byte.
+func canMatchInvalid(pattern string, o Options) bool {
+	flags := syntaxFlags
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(pattern, flags)
+	if err != nil {
+		return false
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(re *syntax.Regexp) bool {
+		switch re.Op {
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			return true
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				if re.Rune[i] <= utf8.RuneError && utf8.RuneError <= re.Rune[i+1] {
+					return true
+				}
+			}
+		}
+		return slices.ContainsFunc(re.Sub, walk)
+	}
+	return walk(re)
+}
+
+// validLines holds the "path:line" pairs of lines that are not valid UTF-8.
+type validLines map[string]bool
+
+func newValidLines(docs []doc) validLines {
+	invalid := validLines{}
+	for _, d := range docs {
+		for i, v := range d.valid {
+			if !v {
+				invalid[fmt.Sprintf("%s:%d", d.path, i+1)] = true
+			}
+		}
+	}
+	return invalid
+}
+
+// only drops the pairs on lines that are not valid UTF-8.
+func (invalid validLines) only(pairs []string) []string {
+	return slices.DeleteFunc(slices.Clone(pairs), func(p string) bool { return invalid[p] })
+}
+
+// minus returns up to five pairs of a that b lacks.
+func minus(a, b []string) []string {
+	var out []string
+	for _, p := range a {
+		if _, ok := slices.BinarySearch(b, p); !ok && len(out) < 5 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// numCases is the number of generated patterns.
+var numCases = 300
