@@ -50,6 +50,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			searchCommand(),
 			logCommand(),
 			similarCommand(),
+			askCommand(),
 			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),
@@ -160,6 +161,9 @@ func hint(err error) string {
 		return "usage: git bcindex search [options] QUERY"
 	}
 	if h := embedHint(err); h != "" {
+		return h
+	}
+	if h := askHint(err); h != "" {
 		return h
 	}
 	var ue usageError
