@@ -51,6 +51,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			logCommand(),
 			similarCommand(),
 			askCommand(),
+			enhanceCommand(),
 			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),

@@ -1,0 +1,181 @@
+package enhance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bcindex/bcindex/llm"
+)
+
+// Options bound one run.
+type Options struct {
+	Batch        int  // chunks per request; 0: 8
+	MaxChunks    int  // chunks to request summaries of in this run; 0: all
+	BudgetTokens int  // tokens to spend, as the service counts them; 0: no limit
+	DryRun       bool // count and estimate, send nothing
+	// Progress is called after each batch with the chunks handled so far
+	// and the number this run will handle.
+	Progress func(done, total int)
+}
+
+// Stats report a run.
+type Stats struct {
+	Chunks    int  `json:"chunks"`     // distinct chunk texts found: macro + micro
+	Macro     int  `json:"macro"`      // definitions
+	Micro     int  `json:"micro"`      // blocks inside definitions
+	Stored    int  `json:"stored"`     // already summarised by this model and prompt, not requested
+	ToDo      int  `json:"to_do"`      // to request in this run, after --max-chunks
+	EstTokens int  `json:"est_tokens"` // about how many tokens ToDo costs
+	Enhanced  int  `json:"enhanced"`   // summarised and stored in this run
+	Skipped   int  `json:"skipped"`    // malformed twice: not stored, asked again next run
+	Requests  int  `json:"requests"`   // requests sent
+	Tokens    int  `json:"tokens"`     // tokens spent, as the service counted them
+	Budget    bool `json:"budget_hit"` // the token budget stopped the run
+}
+
+// answerTokens estimates the answer to one chunk.
+const answerTokens = 90
+
+// Run summarises the items the store lacks, in order, batch by batch,
+// storing each batch as it is answered: a run killed at any point keeps
+// what was stored and the next run resumes after it.
+func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts Options) (Stats, error) {
+	var s Stats
+	batch := opts.Batch
+	if batch <= 0 {
+		batch = 8
+	}
+	done, err := st.Done(ctx, client.Model())
+	if err != nil {
+		return s, err
+	}
+	var todo []Item
+	for _, it := range items {
+		s.Chunks++
+		if it.Micro {
+			s.Micro++
+		} else {
+			s.Macro++
+		}
+		if done[it.Hash] {
+			s.Stored++
+		} else if opts.MaxChunks <= 0 || len(todo) < opts.MaxChunks {
+			todo = append(todo, it)
+		}
+	}
+	s.ToDo = len(todo)
+	batches := cut(todo, batch)
+	for _, b := range batches {
+		s.EstTokens += estimate(b)
+	}
+	if opts.DryRun || len(todo) == 0 {
+		return s, nil
+	}
+	parents := map[[16]byte]Summary{}
+	handled := 0
+	for _, b := range batches {
+		if opts.BudgetTokens > 0 && s.Tokens+estimate(b) > opts.BudgetTokens {
+			s.Budget = true
+			break
+		}
+		if b[0].Micro {
+			if err := loadParents(ctx, st, client.Model(), b, parents); err != nil {
+				return s, err
+			}
+		}
+		sums, err := summarise(ctx, client, b, parents, &s)
+		if err != nil {
+			return s, err
+		}
+		if err := st.Put(ctx, client.Model(), sums); err != nil {
+			return s, err
+		}
+		for h, sum := range sums {
+			parents[h] = sum
+		}
+		s.Enhanced += len(sums)
+		s.Skipped += len(b) - len(sums)
+		handled += len(b)
+		if opts.Progress != nil {
+			opts.Progress(handled, len(todo))
+		}
+	}
+	return s, nil
+}
+
+// summarise asks for a batch; the chunks a malformed answer leaves out are
+// asked for once more.
+func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[16]byte]Summary, s *Stats) (map[[16]byte]Summary, error) {
+	out := map[[16]byte]Summary{}
+	pending := b
+	for try := 0; try < 2 && len(pending) > 0; try++ {
+		reply, err := client.Chat(ctx, llm.Request{Messages: prompt(pending, parents),
+			ResponseFormat: &llm.ResponseFormat{Type: "json_object"}, MaxTokens: answerTokens*len(pending)*2 + 200})
+		if err != nil && !errors.Is(err, llm.ErrMalformed) {
+			return out, fmt.Errorf("enhance: %w", err)
+		}
+		s.Requests++
+		s.Tokens += reply.Usage.TotalTokens
+		var got map[int]Summary
+		if err == nil {
+			got, _ = parse(reply, pending)
+		}
+		var again []Item
+		for i, it := range pending {
+			if sum, ok := got[i]; ok {
+				out[it.Hash] = sum
+			} else {
+				again = append(again, it)
+			}
+		}
+		pending = again
+	}
+	return out, nil
+}
+
+// loadParents reads the stored summaries of the micro chunks' parents that
+// this run has not written itself.
+func loadParents(ctx context.Context, st Store, model string, b []Item, parents map[[16]byte]Summary) error {
+	var need [][16]byte
+	for _, it := range b {
+		if _, ok := parents[it.Parent]; !ok {
+			need = append(need, it.Parent)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	recs, err := st.Get(ctx, model, need)
+	if err != nil {
+		return err
+	}
+	for h, r := range recs {
+		parents[h] = r.Summary
+	}
+	return nil
+}
+
+// cut splits items into batches of at most n, never mixing macro and
+// micro chunks (they take different prompts).
+func cut(items []Item, n int) [][]Item {
+	var out [][]Item
+	for len(items) > 0 {
+		k := 1
+		for k < len(items) && k < n && items[k].Micro == items[0].Micro {
+			k++
+		}
+		out = append(out, items[:k])
+		items = items[k:]
+	}
+	return out
+}
+
+// estimate is about the tokens a batch costs: its prompt and answers.
+func estimate(b []Item) int {
+	n := len(systemPrompt) + len(macroAsk)
+	for _, it := range b {
+		n += min(len(it.Text), maxChunkText) + len(it.Path) + len(it.Name) + 80
+	}
+	return llm.Tokens(n) + answerTokens*len(b)
+}

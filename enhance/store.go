@@ -1,0 +1,95 @@
+package enhance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bcindex/bcindex/store"
+)
+
+// Store keeps summaries in the index's Badger database. It opens the
+// database only for a moment, under the index lock, to read or write, so
+// that indexing (a hook, a search indexing new blobs) is held up by one
+// write at most, never by a model thinking.
+type Store struct {
+	IndexDir string
+	LockWait time.Duration // for a running indexer; 0: two minutes
+}
+
+// with runs fn on the open store under the index lock.
+func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
+	wait := s.LockWait
+	if wait == 0 {
+		wait = 2 * time.Minute
+	}
+	lock, err := store.AcquireLock(ctx, s.IndexDir, wait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	st, err := store.OpenStore(s.IndexDir)
+	if err != nil {
+		return err
+	}
+	err = fn(st)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Done returns the content hashes model has summarised under the current
+// prompt version.
+func (s Store) Done(ctx context.Context, model string) (map[[16]byte]bool, error) {
+	var out map[[16]byte]bool
+	err := s.with(ctx, func(st *store.Store) (err error) {
+		out, err = st.SummaryHashes(PromptVersion, model)
+		return err
+	})
+	return out, err
+}
+
+// Get returns the summary of hash by model, if stored.
+func (s Store) Get(ctx context.Context, model string, hashes [][16]byte) (map[[16]byte]Record, error) {
+	out := map[[16]byte]Record{}
+	err := s.with(ctx, func(st *store.Store) error {
+		for _, h := range hashes {
+			v, err := st.Get(store.SummaryKey(h, PromptVersion, model))
+			if err != nil {
+				return err
+			}
+			if v == nil {
+				continue
+			}
+			var r Record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("summary %x: %w: %v", h, store.ErrCorrupt, err)
+			}
+			out[h] = r
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Put stores summaries durably, all or none.
+func (s Store) Put(ctx context.Context, model string, sums map[[16]byte]Summary) error {
+	if len(sums) == 0 {
+		return nil
+	}
+	return s.with(ctx, func(st *store.Store) error {
+		b := st.NewBatch()
+		for h, sum := range sums {
+			if err := b.Put(store.SummaryKey(h, PromptVersion, model), encodeRecord(sum, model)); err != nil {
+				b.Cancel()
+				return fmt.Errorf("store summaries: %w", err)
+			}
+		}
+		if err := b.Flush(); err != nil {
+			return fmt.Errorf("store summaries: %w", err)
+		}
+		return nil
+	})
+}
