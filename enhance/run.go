@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bcindex/bcindex/llm"
 )
@@ -38,8 +39,9 @@ type Stats struct {
 const answerTokens = 90
 
 // Run summarises the items the store lacks, in order, batch by batch,
-// storing each batch as it is answered: a run killed at any point keeps
-// what was stored and the next run resumes after it.
+// storing the answers every few seconds and when interrupted: a run
+// stopped at any point keeps what was stored, and the next run resumes
+// after it.
 func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts Options) (Stats, error) {
 	var s Stats
 	batch := opts.Batch
@@ -73,6 +75,7 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 		return s, nil
 	}
 	parents := map[[16]byte]Summary{}
+	w := &writer{st: st, model: client.Model(), pending: map[[16]byte]Summary{}, last: time.Now()}
 	handled := 0
 	for _, b := range batches {
 		if opts.BudgetTokens > 0 && s.Tokens+estimate(b) > opts.BudgetTokens {
@@ -80,28 +83,63 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 			break
 		}
 		if b[0].Micro {
+			if err := w.flush(ctx); err != nil { // parents from this run, then the store
+				return s, err
+			}
 			if err := loadParents(ctx, st, client.Model(), b, parents); err != nil {
 				return s, err
 			}
 		}
 		sums, err := summarise(ctx, client, b, parents, &s)
-		if err != nil {
-			return s, err
-		}
-		if err := st.Put(ctx, client.Model(), sums); err != nil {
-			return s, err
-		}
 		for h, sum := range sums {
 			parents[h] = sum
+			w.pending[h] = sum
 		}
 		s.Enhanced += len(sums)
+		if err != nil {
+			// Interrupted or failed: keep what was answered before returning.
+			if ferr := w.flush(context.WithoutCancel(ctx)); ferr != nil {
+				return s, errors.Join(err, ferr)
+			}
+			return s, err
+		}
 		s.Skipped += len(b) - len(sums)
+		if time.Since(w.last) >= flushEvery {
+			if err := w.flush(ctx); err != nil {
+				return s, err
+			}
+		}
 		handled += len(b)
 		if opts.Progress != nil {
 			opts.Progress(handled, len(todo))
 		}
 	}
-	return s, nil
+	return s, w.flush(ctx)
+}
+
+// flushEvery is how long answers wait in memory before they are written.
+// Each write opens the database under the index lock (0.1–0.2 s on a
+// shared machine): with a fast model, writing every batch would cost more
+// than the model; a kill loses at most this much work.
+const flushEvery = 3 * time.Second
+
+// writer buffers summaries between writes.
+type writer struct {
+	st      Store
+	model   string
+	pending map[[16]byte]Summary
+	last    time.Time
+}
+
+func (w *writer) flush(ctx context.Context) error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	if err := w.st.Put(ctx, w.model, w.pending); err != nil {
+		return err
+	}
+	w.pending, w.last = map[[16]byte]Summary{}, time.Now()
+	return nil
 }
 
 // summarise asks for a batch; the chunks a malformed answer leaves out are

@@ -3,7 +3,11 @@ package enhance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/bcindex/bcindex/store"
@@ -41,9 +45,13 @@ func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
 }
 
 // Done returns the content hashes model has summarised under the current
-// prompt version.
+// prompt version. Without an index database there are none, and none is
+// created: a dry run writes nothing.
 func (s Store) Done(ctx context.Context, model string) (map[[16]byte]bool, error) {
-	var out map[[16]byte]bool
+	out := map[[16]byte]bool{}
+	if _, err := os.Stat(filepath.Join(s.IndexDir, "db")); errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
 	err := s.with(ctx, func(st *store.Store) (err error) {
 		out, err = st.SummaryHashes(PromptVersion, model)
 		return err
