@@ -51,10 +51,30 @@ func Collect(ctx context.Context, repo *gitindex.Repo, revs []string, maxFileSiz
 	if len(revs) == 0 {
 		revs = []string{"HEAD"}
 	}
-	seenBlob := map[plumbing.Hash]bool{}
-	seen := map[[16]byte]bool{}
-	words := map[string]int{}
-	var macro, micro []Item
+	return collect(ctx, repo, revs, maxFileSize, nil)
+}
+
+// CollectBlobs is Collect of rev limited to the files holding blobs, such
+// as those a commit added: the hooks summarise new code only. References
+// are counted in those files alone.
+func CollectBlobs(ctx context.Context, repo *gitindex.Repo, rev string, blobs []plumbing.Hash, maxFileSize int64) ([]Item, error) {
+	only := map[plumbing.Hash]bool{}
+	for _, b := range blobs {
+		only[b] = true
+	}
+	return collect(ctx, repo, []string{rev}, maxFileSize, only)
+}
+
+// collector gathers items, each content once.
+type collector struct {
+	seenBlob     map[plumbing.Hash]bool
+	seen         map[[16]byte]bool
+	words        map[string]int
+	macro, micro []Item
+}
+
+func collect(ctx context.Context, repo *gitindex.Repo, revs []string, maxFileSize int64, only map[plumbing.Hash]bool) ([]Item, error) {
+	co := &collector{seenBlob: map[plumbing.Hash]bool{}, seen: map[[16]byte]bool{}, words: map[string]int{}}
 	for _, rev := range revs {
 		c, err := repo.Resolve(rev)
 		if err != nil {
@@ -68,10 +88,10 @@ func Collect(ctx context.Context, repo *gitindex.Repo, revs []string, maxFileSiz
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if e.Skip != gitindex.SkipNone || seenBlob[e.Blob] {
+			if e.Skip != gitindex.SkipNone || co.seenBlob[e.Blob] || (only != nil && !only[e.Blob]) {
 				continue
 			}
-			seenBlob[e.Blob] = true
+			co.seenBlob[e.Blob] = true
 			content, size, err := repo.ReadBlobUpTo(e.Blob, maxFileSize)
 			if err != nil {
 				return nil, fmt.Errorf("read %s at %s: %w", e.Path, rev, err)
@@ -79,46 +99,52 @@ func Collect(ctx context.Context, repo *gitindex.Repo, revs []string, maxFileSiz
 			if size > maxFileSize || bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0 {
 				continue
 			}
-			countWords(content, words)
-			f := chunk.Split(e.Path, content)
-			for i, ch := range f.Chunks {
-				var parent *chunk.Chunk
-				if ch.Parent >= 0 && ch.Parent < len(f.Chunks) {
-					parent = &f.Chunks[ch.Parent]
-				}
-				isMicro := ch.Kind == chunk.KindBlock && parent != nil && macroKinds[parent.Kind]
-				if !macroKinds[ch.Kind] && !isMicro {
-					continue
-				}
-				text := chunk.IndexText(content, f, i)
-				if strings.TrimSpace(text) == "" {
-					continue
-				}
-				h := store.ContentHash(text)
-				if seen[h] {
-					continue
-				}
-				seen[h] = true
-				it := Item{Hash: h, Path: e.Path, Language: f.Language, Kind: ch.Kind, Name: ch.Name, Signature: ch.Signature,
-					StartLine: ch.StartLine, EndLine: ch.EndLine, Text: text, exported: exported(ch, f.Language)}
-				if isMicro {
-					it.Micro, it.ParentName = true, parent.Name
-					it.Parent = store.ContentHash(chunk.IndexText(content, f, ch.Parent))
-					micro = append(micro, it)
-				} else {
-					macro = append(macro, it)
-				}
-			}
+			co.add(e.Path, content)
 		}
 	}
-	for _, items := range [][]Item{macro, micro} {
+	for _, items := range [][]Item{co.macro, co.micro} {
 		for i := range items {
-			items[i].refs = words[lastName(items[i].Name)]
+			items[i].refs = co.words[lastName(items[i].Name)]
 		}
 	}
-	order(macro)
-	order(micro)
-	return append(macro, micro...), nil
+	order(co.macro)
+	order(co.micro)
+	return append(co.macro, co.micro...), nil
+}
+
+// add chunks one file as the indexer does and keeps its definitions and
+// their blocks.
+func (co *collector) add(path string, content []byte) {
+	countWords(content, co.words)
+	f := chunk.Split(path, content)
+	for i, ch := range f.Chunks {
+		var parent *chunk.Chunk
+		if ch.Parent >= 0 && ch.Parent < len(f.Chunks) {
+			parent = &f.Chunks[ch.Parent]
+		}
+		isMicro := ch.Kind == chunk.KindBlock && parent != nil && macroKinds[parent.Kind]
+		if !macroKinds[ch.Kind] && !isMicro {
+			continue
+		}
+		text := chunk.IndexText(content, f, i)
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		h := store.ContentHash(text)
+		if co.seen[h] {
+			continue
+		}
+		co.seen[h] = true
+		it := Item{Hash: h, Path: path, Language: f.Language, Kind: ch.Kind, Name: ch.Name, Signature: ch.Signature,
+			StartLine: ch.StartLine, EndLine: ch.EndLine, Text: text, exported: exported(ch, f.Language)}
+		if isMicro {
+			it.Micro, it.ParentName = true, parent.Name
+			it.Parent = store.ContentHash(chunk.IndexText(content, f, ch.Parent))
+			co.micro = append(co.micro, it)
+		} else {
+			co.macro = append(co.macro, it)
+		}
+	}
 }
 
 // order puts exported before unexported, then more referenced first; ties
