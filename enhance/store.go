@@ -28,6 +28,10 @@ func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
 	if wait == 0 {
 		wait = 2 * time.Minute
 	}
+	return s.withWait(ctx, wait, fn)
+}
+
+func (s Store) withWait(ctx context.Context, wait time.Duration, fn func(*store.Store) error) error {
 	lock, err := store.AcquireLock(ctx, s.IndexDir, wait)
 	if err != nil {
 		return err
@@ -59,10 +63,28 @@ func (s Store) Done(ctx context.Context, model string) (map[[16]byte]bool, error
 	return out, err
 }
 
-// Get returns the summary of hash by model, if stored.
+// Get returns the summaries of hashes by model that are stored.
 func (s Store) Get(ctx context.Context, model string, hashes [][16]byte) (map[[16]byte]Record, error) {
+	return s.get(ctx, model, hashes, s.with)
+}
+
+// Peek is Get for a search: it never waits for an indexer and never
+// creates a database; then it finds nothing.
+func (s Store) Peek(ctx context.Context, model string, hashes [][16]byte) (map[[16]byte]Record, error) {
+	if _, err := os.Stat(filepath.Join(s.IndexDir, "db")); err != nil || len(hashes) == 0 {
+		return nil, nil
+	}
+	noWait := func(ctx context.Context, fn func(*store.Store) error) error { return s.withWait(ctx, 0, fn) }
+	recs, err := s.get(ctx, model, hashes, noWait)
+	if errors.Is(err, store.ErrLocked) {
+		return nil, nil
+	}
+	return recs, err
+}
+
+func (s Store) get(ctx context.Context, model string, hashes [][16]byte, with func(context.Context, func(*store.Store) error) error) (map[[16]byte]Record, error) {
 	out := map[[16]byte]Record{}
-	err := s.with(ctx, func(st *store.Store) error {
+	err := with(ctx, func(st *store.Store) error {
 		for _, h := range hashes {
 			v, err := st.Get(store.SummaryKey(h, PromptVersion, model))
 			if err != nil {
