@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/httpapi"
 	"github.com/bcindex/bcindex/mcp"
 )
 
@@ -178,12 +178,10 @@ func (v verifier) check(c *Citation) {
 // re-wrapped by the model still matches.
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// clip shortens s to at most n bytes on a rune boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return httpapi.TruncateUTF8(s, n) + "…"
 }

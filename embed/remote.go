@@ -128,22 +128,18 @@ func newRemote(provider string, cfg Config) (*Remote, error) {
 // cleanEndpoint validates a base URL and drops a trailing slash or a
 // trailing API path the user may have pasted with it.
 func cleanEndpoint(provider, ep string) (string, error) {
-	bad := func(msg string) error {
-		return &ConfigError{Key: "bcindex.endpoint", Msg: msg}
+	s, err := httpapi.CleanBaseURL(ep, "/embeddings", "/api/embed")
+	msg := ""
+	switch {
+	case errors.Is(err, httpapi.ErrNotHTTP):
+		msg = fmt.Sprintf("%q: want a base URL such as %s", ep, map[string]string{ProviderOpenAI: DefaultOpenAIEndpoint, ProviderOllama: DefaultOllamaEndpoint}[provider])
+	case errors.Is(err, httpapi.ErrCredentials):
+		msg = "must not contain credentials; put the API key in the environment variable " + EnvAPIKey
+	case errors.Is(err, httpapi.ErrQuery):
+		msg = fmt.Sprintf("%q: want a base URL without query or fragment", httpapi.Redacted(ep))
 	}
-	u, err := url.Parse(strings.TrimSpace(ep))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", bad(fmt.Sprintf("%q: want a base URL such as %s", ep, map[string]string{ProviderOpenAI: DefaultOpenAIEndpoint, ProviderOllama: DefaultOllamaEndpoint}[provider]))
-	}
-	if u.User != nil {
-		return "", bad("must not contain credentials; put the API key in the environment variable " + EnvAPIKey)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "", bad(fmt.Sprintf("%q: want a base URL without query or fragment", u.Redacted()))
-	}
-	s := strings.TrimRight(u.String(), "/")
-	for _, suffix := range []string{"/embeddings", "/api/embed"} {
-		s = strings.TrimSuffix(s, suffix)
+	if err != nil {
+		return "", &ConfigError{Key: "bcindex.endpoint", Msg: msg}
 	}
 	return s, nil
 }

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/bcindex/bcindex/internal/httpapi"
@@ -154,16 +152,18 @@ func (c *Client) describe(se *httpapi.StatusError) error {
 // cleanURL validates a base URL and drops a trailing slash or a pasted
 // /chat/completions.
 func cleanURL(raw string) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", &ConfigError{Key: "bcindex.enhance.url", Msg: fmt.Sprintf("%q: want the API's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1", raw)}
+	s, err := httpapi.CleanBaseURL(raw, "/chat/completions")
+	msg := ""
+	switch {
+	case errors.Is(err, httpapi.ErrNotHTTP):
+		msg = fmt.Sprintf("%q: want the API's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1", raw)
+	case errors.Is(err, httpapi.ErrCredentials):
+		msg = "must not contain credentials; put the key in an environment variable named by bcindex.enhance.keyEnv"
+	case errors.Is(err, httpapi.ErrQuery):
+		msg = fmt.Sprintf("%q: want a base URL without query or fragment", httpapi.Redacted(raw))
 	}
-	if u.User != nil {
-		return "", &ConfigError{Key: "bcindex.enhance.url", Msg: "must not contain credentials; put the key in an environment variable named by bcindex.enhance.keyEnv"}
+	if err != nil {
+		return "", &ConfigError{Key: "bcindex.enhance.url", Msg: msg}
 	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "", &ConfigError{Key: "bcindex.enhance.url", Msg: fmt.Sprintf("%q: want a base URL without query or fragment", u.Redacted())}
-	}
-	s := strings.TrimRight(u.String(), "/")
-	return strings.TrimSuffix(s, "/chat/completions"), nil
+	return s, nil
 }
