@@ -277,14 +277,7 @@ func (r *Remote) post(ctx context.Context, path string, body any) ([]byte, error
 // describe classifies a failed answer: an exhausted quota and rejected
 // credentials get their own errors and hints.
 func (r *Remote) describe(se *httpapi.StatusError) error {
-	he := &httpError{provider: r.provider, url: se.URL, status: se.Status, code: se.Code, msg: se.Msg}
-	switch {
-	case se.Code == "insufficient_quota":
-		he.kind = ErrQuota
-	case se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden:
-		he.kind = ErrAuth
-	}
-	return he
+	return &httpError{provider: r.provider, url: se.URL, status: se.Status, code: se.Code, msg: se.Msg, kind: se.Kind(ErrQuota, ErrAuth)}
 }
 
 func isOpenAIHost(endpoint string) bool {

@@ -139,14 +139,7 @@ func (e *APIError) Unwrap() []error {
 }
 
 func (c *Client) describe(se *httpapi.StatusError) error {
-	e := &APIError{StatusError: se, keyEnv: c.keyEnv}
-	switch {
-	case se.Code == "insufficient_quota":
-		e.kind = ErrQuota
-	case se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden:
-		e.kind = ErrAuth
-	}
-	return e
+	return &APIError{StatusError: se, keyEnv: c.keyEnv, kind: se.Kind(ErrQuota, ErrAuth)}
 }
 
 // cleanURL validates a base URL and drops a trailing slash or a pasted

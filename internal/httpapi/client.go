@@ -56,6 +56,20 @@ func (e *StatusError) Retryable() bool {
 	return e.Code != "insufficient_quota" && (e.Status == http.StatusTooManyRequests || e.Status >= 500)
 }
 
+// Kind returns quota when the account has no quota left (OpenAI's
+// "insufficient_quota"), auth when the credentials were rejected (401,
+// 403), else nil: the caller's own errors for the two failures that need
+// the user.
+func (e *StatusError) Kind(quota, auth error) error {
+	switch {
+	case e.Code == "insufficient_quota":
+		return quota
+	case e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden:
+		return auth
+	}
+	return nil
+}
+
 // Post sends body as JSON to u, retrying what is worth retrying, and returns
 // the body of the 2xx answer.
 func (c *Client) Post(ctx context.Context, u string, body any) ([]byte, error) {
