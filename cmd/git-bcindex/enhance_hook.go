@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/go-git/go-git/v5/config"
-
 	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/hooks"
@@ -46,12 +44,10 @@ func enhanceAfterIndex(ctx context.Context, repo *gitindex.Repo, head gitindex.C
 
 // enhanceHooksOn reads bcindex.enhance.hooks (default false).
 func enhanceHooksOn(repo *gitindex.Repo) bool {
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	sub, err := enhanceConfig(repo)
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return false
-		}
+		return false
 	}
-	b, err := strconv.ParseBool(cfg.Raw.Section("bcindex").Subsection("enhance").Option("hooks"))
+	b, err := strconv.ParseBool(sub.Option("hooks"))
 	return err == nil && b
 }

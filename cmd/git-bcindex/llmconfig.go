@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/config"
+	format "github.com/go-git/go-git/v5/plumbing/format/config"
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/llm"
@@ -15,18 +16,27 @@ import (
 // `enhance` use. The LLM features are opt-in: without a URL this is
 // llm.ErrNotConfigured.
 func chatClient(repo *gitindex.Repo) (*llm.Client, error) {
+	sub, err := enhanceConfig(repo)
+	if err != nil {
+		return nil, err
+	}
+	lc, err := llm.ReadConfig(sub.Option)
+	if err != nil {
+		return nil, err
+	}
+	return llm.New(lc)
+}
+
+// enhanceConfig returns the [bcindex "enhance"] section of git config
+// (repository, then global).
+func enhanceConfig(repo *gitindex.Repo) (*format.Subsection, error) {
 	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
 	if err != nil {
 		if cfg, err = repo.Git.Config(); err != nil {
 			return nil, fmt.Errorf("read git config: %w", err)
 		}
 	}
-	sub := cfg.Raw.Section("bcindex").Subsection("enhance")
-	lc, err := llm.ReadConfig(sub.Option)
-	if err != nil {
-		return nil, err
-	}
-	return llm.New(lc)
+	return cfg.Raw.Section("bcindex").Subsection("enhance"), nil
 }
 
 // llmHint explains chat-service errors for exitCode's hint line.
