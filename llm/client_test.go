@@ -208,3 +208,22 @@ func TestReadConfig(t *testing.T) {
 		t.Errorf("%v %v", err, s.Auth())
 	}
 }
+
+// Some local servers send a tool call's arguments as an object instead of
+// a JSON string: both read the same.
+func TestToolCallArgumentsAsObject(t *testing.T) {
+	s := chattest.New(t, chattest.Raw(`{"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,`+
+		`"tool_calls":[{"id":"a","type":"function","function":{"name":"read_file","arguments":{"path":"x.go"}}},`+
+		`{"id":"b","type":"function","function":{"name":"list_directory","arguments":"{\"path\":\"\"}"}}]}}]}`))
+	c, _ := newClient(t, s, "")
+	r, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("hi")})
+	if err != nil || len(r.Message.ToolCalls) != 2 {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	if a, b := r.Message.ToolCalls[0].Function.Arguments, r.Message.ToolCalls[1].Function.Arguments; a != `{"path":"x.go"}` || b != `{"path":""}` {
+		t.Errorf("arguments %q, %q", a, b)
+	}
+	if !r.Estimated || r.Usage.TotalTokens == 0 {
+		t.Errorf("no usage sent: %+v estimated %v", r.Usage, r.Estimated)
+	}
+}

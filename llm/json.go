@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -62,13 +61,4 @@ func objectText(s string) string {
 		}
 	}
 	return "" // unbalanced: truncated
-}
-
-// Compact returns v as one line of JSON, for tool arguments in transcripts.
-func Compact(raw string) string {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(raw)) != nil {
-		return raw
-	}
-	return b.String()
 }

@@ -1,6 +1,9 @@
 package llm
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // The chat-completions wire format (POST {url}/chat/completions), as
 // OpenAI documents it and Ollama, vLLM, llama.cpp's server and Volcengine
@@ -39,6 +42,28 @@ type ToolCall struct {
 type FunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+}
+
+// UnmarshalJSON reads arguments sent as a JSON string, as the format
+// documents, or as an object, as some local servers send them.
+func (f *FunctionCall) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	f.Name, f.Arguments = raw.Name, ""
+	args := bytes.TrimSpace(raw.Arguments)
+	switch {
+	case len(args) == 0 || bytes.Equal(args, []byte("null")):
+	case args[0] == '"':
+		return json.Unmarshal(args, &f.Arguments)
+	default:
+		f.Arguments = string(args)
+	}
+	return nil
 }
 
 // Tool declares a function the model may call.
