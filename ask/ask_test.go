@@ -180,3 +180,44 @@ func TestAskCancel(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Citations are checked against the revision asked about: a file that
+// exists only in a later commit is not there, and tool calls without a rev
+// read the asked commit too.
+func TestAskOlderRevision(t *testing.T) {
+	r := gittest.New(t)
+	old := r.Commit("v1", map[string]string{"net/retry.go": gittest.RetryGo})
+	r.Commit("v2", map[string]string{"net/loop.go": "package net\n\nfunc Loop() {}\n"})
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := repo.Resolve(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+		if n == 0 {
+			return chattest.Calls(chattest.Call("a", "read_file", `{"path":"net/loop.go"}`))
+		}
+		if got := toolResults(req)["a"]; !strings.Contains(got, `no file "net/loop.go"`) {
+			t.Errorf("read at the asked commit: %q", got)
+		}
+		return chattest.Text("`func Loop() {}` (net/loop.go:3-3) and `RetryWithBackoff` (net/retry.go:7-7).")
+	})
+	client, err := llm.New(llm.Config{URL: s.URL, Model: "scripted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Asker{Client: client, Repo: repo, Server: mcp.NewServer(repo, mcp.Options{}), Commit: c}
+	res, err := a.Ask(context.Background(), Options{Question: "Is there a loop?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Citations) != 1 || res.Citations[0].Path != "net/retry.go" || res.Citations[0].Commit != old {
+		t.Errorf("kept %+v", res.Citations)
+	}
+	if len(res.Dropped) != 1 || !strings.Contains(res.Dropped[0].Dropped, "no file") {
+		t.Errorf("dropped %+v", res.Dropped)
+	}
+}
