@@ -33,7 +33,8 @@ type Result struct {
 	Turns     int           `json:"turns"`
 	Tokens    int           `json:"tokens"`
 	ToolCalls int           `json:"tool_calls"`
-	Messages  []llm.Message `json:"messages"` // the transcript, system prompt first
+	Cut       bool          `json:"cut,omitempty"` // the answer stopped at the model's output limit
+	Messages  []llm.Message `json:"messages"`      // the transcript, system prompt first
 }
 
 // ErrRefused reports that the model declined to answer.
@@ -100,6 +101,11 @@ func (a *Asker) Ask(ctx context.Context, opts Options) (*Result, error) {
 		res.Tokens += reply.Usage.TotalTokens
 		msg := reply.Message
 		msg.Role = llm.RoleAssistant
+		for i := range msg.ToolCalls {
+			if msg.ToolCalls[i].ID == "" { // some local servers send none; results must name their call
+				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", res.Turns, i)
+			}
+		}
 		res.Messages = append(res.Messages, msg)
 		if msg.Refusal != "" || reply.FinishReason == "content_filter" {
 			why := msg.Refusal
@@ -117,6 +123,7 @@ func (a *Asker) Ask(ctx context.Context, opts Options) (*Result, error) {
 		if strings.TrimSpace(msg.Content) == "" {
 			return res, fmt.Errorf("ask: the model gave an empty answer after %d turns (finish reason %q)", res.Turns, reply.FinishReason)
 		}
+		res.Cut = reply.FinishReason == "length"
 		a.verify(msg.Content, res)
 		return res, nil
 	}
@@ -124,10 +131,7 @@ func (a *Asker) Ask(ctx context.Context, opts Options) (*Result, error) {
 
 // runCalls runs the tool calls of one turn and appends their results.
 func (a *Asker) runCalls(ctx context.Context, tb *Toolbox, calls []llm.ToolCall, res *Result, show io.Writer) error {
-	for i, call := range calls {
-		if call.ID == "" {
-			call.ID = fmt.Sprintf("call_%d_%d", res.Turns, i) // some local servers send none
-		}
+	for _, call := range calls {
 		if show != nil {
 			fmt.Fprintf(show, "→ %s %s\n", call.Function.Name, clip(strings.TrimSpace(call.Function.Arguments), 160))
 		}
@@ -189,7 +193,10 @@ func (r *Result) Print(w io.Writer) {
 	for _, c := range r.Dropped {
 		fmt.Fprintf(w, "\nnote: citation %s removed: %s", c.Text, c.Dropped)
 	}
-	if len(r.Dropped) > 0 {
+	if r.Cut {
+		fmt.Fprint(w, "\nnote: the answer stopped at the model's output limit")
+	}
+	if len(r.Dropped) > 0 || r.Cut {
 		fmt.Fprintln(w)
 	}
 }

@@ -143,7 +143,7 @@ func TestAskRefusal(t *testing.T) {
 
 // Budgets: the last turn offers no tools, and a spent token budget stops.
 func TestAskBudgets(t *testing.T) {
-	call := chattest.Calls(chattest.Call("c", "list_directory", `{}`))
+	call := chattest.Calls(chattest.Call("", "list_directory", `{}`)) // no ID, as some servers send
 	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
 		if n == 1 {
 			if len(req.Tools) != 0 {
@@ -157,6 +157,10 @@ func TestAskBudgets(t *testing.T) {
 	res, err := a.Ask(context.Background(), Options{Question: "What is there?", MaxTurns: 2})
 	if err != nil || len(res.Citations) != 1 || res.Citations[0].Commit != a.Commit.Hash.String() {
 		t.Fatalf("%+v, %v", res, err)
+	}
+	// The call without an ID got one, and its result names it.
+	if m := res.Messages; m[2].ToolCalls[0].ID == "" || m[3].ToolCallID != m[2].ToolCalls[0].ID {
+		t.Errorf("call %+v, result %+v", m[2], m[3])
 	}
 	s = chattest.NewFunc(t, func(int, llm.Request) chattest.Step { return call })
 	a = newAsker(t, s)
