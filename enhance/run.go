@@ -148,8 +148,10 @@ func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[1
 	out := map[[16]byte]Summary{}
 	pending := b
 	for try := 0; try < 2 && len(pending) > 0; try++ {
+		// The output cap is a guard against a model that never stops, with
+		// room for models that write more than the estimate allows.
 		reply, err := client.Chat(ctx, llm.Request{Messages: prompt(pending, parents),
-			ResponseFormat: &llm.ResponseFormat{Type: "json_object"}, MaxTokens: answerTokens*len(pending)*2 + 200})
+			ResponseFormat: &llm.ResponseFormat{Type: "json_object"}, MaxTokens: answerTokens*len(pending)*3 + 400})
 		if err != nil && !errors.Is(err, llm.ErrMalformed) {
 			return out, fmt.Errorf("enhance: %w", err)
 		}
