@@ -4,6 +4,10 @@
 // The command is cmd/git-bcindex. Its packages, from the top down:
 //
 //	mcp       the Model Context Protocol server for coding agents
+//	ask       answers to questions by a chat model calling the mcp tools,
+//	          with every citation checked against git (doc/llm.md)
+//	enhance   chunk summaries written by a chat model, once per content
+//	llm       the OpenAI-compatible chat-completions client
 //	cluster   publishing to and searching a Weaviate cluster (linked only
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
@@ -17,6 +21,7 @@
 //	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
+//	internal/httpapi  JSON over HTTP with the retry rules embed and llm share
 //	vector    int8 vectors: records, flat segment files, the scan
 //
 // doc/design.md explains the index design; store/schema.go holds the

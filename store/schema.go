@@ -16,6 +16,14 @@ package store
 //	                            vector's segment format, padded to MinPart so
 //	                            that Badger keeps them in its value log
 //	                            (NNNNNN.vlog), where queries map them (vlog.go)
+//	  "e/" + content hash (16 B) + uvarint prompt version + chat model name
+//	                          → JSON summary a chat model wrote of a chunk's
+//	                            text (`git bcindex enhance`): summary,
+//	                            keywords, purpose, marked generated. Derived
+//	                            data, keyed by content so every blob, path
+//	                            and revision holding the text shares it; a
+//	                            store without "e/" keys has none yet, so they
+//	                            need no schema version (summary.go)
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)

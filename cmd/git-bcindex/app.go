@@ -51,6 +51,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			grepCommand(),
 			logCommand(),
 			similarCommand(),
+			askCommand(),
+			enhanceCommand(),
 			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),
@@ -161,6 +163,9 @@ func hint(err error) string {
 		return "usage: git bcindex search [options] QUERY"
 	}
 	if h := embedHint(err); h != "" {
+		return h
+	}
+	if h := askHint(err); h != "" {
 		return h
 	}
 	var ue usageError
