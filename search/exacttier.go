@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/store"
 )
 
 // exactLiteral returns the text a query asks for verbatim: the inside of
@@ -109,18 +110,10 @@ func (v *view) exactFirst(query string, ranked []fused) []fused {
 // rule out for q, in the view's order.
 func (v *view) exactCandidates(q *exact.Query) []blobRef {
 	var out []blobRef
-	cands := make([]func(int) bool, len(v.snap.Segments))
+	filter := v.snap.ExactFilter(q)
 	for _, b := range v.added {
-		if cands[b.seg] == nil {
-			seg := v.snap.Segments[b.seg]
-			set, err := seg.Grams.Candidates(q)
-			cands[b.seg] = func(blob int) bool {
-				d, ok := seg.Grams.BlobDoc(blob)
-				return ok && err == nil && (set == nil || set.Test(uint(d)))
-			}
-		}
-		blob := v.snap.Segments[b.seg].Table.Row(b.first).Blob
-		if cands[b.seg](blob) {
+		vb, _ := v.blobAt(b.seg, b.first)
+		if c, _ := filter(vb.sha); c != store.RuledOut {
 			out = append(out, b)
 		}
 	}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/bits-and-blooms/bitset"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/exact"
@@ -94,29 +92,28 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 	st := &GrepStats{Revisions: commits, Indexed: res.Indexed, Damaged: res.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
-	plan := newGrepPlan(rd.Snap, opts.Matcher.Query())
+	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
 	var todo []*GrepFile
 	seen := map[plumbing.Hash]bool{}
 	for _, f := range files {
-		if !seen[f.Blob] {
-			seen[f.Blob] = true
+		first := !seen[f.Blob]
+		seen[f.Blob] = true
+		cov, err := filter(f.Blob)
+		if err != nil {
+			return nil, err
+		}
+		if first {
 			st.Blobs++
-		}
-		switch plan.check(f.Blob) {
-		case ruledOut:
-			if opts.Invert {
-				todo = append(todo, f)
+			switch cov {
+			case store.Uncovered:
+				st.Unindexed++
+			case store.Candidate:
+				st.Candidates++
 			}
-			continue
-		case unindexed:
-			st.Unindexed++
-		default:
-			st.Candidates++
 		}
-		todo = append(todo, f)
-	}
-	if plan.err != nil {
-		return nil, plan.err
+		if cov != store.RuledOut || opts.Invert {
+			todo = append(todo, f)
+		}
 	}
 	err = verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
 		st.Matched++
@@ -193,59 +190,6 @@ func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *PathFilter
 		}
 	}
 	return out
-}
-
-type verdict int
-
-const (
-	candidate verdict = iota
-	ruledOut
-	unindexed
-)
-
-// grepPlan answers, per blob, what the trigram index says of it, each
-// segment's candidates computed once.
-type grepPlan struct {
-	snap  *store.Snapshot
-	q     *exact.Query
-	cands []*bitset.BitSet
-	done  []bool
-	err   error
-}
-
-func newGrepPlan(snap *store.Snapshot, q *exact.Query) *grepPlan {
-	n := len(snap.Segments)
-	return &grepPlan{snap: snap, q: q, cands: make([]*bitset.BitSet, n), done: make([]bool, n)}
-}
-
-func (p *grepPlan) check(sha plumbing.Hash) verdict {
-	for i := len(p.snap.Segments) - 1; i >= 0; i-- {
-		seg := p.snap.Segments[i]
-		b, ok := seg.Table.BlobIndex(sha)
-		if !ok {
-			continue
-		}
-		d, ok := seg.Grams.BlobDoc(b)
-		if !ok {
-			if seg.Grams.IsBinary(b) || seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
-				return ruledOut // git grep -I passes over binary files
-			}
-			return unindexed
-		}
-		if !p.done[i] {
-			p.done[i] = true
-			set, err := seg.Grams.Candidates(p.q)
-			if err != nil && p.err == nil {
-				p.err = fmt.Errorf("read segment %s trigrams: %w", seg.ID, err)
-			}
-			p.cands[i] = set
-		}
-		if p.cands[i] == nil || p.cands[i].Test(uint(d)) {
-			return candidate
-		}
-		return ruledOut
-	}
-	return unindexed
 }
 
 // isBinary is git's rule: a NUL byte in the first 8000 bytes.
