@@ -26,9 +26,9 @@ type grepJob struct {
 // search holds.
 const inFlight = 64
 
-// verify reads each distinct blob of files once (one reader: gitindex's
-// object access is sequential), matches it on every core, and yields the
-// files in order.
+// verify reads and matches each distinct blob of files once, on every
+// core (inflating the blobs is most of the work), and yields the files in
+// order.
 func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *GrepOptions, yield func(*GrepFile) error) error {
 	jobs := map[plumbing.Hash]*grepJob{}
 	var order []*grepJob
@@ -55,11 +55,6 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 			case <-gctx.Done():
 				return nil
 			}
-			content, err := repo.ReadBlob(j.sha)
-			if err != nil {
-				return err
-			}
-			j.content = content
 			select {
 			case work <- j:
 			case <-gctx.Done():
@@ -71,6 +66,11 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		g.Go(func() error {
 			for j := range work {
+				content, err := repo.ReadBlob(j.sha)
+				if err != nil {
+					return err
+				}
+				j.content = content
 				j.match(opts)
 				close(j.done)
 			}
