@@ -84,6 +84,10 @@ type Indexer struct {
 	embedAcross bool
 	// stored finds vectors stored for a chunk's content (vecindex.go).
 	stored *storedVectors
+	// seen, when set, carries the blobs already counted across the runs
+	// of one history index (IndexHistory), so that Summary.Blobs counts
+	// each distinct blob once.
+	seen map[plumbing.Hash]bool
 }
 
 // NewIndexer prepares an indexer; nothing is opened until Index.
@@ -190,7 +194,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	for _, l := range listings {
 		n += len(l.Entries)
 	}
-	seen := make(map[plumbing.Hash]bool, n)
+	seen := ix.seen
+	if seen == nil {
+		seen = make(map[plumbing.Hash]bool, n)
+	}
 	// With the model's vectors, so that a damaged vector file is found
 	// (and its segment indexed again) here, not only by searches.
 	model := ""
@@ -374,6 +381,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	s, werr := st.get()
 	if werr == nil {
 		w = newRunWriter(ix, s, m, len(todo))
+		w.stored = rix.stored
 	}
 	for r := range results {
 		if werr != nil {

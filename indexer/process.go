@@ -125,6 +125,9 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 			if err := embedBlobs(ctx, ix.opts.Embedder, []*blobResult{r}); err != nil {
 				return nil, err
 			}
+			for _, i := range need {
+				ix.stored.remember(r.rec.Chunks[i].Hash, r.vectors[i], r.scales[i])
+			}
 		}
 	}
 	return r, nil

@@ -33,6 +33,7 @@ type runWriter struct {
 	seg       store.SegmentWriter
 	lex       *lexical.Writer
 	grams     *ngram.Writer
+	stored    *storedVectors // learns the vectors the run computed
 	vecs      [][]int8
 	scales    []float32
 	pending   int
@@ -84,6 +85,9 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		}
 		w.vecs = append(w.vecs, r.vectors[i])
 		w.scales = append(w.scales, r.scales[i])
+		if c.Hash != ([16]byte{}) {
+			w.stored.remember(c.Hash, r.vectors[i], r.scales[i])
+		}
 	}
 	if r.grams != nil {
 		w.grams.Add(r.sha, r.grams)

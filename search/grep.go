@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
@@ -29,6 +30,10 @@ type GrepOptions struct {
 	// with no lines.
 	Invert bool
 
+	// Embedder computes the vectors of blobs indexed before the search
+	// (the configured model, as search uses), so that a grep that indexes
+	// leaves nothing for search to fill in; nil indexes without vectors.
+	Embedder  embed.Embedder
 	NoIndex   bool
 	Index     indexer.Options
 	LockWait  time.Duration
@@ -82,7 +87,7 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 	if err != nil {
 		return nil, err
 	}
-	sopts := &Options{NoIndex: opts.NoIndex, Index: opts.Index, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
+	sopts := &Options{Embedder: opts.Embedder, NoIndex: opts.NoIndex, Index: opts.Index, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
 	res := &Result{}
 	rd, err := ready(ctx, repo, commits, sopts, res)
 	if err != nil {

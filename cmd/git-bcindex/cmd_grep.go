@@ -120,7 +120,7 @@ func runGrep(c *cli.Context) error {
 	opts := search.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
-		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), LockWait: 2 * time.Minute,
+		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(), LockWait: 2 * time.Minute,
 	}
 	if len(sel.Patterns) == 1 && !sel.AllBranches && !sel.Tags && !sel.All {
 		opts.Refs, opts.Rev = gitindex.RefSelection{}, sel.Patterns[0]
