@@ -22,10 +22,10 @@ import (
 // uint32s, Fid, Len and Offset, copied as memory). valuePointer reads them
 // by reflection, with the layout of verifiedBadger, the version go.mod
 // pins; TestValuePointerLayout fails when an upgrade changes the version or
-// the layout. A build with another layout still works: placeOf then finds
-// the part by its bytes in the newest log files (findInLog), which costs a
-// read of those files instead of nothing. Either way checkPlace compares
-// the bytes on disk before a locator names them.
+// the layout. A build with another layout still works: placeOf then
+// finds the part by its bytes in the newest log files (logReader.find),
+// which costs a read of those files instead of nothing. Either way
+// checkPlace compares the bytes on disk before a locator names them.
 
 // verifiedBadger is the Badger version whose Item layout valuePointer
 // reads.
