@@ -3,6 +3,7 @@ package bcindex
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -54,6 +55,36 @@ func TestPackageMapMatchesImports(t *testing.T) {
 			}
 			if i := slices.Index(order, dep); i <= at {
 				t.Errorf("%s imports %s, which doc.go's map lists above it", pkg, dep)
+			}
+		}
+	}
+}
+
+// TestDocsShortAndLinked keeps the README to what a user needs first (the
+// rest lives in pages under doc/) and every relative link of the README
+// and those pages pointing at a file that exists.
+func TestDocsShortAndLinked(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines; keep it to 300 and move the rest to a page under doc/", n)
+	}
+	pages, _ := filepath.Glob("doc/*.md")
+	link := regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`)
+	for _, page := range append([]string{"README.md"}, pages...) {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(src), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
 			}
 		}
 	}
