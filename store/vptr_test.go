@@ -42,6 +42,19 @@ func putParts(t *testing.T, s *Store, seg string, first int) [][]byte {
 	return parts
 }
 
+// openTempStore opens a store in a temporary index directory, closed when
+// the test ends.
+func openTempStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	indexDir := t.TempDir()
+	s, err := OpenStore(indexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, indexDir
+}
+
 // pointerOf reads the value pointer of a segment's first part.
 func pointerOf(t *testing.T, s *Store, seg string, part []byte) (uint32, int64) {
 	t.Helper()
@@ -80,12 +93,7 @@ func TestValuePointerLayout(t *testing.T) {
 	if v := string(m[1]); v != verifiedBadger {
 		t.Fatalf("go.mod pins Badger %s; valuePointer reads the layout of %s: check it against the new Item and valuePointer, then update verifiedBadger", v, verifiedBadger)
 	}
-	indexDir := t.TempDir()
-	s, err := OpenStore(indexDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, indexDir := openTempStore(t)
 	parts := putParts(t, s, "00000001", 1)
 	fid, off := pointerOf(t, s, "00000001", parts[0])
 	if err := s.checkPlace(PartLoc{Fid: fid, Off: off}, parts[0]); err != nil {
@@ -140,12 +148,7 @@ func TestValuePointerRefusesOtherLayouts(t *testing.T) {
 // the log and the old copies stay until their file goes, so the search by
 // bytes must name the newest copy, as the value pointer does.
 func TestFindInLogTakesTheNewestCopy(t *testing.T) {
-	indexDir := t.TempDir()
-	s, err := OpenStore(indexDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, indexDir := openTempStore(t)
 	first := putParts(t, s, "00000001", 7)
 	putParts(t, s, "00000002", 20) // other bytes in between
 	again := putParts(t, s, "00000003", 7)
