@@ -83,12 +83,12 @@ func TestPartsSearchLikeOneFile(t *testing.T) {
 	for i := uint(0); i < 300; i += 3 {
 		allow.Set(i)
 	}
-	withKernels(t, func(t *testing.T) {
+	withKernels(t, func(t *testing.T, dot kernel) {
 		for n := 0; n < 20; n++ {
 			query := randUnit(rng, 8)
 			for _, a := range []*bitset.BitSet{nil, allow} {
-				got := hitsOf(s.Search(query, 17, a))
-				want := hitsOf(d.seg.Search(query, 17, a))
+				got := hitsOf(s.search(dot, query, 17, a))
+				want := hitsOf(d.seg.search(dot, query, 17, a))
 				if !slices.Equal(got, want) {
 					t.Fatalf("query %d: parts %v, one file %v", n, got, want)
 				}
