@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 
 	"github.com/dgraph-io/badger/v4"
@@ -161,7 +162,7 @@ func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartL
 			if err != nil {
 				return err
 			}
-			fid, start, err := s.placeOf(item, parts[i], logs)
+			fid, start, err := placeOf(reflect.ValueOf(item).Elem(), parts[i], logs)
 			if err != nil {
 				return err
 			}

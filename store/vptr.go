@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 // Where Badger put a value. Badger does not export it: an Item keeps its
@@ -35,9 +33,10 @@ const verifiedBadger = "v4.9.6"
 // verifiedBadger.
 var errLayout = errors.New("badger's value pointer has another layout")
 
-// placeOf returns the log file and offset of an item's value, part.
-func (s *Store) placeOf(item *badger.Item, part []byte, logs *logReader) (uint32, int64, error) {
-	fid, n, off, err := valuePointer(reflect.ValueOf(item).Elem())
+// placeOf returns the log file and offset of part, the value of item (a
+// badger.Item's reflect.Value).
+func placeOf(item reflect.Value, part []byte, logs *logReader) (uint32, int64, error) {
+	fid, n, off, err := valuePointer(item)
 	if errors.Is(err, errLayout) {
 		fid, start, ferr := logs.find(part)
 		if ferr != nil {

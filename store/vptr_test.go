@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
@@ -68,7 +69,7 @@ func pointerOf(t *testing.T, s *Store, seg string, part []byte) (uint32, int64) 
 		if _, _, _, err := valuePointer(reflect.ValueOf(item).Elem()); err != nil {
 			return err
 		}
-		fid, off, err = s.placeOf(item, part, nil)
+		fid, off, err = placeOf(reflect.ValueOf(item).Elem(), part, nil)
 		return err
 	})
 	if err != nil {
@@ -166,5 +167,17 @@ func TestFindInLogTakesTheNewestCopy(t *testing.T) {
 	}
 	if _, _, err := (&logReader{dir: indexDir}).find([]byte("no such part, anywhere in the log")); err == nil {
 		t.Fatal("found bytes that were never written")
+	}
+
+	// An item of another layout: placeOf falls back to the search by
+	// bytes, and says what to do when that fails too.
+	other := reflect.ValueOf(&struct{ meta, flags byte }{2, 0}).Elem()
+	fid, off, err = placeOf(other, again[0], &logReader{dir: indexDir})
+	if err != nil || fid != fid3 || off != off3 {
+		t.Fatalf("fallback: %d:%d (%v), want %d:%d", fid, off, err, fid3, off3)
+	}
+	_, _, err = placeOf(other, []byte("never written"), &logReader{dir: indexDir})
+	if !errors.Is(err, errLayout) || !strings.Contains(err.Error(), verifiedBadger) || !strings.Contains(err.Error(), "hint: build bcindex with the Badger version its go.mod pins") {
+		t.Fatalf("fallback that finds nothing: %v", err)
 	}
 }
