@@ -18,6 +18,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -104,8 +105,12 @@ type Segment struct {
 	ID    string
 	Table *chunkTable
 	Lex   *lexical.Index
+	Grams *ngram.Index    // the blobs' trigrams, for exact search
 	Vec   *vector.Segment // nil when the segment has no vectors for the model
 }
+
+// GramsFile is the name of a segment's trigram file (package ngram).
+const GramsFile = "grams.bin"
 
 // Rows is the number of chunks in the segment.
 func (s *Segment) Rows() int { return s.Table.Nrows }
@@ -154,6 +159,9 @@ func (s *Segment) close() {
 	s.Table.Close()
 	if s.Lex != nil {
 		s.Lex.Close()
+	}
+	if s.Grams != nil {
+		s.Grams.Close()
 	}
 	if s.Vec != nil {
 		s.Vec.Close()
@@ -260,6 +268,19 @@ func openSegment(indexDir, id, model string) (*Segment, error) {
 	if err != nil {
 		seg.close()
 		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
+	}
+	grams, err := ngram.Open(SegmentFile(indexDir, id, GramsFile))
+	if err == nil {
+		seg.Grams = grams
+		if !st.verified(GramsFile) {
+			if err = grams.VerifyChecksum(); err == nil {
+				st.passed(GramsFile)
+			}
+		}
+	}
+	if err != nil {
+		seg.close()
+		return nil, fmt.Errorf("open segment %s trigrams: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
 		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)

@@ -48,6 +48,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			indexCommand(),
 			searchCommand(),
+			grepCommand(),
 			logCommand(),
 			similarCommand(),
 			adaptCommand(),

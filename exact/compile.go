@@ -1,0 +1,161 @@
+package exact
+
+import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options of a pattern set, as git grep's flags.
+type Options struct {
+	Fixed      bool // -F: patterns are literal strings
+	IgnoreCase bool // -i
+	Word       bool // -w: git grep's word rule (see the package comment)
+}
+
+// Matcher finds the lines that any of its patterns matches. It is safe for
+// concurrent use: its methods keep their state on the stack.
+type Matcher struct {
+	opts  Options
+	pats  []*pattern
+	query *Query
+}
+
+// pattern is one compiled pattern: a finder of its leftmost match in a
+// subject, and its trigram plan.
+type pattern struct {
+	finder
+	// unicode, when set, replaces finder in content holding the Kelvin
+	// sign or the long s: finder folds ASCII only, and Unicode folding
+	// equates those two with k and s.
+	unicode finder
+	query   *Query
+}
+
+// finder finds the leftmost match of one pattern in subject, or -1. With
+// notBOL the subject does not start a line, so ^ must not match at its
+// start: git grep's REG_NOTBOL. Every subject is one line or starts at a
+// line start, and no match of a finder contains '\n'.
+type finder interface {
+	find(subject []byte, notBOL bool) (start, end int)
+}
+
+// syntaxFlags are Perl's flags minus OneLine (^ and $ are line anchors) and
+// minus ClassNL (negated classes leave '\n' out).
+const syntaxFlags = syntax.PerlX | syntax.UnicodeGroups
+
+// Compile compiles one or more patterns (git grep -e P1 -e P2: a line
+// matches if any matches). A pattern holding '\n' is split there into
+// several patterns, as git grep splits it. Regex syntax is RE2 (Go's
+// regexp/syntax with Perl flags); an invalid pattern gives a *PatternError
+// naming the pattern and the byte offset of the fault.
+func Compile(patterns []string, o Options) (*Matcher, error) {
+	if len(patterns) == 0 {
+		return nil, errors.New("compile patterns: no pattern given")
+	}
+	m := &Matcher{opts: o}
+	var queries []*Query
+	for _, whole := range patterns {
+		for _, p := range strings.Split(whole, "\n") {
+			cp, err := compileOne(p, o)
+			if err != nil {
+				return nil, err
+			}
+			m.pats = append(m.pats, cp)
+			queries = append(queries, cp.query)
+		}
+	}
+	m.query = orQueries(queries)
+	return m, nil
+}
+
+func compileOne(p string, o Options) (*pattern, error) {
+	if o.Fixed {
+		return compileFixed(p, o)
+	}
+	flags := syntaxFlags
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(p, flags)
+	if err != nil {
+		return nil, newPatternError(p, err)
+	}
+	return compileTree(re)
+}
+
+// compileFixed compiles a -F pattern. Without -i it is a byte string, found
+// with bytes.Index. With -i it is a quoted literal for compileTree, so that
+// folding follows Go's (and PCRE's) simple case folding. A pattern that is
+// not valid UTF-8 cannot be a regexp: with -i it is matched with ASCII
+// folding only (git grep refuses it under a UTF-8 locale).
+func compileFixed(p string, o Options) (*pattern, error) {
+	if !o.IgnoreCase {
+		return &pattern{finder: literal(p), query: literalQuery(p)}, nil
+	}
+	if !utf8.ValidString(p) {
+		return &pattern{finder: newFoldLiteral(p), query: literalQuery(p)}, nil
+	}
+	re, err := syntax.Parse(regexp.QuoteMeta(p), syntaxFlags|syntax.FoldCase)
+	if err != nil {
+		return nil, newPatternError(p, err)
+	}
+	return compileTree(re)
+}
+
+// compileTree rewrites a parsed pattern to line semantics and compiles it
+// twice: as it is, and with ^ unable to match for git's REG_NOTBOL.
+func compileTree(re *syntax.Regexp) (*pattern, error) {
+	re = lineSemantics(re)
+	plain, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil, newPatternError(re.String(), err)
+	}
+	notBOL, err := regexp.Compile(withoutBOL(re).String())
+	if err != nil {
+		return nil, newPatternError(re.String(), err)
+	}
+	p := &pattern{finder: &regex{plain: plain, notBOL: notBOL}, query: planRegexp(re)}
+	// A literal's leftmost match is its first occurrence: find it with
+	// bytes.Index or the folding search, many times faster than the
+	// regexp engine (see BenchmarkLines).
+	if re.Op == syntax.OpLiteral {
+		s := string(re.Rune)
+		switch {
+		case re.Flags&syntax.FoldCase == 0:
+			p.finder = literal(s)
+		case isASCII(s):
+			p.unicode = p.finder
+			p.finder = newFoldLiteral(s)
+		}
+	}
+	return p, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// regex finds with Go's regexp (RE2: linear time in the subject).
+type regex struct {
+	plain, notBOL *regexp.Regexp
+}
+
+func (r *regex) find(subject []byte, notBOL bool) (int, int) {
+	re := r.plain
+	if notBOL {
+		re = r.notBOL
+	}
+	loc := re.FindIndex(subject)
+	if loc == nil {
+		return -1, -1
+	}
+	return loc[0], loc[1]
+}
