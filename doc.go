@@ -11,7 +11,8 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
-//	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
+//	search    the three arms (symbol, BM25, vector), fusion and ranking, history
+//	          queries, exact matches (Grep)
 //	hooks     git hooks that keep the index fresh in the background
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
 //	store     the Badger store, segments, the manifest, the lock
@@ -22,11 +23,14 @@
 //	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
+//	ngram     the exact-match index: per-segment trigram postings of each blob
+//	exact     git grep's matching (-F, -i, -w) and its trigram query plan
 //	vector    int8 vectors: records, flat segment files, the scan
 //
 // Helpers under internal/, each for the packages named:
 //
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
+//	internal/mmap          read-only file mappings (ngram)
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
 //	internal/suite         the multilingual quality suite (tests)
 //	internal/gittest       real git repositories in temporary directories (tests)
