@@ -38,7 +38,7 @@
 // hard ceiling (see budget.go); a truncated answer says so and how to get
 // the rest. Paths are resolved inside the revision's tree only: absolute
 // paths, ".." and paths through committed symlinks or submodules are refused
-// with an error that says why (see paths.go). Bad arguments become tool
-// errors; a panic in a tool is recovered into one, so the server keeps
-// serving.
+// with an error that says why, under the rules of package internal/safepath,
+// which the web page follows too. Bad arguments become tool errors; a panic
+// in a tool is recovered into one, so the server keeps serving.
 package mcp

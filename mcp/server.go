@@ -122,19 +122,6 @@ func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
 }
 
-// resolve turns the rev argument into a commit and its tree listing.
-func (s *Server) resolve(rev string) (gitindex.Commit, *gitindex.Listing, error) {
-	c, err := s.repo.Resolve(rev)
-	if err != nil {
-		return c, nil, err
-	}
-	l, err := s.repo.Listing(c.Tree)
-	if err != nil {
-		return c, nil, fmt.Errorf("list tree of %s: %w", c.Rev, err)
-	}
-	return c, l, nil
-}
-
 // model is the embedder ID the index is read with; "" when vectors are off.
 func (s *Server) model() string {
 	if s.opts.Embedder == nil {

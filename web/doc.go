@@ -6,7 +6,8 @@
 // one embedded style sheet: no JavaScript, nothing fetched from elsewhere, so
 // the page works offline and every control is a link or a form field that a
 // keyboard reaches with Tab. The server only reads: it answers GET and HEAD,
-// reads files through the MCP tools' path rules (mcp.Server.ReadFile), and
-// refuses requests whose Host is not the address it listens on when that is
-// loopback, so that another web site cannot reach it through DNS rebinding.
+// reads files under the path rules the MCP tools follow too (package
+// internal/safepath), and refuses requests whose Host is not the address it
+// listens on when that is loopback, so that another web site cannot reach it
+// through DNS rebinding.
 package web

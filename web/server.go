@@ -20,7 +20,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/mcp"
+	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -38,12 +38,11 @@ type Options struct {
 type Server struct {
 	// mu serialises requests: a go-git repository is not safe for
 	// concurrent use.
-	mu    sync.Mutex
-	repo  *gitindex.Repo
-	files *mcp.Server
-	opts  Options
-	tmpl  *template.Template
-	mux   *http.ServeMux
+	mu   sync.Mutex
+	repo *gitindex.Repo
+	opts Options
+	tmpl *template.Template
+	mux  *http.ServeMux
 }
 
 // New returns the handler serving repo.
@@ -52,8 +51,7 @@ func New(repo *gitindex.Repo, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse templates: %w", err)
 	}
-	s := &Server{repo: repo, opts: opts, tmpl: tmpl,
-		files: mcp.NewServer(repo, mcp.Options{Embedder: opts.Embedder, MaxFileSize: opts.Index.MaxFileSize})}
+	s := &Server{repo: repo, opts: opts, tmpl: tmpl}
 	static, _ := fs.Sub(assets, "static")
 	s.mux = http.NewServeMux()
 	s.mux.Handle("/static/", http.StripPrefix("/static/", http.FileServerFS(static)))
@@ -217,7 +215,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	f := readForm(r, 10)
 	f.Path = "" // the file's path, not a filter to carry to the other pages
 	p := page{Title: r.URL.Query().Get("path") + " · bcindex", Form: f, Refs: s.refs()}
-	file, err := s.files.ReadFile(f.Ref, r.URL.Query().Get("path"))
+	file, err := safepath.ReadFile(s.repo, f.Ref, r.URL.Query().Get("path"))
 	if err != nil {
 		p.Error = err.Error()
 		s.render(w, http.StatusNotFound, "file.html", p)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/mcp"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -120,12 +120,12 @@ func newResults(f form, res *search.Result) results {
 
 // fileView is a whole file at a revision.
 type fileView struct {
-	mcp.File
+	safepath.File
 	Lines      []line
 	Start, End int
 }
 
-func newFileView(f mcp.File, query string, start, end int) fileView {
+func newFileView(f safepath.File, query string, start, end int) fileView {
 	m := newMarker(query)
 	v := fileView{File: f, Start: start, End: end}
 	text := strings.TrimSuffix(string(f.Content), "\n")
