@@ -22,6 +22,8 @@ const (
 	readLines, readLinesMax         = 500, 5000
 	readBytes, readBytesMax         = 48_000, 256_000
 	listEntries, listEntriesMax     = 300, 5000
+	grepMatches, grepMatchesMax     = 100, 1000
+	grepLineBytes                   = 400      // of a matching line's text; longer lines show a window around the match
 	maxBlobBytes                    = 64 << 20 // larger blobs are not read at all
 	binarySniff                     = 8000     // bytes looked at for a NUL, like git
 )
