@@ -65,6 +65,11 @@ func TestNodeClient(t *testing.T) {
 			IsError bool
 			Text    string
 		}
+		Grep struct {
+			IsError    bool
+			Structured grepOut
+			Text       string
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("decode node output: %v\n%s", err, out)
@@ -77,6 +82,10 @@ func TestNodeClient(t *testing.T) {
 	}
 	if got.Read.IsError || got.Read.Structured.StartLine != 3 || got.Read.Structured.EndLine != 5 || !strings.Contains(got.Read.Text, "     3\timport \"time\"") {
 		t.Errorf("read_file from node: %+v\n%s", got.Read.Structured, got.Read.Text)
+	}
+	if g := got.Grep.Structured; got.Grep.IsError || len(g.Matches) != 1 || g.Matches[0].Path != "net/retry.go" || g.Matches[0].Line != 15 ||
+		len(g.Matches[0].Refs) != 1 || g.Matches[0].Refs[0].Name != "HEAD" || len(g.Matches[0].Spans) != 1 {
+		t.Errorf("grep from node: %+v\n%s", g, got.Grep.Text)
 	}
 	if !got.Escape.IsError || !strings.Contains(got.Escape.Text, "refused") {
 		t.Errorf("path escape from node: %+v", got.Escape)
