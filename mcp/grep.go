@@ -210,3 +210,13 @@ func renderGrep(o grepOut) string {
 	}
 	return b.String()
 }
+
+// newGrepMatch is one matching line as the grep tool returns it.
+func newGrepMatch(f *search.GrepFile, l exact.Line) grepMatch {
+	m := grepMatch{Path: f.Path, Line: l.Number, Blob: f.Blob.String()}
+	for _, r := range f.Refs {
+		m.Refs = append(m.Refs, grepRef{r.Name, r.Commit.String()})
+	}
+	m.Text, m.Spans = exact.Excerpt(f.Content[l.Start:l.End], l.Spans, grepLineBytes)
+	return m
+}

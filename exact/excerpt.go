@@ -1,30 +1,18 @@
-package mcp
+package exact
 
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/search"
 )
 
-// newGrepMatch is one matching line as the grep tool returns it.
-func newGrepMatch(f *search.GrepFile, l exact.Line) grepMatch {
-	m := grepMatch{Path: f.Path, Line: l.Number, Blob: f.Blob.String()}
-	for _, r := range f.Refs {
-		m.Refs = append(m.Refs, grepRef{r.Name, r.Commit.String()})
-	}
-	m.Text, m.Spans = lineWindow(f.Content[l.Start:l.End], l.Spans, grepLineBytes)
-	return m
-}
-
-// lineWindow renders a matching line for an agent: at most limit bytes of
-// it (a window starting a little before the first match, cut ends marked
+// Excerpt renders a matching line for display: at most limit bytes of it
+// (a window starting a little before the first match, cut ends marked
 // "…", so that a minified file's 5 MB line costs no more than any other),
-// invalid UTF-8 replaced by U+FFFD (JSON would replace it anyway), and a
-// CRLF file's '\r' dropped as read_file drops it. The spans are returned
-// as byte offsets in the rendered text, so they stay right after all that.
-func lineWindow(line []byte, spans [][2]int, limit int) (string, [][2]int) {
+// invalid UTF-8 replaced by U+FFFD (JSON and HTML would mangle it anyway),
+// and a CRLF file's '\r' dropped. spans are the line's match spans; the
+// returned spans are byte offsets in the returned text, so they stay
+// right after all that.
+func Excerpt(line []byte, spans [][2]int, limit int) (string, [][2]int) {
 	lo, hi := 0, len(line)
 	if hi > limit {
 		if len(spans) > 0 {
