@@ -31,7 +31,7 @@ func TestExactMode(t *testing.T) {
 	if code != 200 || len(lines) != 1 || lines[0][2] != "15" || !strings.Contains(lines[0][3], "<mark>delay *= 3</mark>") {
 		t.Fatalf("regex at v1.0: %d %q\n%s", code, lines, body)
 	}
-	for _, want := range []string{`<option value="exact" selected>`, `net/retry.go</a>`, "matching lines 1–1 in 1 files at <code>v1.0</code>", f.commits[1][:10]} {
+	for _, want := range []string{`<option value="exact" selected>`, `net/retry.go</a>`, "matching lines 1–1 in 1 file at <code>v1.0</code>", f.commits[1][:10]} {
 		if !strings.Contains(body, want) {
 			t.Errorf("exact page lacks %q\n%s", want, body)
 		}
