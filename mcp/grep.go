@@ -70,8 +70,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
 	}
 	skip, used := in.Offset, 0
-	var lastPath string
-	var lastBlob string
+	var lastPath, lastBlob string // of the previous match, to count files
 	st, err := search.Grep(ctx, s.repo, opts, func(f *search.GrepFile) error {
 		for _, l := range f.Lines {
 			if skip > 0 {
@@ -80,7 +79,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 			}
 			if len(out.Matches) == limit {
 				out.Truncated = true
-				out.Note = fmt.Sprintf("truncated: more than %d matching lines; continue with offset=%d, or narrow with path", limit, in.Offset+limit)
+				out.Note = fmt.Sprintf("truncated: more matching lines follow these %d; continue with offset=%d, or narrow with path", limit, in.Offset+limit)
 				return search.ErrStop
 			}
 			m := newGrepMatch(f, l)
