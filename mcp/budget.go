@@ -22,6 +22,8 @@ const (
 	readLines, readLinesMax         = 500, 5000
 	readBytes, readBytesMax         = 48_000, 256_000
 	listEntries, listEntriesMax     = 300, 5000
+	grepMatches, grepMatchesMax     = 100, 1000
+	grepLineBytes                   = 400 // of a matching line's text; longer lines show a window around the match
 )
 
 // intArg applies a default to an optional argument and checks it against

@@ -25,6 +25,11 @@
 //     commit, blob, chunk ID). A revision not indexed yet is indexed first
 //     (missing blobs only), with progress notifications when the client
 //     sends a progress token.
+//   - grep: every line matching a regex (RE2) or fixed string, like git
+//     grep: complete and in path order, answered from the trigram index
+//     and verified against the blobs; case, word, path glob, several
+//     revisions at once (each line names the revisions holding it), paged
+//     with max_matches and offset.
 //   - get_chunk: a chunk ID → its full text, its parent chunk and the
 //     names of its siblings and children.
 //   - file_chunks: the outline of one file.

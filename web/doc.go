@@ -1,6 +1,8 @@
 // Package web serves bcindex as a local web page: search with the revision
-// picker and filters, hits with highlighted snippets, a file view at any
-// revision, and the log timeline drawn as a chart.
+// picker and filters, hits with highlighted snippets, an exact mode (every
+// line matching a fixed string or regex, as git grep finds them, grouped by
+// file and paged), a file view at any revision, and the log timeline drawn
+// as a chart.
 //
 // Pages are rendered on the server from embedded html/template files with
 // one embedded style sheet: no JavaScript, nothing fetched from elsewhere, so

@@ -32,6 +32,9 @@ type Options struct {
 	Embedder embed.Embedder  // nil: no vector arm
 	Index    indexer.Options // how a search indexes blobs it lacks
 	Log      io.Writer       // internal errors; nil: discarded
+	// ExactPage is how many matching lines a page of the exact mode
+	// shows; 0: 500.
+	ExactPage int
 }
 
 // Server is the web page's HTTP handler for one repository.
@@ -142,6 +145,7 @@ type page struct {
 type form struct {
 	Q, Ref, Mode, Path, Lang, Kind string
 	K                              int
+	Exact                          exactForm // mode "exact"
 }
 
 func readForm(r *http.Request, defK int) form {
@@ -153,6 +157,7 @@ func readForm(r *http.Request, defK int) form {
 	if k, err := strconv.Atoi(q.Get("k")); err == nil && k > 0 && k <= 200 {
 		f.K = k
 	}
+	f.Exact = readExactForm(q)
 	return f
 }
 
@@ -196,6 +201,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.Title = f.Q + " · bcindex"
+	if f.Mode == "exact" {
+		s.handleExact(w, r, p)
+		return
+	}
 	opts := f.options()
 	opts.Context, opts.MaxLines = 2, 12
 	opts.Embedder, opts.Index, opts.LockWait = s.opts.Embedder, s.opts.Index, 30*time.Second
@@ -222,7 +231,15 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start, end := lineRange(r.URL.Query().Get("lines"))
-	p.Data = newFileView(file, f.Q, start, end)
+	v := newFileView(file, f.Q, start, end)
+	if f.Mode == "exact" {
+		if err := markExact(&v, file.Content, f); err != nil {
+			p.Error = err.Error()
+			s.render(w, http.StatusBadRequest, "file.html", p)
+			return
+		}
+	}
+	p.Data = v
 	s.render(w, http.StatusOK, "file.html", p)
 }
 

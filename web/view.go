@@ -22,7 +22,7 @@ var funcs = template.FuncMap{
 	"join":  strings.Join,
 	"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) },
 	"add":   func(a, b int) int { return a + b },
-	"modes": func() []string { return []string{"", "symbol", "text", "vector"} },
+	"modes": func() []string { return []string{"", "symbol", "text", "vector", "exact"} },
 	"formArgs": func(p page, action, label, button string) formArgs {
 		return formArgs{Form: p.Form, Refs: p.Refs, Action: action, Label: label, Button: button}
 	},
