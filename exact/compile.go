@@ -6,6 +6,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/wasilibs/go-re2"
 )
 
 // Options of a pattern set, as git grep's flags.
@@ -86,7 +88,7 @@ func compileOne(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(re)
+	return compileTree(p, re)
 }
 
 // compileFixed compiles a -F pattern. Without -i it is a byte string, found
@@ -105,20 +107,21 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(re)
+	return compileTree(p, re)
 }
 
-// compileTree rewrites a parsed pattern to line semantics and compiles it
-// twice: as it is, and with ^ unable to match for git's REG_NOTBOL.
-func compileTree(re *syntax.Regexp) (*pattern, error) {
+// compileTree rewrites the parsed pattern src to line semantics and
+// compiles it twice: as it is, and with ^ unable to match for git's
+// REG_NOTBOL.
+func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
 	re = lineSemantics(re)
-	plain, err := regexp.Compile(re.String())
+	plain, err := re2.Compile(re.String())
 	if err != nil {
-		return nil, newPatternError(re.String(), err)
+		return nil, newPatternError(src, err)
 	}
-	notBOL, err := regexp.Compile(withoutBOL(re).String())
+	notBOL, err := re2.Compile(withoutBOL(re).String())
 	if err != nil {
-		return nil, newPatternError(re.String(), err)
+		return nil, newPatternError(src, err)
 	}
 	r := &regex{plain: plain, notBOL: notBOL}
 	p := &pattern{finder: r, query: planRegexp(re)}
