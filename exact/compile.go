@@ -6,8 +6,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/wasilibs/go-re2"
 )
 
 // Options of a pattern set, as git grep's flags.
@@ -110,20 +108,14 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	return compileTree(p, re)
 }
 
-// compileTree rewrites the parsed pattern src to line semantics and
-// compiles it twice: as it is, and with ^ unable to match for git's
-// REG_NOTBOL.
+// compileTree rewrites the parsed pattern src to line semantics, compiles
+// it and plans it.
 func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
 	re = lineSemantics(re)
-	plain, err := re2.Compile(re.String())
+	r, err := newRegex(re)
 	if err != nil {
 		return nil, newPatternError(src, err)
 	}
-	notBOL, err := re2.Compile(withoutBOL(re).String())
-	if err != nil {
-		return nil, newPatternError(src, err)
-	}
-	r := &regex{plain: plain, notBOL: notBOL}
 	p := &pattern{finder: r, query: planRegexp(re)}
 	// A literal's leftmost match is its first occurrence: find it with
 	// bytes.Index or the folding search, many times faster than the
@@ -139,7 +131,7 @@ func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
 	case !folded:
 		r.required = literal(lit)
 	default:
-		p.unicode = &regex{plain: plain, notBOL: notBOL}
+		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
 		r.required = newFoldLiteral(lit)
 	}
 	return p, nil

@@ -170,7 +170,16 @@ func TestLongLine(t *testing.T) {
 		}
 	}
 	// -w over a line of near misses retries at every word.
-	if n := mustCompile(t, Options{Word: true}, "abc").CountLines([]byte(strings.Repeat("abc_ ", 1<<20))); n != 0 {
-		t.Errorf("-w abc: %d lines, want 0", n)
+	near := []byte(strings.Repeat("abc_ ", 1<<20))
+	for _, p := range []string{"abc", "ab[c]"} {
+		if n := mustCompile(t, Options{Word: true}, p).CountLines(near); n != 0 {
+			t.Errorf("-w %s: %d lines, want 0", p, n)
+		}
+	}
+	// Many matching lines: each search for the next one must not copy the
+	// rest of the file.
+	many := []byte(strings.Repeat("ab1\n", 1<<20))
+	if n := mustCompile(t, Options{}, "[a-z]+[0-9]").CountLines(many); n != 1<<20 {
+		t.Errorf("[a-z]+[0-9]: %d lines, want %d", n, 1<<20)
 	}
 }
