@@ -75,3 +75,20 @@ func BenchmarkEngines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTrigrams extracts the trigrams of every file, as the indexer
+// does for each new blob.
+func BenchmarkTrigrams(b *testing.B) {
+	files := moduleFiles(b, true)
+	size := 0
+	for _, f := range files {
+		size += len(f.content)
+	}
+	b.SetBytes(int64(size))
+	var dst []uint32
+	for b.Loop() {
+		for _, f := range files {
+			dst = Trigrams(f.content, dst[:0])
+		}
+	}
+}

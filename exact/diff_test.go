@@ -78,13 +78,22 @@ func newDoc(f corpusFile) doc {
 }
 
 // matchDocs returns the sorted "path:line" pairs m matches, checking on
-// the way that Match agrees with Lines (without -w) and that the plan
-// admits every matching file.
+// the way that spans are in order, apart and inside their line, that Match
+// agrees with Lines (without -w) and that the plan admits every matching
+// file.
 func matchDocs(t *testing.T, m *Matcher, docs []doc, pattern string, o Options) []string {
 	var out []string
 	for _, d := range docs {
 		m.Lines(d.content, func(l Line) bool {
 			out = append(out, fmt.Sprintf("%s:%d", d.path, l.Number))
+			last := -1
+			for _, sp := range l.Spans {
+				if sp[0] <= last || sp[0] >= sp[1] || sp[1] > l.End-l.Start {
+					t.Errorf("%q %+v: %s:%d: bad spans %v in a line of %d bytes", pattern, o, d.path, l.Number, l.Spans, l.End-l.Start)
+					break
+				}
+				last = sp[1]
+			}
 			return true
 		})
 		match := len(out) > 0 && strings.HasPrefix(out[len(out)-1], d.path+":")

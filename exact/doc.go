@@ -48,8 +48,10 @@
 //
 // # Where RE2 differs from git grep -P and -E
 //
-// Patterns are RE2 syntax whichever of -G, -E or -P the user types, run
-// by RE2 itself (see regex for why not Go's regexp).
+// Patterns are RE2 syntax whichever of -G, -E or -P the user types. Long
+// searches run in RE2 itself (go-re2, 4–8× Go's regexp on patterns with no
+// literal to look for), single lines in Go's regexp, which has the same
+// semantics on valid UTF-8 (see regex).
 // Backreferences, lookahead, lookbehind, atomic groups and possessive
 // repeats are rejected with an error naming their offset and a hint;
 // POSIX's leftmost-longest rule is not used (matching lines are the same;

@@ -24,6 +24,20 @@ func TestTrigrams(t *testing.T) {
 	if len(Trigrams([]byte("ab"), nil)) != 0 {
 		t.Error("trigrams in two bytes")
 	}
+	// Enough distinct trigrams for the radix sort.
+	var b []byte
+	for i := range 5000 {
+		b = append(b, byte(i*7), byte(i*13), byte(i>>3))
+	}
+	got = Trigrams(b, nil)
+	var want2 []uint32
+	for i := 0; i+3 <= len(b); i++ {
+		want2 = append(want2, trigram(b[i], b[i+1], b[i+2]))
+	}
+	slices.Sort(want2)
+	if want2 = slices.Compact(want2); !slices.Equal(got, want2) {
+		t.Errorf("%d trigrams, want %d, or out of order", len(got), len(want2))
+	}
 }
 
 // TestKelvin: with -i, "kelvin" matches the Kelvin sign and "sun" the long
