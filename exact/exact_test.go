@@ -183,3 +183,30 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("[a-z]+[0-9]: %d lines, want %d", n, 1<<20)
 	}
 }
+
+// TestConcurrent: one Matcher serves several goroutines at once, with the
+// answers it gives one at a time.
+func TestConcurrent(t *testing.T) {
+	files := moduleFiles(t, false)
+	m := mustCompile(t, Options{Word: true}, `[A-Z]\w+Error`, "hash", `func \w+\(`)
+	count := func() int {
+		n := 0
+		for _, f := range files {
+			n += m.CountLines(f.content)
+		}
+		return n
+	}
+	want := count()
+	got := make(chan int)
+	for range 4 {
+		go func() { got <- count() }()
+	}
+	for range 4 {
+		if n := <-got; n != want {
+			t.Errorf("concurrent count %d, alone %d", n, want)
+		}
+	}
+	if want == 0 {
+		t.Error("nothing matches")
+	}
+}

@@ -3,6 +3,8 @@ package exact
 import (
 	"slices"
 	"testing"
+
+	"github.com/google/codesearch/index"
 )
 
 // has is the predicate Eval takes, over Trigrams of content.
@@ -130,5 +132,18 @@ func TestEval(t *testing.T) {
 		if got := c.q.Eval(h); got != c.want {
 			t.Errorf("%v: %v, want %v", c.q, got, c.want)
 		}
+	}
+}
+
+// TestConvertNewline: a trigram holding '\n' is never required: dropped
+// from an And, and it makes an Or true.
+func TestConvertNewline(t *testing.T) {
+	and := convert(&index.Query{Op: index.QAnd, Trigram: []string{"a\nb", "abc"}})
+	if and.String() != `"abc"` {
+		t.Errorf("And: %v", and)
+	}
+	or := convert(&index.Query{Op: index.QOr, Trigram: []string{"a\nb", "abc"}})
+	if or.Op != All {
+		t.Errorf("Or: %v", or)
 	}
 }
