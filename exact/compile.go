@@ -86,7 +86,7 @@ func compileOne(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(re)
+	return compileTree(p, re)
 }
 
 // compileFixed compiles a -F pattern. Without -i it is a byte string, found
@@ -105,22 +105,17 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(re)
+	return compileTree(p, re)
 }
 
-// compileTree rewrites a parsed pattern to line semantics and compiles it
-// twice: as it is, and with ^ unable to match for git's REG_NOTBOL.
-func compileTree(re *syntax.Regexp) (*pattern, error) {
+// compileTree rewrites the parsed pattern src to line semantics, compiles
+// it and plans it.
+func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
 	re = lineSemantics(re)
-	plain, err := regexp.Compile(re.String())
+	r, err := newRegex(re)
 	if err != nil {
-		return nil, newPatternError(re.String(), err)
+		return nil, newPatternError(src, err)
 	}
-	notBOL, err := regexp.Compile(withoutBOL(re).String())
-	if err != nil {
-		return nil, newPatternError(re.String(), err)
-	}
-	r := &regex{plain: plain, notBOL: notBOL}
 	p := &pattern{finder: r, query: planRegexp(re)}
 	// A literal's leftmost match is its first occurrence: find it with
 	// bytes.Index or the folding search, many times faster than the
@@ -136,7 +131,7 @@ func compileTree(re *syntax.Regexp) (*pattern, error) {
 	case !folded:
 		r.required = literal(lit)
 	default:
-		p.unicode = &regex{plain: plain, notBOL: notBOL}
+		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
 		r.required = newFoldLiteral(lit)
 	}
 	return p, nil

@@ -28,30 +28,7 @@ type corpusFile struct {
 // and a 16 KB line (PCRE backtracks quadratically on longer ones).
 func loadCorpus(tb testing.TB) []corpusFile {
 	tb.Helper()
-	if reserved.Is(strings.Split(corpusModule, "@")[0]) {
-		tb.Fatalf("%s is reserved for evaluation", corpusModule)
-	}
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		tb.Fatalf("go env GOMODCACHE: %v", err)
-	}
-	root := filepath.Join(strings.TrimSpace(string(out)), corpusModule)
-	var files []corpusFile
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(path, "_test.go") {
-			return err // test files would double the test's time
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		files = append(files, corpusFile{filepath.ToSlash(rel), b})
-		return nil
-	})
-	if err != nil {
-		tb.Skipf("corpus %s is not in the module cache: %v", corpusModule, err)
-	}
+	files := moduleFiles(tb, false)
 	if len(files) < 250 {
 		tb.Fatalf("corpus has %d files", len(files))
 	}
@@ -70,6 +47,37 @@ func loadCorpus(tb testing.TB) []corpusFile {
 		corpusFile{"extra/binary.bin", append([]byte("text before func main\x00"), bytes.Repeat([]byte("func binary\n"), 10)...)},
 		corpusFile{"extra/long.txt", append(long.Bytes(), '\n')},
 	)
+}
+
+// moduleFiles reads corpusModule's files from the module cache; its test
+// files only if asked, as they would double the differential test's time.
+func moduleFiles(tb testing.TB, tests bool) []corpusFile {
+	tb.Helper()
+	if reserved.Is(strings.Split(corpusModule, "@")[0]) {
+		tb.Fatalf("%s is reserved for evaluation", corpusModule)
+	}
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		tb.Fatalf("go env GOMODCACHE: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(out)), corpusModule)
+	var files []corpusFile
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !tests && strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		files = append(files, corpusFile{filepath.ToSlash(rel), b})
+		return nil
+	})
+	if err != nil {
+		tb.Skipf("corpus %s is not in the module cache: %v", corpusModule, err)
+	}
+	return files
 }
 
 // isBinary is git's rule: a NUL in the first 8000 bytes.

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // TestDifferential compares the (path, line) pairs that match with those
@@ -39,7 +37,6 @@ func TestDifferential(t *testing.T) {
 			docs = append(docs, newDoc(f))
 		}
 	}
-	valid := newValidLines(docs)
 	compared, matched := 0, 0
 	for _, c := range cases {
 		for _, o := range []Options{{}, {IgnoreCase: true}, {Word: true}, {IgnoreCase: true, Word: true}} {
@@ -53,11 +50,6 @@ func TestDifferential(t *testing.T) {
 			want, err := wait()
 			if err != nil {
 				t.Fatalf("%q %+v: %v", c.pattern, o, err)
-			}
-			if !c.fixed && canMatchInvalid(c.pattern, o) {
-				// Go reads an invalid UTF-8 byte as U+FFFD, which '.' and
-				// negated classes match; PCRE matches nothing there.
-				want, got = valid.only(want), valid.only(got)
 			}
 			compared++
 			if len(want) > 0 {
@@ -75,29 +67,33 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
-// doc is a corpus file with its trigrams and the validity of its lines.
+// doc is a corpus file with its trigrams.
 type doc struct {
 	corpusFile
 	trigrams []uint32
-	valid    []bool // valid[n-1]: line n is valid UTF-8
 }
 
 func newDoc(f corpusFile) doc {
-	d := doc{corpusFile: f, trigrams: Trigrams(f.content, nil)}
-	for l := range bytes.SplitSeq(f.content, []byte("\n")) {
-		d.valid = append(d.valid, utf8.Valid(l))
-	}
-	return d
+	return doc{corpusFile: f, trigrams: Trigrams(f.content, nil)}
 }
 
 // matchDocs returns the sorted "path:line" pairs m matches, checking on
-// the way that Match agrees with Lines (without -w) and that the plan
-// admits every matching file.
+// the way that spans are in order, apart and inside their line, that Match
+// agrees with Lines (without -w) and that the plan admits every matching
+// file.
 func matchDocs(t *testing.T, m *Matcher, docs []doc, pattern string, o Options) []string {
 	var out []string
 	for _, d := range docs {
 		m.Lines(d.content, func(l Line) bool {
 			out = append(out, fmt.Sprintf("%s:%d", d.path, l.Number))
+			last := -1
+			for _, sp := range l.Spans {
+				if sp[0] <= last || sp[0] >= sp[1] || sp[1] > l.End-l.Start {
+					t.Errorf("%q %+v: %s:%d: bad spans %v in a line of %d bytes", pattern, o, d.path, l.Number, l.Spans, l.End-l.Start)
+					break
+				}
+				last = sp[1]
+			}
 			return true
 		})
 		match := len(out) > 0 && strings.HasPrefix(out[len(out)-1], d.path+":")
@@ -160,54 +156,6 @@ func parseGitGrep(out, stderr []byte, err error) ([]string, error) {
 	}
 	slices.Sort(pairs)
 	return pairs, nil
-}
-
-// canMatchInvalid reports whether a regex has a dot or a class holding
-// U+FFFD, which Go's regexp matches against an invalid UTF-8 byte.
-func canMatchInvalid(pattern string, o Options) bool {
-	flags := syntaxFlags
-	if o.IgnoreCase {
-		flags |= syntax.FoldCase
-	}
-	re, err := syntax.Parse(pattern, flags)
-	if err != nil {
-		return false
-	}
-	var walk func(*syntax.Regexp) bool
-	walk = func(re *syntax.Regexp) bool {
-		switch re.Op {
-		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-			return true
-		case syntax.OpCharClass:
-			for i := 0; i+1 < len(re.Rune); i += 2 {
-				if re.Rune[i] <= utf8.RuneError && utf8.RuneError <= re.Rune[i+1] {
-					return true
-				}
-			}
-		}
-		return slices.ContainsFunc(re.Sub, walk)
-	}
-	return walk(re)
-}
-
-// validLines holds the "path:line" pairs of lines that are not valid UTF-8.
-type validLines map[string]bool
-
-func newValidLines(docs []doc) validLines {
-	invalid := validLines{}
-	for _, d := range docs {
-		for i, v := range d.valid {
-			if !v {
-				invalid[fmt.Sprintf("%s:%d", d.path, i+1)] = true
-			}
-		}
-	}
-	return invalid
-}
-
-// only drops the pairs on lines that are not valid UTF-8.
-func (invalid validLines) only(pairs []string) []string {
-	return slices.DeleteFunc(slices.Clone(pairs), func(p string) bool { return invalid[p] })
 }
 
 // minus returns up to five pairs of a that b lacks.

@@ -170,7 +170,43 @@ func TestLongLine(t *testing.T) {
 		}
 	}
 	// -w over a line of near misses retries at every word.
-	if n := mustCompile(t, Options{Word: true}, "abc").CountLines([]byte(strings.Repeat("abc_ ", 1<<20))); n != 0 {
-		t.Errorf("-w abc: %d lines, want 0", n)
+	near := []byte(strings.Repeat("abc_ ", 1<<20))
+	for _, p := range []string{"abc", "ab[c]"} {
+		if n := mustCompile(t, Options{Word: true}, p).CountLines(near); n != 0 {
+			t.Errorf("-w %s: %d lines, want 0", p, n)
+		}
+	}
+	// Many matching lines: each search for the next one must not copy the
+	// rest of the file.
+	many := []byte(strings.Repeat("ab1\n", 1<<20))
+	if n := mustCompile(t, Options{}, "[a-z]+[0-9]").CountLines(many); n != 1<<20 {
+		t.Errorf("[a-z]+[0-9]: %d lines, want %d", n, 1<<20)
+	}
+}
+
+// TestConcurrent: one Matcher serves several goroutines at once, with the
+// answers it gives one at a time.
+func TestConcurrent(t *testing.T) {
+	files := moduleFiles(t, false)
+	m := mustCompile(t, Options{Word: true}, `[A-Z]\w+Error`, "hash", `func \w+\(`)
+	count := func() int {
+		n := 0
+		for _, f := range files {
+			n += m.CountLines(f.content)
+		}
+		return n
+	}
+	want := count()
+	got := make(chan int)
+	for range 4 {
+		go func() { got <- count() }()
+	}
+	for range 4 {
+		if n := <-got; n != want {
+			t.Errorf("concurrent count %d, alone %d", n, want)
+		}
+	}
+	if want == 0 {
+		t.Error("nothing matches")
 	}
 }

@@ -3,6 +3,8 @@ package exact
 import (
 	"slices"
 	"testing"
+
+	"github.com/google/codesearch/index"
 )
 
 // has is the predicate Eval takes, over Trigrams of content.
@@ -23,6 +25,20 @@ func TestTrigrams(t *testing.T) {
 	}
 	if len(Trigrams([]byte("ab"), nil)) != 0 {
 		t.Error("trigrams in two bytes")
+	}
+	// Enough distinct trigrams for the radix sort.
+	var b []byte
+	for i := range 5000 {
+		b = append(b, byte(i*7), byte(i*13), byte(i>>3))
+	}
+	got = Trigrams(b, nil)
+	var want2 []uint32
+	for i := 0; i+3 <= len(b); i++ {
+		want2 = append(want2, trigram(b[i], b[i+1], b[i+2]))
+	}
+	slices.Sort(want2)
+	if want2 = slices.Compact(want2); !slices.Equal(got, want2) {
+		t.Errorf("%d trigrams, want %d, or out of order", len(got), len(want2))
 	}
 }
 
@@ -85,11 +101,15 @@ func TestPlan(t *testing.T) {
 	if got := mustCompile(t, Options{}, "abc", ".").Query().String(); got != "+" {
 		t.Errorf("abc or .: plan %s, want +", got)
 	}
-	// Go's regexp reads an invalid byte as U+FFFD: a plan requiring the
-	// bytes of U+FFFD would miss it.
+	// Go's regexp/syntax reads U+FFFD as a rune like any other, but an
+	// engine may match it against an invalid byte: the plan must not
+	// require its bytes. RE2, as git grep's PCRE, matches nothing there.
 	m := mustCompile(t, Options{}, `a[\x{FFFD}x]c`)
-	if content := "xa\xffc"; !m.Match([]byte(content)) || !m.Query().Eval(has(content)) {
+	if content := "xa\xffc"; m.Match([]byte(content)) || m.Query().Op != All {
 		t.Errorf("U+FFFD: match %v, plan %v", m.Match([]byte(content)), m.Query())
+	}
+	if !m.Match([]byte("a\uFFFDc")) {
+		t.Error("U+FFFD does not match itself")
 	}
 }
 
@@ -112,5 +132,18 @@ func TestEval(t *testing.T) {
 		if got := c.q.Eval(h); got != c.want {
 			t.Errorf("%v: %v, want %v", c.q, got, c.want)
 		}
+	}
+}
+
+// TestConvertNewline: a trigram holding '\n' is never required: dropped
+// from an And, and it makes an Or true.
+func TestConvertNewline(t *testing.T) {
+	and := convert(&index.Query{Op: index.QAnd, Trigram: []string{"a\nb", "abc"}})
+	if and.String() != `"abc"` {
+		t.Errorf("And: %v", and)
+	}
+	or := convert(&index.Query{Op: index.QOr, Trigram: []string{"a\nb", "abc"}})
+	if or.Op != All {
+		t.Errorf("Or: %v", or)
 	}
 }

@@ -25,10 +25,15 @@ var (
 	longS  = []byte("\u017F")
 )
 
-// seenPool holds bitmaps of all 2^24 trigrams (2 MiB each), cleared after
-// use, so that deduplication costs a bit test per byte instead of a sort of
-// every trigram.
-var seenPool = sync.Pool{New: func() any { return make([]uint64, 1<<24/64) }}
+// scratch is Trigrams' working memory: a bitmap of all 2^24 trigrams
+// (2 MiB), cleared after use, so that deduplication costs a bit test per
+// byte, and a buffer for the radix sort.
+type scratch struct {
+	seen []uint64
+	buf  []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{seen: make([]uint64, 1<<24/64)} }}
 
 // Trigrams appends to dst the sorted, distinct folded trigrams of content.
 // When content holds the Kelvin sign or the long s, it also appends those
@@ -37,20 +42,50 @@ var seenPool = sync.Pool{New: func() any { return make([]uint64, 1<<24/64) }}
 // "\u212Aelvin", and the plan, which reads that k as k, must find its
 // trigrams.
 func Trigrams(content []byte, dst []uint32) []uint32 {
-	seen := seenPool.Get().([]uint64)
+	sc := scratchPool.Get().(*scratch)
 	start := len(dst)
-	dst = appendTrigrams(content, dst, seen)
+	dst = appendTrigrams(content, dst, sc.seen)
 	if bytes.Contains(content, kelvin) || bytes.Contains(content, longS) {
 		c := bytes.ReplaceAll(content, kelvin, []byte("k"))
 		c = bytes.ReplaceAll(c, longS, []byte("s"))
-		dst = appendTrigrams(c, dst, seen)
+		dst = appendTrigrams(c, dst, sc.seen)
 	}
 	for _, t := range dst[start:] {
-		seen[t>>6] = 0
+		sc.seen[t>>6] = 0
 	}
-	seenPool.Put(seen)
-	slices.Sort(dst[start:])
+	if n := len(dst) - start; n < 256 {
+		slices.Sort(dst[start:])
+	} else {
+		if cap(sc.buf) < n {
+			sc.buf = make([]uint32, n)
+		}
+		radixSort24(dst[start:], sc.buf[:n])
+	}
+	scratchPool.Put(sc)
 	return dst
+}
+
+// radixSort24 sorts 24-bit keys in three byte-wide passes through tmp, a
+// buffer as long as a: linear, where a comparison sort took two thirds of
+// Trigrams' time.
+func radixSort24(a, tmp []uint32) {
+	src, dst := a, tmp
+	for shift := 0; shift < 24; shift += 8 {
+		var count [257]int
+		for _, v := range src {
+			count[(v>>shift)&0xff+1]++
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for _, v := range src {
+			b := (v >> shift) & 0xff
+			dst[count[b]] = v
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	copy(a, src) // three passes leave the keys in tmp
 }
 
 func appendTrigrams(content []byte, dst []uint32, seen []uint64) []uint32 {
