@@ -2,7 +2,7 @@ package gitindex
 
 import (
 	"bytes"
-	"compress/zlib"
+	"github.com/klauspost/compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
