@@ -22,6 +22,7 @@ func BenchmarkLines(b *testing.B) {
 		{"literal", "hash.Hash", Options{Fixed: true}},
 		{"literal-i", "packfile", Options{Fixed: true, IgnoreCase: true}},
 		{"regex-literal-i", "packfile", Options{IgnoreCase: true}},
+		{"engine-i", "packfile|qqqqzzzz", Options{IgnoreCase: true}}, // no literal to look for: RE2 does it all
 		{"class-with-literal", `\w+Error\b`, Options{}},
 		{"class", `[A-Z][a-z]+[0-9]+`, Options{}},
 		{"word", "err", Options{Word: true}},

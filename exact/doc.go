@@ -57,9 +57,12 @@
 // POSIX's leftmost-longest rule is not used (matching lines are the same;
 // -w can differ on alternations, as it tests only the first match). Known
 // differences from git grep -P in a UTF-8 locale, kept out of the
-// differential test's generator: \s does not match the vertical tab; \A and
-// \z are line anchors (see above); -i with non-ASCII may fold a few runes
-// differently where Unicode's simple and PCRE's folding differ.
+// differential test's comparison: \s does not match the vertical tab; \A
+// and \z are line anchors (see above); with -i, RE2 folds \w, \W and the
+// POSIX classes ([[:alpha:]]) too, so they match the Kelvin sign and the
+// long s, where PCRE's match ASCII only (explicit classes such as [a-z]
+// fold alike in both); -i with other non-ASCII may fold a few runes
+// differently where Unicode's simple folding and PCRE's differ.
 //
 // # Trigram plan
 //

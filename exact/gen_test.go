@@ -17,9 +17,10 @@ type genCase struct {
 
 // generator draws patterns from the corpus's own lines.
 type generator struct {
-	rng      *rand.Rand
-	lines    []string // valid UTF-8 lines with some text
-	nonASCII []string // those of them that hold non-ASCII runes
+	rng       *rand.Rand
+	lines     []string // valid UTF-8 lines with some text
+	nonASCII  []string // those of them that hold non-ASCII runes
+	backslash []string // those of them that hold a backslash
 }
 
 func newGenerator(seed uint64, files []corpusFile) *generator {
@@ -36,6 +37,9 @@ func newGenerator(seed uint64, files []corpusFile) *generator {
 			g.lines = append(g.lines, s)
 			if !isASCII(s) {
 				g.nonASCII = append(g.nonASCII, s)
+			}
+			if strings.Contains(s, "\\") {
+				g.backslash = append(g.backslash, s)
 			}
 		}
 	}
@@ -58,23 +62,48 @@ func (g *generator) substring(s string, max int) string {
 	for tries := 0; tries < 3 && i > 0 && isWord(byte(runes[i-1])) && runes[i-1] < utf8.RuneSelf; tries++ {
 		i = g.rng.IntN(len(runes))
 	}
+	return g.prefix(runes[i:], max)
+}
+
+// prefix is 1–max bytes from the start of runes, on a rune boundary.
+func (g *generator) prefix(runes []rune, max int) string {
 	n := 1 + g.rng.IntN(max)
 	var b strings.Builder
-	for _, r := range runes[i:] {
+	for _, r := range runes {
 		if b.Len()+utf8.RuneLen(r) > n {
 			break
 		}
 		b.WriteRune(r)
 	}
 	if b.Len() == 0 {
-		return string(runes[i])
+		return string(runes[0])
 	}
 	return b.String()
 }
 
-// fixed is a literal of 1–40 bytes from a line.
+// fixed is a literal of 1–40 bytes from a line; one time in eight it
+// holds non-ASCII text, one time in eight a backslash.
 func (g *generator) fixed() genCase {
+	switch g.rng.IntN(8) {
+	case 0:
+		return genCase{pattern: g.around(g.nonASCII, func(r rune) bool { return r >= utf8.RuneSelf }), fixed: true}
+	case 1:
+		return genCase{pattern: g.around(g.backslash, func(r rune) bool { return r == '\\' }), fixed: true}
+	}
 	return genCase{pattern: g.substring(g.line(), 40), fixed: true}
+}
+
+// around is up to 40 bytes of a line from pool starting at most three
+// runes before a rune that is special.
+func (g *generator) around(pool []string, special func(rune) bool) string {
+	runes := []rune(pool[g.rng.IntN(len(pool))])
+	var at []int
+	for i, r := range runes {
+		if special(r) {
+			at = append(at, i)
+		}
+	}
+	return g.prefix(runes[max(0, at[g.rng.IntN(len(at))]-g.rng.IntN(4)):], 40)
 }
 
 var (
