@@ -120,7 +120,10 @@ func runGrep(c *cli.Context) error {
 	opts := search.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
-		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(), LockWait: 2 * time.Minute,
+		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(),
+		// The answer is complete without the index (unindexed blobs are
+		// read), so a running indexer is not waited for long.
+		LockWait: time.Second,
 	}
 	if len(sel.Patterns) == 1 && !sel.AllBranches && !sel.Tags && !sel.All {
 		opts.Refs, opts.Rev = gitindex.RefSelection{}, sel.Patterns[0]
