@@ -32,9 +32,12 @@ type Repo struct {
 	CommonDir string // the shared git dir holding objects and refs
 	WorkTree  string // top of the working tree; "" for a bare repository
 	IndexDir  string // CommonDir/bcindex
-	workDir   string // where it was opened from, to open it again
-	loose     *looseObjects
-	packs     *packSet
+	// Damaged, when set, is told in one line of each cached file (a tree
+	// listing) that failed its checks and was made again from git.
+	Damaged func(line string)
+	workDir string // where it was opened from, to open it again
+	loose   *looseObjects
+	packs   *packSet
 }
 
 // Commit is a resolved revision.

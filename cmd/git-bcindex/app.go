@@ -175,5 +175,9 @@ func openRepo(c *cli.Context) (*gitindex.Repo, error) {
 	if dir == "" {
 		dir = "."
 	}
-	return gitindex.OpenRepo(dir)
+	repo, err := gitindex.OpenRepo(dir)
+	if err == nil {
+		repo.Damaged = func(line string) { fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", line) }
+	}
+	return repo, err
 }

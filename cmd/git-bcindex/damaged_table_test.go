@@ -53,3 +53,36 @@ func TestDamagedTableFound(t *testing.T) {
 		t.Fatalf("search after the rebuild: exit %d: %s", code, out)
 	}
 }
+
+// TestDamagedListingReported: a cached tree listing that fails its
+// checksum is reported in one line by whichever command reads it, then
+// listed again from git, so the next command reads it sound and says
+// nothing.
+func TestDamagedListingReported(t *testing.T) {
+	for _, cmd := range [][]string{{"search", "--mode", "symbol", "OpenRepository"}, {"status"}, {"index"}} {
+		t.Run(cmd[0], func(t *testing.T) {
+			r := gittest.New(t)
+			r.Commit("init", map[string]string{"store/repo.go": sample})
+			if code, _, errOut := runCLI(t, r.Dir, "index"); code != 0 {
+				t.Fatalf("index: %d %s", code, errOut)
+			}
+			tree := strings.TrimSpace(r.Git("rev-parse", "HEAD^{tree}"))
+			p := filepath.Join(r.Dir, ".git", "bcindex", "trees", tree[:2], tree[2:])
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0xff
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runCLI(t, r.Dir, cmd...)
+			if code != 0 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "tree listing "+tree) || !strings.Contains(errOut, "listed the tree again from git") {
+				t.Fatalf("%v after the damage: exit %d\nstdout: %s\nstderr: %s", cmd, code, out, errOut)
+			}
+			if code, out, errOut = runCLI(t, r.Dir, cmd...); code != 0 || errOut != "" {
+				t.Fatalf("%v once healed: exit %d\nstdout: %s\nstderr: %s", cmd, code, out, errOut)
+			}
+		})
+	}
+}
