@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
@@ -36,16 +34,17 @@ var ErrBadFilter = errors.New("unknown filter value")
 // Options of one search.
 type Options struct {
 	Query    string
-	Rev      string // default HEAD
-	K        int    // number of hits; default 10
-	Mode     string // hybrid (default), symbol, text, vector
-	Path     string // glob over the file path, e.g. "pkg/**/*.go"
-	Lang     string // language, e.g. "go"
-	Kind     string // chunk kind, e.g. "function"; "function,method" allows either
-	Context  int    // lines of context around the snippet
-	MaxLines int    // snippet lines of the chunk itself; 0: whole chunk
-	NoIndex  bool   // do not index missing blobs first
-	Worktree bool   // search HEAD with the working tree's uncommitted changes
+	Rev      string   // default HEAD
+	K        int      // number of hits; default 10
+	Mode     string   // hybrid (default), symbol, text, vector
+	Path     string   // glob over the file path, e.g. "pkg/**/*.go"; "!GLOB" excludes
+	Exclude  []string // globs of paths to leave out (PathFilter)
+	Lang     string   // language, e.g. "go"
+	Kind     string   // chunk kind, e.g. "function"; "function,method" allows either
+	Context  int      // lines of context around the snippet
+	MaxLines int      // snippet lines of the chunk itself; 0: whole chunk
+	NoIndex  bool     // do not index missing blobs first
+	Worktree bool     // search HEAD with the working tree's uncommitted changes
 
 	// Set queries: only chunks whose content hash is in every OnlyIn revision
 	// and in no NotIn revision. Rev defaults to OnlyIn[0].
@@ -235,8 +234,8 @@ func checkOptions(opts *Options) error {
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
 	}
-	if opts.Path != "" && !doublestar.ValidatePattern(opts.Path) {
-		return fmt.Errorf("invalid --path glob %q", opts.Path)
+	if _, err := NewPathFilter(opts.Path, opts.Exclude); err != nil {
+		return err
 	}
 	return checkFilters(opts.Lang, opts.Kind)
 }

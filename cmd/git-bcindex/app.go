@@ -35,7 +35,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return singleValued(&cli.App{
+	return usageOnStderr(singleValued(&cli.App{
 		Name:      "git-bcindex",
 		HelpName:  "git bcindex",
 		Usage:     "search any revision of a git repository by symbol, keyword and meaning",
@@ -71,7 +71,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:       func(*cli.Context, error) {}, // run decides exit codes
 		// Revisions may hold commas (HEAD^{/fix, typo}): repeat the flag.
 		DisableSliceFlagSeparator: true,
-	})
+	}))
 }
 
 // run executes the command line and returns the exit code.

@@ -50,7 +50,7 @@ func runLog(c *cli.Context) error {
 	}
 	res, err := search.Log(c.Context, repo, search.Options{
 		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
 	})
 	if err != nil {
 		return err

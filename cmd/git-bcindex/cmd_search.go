@@ -23,6 +23,7 @@ func searchCommand() *cli.Command {
 		Flags: flags(refFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "group-by", Usage: "`ref`: print the hits of each searched revision in a section of its own"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
+			&cli.IntFlag{Name: "offset", Usage: "skip the first `N` results, to page past them (with -k)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; search what is indexed"},
@@ -45,6 +46,10 @@ func runSearch(c *cli.Context) error {
 	if c.IsSet("repo") {
 		return usageError{"--repo selects repositories in the cluster: use it with --remote"}
 	}
+	offset := c.Int("offset")
+	if offset < 0 || offset+c.Int("k") > 10000 {
+		return usageError{"--offset must be 0 or more, and --offset plus -k at most 10000"}
+	}
 	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
@@ -55,8 +60,8 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	opts := search.Options{
-		Query: query, Refs: refSelection(c), K: c.Int("k"), Mode: c.String("mode"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Query: query, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  s.indexOptions(),
@@ -84,6 +89,7 @@ func runSearch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	res.Hits = res.Hits[min(offset, len(res.Hits)):]
 	for _, d := range res.Damaged {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (run `git bcindex index` to rebuild it)\n", d)
 	}
@@ -131,7 +137,7 @@ func printHits(w io.Writer, p colorizer, hits []search.Hit) {
 		if len(crumbs) > 0 && crumbs[0] == h.Path {
 			crumbs[0] = quotePath(h.Path)
 		}
-		fmt.Fprintf(w, "%s%s%s  %s  %s\n", p.paint(sgrPath, quotePath(h.Path)), p.paint(sgrSep, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
+		fmt.Fprintf(w, "%s%s  %s  %s\n", p.path(h.Path, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
 			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {

@@ -33,7 +33,7 @@ func runRemoteSearch(c *cli.Context, query string) error {
 		return err
 	}
 	opts := cluster.SearchOptions{Query: query, K: c.Int("k"), Repo: c.String("repo"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
 	// --ref names published refs, globs allowed; none means every one.
 	opts.Refs = refSelection(c).Patterns
 	hits, err := cluster.Search(c.Context, cl, opts)

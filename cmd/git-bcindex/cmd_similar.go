@@ -42,7 +42,7 @@ func runSimilar(c *cli.Context) error {
 	}
 	asJSON := c.Bool("json")
 	opts := search.Options{
-		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: s.indexOptions(),
 	}
