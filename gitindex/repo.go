@@ -25,6 +25,10 @@ var ErrNotRepository = errors.New("not a git repository")
 // ErrUnknownRevision is returned when a revision does not resolve to a commit.
 var ErrUnknownRevision = errors.New("unknown revision")
 
+// ErrNoCommits is returned, with ErrUnknownRevision, for a revision of a
+// repository that has no commits yet.
+var ErrNoCommits = errors.New("the repository has no commits yet")
+
 // Repo is an opened repository and the location of its index.
 type Repo struct {
 	Git       *git.Repository

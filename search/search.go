@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
@@ -112,6 +113,9 @@ type Result struct {
 	// indexer held the lock).
 	NoVectors int
 	Indexed   *indexer.Summary
+	// NoExactName is set when the query is one identifier that names no
+	// chunk of the revision: the hits are only related code.
+	NoExactName bool
 
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
@@ -195,14 +199,29 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	singleRefs(hits)
 	res.Hits = hits
 	res.Revisions = []gitindex.Commit{res.Commit}
+	res.NoExactName = isIdentifier(opts.Query) && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	return res, nil
+}
+
+// isIdentifier reports whether q is one identifier (letters, digits, _ and
+// $, not starting with a digit), the form a symbol search takes.
+func isIdentifier(q string) bool {
+	q = strings.TrimSpace(q)
+	for i, r := range q {
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return q != ""
 }
 
 // rank runs the arms opts.Mode asks for over the view and fuses them.
 func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 	var arms []arm
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		arms = append(arms, arm{name: ModeSymbol, weight: fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
+		cands := v.symbolArm(opts.Query)
+		v.namedExactly = len(cands) > 0 && cands[0].score >= symbolExact
+		arms = append(arms, arm{name: ModeSymbol, weight: fusion.weights[ModeSymbol], cands: cands})
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
 		cands, top := v.textArm(opts.Query)

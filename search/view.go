@@ -30,6 +30,9 @@ type view struct {
 	// added lists the blobs in the order they were made visible: by
 	// listing, then by path.
 	added []blobRef
+	// namedExactly is set by rank when a chunk is named by the query
+	// (the symbol arm matched it exactly, case aside).
+	namedExactly bool
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.

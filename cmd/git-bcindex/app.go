@@ -148,6 +148,8 @@ func hint(err error) string {
 		return "rebuild it with `git bcindex index --rebuild`"
 	case errors.Is(err, store.ErrLocked):
 		return "wait for it to finish (see `git bcindex status`), or search with --no-index"
+	case errors.Is(err, gitindex.ErrNoCommits):
+		return "commit something first (`git add` and `git commit`), then run it again"
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
 	case errors.Is(err, gitindex.ErrNoRefMatch):

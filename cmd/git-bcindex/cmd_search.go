@@ -82,7 +82,7 @@ func runSearch(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 		}
 		if sum.BlobsNew > 0 && !asJSON {
-			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, what, sum.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(c.App.ErrWriter, "indexed %s of %s in %s\n", count(sum.BlobsNew, "new blob"), what, sum.Elapsed.Round(time.Millisecond))
 		}
 	}
 	res, err := search.Search(c.Context, repo, opts)
@@ -95,6 +95,9 @@ func runSearch(c *cli.Context) error {
 	}
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
+	}
+	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, strings.TrimSpace(query)) {
+		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", strings.TrimSpace(query))
 	}
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
@@ -173,4 +176,15 @@ func remoteFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "remote", Usage: "search every repository published to the cluster (bcindex.remote.url)"},
 		&cli.StringFlag{Name: "repo", Usage: "with --remote: only repositories matching `GLOB` (e.g. 'github.com/acme/*')"},
 	}
+}
+
+// anySnippetHas reports whether a hit's snippet holds s: an identifier
+// used (called, assigned) though no chunk is named by it is found.
+func anySnippetHas(hits []search.Hit, s string) bool {
+	for _, h := range hits {
+		if strings.Contains(h.Snippet, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -94,8 +94,14 @@ func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *search.Simila
 	}
 	var names []string
 	for _, ch := range res.Changed {
-		names = append(names, ch.Name)
+		// A chunk without a name (a file's own chunk, a window of lines)
+		// is named by its kind and place.
+		name := ch.Name
+		if name == "" {
+			name = fmt.Sprintf("%s %s:%d-%d", ch.Kind, quotePath(ch.Path), ch.StartLine, ch.EndLine)
+		}
+		names = append(names, name)
 	}
-	fmt.Fprintf(stderr, "%d changed chunks (%s); similar code at %s:\n", len(res.Changed), strings.Join(names, ", "), res.Target.Rev)
+	fmt.Fprintf(stderr, "%s (%s); similar code at %s:\n", count(len(res.Changed), "changed chunk"), strings.Join(names, ", "), res.Target.Rev)
 	printHits(w, p, hits)
 }

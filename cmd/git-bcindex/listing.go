@@ -106,3 +106,11 @@ func printVimLine(w io.Writer, p colorizer, path string, line, col int, text str
 	sep := p.paint(sgrSep, ":")
 	fmt.Fprintf(w, "%s%s%s%d%s%s\n", p.path(path, ":"), p.paint(sgrLine, fmt.Sprint(line)), sep, col, sep, p.highlight(text))
 }
+
+// count spells n things: "1 new blob", "3 new blobs".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
