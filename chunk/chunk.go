@@ -33,7 +33,13 @@ import (
 //	   or class without a docstring; Rust's //! and /*! document the file
 //	   or module holding them; Ruby's =begin/=end is a doc comment.
 //	7: definitions after one left unclosed are their own chunks (recover.go).
-const Version = 7
+//	8: every named top-level constant and variable is a chunk ("const" or
+//	   "var"), not only those of 4 lines or more: Go var and const specs,
+//	   Python module-level assignments, JavaScript/TypeScript top-level
+//	   const/let/var, Ruby constants, Java static final fields, Rust const
+//	   and static items, C #define and file-scope variables; enum members
+//	   (Java, Rust, C, TypeScript) are "const" chunks of their enum.
+const Version = 8
 
 // Chunk kinds.
 const (
@@ -54,18 +60,15 @@ const (
 	KindModule    = "module"
 	KindImpl      = "impl"
 	KindConst     = "const"
+	KindVar       = "var"
 	KindTable     = "table" // SQL tables and views
 	KindStage     = "stage" // Dockerfile build stages
 )
 
-// constMinLines is the size from which a top-level constant or variable is
-// a chunk of its own rather than part of the file chunk.
-const constMinLines = 4
-
 // Chunk is one searchable unit of a file: the file itself, a definition, a
 // markdown section or a window of lines.
 type Chunk struct {
-	Kind        string // see Kind* constants: file, function, method, class, type, interface, struct, enum, section, window, block, key, paragraph
+	Kind        string // see Kind* constants: file, function, method, class, type, interface, struct, enum, const, var, section, window, block, key, paragraph
 	Name        string // symbol or heading; "" for windows
 	Parent      int    // index of the parent chunk in File.Chunks; -1 only for chunk 0
 	Signature   string // declaration line(s) without body, whitespace-collapsed, <= 200 bytes

@@ -13,10 +13,13 @@
 // table per language (languages.go: node type → kind, name field, body).
 //
 //   - one chunk per function, method, class, struct, interface, enum, trait,
-//     impl, module and type declaration; top-level constants spanning at
-//     least constMinLines lines are "const" chunks (a one-liner stays in the
-//     file chunk); SQL CREATE TABLE/VIEW are "table", HCL blocks "key",
-//     Dockerfile build stages "stage";
+//     impl, module and type declaration; every named top-level constant
+//     and variable is a "const" or "var" chunk, one-liners too (Go var and
+//     const, Python module-level assignments, JavaScript/TypeScript const,
+//     let and var, Ruby constants, Java static final fields, Rust const and
+//     static, C #define and file-scope variables; values.go), and enum
+//     members are "const" chunks of their enum; SQL CREATE TABLE/VIEW are
+//     "table", HCL blocks "key", Dockerfile build stages "stage";
 //   - methods are children of their class (struct, trait, impl...); Go
 //     methods are children of the file, named by the method, with the
 //     receiver in the signature; functions of a module stay functions;

@@ -72,7 +72,15 @@ var edits = []edit{
 		return nil
 	}},
 	{"insert a definition in the middle", true, func(src []byte, tops []Chunk) []byte {
+		// Before a function: a constant may be a spec inside a group,
+		// where a function is a syntax error.
 		c := tops[len(tops)/2]
+		for _, t := range tops[len(tops)/2:] {
+			if t.Kind == KindFunction || t.Kind == KindMethod {
+				c = t
+				break
+			}
+		}
 		return splice(src, c.StartByte, c.StartByte, "// Inserted is new.\nfunc Inserted() {}\n\n")
 	}},
 	{"delete a definition in the middle", false, func(src []byte, tops []Chunk) []byte {

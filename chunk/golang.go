@@ -46,17 +46,28 @@ func visitGo(w *walker, it item, parent int, _ bool) {
 			}
 		}
 	case "var_declaration", "const_declaration":
+		kind := KindConst
+		if it.typ == "var_declaration" {
+			kind = KindVar
+		}
 		specs := w.children(it.n)
-		if len(specs) == 1 {
+		if len(specs) == 1 && specs[0].typ == "var_spec_list" {
+			specs = w.children(specs[0].n) // var ( ... )
+		}
+		// var x = 1: the chunk is the whole declaration with its doc. In a
+		// group, even of one, each spec is a chunk with the comments above
+		// it inside the group (so that a group losing its last but one spec
+		// does not change the chunk of the other: Edit relies on it).
+		if len(specs) == 1 && !hasChild(it.n, "(") {
 			start, doc := w.docAbove(it)
-			w.constChunk(specs[0].n.ChildByFieldName("name"), parent, start, it.end, doc, it.n)
+			w.constChunk(kind, specs[0].n.ChildByFieldName("name"), parent, start, it.end, doc, it.n)
 			return
 		}
 		for i, s := range specs {
 			if s.typ == "var_spec" || s.typ == "const_spec" {
 				s.prev = specs[:i]
 				start, doc := w.docAbove(s)
-				w.constChunk(s.n.ChildByFieldName("name"), parent, start, s.end, doc, s.n)
+				w.constChunk(kind, s.n.ChildByFieldName("name"), parent, start, s.end, doc, s.n)
 			}
 		}
 	case "package_clause":
@@ -93,22 +104,34 @@ func (w *walker) goTypeSpec(s item, parent, start, end int, doc string) {
 	w.add(kind, w.text(s.n.ChildByFieldName("name")), parent, start, end, sig, doc, s.n)
 }
 
-// constChunk adds a KindConst chunk for a top-level constant or variable
-// named by name when [start, end) has at least constMinLines lines: a large
-// literal is worth its own chunk, a one-liner stays in the file chunk.
-func (w *walker) constChunk(name *sitter.Node, parent, start, end int, doc string, n *sitter.Node) {
+// constChunk adds a chunk of kind (KindConst or KindVar) for a top-level
+// constant or variable named by name, spanning [start, end): a name
+// defined once at the top of a file is a symbol, whatever its size. Its
+// signature is its first line, without an opening bracket.
+func (w *walker) constChunk(kind string, name *sitter.Node, parent, start, end int, doc string, n *sitter.Node) {
 	if name == nil || parent != 0 {
 		return
 	}
-	sl, el := w.li.lines(start, end)
-	if el-sl+1 < constMinLines {
-		return
-	}
-	ns := int(n.StartByte())
+	w.add(kind, w.text(name), parent, start, end, w.firstLineSig(int(n.StartByte()), end), doc, n)
+}
+
+// firstLineSig is the signature of a value definition starting at ns: its
+// first line up to end, without a trailing "{", "[", "(" or "=".
+func (w *walker) firstLineSig(ns, end int) string {
 	e := ns
 	for e < end && w.src[e] != '\n' {
 		e++
 	}
-	sig := strings.TrimSpace(strings.TrimRight(collapse(w.src[ns:e]), "{[(= "))
-	w.add(KindConst, w.text(name), parent, start, end, sig, doc, n)
+	return strings.TrimSpace(strings.TrimRight(collapse(w.src[ns:e]), "{[(= "))
+}
+
+// hasChild reports whether n has a direct child of type typ (anonymous
+// tokens included).
+func hasChild(n *sitter.Node, typ string) bool {
+	for i := 0; i < int(n.ChildCount()); i++ {
+		if n.Child(i).Type() == typ {
+			return true
+		}
+	}
+	return false
 }

@@ -32,7 +32,8 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 	case "type_alias_declaration":
 		w.add(KindType, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 	case "enum_declaration":
-		w.add(KindEnum, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		i := w.add(KindEnum, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		w.jsEnumMembers(n.ChildByFieldName("body"), i)
 	case "method_definition", "method_signature", "abstract_method_signature":
 		if inClass {
 			w.add(KindMethod, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
@@ -51,7 +52,7 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 		if d := n.ChildByFieldName("declaration"); d != nil {
 			w.jsDecl(d, d.Type(), sp, doc, parent, inClass)
 		} else if v := n.ChildByFieldName("value"); v != nil {
-			w.jsValue(n, v, "default", sp, doc, parent)
+			w.jsValue(n, v, "default", KindConst, sp, doc, parent)
 		}
 	case "ambient_declaration":
 		// declare function f(): void; declare module "x" { ... }
@@ -72,7 +73,11 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 			if len(decls) == 1 {
 				dsp, dc = sp, doc
 			}
-			w.jsValue(n, v, w.text(d.n.ChildByFieldName("name")), dsp, dc, parent)
+			kind := KindVar
+			if strings.HasPrefix(w.text(n), "const") {
+				kind = KindConst
+			}
+			w.jsValue(n, v, w.text(d.n.ChildByFieldName("name")), kind, dsp, dc, parent)
 		}
 	case "expression_statement":
 		e := n.NamedChild(0)
@@ -91,7 +96,7 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 			if p := l.ChildByFieldName("property"); p != nil {
 				l = p
 			}
-			w.jsValue(n, v, w.text(l), sp, doc, parent)
+			w.jsValue(n, v, w.text(l), "", sp, doc, parent)
 		}
 	case "internal_module", "module":
 		w.into(n.ChildByFieldName("body"), parent, false)
@@ -101,8 +106,10 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 }
 
 // jsValue adds a chunk when value v of declaration decl is a function or a
-// class expression, named by its own name or else by name.
-func (w *walker) jsValue(decl, v *sitter.Node, name string, sp span, doc string, parent int) {
+// class expression, named by its own name or else by name; any other value
+// of a top-level declaration is a chunk of kind (KindConst for const,
+// KindVar for let and var; "": an assignment, not a definition).
+func (w *walker) jsValue(decl, v *sitter.Node, name, kind string, sp span, doc string, parent int) {
 	t := v.Type()
 	if own := v.ChildByFieldName("name"); own != nil && name == "default" {
 		name = w.text(own)
@@ -113,17 +120,8 @@ func (w *walker) jsValue(decl, v *sitter.Node, name string, sp span, doc string,
 	case t == "class":
 		i := w.add(KindClass, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
 		w.into(v.ChildByFieldName("body"), i, true)
-	case t == "object" || t == "array" || t == "template_string" || t == "call_expression" || t == "new_expression" || t == "as_expression" || t == "satisfies_expression":
-		if parent == 0 && name != "" {
-			if sl, el := w.li.lines(sp.start, sp.end); el-sl+1 >= constMinLines {
-				e := sp.sig
-				for e < sp.end && w.src[e] != '\n' {
-					e++
-				}
-				sig := strings.TrimSpace(strings.TrimRight(collapse(w.src[sp.sig:e]), "{[(= "))
-				w.add(KindConst, name, parent, sp.start, sp.end, sig, doc, decl)
-			}
-		}
+	case kind != "" && parent == 0 && name != "":
+		w.add(kind, name, parent, sp.start, sp.end, w.firstLineSig(sp.sig, sp.end), doc, decl)
 	}
 }
 

@@ -73,6 +73,9 @@ var javaSpec = &langSpec{
 		"method_declaration":              fn(KindFunction, "body"),
 		"constructor_declaration":         fn(KindFunction, "body"),
 		"compact_constructor_declaration": fn(KindFunction, "body"),
+		"field_declaration":               {kind: KindConst, nameFn: javaConstName},
+		"constant_declaration":            {kind: KindConst, nameFn: javaDeclaratorName},
+		"enum_constant":                   {kind: KindConst, name: "name"},
 	},
 	through: map[string]string{"enum_body_declarations": ""},
 }
@@ -83,14 +86,15 @@ var rustSpec = &langSpec{
 		"function_signature_item": fn(KindFunction),
 		"struct_item":             fn(KindStruct, "body"),
 		"union_item":              fn(KindStruct, "body"),
-		"enum_item":               fn(KindEnum, "body"),
+		"enum_item":               class(KindEnum, "body"),
 		"trait_item":              class(KindTrait, "body"),
 		"impl_item":               {kind: KindImpl, nameFn: rustImplName, body: []string{"body"}, members: true},
 		"mod_item":                class(KindModule, "body"),
 		"type_item":               fn(KindType),
 		"macro_definition":        fn(KindFunction),
-		"const_item":              {kind: KindConst, name: "name", minLines: constMinLines, topOnly: true},
-		"static_item":             {kind: KindConst, name: "name", minLines: constMinLines, topOnly: true},
+		"const_item":              {kind: KindConst, name: "name"},
+		"static_item":             {kind: KindVar, name: "name"},
+		"enum_variant":            {kind: KindConst, name: "name"},
 	},
 	attrs: map[string]bool{"attribute_item": true},
 }
@@ -104,11 +108,15 @@ func rustImplName(w *walker, n *sitter.Node) string {
 }
 
 var cDefs = map[string]defSpec{
-	"function_definition": {kind: KindFunction, nameFn: cFuncName, body: []string{"body"}},
-	"struct_specifier":    {kind: KindStruct, name: "name", body: []string{"body"}},
-	"union_specifier":     {kind: KindStruct, name: "name", body: []string{"body"}},
-	"enum_specifier":      {kind: KindEnum, name: "name", body: []string{"body"}},
-	"type_definition":     {kind: KindType, nameFn: cTypedefName},
+	"function_definition":  {kind: KindFunction, nameFn: cFuncName, body: []string{"body"}},
+	"struct_specifier":     {kind: KindStruct, name: "name", body: []string{"body"}},
+	"union_specifier":      {kind: KindStruct, name: "name", body: []string{"body"}},
+	"enum_specifier":       {kind: KindEnum, name: "name", body: []string{"body"}, members: true},
+	"enumerator":           {kind: KindConst, name: "name"},
+	"type_definition":      {kind: KindType, nameFn: cTypedefName},
+	"preproc_def":          {kind: KindConst, name: "name"},
+	"preproc_function_def": {kind: KindFunction, name: "name"},
+	"declaration":          {kind: KindVar, nameFn: cVarName, kindFn: cVarKind},
 }
 
 var cThrough = map[string]string{
@@ -173,6 +181,7 @@ var rubySpec = &langSpec{
 		"singleton_class":  {kind: KindClass, nameFn: func(w *walker, n *sitter.Node) string { return "<< " + w.text(n.ChildByFieldName("value")) }, members: true, body: []string{"body", "body_statement"}},
 		"method":           fn(KindFunction, "body", "body_statement"),
 		"singleton_method": {kind: KindFunction, nameFn: rubySingletonName, body: []string{"body", "body_statement"}},
+		"assignment":       {kind: KindConst, nameFn: rubyConstName},
 	},
 }
 

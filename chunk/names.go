@@ -25,7 +25,7 @@ func Languages() []string {
 // Kinds lists, sorted, every kind a chunk can have.
 func Kinds() []string {
 	out := []string{KindFile, KindFunction, KindMethod, KindClass, KindType, KindInterface, KindStruct, KindEnum,
-		KindSection, KindWindow, KindBlock, KindKey, KindParagraph, KindTrait, KindModule, KindImpl, KindConst,
+		KindSection, KindWindow, KindBlock, KindKey, KindParagraph, KindTrait, KindModule, KindImpl, KindConst, KindVar,
 		KindTable, KindStage}
 	slices.Sort(out)
 	return out

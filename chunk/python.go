@@ -24,7 +24,8 @@ func visitPython(w *walker, it item, parent int, inClass bool) {
 		}
 		if a := it.n.NamedChild(0); a != nil && a.Type() == "assignment" {
 			if l := a.ChildByFieldName("left"); l != nil && l.Type() == "identifier" {
-				w.constChunk(l, parent, it.start, it.end, "", it.n)
+				start, doc := w.docAbove(it)
+				w.constChunk(upperKind(w.text(l)), l, parent, start, it.end, doc, it.n)
 			}
 		}
 		return
@@ -80,4 +81,13 @@ func onlyComments(items []item) bool {
 		}
 	}
 	return true
+}
+
+// upperKind is the kind of a module-level name in a language without
+// constants: "const" for an ALL_CAPS name, by convention, else "var".
+func upperKind(name string) string {
+	if strings.ToUpper(name) == name && strings.ToLower(name) != name {
+		return KindConst
+	}
+	return KindVar
 }

@@ -39,9 +39,6 @@ type defSpec struct {
 	members bool
 	// kindFn overrides kind from the node's text (Kotlin "interface").
 	kindFn func(w *walker, n *sitter.Node) string
-	// minLines: the node is a chunk only when it spans at least this many
-	// lines (top-level constants with real content).
-	minLines int
 	// topOnly: only directly under the file or a namespace, not in a class.
 	topOnly bool
 }
@@ -71,11 +68,6 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 	d, ok := s.defs[it.typ]
 	if !ok || (d.topOnly && inClass) {
 		return
-	}
-	if d.minLines > 0 {
-		if sl, el := w.li.lines(it.start, it.end); el-sl+1 < d.minLines {
-			return
-		}
 	}
 	name := ""
 	switch {

@@ -49,13 +49,17 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 	for _, id := range ids {
 		want[id] = true
 	}
+	paths, err := search.NewPathFilter(opts.Path, opts.Exclude)
+	if err != nil {
+		return nil, err
+	}
 	var visible []map[string]any
 	for _, f := range rows {
 		pr, ok := refs[[2]string{str(f, "repo"), str(f, "ref")}]
 		if !ok || num(f, "from") > pr.gen || num(f, "until") <= pr.gen {
 			continue // another generation, or a ref outside the filters
 		}
-		if opts.Path != "" && !search.PathMatches(opts.Path, str(f, "path")) {
+		if !paths.Match(str(f, "path")) {
 			continue
 		}
 		visible = append(visible, f)

@@ -22,9 +22,12 @@ type transient struct{ error }
 func (t transient) Unwrap() error { return t.error }
 
 // transientMarks are pieces of messages Weaviate gives while a node is
-// down or a shard is moving.
+// down or a shard is moving. Over gRPC, a batch the coordinator was
+// forwarding to a node killed meanwhile ends with status DeadlineExceeded
+// ("stream terminated by RST_STREAM"): the next attempt reaches a quorum
+// of the nodes left.
 var transientMarks = []string{"consistency level", "replica", "leader", "timeout", "connection", "unavailable",
-	"EOF", "broken pipe", "shard", "not ready", "context deadline", "node"}
+	"EOF", "broken pipe", "shard", "not ready", "context deadline", "node", "DeadlineExceeded", "RST_STREAM"}
 
 // maybeTransient wraps err as transient when its message says so.
 func maybeTransient(err error) error {

@@ -2,9 +2,12 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -109,6 +112,13 @@ func publishRef(ctx context.Context, c *Client, src Source, opts PublishOptions,
 		return nil, err
 	}
 	plan := planFiles(opts.Repo, ref, files, have, model, state.Gen, next)
+	if unchanged && len(plan.put) > 0 {
+		// A repair: the files seem missing, but the replica the query
+		// read may be one that was down while they were written.
+		if plan.put, err = c.stillMissing(ctx, opts.Repo, ref, model, plan.put, state.Gen); err != nil {
+			return nil, err
+		}
+	}
 	sum.FilesAdded, sum.FilesRemoved = len(plan.put), len(plan.retire)
 	if unchanged {
 		sum.Repaired = len(plan.put) + len(plan.revive) + len(plan.retire) + len(plan.drop)
@@ -131,13 +141,58 @@ func publishRef(ctx context.Context, c *Client, src Source, opts PublishOptions,
 	return sum, c.cleanup(ctx, opts.Repo, ref, next)
 }
 
-func (c *Client) readRef(ctx context.Context, repo, ref string) (refState, error) {
-	rows, err := c.get(ctx, query{class: RefClass, fields: []string{"commit", "model", "gen"},
-		where: and(eq("repo", repo), eq("ref", ref)), limit: 1})
-	if err != nil || len(rows) == 0 {
-		return refState{}, err
+// stillMissing returns the files of files whose objects, read by ID at
+// quorum, are not visible at generation gen.
+func (c *Client) stillMissing(ctx context.Context, repo, ref, model string, files []File, gen int64) ([]File, error) {
+	var out []File
+	for _, f := range files {
+		props, err := c.getAtQuorum(ctx, FileClass, fileID(repo, ref, model, f.Path, f.Blob))
+		if err != nil {
+			return nil, err
+		}
+		if props == nil || num(props, "from") > gen || num(props, "until") <= gen {
+			out = append(out, f)
+		}
 	}
-	return refState{Commit: str(rows[0], "commit"), Model: str(rows[0], "model"), Gen: num(rows[0], "gen")}, nil
+	return out, nil
+}
+
+// getAtQuorum reads the properties of one object by ID at quorum; nil when
+// there is none.
+func (c *Client) getAtQuorum(ctx context.Context, class, id string) (map[string]any, error) {
+	var props map[string]any
+	err := retry(ctx, func() error {
+		objs, err := c.w.Data().ObjectsGetter().WithClassName(class).WithID(id).
+			WithConsistencyLevel(Consistency).Do(ctx)
+		var we *fault.WeaviateClientError
+		if errors.As(err, &we) && we.StatusCode == http.StatusNotFound {
+			props = nil
+			return nil
+		}
+		if err != nil {
+			return maybeTransient(c.wrap("read "+class+" "+id, err))
+		}
+		props = nil
+		if len(objs) == 1 {
+			props, _ = objs[0].Properties.(map[string]any)
+		}
+		return nil
+	})
+	return props, err
+}
+
+// readRef reads a ref's published state by its ID at quorum, as it is
+// written: of two replicas, at least one has the last switch, and the
+// newer wins. A query reads one replica, which may be one that was down
+// while publishes switched the ref; planning against its stale generation
+// made a publish after a node's restart send again files already
+// published and reuse a generation number.
+func (c *Client) readRef(ctx context.Context, repo, ref string) (refState, error) {
+	props, err := c.getAtQuorum(ctx, RefClass, refID(repo, ref))
+	if err != nil || props == nil {
+		return refState{}, err // nil: not published yet
+	}
+	return refState{Commit: str(props, "commit"), Model: str(props, "model"), Gen: num(props, "gen")}, nil
 }
 
 func (c *Client) writeRef(ctx context.Context, repo, ref string, s refState) error {

@@ -21,7 +21,8 @@ type SearchOptions struct {
 	K        int      // hits; default 10
 	Repo     string   // glob over repository names ("team/*"); "" = all
 	Refs     []string // only these published refs (names or globs: "main", "release/*"); none = every one
-	Path     string   // glob over paths, as in local search
+	Path     string   // glob over paths, as in local search ("!GLOB" excludes)
+	Exclude  []string // globs of paths to leave out, as in local search
 	Lang     string
 	Kind     string
 	MaxLines int // snippet lines of the chunk itself; 0 = whole chunk
@@ -57,10 +58,13 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = DefaultAlpha
 	}
-	for _, g := range append([]string{opts.Repo, opts.Path}, opts.Refs...) {
+	for _, g := range append([]string{opts.Repo}, opts.Refs...) {
 		if g != "" && !doublestar.ValidatePattern(g) {
 			return nil, fmt.Errorf("invalid glob %q", g)
 		}
+	}
+	if _, err := search.NewPathFilter(opts.Path, opts.Exclude); err != nil {
+		return nil, err
 	}
 	if _, err := c.checkSchema(ctx); err != nil {
 		return nil, err

@@ -33,23 +33,45 @@ func Builtin() (*Static, error) {
 	return builtin, builtinErr
 }
 
-// Default returns the built-in offline embedder: the trained model, or, if
-// the binary was built with a model file whose header is damaged (a build
-// defect the tests catch), the hash embedder, whose different ID keeps
-// vectors apart; damaged tables make Embed fail.
+// Default returns the built-in offline embedder, the trained model.
 //
 // The model's ID and dimension come from its header, read at once; its
 // tables (the vocabulary map and row scales, ~10 ms to parse) load in the
 // background from this call on, and the first Embed waits for them. A
 // command thus resolves its revision and opens its view while the model
 // loads, instead of before.
-func Default() Embedder {
-	hdr, _, err := readStaticHeader(builtinModel)
-	if err != nil || hdr.ID != BuiltinID {
-		return Hash{}
+//
+// A binary built with a damaged model (a build defect) never falls back
+// to another embedder, whose vectors would be noise under a quality test
+// that then turned itself off: Default is then an embedder whose every
+// Embed fails and says so.
+func Default() Embedder { return defaultOf(builtinModel) }
+
+// defaultOf is Default with the model file's bytes: a damaged header
+// makes a brokenBuiltin (damaged tables fail in Builtin).
+func defaultOf(model []byte) Embedder {
+	hdr, _, err := readStaticHeader(model)
+	if err == nil && hdr.ID != BuiltinID {
+		err = fmt.Errorf("its header names model %q", hdr.ID)
+	}
+	if err != nil {
+		return brokenBuiltin{fmt.Errorf("embed: the built-in model %s in this git-bcindex is damaged (%v): reinstall git-bcindex, or set bcindex.embedder to a remote provider", BuiltinID, err)}
 	}
 	go Builtin()
 	return builtinLazy{hdr: hdr}
+}
+
+// brokenBuiltin is the built-in model when it cannot be read: it keeps
+// the model's ID (vectors of it are never mixed with another's) and fails
+// every Embed with why.
+type brokenBuiltin struct{ err error }
+
+func (b brokenBuiltin) ID() string { return BuiltinID }
+
+func (b brokenBuiltin) Dim() int { return 0 }
+
+func (b brokenBuiltin) Embed(context.Context, []string, Role) ([][]float32, error) {
+	return nil, b.err
 }
 
 // builtinLazy is the built-in model before (and after) its tables load.
@@ -62,7 +84,7 @@ func (b builtinLazy) Dim() int { return b.hdr.Dim }
 func (b builtinLazy) Embed(ctx context.Context, texts []string, role Role) ([][]float32, error) {
 	m, err := Builtin()
 	if err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
+		return nil, fmt.Errorf("embed: the built-in model %s in this git-bcindex is damaged (%w): reinstall git-bcindex", BuiltinID, err)
 	}
 	return m.Embed(ctx, texts, role)
 }

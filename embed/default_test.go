@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -97,6 +98,26 @@ func BenchmarkLoadBuiltin(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := LoadStatic(builtinModel); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDamagedModelIsAnError: a built-in model whose header cannot be read
+// is never replaced by another embedder: Default keeps the model's ID and
+// every Embed fails saying the model is damaged and what to do.
+func TestDamagedModelIsAnError(t *testing.T) {
+	damaged := append([]byte(nil), builtinModel[:64]...)
+	for i := range damaged[:16] {
+		damaged[i] ^= 0xff
+	}
+	for _, model := range [][]byte{nil, damaged} {
+		e := defaultOf(model)
+		if e.ID() != BuiltinID {
+			t.Errorf("damaged model: Default is %q, want %q", e.ID(), BuiltinID)
+		}
+		_, err := e.Embed(context.Background(), []string{"retry with backoff"}, RoleQuery)
+		if err == nil || !strings.Contains(err.Error(), "damaged") || !strings.Contains(err.Error(), "reinstall") {
+			t.Errorf("damaged model: Embed error %v", err)
 		}
 	}
 }

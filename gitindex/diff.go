@@ -34,9 +34,11 @@ type TreeDiff struct {
 // or when a .gitattributes file changed (attributes can re-classify any
 // file). The derived listing is cached under to.
 func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumbing.Hash) (*Listing, *TreeDiff, error) {
-	if l, err := readListing(r.IndexDir, to); err == nil {
+	l, err := readListing(r.IndexDir, to)
+	if err == nil {
 		return l, &TreeDiff{Cached: true}, nil
 	}
+	r.listingDamaged(err)
 	for _, base := range bases {
 		if base.IsZero() || base == to {
 			continue
@@ -60,7 +62,7 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 		}
 		return l, d, nil
 	}
-	l, err := r.WalkTree(to)
+	l, err = r.WalkTree(to)
 	if err != nil && r.reopen() {
 		l, err = r.WalkTree(to)
 	}

@@ -26,6 +26,10 @@ var ErrNotRepository = errors.New("not a git repository")
 // ErrUnknownRevision is returned when a revision does not resolve to a commit.
 var ErrUnknownRevision = errors.New("unknown revision")
 
+// ErrNoCommits is returned, with ErrUnknownRevision, for a revision of a
+// repository that has no commits yet.
+var ErrNoCommits = errors.New("the repository has no commits yet")
+
 // Repo is an opened repository and the location of its index.
 type Repo struct {
 	Git       *git.Repository
@@ -33,9 +37,12 @@ type Repo struct {
 	CommonDir string // the shared git dir holding objects and refs
 	WorkTree  string // top of the working tree; "" for a bare repository
 	IndexDir  string // CommonDir/bcindex
-	workDir   string // where it was opened from, to open it again
-	loose     *looseObjects
-	packs     *packSet
+	// Damaged, when set, is told in one line of each cached file (a tree
+	// listing) that failed its checks and was made again from git.
+	Damaged func(line string)
+	workDir string // where it was opened from, to open it again
+	loose   *looseObjects
+	packs   *packSet
 	// gitMu serialises what falls back to go-git in ReadBlobUpTo, whose
 	// object access is not safe for concurrent use; the direct loose and
 	// pack readers are.

@@ -219,7 +219,7 @@ func (r *Repo) revError(ctx context.Context, rev, msg string, err error) error {
 	}
 	if rev == "HEAD" || rev == "@" {
 		if _, _, err := r.git(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
-			return fmt.Errorf("%w %q: the repository has no commits yet", ErrUnknownRevision, rev)
+			return fmt.Errorf("%w %q: %w", ErrUnknownRevision, rev, ErrNoCommits)
 		}
 	}
 	var detail string

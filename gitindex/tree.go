@@ -2,6 +2,9 @@ package gitindex
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -92,10 +95,21 @@ const maxDeltaShare = 8
 // Listing returns the flattened listing of tree, from the cache when present,
 // else by walking the tree with go-git and caching the result.
 func (r *Repo) Listing(tree plumbing.Hash) (*Listing, error) {
-	if l, err := readListing(r.IndexDir, tree); err == nil {
+	l, err := readListing(r.IndexDir, tree)
+	if err == nil {
 		return l, nil
 	}
+	r.listingDamaged(err)
 	return r.walkListing(tree)
+}
+
+// listingDamaged tells r.Damaged that a cached listing failed its checks
+// (err; not a listing never cached, or whose base gc removed) and that the
+// tree is listed again from git, which replaces it.
+func (r *Repo) listingDamaged(err error) {
+	if r.Damaged != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.Damaged(fmt.Sprintf("%v; listed the tree again from git", err))
+	}
 }
 
 // walkListing walks tree with go-git and caches its listing.
@@ -123,6 +137,7 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
 			continue
 		}
+		r.listingDamaged(errs[i])
 		out[i], errs[i] = r.walkListing(t)
 	}
 	return out, errs
@@ -140,6 +155,7 @@ func (r *Repo) ListingsByDelta(trees []plumbing.Hash, cachedOnly bool) ([]*Listi
 		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
 			continue
 		}
+		r.listingDamaged(errs[i])
 		out[i], errs[i] = r.walkListing(t)
 	}
 	return out, errs

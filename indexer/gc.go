@@ -94,13 +94,12 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err == nil {
 		err = ix.sweepStore(st, live, vecsBefore, sum)
 	}
-	st.CompactOnClose()
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		// Closed with level 0 compacted, the database knows which bytes
-		// of its log the deletions left dead.
+		// RewriteLog compacts the tree first, so that the database knows
+		// which bytes of its log the deletions left dead.
 		if sum.LogFiles, err = store.RewriteLog(dir, m.Segments); err != nil {
 			err = fmt.Errorf("gc: %w", err)
 		}

@@ -212,6 +212,12 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		return nil, err
 	}
 	defer snap.Close()
+	// Skip counts are the revisions' and the same on every run, as status
+	// reports them: a file skipped by its path counts once however many
+	// of the revisions hold it, one skipped by its content (binary, a
+	// generated header) once per blob, read from the blob's record when
+	// it is indexed already (the writer counts the new ones).
+	skippedFiles := map[string]bool{}
 	for li, l := range listings {
 		var previous map[string]plumbing.Hash
 		if li < len(diffs) && diffs[li] != nil {
@@ -220,7 +226,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		for _, e := range l.Entries {
 			sum.Files++
 			if e.Skip != gitindex.SkipNone {
-				sum.Skipped[e.Skip]++
+				if key := e.Path + "\x00" + e.Blob.String(); !skippedFiles[key] {
+					skippedFiles[key] = true
+					sum.Skipped[e.Skip]++
+				}
 				if gitindex.GrepReads(e.Skip) && !seen[e.Blob] {
 					seen[e.Blob] = true
 					if _, ok := snap.FindBlob(e.Blob); !ok {
@@ -234,8 +243,12 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 			}
 			seen[e.Blob] = true
 			sum.Blobs++
-			if _, ok := snap.FindBlob(e.Blob); ok {
+			if loc, ok := snap.FindBlob(e.Blob); ok {
 				sum.BlobsReused++
+				seg := snap.Segments[loc.Seg]
+				if skip := seg.Table.BlobInfo(seg.BlobIndex(loc.First, e.Blob)).Skip; skip != gitindex.SkipNone {
+					sum.Skipped[skip]++
+				}
 				continue
 			}
 			t := todoBlob{sha: e.Blob, path: e.Path}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/gofrs/flock"
@@ -35,9 +36,13 @@ type Status struct {
 	// VectorsMissing is set when some chunks lack vectors of Model (it was
 	// switched): the next search or index computes them.
 	VectorsMissing bool   `json:"vectors_missing"`
-	ModelLabel     string `json:"-"`               // Model as VectorsByModel names it
-	Indexing       bool   `json:"indexing"`        // an indexer holds the lock now
-	Hooks          bool   `json:"hooks_installed"` // set by the caller: git hooks keep the index fresh
+	ModelLabel     string `json:"-"`        // Model as VectorsByModel names it
+	Indexing       bool   `json:"indexing"` // an indexer holds the lock now
+	// Damaged says what of the index database fails its checksums ("" when
+	// sound, or not checked while an indexer runs): the next index run
+	// sets it aside and rebuilds from git.
+	Damaged string `json:"damaged,omitempty"`
+	Hooks   bool   `json:"hooks_installed"` // set by the caller: git hooks keep the index fresh
 }
 
 // Status reports the index's coverage of rev without modifying the index
@@ -52,6 +57,11 @@ func StatusOf(r *gitindex.Repo, rev, model string) (*Status, error) {
 	fl := flock.New(filepath.Join(r.IndexDir, "index.lock"))
 	if ok, err := fl.TryRLock(); err == nil {
 		if ok {
+			// Held shared, the lock keeps an indexer from rewriting the
+			// tables while they are read.
+			if err := store.CheckBadger(filepath.Join(r.IndexDir, "db"), false); errors.Is(err, store.ErrCorrupt) {
+				st.Damaged = strings.TrimPrefix(err.Error(), store.ErrCorrupt.Error()+": ")
+			}
 			fl.Unlock()
 		} else {
 			st.Indexing = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -70,7 +71,16 @@ func (s *Server) SDK() *sdk.Server { return s.sdk }
 
 // Run serves one client over stdin/stdout until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context) error {
-	err := s.sdk.Run(ctx, &sdk.StdioTransport{})
+	return s.Serve(ctx, os.Stdin, os.Stdout)
+}
+
+// Serve serves one client reading in and writing out (newline-delimited
+// JSON-RPC) until the input ends or ctx does. Every request read before
+// the input ended is answered first (drain.go).
+func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) error {
+	p := newPending()
+	t := &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p}, Writer: &answerWriter{w: out, p: p}}
+	err := s.sdk.Run(ctx, t)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("serve mcp over stdio: %w", err)
 	}

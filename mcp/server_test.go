@@ -2,11 +2,15 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bcindex/bcindex/embed"
 )
 
 func TestInitializeAndListTools(t *testing.T) {
@@ -265,5 +269,36 @@ func TestChunks(t *testing.T) {
 	old, _ := ok[getChunkOut](t, c, "get_chunk", map[string]any{"chunk_id": rest.Chunks[0].ChunkID, "rev": "v1"})
 	if old.Name != "Retry" || !strings.Contains(old.Text, "func Retry(") {
 		t.Errorf("v1 chunk: %+v", old)
+	}
+}
+
+// TestServeAnswersAfterInputEnds: every request read before the input
+// ended is answered, the last one too when its line has no newline.
+func TestServeAnswersAfterInputEnds(t *testing.T) {
+	f := newFixture(t)
+	srv := NewServer(f.repo, Options{Embedder: embed.Default(), Version: "v9.8.7"})
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"retry with backoff"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"net/retry.go"}}}`
+	var out strings.Builder
+	if err := srv.Serve(context.Background(), io.NopCloser(strings.NewReader(in)), &out); err != nil {
+		t.Fatal(err)
+	}
+	answered := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     json.RawMessage
+			Result json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if m.Result != nil {
+			answered[string(m.ID)] = true
+		}
+	}
+	if len(answered) != 3 || !strings.Contains(out.String(), `"version":"v9.8.7"`) {
+		t.Fatalf("answered %v of ids 1, 2, 3:\n%s", answered, out.String())
 	}
 }

@@ -222,6 +222,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, 
 	}
 	found := make([]map[int]place, nTrees)
 	extra := make([][]string, len(hits))
+	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	var cur []gitindex.Entry
 	for i, fresh := range chain.fresh {
 		if i > 0 {
@@ -236,7 +237,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, 
 		}
 		found[t] = map[int]place{}
 		for _, e := range cur {
-			if e.Skip != gitindex.SkipNone || (opts.Path != "" && !pathMatches(opts.Path, e.Path)) {
+			if e.Skip != gitindex.SkipNone || !paths.Match(e.Path) {
 				continue
 			}
 			for _, m := range byBlob[e.Blob] {

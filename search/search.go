@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/bmatcuk/doublestar/v4"
+	"unicode"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
@@ -36,16 +35,17 @@ var ErrBadFilter = errors.New("unknown filter value")
 // Options of one search.
 type Options struct {
 	Query    string
-	Rev      string // default HEAD
-	K        int    // number of hits; default 10
-	Mode     string // hybrid (default), symbol, text, vector
-	Path     string // glob over the file path, e.g. "pkg/**/*.go"
-	Lang     string // language, e.g. "go"
-	Kind     string // chunk kind, e.g. "function"; "function,method" allows either
-	Context  int    // lines of context around the snippet
-	MaxLines int    // snippet lines of the chunk itself; 0: whole chunk
-	NoIndex  bool   // do not index missing blobs first
-	Worktree bool   // search HEAD with the working tree's uncommitted changes
+	Rev      string   // default HEAD
+	K        int      // number of hits; default 10
+	Mode     string   // hybrid (default), symbol, text, vector
+	Path     string   // glob over the file path, e.g. "pkg/**/*.go"; "!GLOB" excludes
+	Exclude  []string // globs of paths to leave out (PathFilter)
+	Lang     string   // language, e.g. "go"
+	Kind     string   // chunk kind, e.g. "function"; "function,method" allows either
+	Context  int      // lines of context around the snippet
+	MaxLines int      // snippet lines of the chunk itself; 0: whole chunk
+	NoIndex  bool     // do not index missing blobs first
+	Worktree bool     // search HEAD with the working tree's uncommitted changes
 
 	// Set queries: only chunks whose content hash is in every OnlyIn revision
 	// and in no NotIn revision. Rev defaults to OnlyIn[0].
@@ -120,6 +120,9 @@ type Result struct {
 	// indexer held the lock).
 	NoVectors int
 	Indexed   *indexer.Summary
+	// NoExactName is set when the query is one identifier that names no
+	// chunk of the revision: the hits are only related code.
+	NoExactName bool
 
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
@@ -206,14 +209,29 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	singleRefs(hits)
 	res.Hits = hits
 	res.Revisions = []gitindex.Commit{res.Commit}
+	res.NoExactName = isIdentifier(opts.Query) && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	return res, nil
+}
+
+// isIdentifier reports whether q is one identifier (letters, digits, _ and
+// $, not starting with a digit), the form a symbol search takes.
+func isIdentifier(q string) bool {
+	q = strings.TrimSpace(q)
+	for i, r := range q {
+		if r != '_' && r != '$' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return q != ""
 }
 
 // rank runs the arms opts.Mode asks for over the view and fuses them.
 func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 	var arms []arm
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		arms = append(arms, arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
+		cands := v.symbolArm(opts.Query)
+		v.namedExactly = len(cands) > 0 && cands[0].score >= symbolExact
+		arms = append(arms, arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol], cands: cands})
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
 		cands, top := v.textArm(opts.Query)
@@ -245,8 +263,8 @@ func checkOptions(opts *Options) error {
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
 	}
-	if opts.Path != "" && !doublestar.ValidatePattern(opts.Path) {
-		return fmt.Errorf("invalid --path glob %q", opts.Path)
+	if _, err := NewPathFilter(opts.Path, opts.Exclude); err != nil {
+		return err
 	}
 	return checkFilters(opts.Lang, opts.Kind)
 }

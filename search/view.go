@@ -1,13 +1,11 @@
 package search
 
 import (
-	"path"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/bits-and-blooms/bitset"
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -33,6 +31,9 @@ type view struct {
 	// added lists the blobs in the order they were made visible: by
 	// listing, then by path.
 	added []blobRef
+	// namedExactly is set by rank when a chunk is named by the query
+	// (the symbol arm matched it exactly, case aside).
+	namedExactly bool
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.
@@ -98,12 +99,13 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n in
 // changed back) finds its blob in the view and only adds its path.
 func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
+	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}
-		if opts.Path != "" && !pathMatches(opts.Path, e.Path) {
+		if !paths.Match(e.Path) {
 			continue
 		}
 		var loc store.BlobLoc
@@ -167,26 +169,6 @@ func setRange(b *bitset.BitSet, lo, hi int) {
 func (v *view) blobAt(seg, row int) (visibleBlob, bool) {
 	b, ok := v.blobs[seg][v.snap.Segments[seg].BlobFirst(row)]
 	return b, ok
-}
-
-// PathMatches reports whether path p matches a --path glob, as search
-// filters paths.
-func PathMatches(glob, p string) bool { return pathMatches(glob, p) }
-
-// pathMatches matches a glob against the whole path, or, for a pattern
-// without a slash, against the base name too ("*.go" matches "a/b.go").
-func pathMatches(glob, p string) bool {
-	if ok, _ := doublestar.Match(glob, p); ok {
-		return true
-	}
-	if !strings.Contains(glob, "/") {
-		ok, _ := doublestar.Match(glob, path.Base(p))
-		return ok
-	}
-	if ok, _ := doublestar.Match(strings.TrimSuffix(glob, "/")+"/**", p); ok {
-		return true
-	}
-	return false
 }
 
 // cand is a candidate row and its score in one arm.

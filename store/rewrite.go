@@ -18,10 +18,11 @@ import (
 // are pointed at the parts' new places before any old file goes: an open
 // iterator holds Badger's removals back until then. A query that mapped a
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
-// Only what a closed session's level-0 compaction (CompactOnClose) or
-// earlier compactions found dead is reclaimed. It returns how many log
-// files were rewritten.
+// It returns how many log files were rewritten.
 func RewriteLog(indexDir string, ids []string) (int, error) {
+	if err := compactTree(storeOptions(indexDir), true); err != nil {
+		return 0, err
+	}
 	st, err := OpenStore(indexDir)
 	if err != nil {
 		return 0, err
@@ -33,11 +34,46 @@ func RewriteLog(indexDir string, ids []string) (int, error) {
 	return n, err
 }
 
-// rewriteLog is RewriteLog on an open store.
-func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
-	if err := s.DB.Flatten(1); err != nil {
-		return 0, fmt.Errorf("compact index: %w", err)
+// compactTree opens the database only to compact it: level 0 as it closes,
+// then, when flatten, every level into the last in a second session
+// (closing compacts only the level-0 tables that overlap the oldest, and
+// Flatten does nothing while level 0 alone holds tables).
+func compactTree(opts badger.Options, flatten bool) error {
+	if err := compactSession(opts, false); err != nil || !flatten {
+		return err
 	}
+	return compactSession(opts, true)
+}
+
+// compactSession is one session of compactTree. A compaction drops the
+// versions a deletion or an overwrite left dead, and records their log
+// bytes as discardable, only at or below the discard timestamp. Opened
+// normally, Badger takes that timestamp from its read watermark, which a
+// goroutine of its own advances to the newest version some time after
+// open: a compaction that ran first (seen under load) kept every dead
+// version, and no log file was rewritten. Opened managed, the timestamp is
+// set here, before any compaction, to the newest version: nothing else
+// reads this session, so every older version may go.
+func compactSession(opts badger.Options, flatten bool) error {
+	db, err := openBadgerWith(badger.OpenManaged, opts.WithCompactL0OnClose(true), true)
+	if err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	db.SetDiscardTs(db.MaxVersion())
+	if flatten {
+		err = db.Flatten(1)
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("compact index: %w", err)
+	}
+	return nil
+}
+
+// rewriteLog is RewriteLog on an open store whose tree is compacted.
+func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 	txn := s.DB.NewTransaction(false)
 	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 	n := 0
@@ -121,24 +157,15 @@ func (s *Store) findParts(id, name string, l *Locator) ([]PartLoc, error) {
 // would gain a file per hook run.
 const maxLogFiles = 32
 
-// TidyLog reclaims the value log when it has grown past maxLogFiles files:
-// the database is opened and closed with level 0 compacted, so that it
-// learns which log bytes merges left dead, then opened again to rewrite
-// the log (RewriteLog) for the live segments ids. The caller holds the
-// index lock and no store is open. It returns how many log files were
+// TidyLog reclaims the value log when it has grown past maxLogFiles files
+// (RewriteLog, which first compacts the tree so that Badger learns which
+// log bytes merges left dead) for the live segments ids. The caller holds
+// the index lock and no store is open. It returns how many log files were
 // rewritten.
 func TidyLog(indexDir string, ids []string) (int, error) {
 	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
 	if len(names) <= maxLogFiles {
 		return 0, nil
-	}
-	st, err := OpenStore(indexDir)
-	if err != nil {
-		return 0, err
-	}
-	st.CompactOnClose()
-	if err := st.Close(); err != nil {
-		return 0, err
 	}
 	return RewriteLog(indexDir, ids)
 }

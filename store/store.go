@@ -23,15 +23,9 @@ type Store struct {
 	opts    badger.Options
 	written atomic.Int64 // bytes of keys and values written since open
 
-	mu      sync.Mutex
-	wrote   []wroteParts // vector parts written since open (recordWritten)
-	compact bool         // Close compacts level 0 whatever was written
+	mu    sync.Mutex
+	wrote []wroteParts // vector parts written since open (recordWritten)
 }
-
-// CompactOnClose makes Close compact level 0 of the tree: deletions then
-// meet the values they delete, and Badger learns which bytes of its log
-// are dead (RewriteLog, in the next session, reclaims them).
-func (s *Store) CompactOnClose() { s.compact = true }
 
 // compactAfter is how many bytes a session writes before Close compacts
 // level 0 of the tree: a large run (a full index) pays for compacting what
@@ -50,9 +44,9 @@ func OpenStore(indexDir string) (*Store, error) { return openStore(indexDir, tru
 // opening them).
 func OpenCheckedStore(indexDir string) (*Store, error) { return openStore(indexDir, false) }
 
-func openStore(indexDir string, check bool) (*Store, error) {
-	dir := filepath.Join(indexDir, "db")
-	opts := badger.DefaultOptions(dir).
+// storeOptions are the Badger options of the database in indexDir/db.
+func storeOptions(indexDir string) badger.Options {
+	return badger.DefaultOptions(filepath.Join(indexDir, "db")).
 		WithLogger(nil).
 		WithNumVersionsToKeep(1).
 		WithValueLogFileSize(64 << 20).
@@ -74,6 +68,10 @@ func openStore(indexDir string, check bool) (*Store, error) {
 		// tables instead of 34, and a branch run's wait for the close
 		// 12–45 ms instead of 50–100 (bench/README.md).
 		WithBaseTableSize(16 << 20)
+}
+
+func openStore(indexDir string, check bool) (*Store, error) {
+	opts := storeOptions(indexDir)
 	db, err := openBadger(opts, check)
 	if err != nil {
 		return nil, err
@@ -109,12 +107,16 @@ func (s *Store) checkSchema() error {
 }
 
 func openBadger(opts badger.Options, check bool) (*badger.DB, error) {
+	return openBadgerWith(badger.Open, opts, check)
+}
+
+func openBadgerWith(open func(badger.Options) (*badger.DB, error), opts badger.Options, check bool) (*badger.DB, error) {
 	if check {
 		if err := CheckBadger(opts.Dir, false); err != nil {
 			return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
 		}
 	}
-	db, err := badger.Open(opts)
+	db, err := open(opts)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, fmt.Errorf("open index %s: another process holds it: %w", opts.Dir, err)
@@ -131,13 +133,9 @@ func (s *Store) Close() error {
 	if err := s.DB.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
-	if s.compact || s.written.Load() > compactAfter {
-		db, err := openBadger(s.opts.WithCompactL0OnClose(true), true)
-		if err != nil {
-			return fmt.Errorf("compact index: %w", err)
-		}
-		if err := db.Close(); err != nil {
-			return fmt.Errorf("compact index: %w", err)
+	if s.written.Load() > compactAfter {
+		if err := compactTree(s.opts, false); err != nil {
+			return err
 		}
 	}
 	s.mu.Lock()

@@ -148,17 +148,27 @@ type form struct {
 	Exact                          exactForm // mode "exact"
 }
 
-func readForm(r *http.Request, defK int) form {
+// maxK is the most hits a page shows.
+const maxK = 200
+
+// readForm reads the form's state from the query; bad says what is wrong
+// with a parameter ("" when nothing is), for a 400 page: a value out of
+// range is refused, never replaced by the default without a word.
+func readForm(r *http.Request, defK int) (f form, bad string) {
 	q := r.URL.Query()
-	f := form{Q: q.Get("q"), Ref: q.Get("ref"), Mode: q.Get("mode"), Path: q.Get("path"), Lang: q.Get("lang"), Kind: q.Get("kind"), K: defK}
+	f = form{Q: q.Get("q"), Ref: q.Get("ref"), Mode: q.Get("mode"), Path: q.Get("path"), Lang: q.Get("lang"), Kind: q.Get("kind"), K: defK}
 	if f.Ref == "" {
 		f.Ref = "HEAD"
 	}
-	if k, err := strconv.Atoi(q.Get("k")); err == nil && k > 0 && k <= 200 {
+	if v := q.Get("k"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > maxK {
+			return f, fmt.Sprintf("k=%q: the number of hits must be a whole number from 1 to %d", v, maxK)
+		}
 		f.K = k
 	}
 	f.Exact = readExactForm(q)
-	return f
+	return f, ""
 }
 
 func (f form) options() search.Options {
@@ -194,8 +204,12 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, p page) 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := readForm(r, 10)
-	p := page{Title: "bcindex", Form: f, Refs: s.refs()}
+	f, bad := readForm(r, 10)
+	p := page{Title: "bcindex", Form: f, Refs: s.refs(), Error: bad}
+	if bad != "" {
+		s.render(w, http.StatusBadRequest, "search.html", p)
+		return
+	}
 	if f.Q == "" {
 		s.render(w, http.StatusOK, "search.html", p)
 		return
@@ -221,16 +235,24 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := readForm(r, 10)
+	f, bad := readForm(r, 10)
 	f.Path = "" // the file's path, not a filter to carry to the other pages
-	p := page{Title: r.URL.Query().Get("path") + " · bcindex", Form: f, Refs: s.refs()}
+	p := page{Title: r.URL.Query().Get("path") + " · bcindex", Form: f, Refs: s.refs(), Error: bad}
+	lines := r.URL.Query().Get("lines")
+	start, end := lineRange(lines)
+	if bad == "" && lines != "" && start == 0 {
+		p.Error = fmt.Sprintf("lines=%q: give a line or a range, as 12 or 12-20", lines)
+	}
+	if p.Error != "" {
+		s.render(w, http.StatusBadRequest, "file.html", p)
+		return
+	}
 	file, err := safepath.ReadFile(s.repo, f.Ref, r.URL.Query().Get("path"))
 	if err != nil {
 		p.Error = err.Error()
 		s.render(w, http.StatusNotFound, "file.html", p)
 		return
 	}
-	start, end := lineRange(r.URL.Query().Get("lines"))
 	v := newFileView(file, f.Q, start, end)
 	if f.Mode == "exact" {
 		if err := markExact(&v, file.Content, f); err != nil {

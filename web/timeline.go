@@ -68,8 +68,12 @@ type eventRow struct {
 func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := readForm(r, 5)
-	p := page{Title: "timeline · bcindex", Form: f, Refs: s.refs()}
+	f, bad := readForm(r, 5)
+	p := page{Title: "timeline · bcindex", Form: f, Refs: s.refs(), Error: bad}
+	if bad != "" {
+		s.render(w, http.StatusBadRequest, "log.html", p)
+		return
+	}
 	if f.Q == "" {
 		s.render(w, http.StatusOK, "log.html", p)
 		return
@@ -185,8 +189,12 @@ func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := r.URL.Query()
-	f := readForm(r, 5)
-	p := page{Title: "commit · bcindex", Form: f, Refs: s.refs()}
+	f, bad := readForm(r, 5)
+	p := page{Title: "commit · bcindex", Form: f, Refs: s.refs(), Error: bad}
+	if bad != "" {
+		s.render(w, http.StatusBadRequest, "commit.html", p)
+		return
+	}
 	c, err := s.repo.Resolve(q.Get("rev"))
 	var v commitView
 	if err == nil {

@@ -35,7 +35,7 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return singleValued(&cli.App{
+	return usageOnStderr(singleValued(&cli.App{
 		Name:      "git-bcindex",
 		HelpName:  "git bcindex",
 		Usage:     "search any revision of a git repository by symbol, keyword and meaning",
@@ -74,7 +74,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:       func(*cli.Context, error) {}, // run decides exit codes
 		// Revisions may hold commas (HEAD^{/fix, typo}): repeat the flag.
 		DisableSliceFlagSeparator: true,
-	})
+	}))
 }
 
 // run executes the command line and returns the exit code.
@@ -151,6 +151,8 @@ func hint(err error) string {
 		return "rebuild it with `git bcindex index --rebuild`"
 	case errors.Is(err, store.ErrLocked):
 		return "wait for it to finish (see `git bcindex status`), or search with --no-index"
+	case errors.Is(err, gitindex.ErrNoCommits):
+		return "commit something first (`git add` and `git commit`), then run it again"
 	case errors.Is(err, gitindex.ErrUnknownRevision):
 		return "list revisions with `git branch -a`, `git tag` or `git log --oneline`"
 	case errors.Is(err, gitindex.ErrNoRefMatch):
@@ -181,5 +183,9 @@ func openRepo(c *cli.Context) (*gitindex.Repo, error) {
 	if dir == "" {
 		dir = "."
 	}
-	return gitindex.OpenRepo(dir)
+	repo, err := gitindex.OpenRepo(dir)
+	if err == nil {
+		repo.Damaged = func(line string) { fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", line) }
+	}
+	return repo, err
 }

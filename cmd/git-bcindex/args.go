@@ -36,10 +36,8 @@ func interspersed(app *cli.App, args []string) []string {
 			pos = append(pos, rest[j+1:]...)
 			break
 		}
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' && !strings.Contains(a, "=") && takesValue(cmd.Flags, a[:2]) {
-			// -A1, -k5: a one-letter flag with its value attached, as git and
-			// ripgrep read it.
-			flags = append(flags, canonical(cmd.Flags, a[:2]), a[2:])
+		if name, value, ok := attachedShort(cmd.Flags, a); ok {
+			flags = append(flags, canonical(cmd.Flags, name), value)
 			continue
 		}
 		if len(a) > 1 && a[0] == '-' {
@@ -99,4 +97,18 @@ func lookupFlag(flags []cli.Flag, name string) cli.Flag {
 		}
 	}
 	return nil
+}
+
+// attachedShort splits a one-letter flag written with its value attached,
+// as git and ripgrep take them: -k1 is -k 1, -C0 is -C 0. It applies only
+// when no flag is named by the whole word (-k1 is no flag's name) and the
+// letter names a flag that takes a value.
+func attachedShort(flags []cli.Flag, arg string) (name, value string, ok bool) {
+	if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' || strings.Contains(arg, "=") || lookupFlag(flags, arg[1:]) != nil {
+		return "", "", false
+	}
+	if !takesValue(flags, arg[:2]) {
+		return "", "", false
+	}
+	return arg[:2], arg[2:], true
 }

@@ -50,7 +50,7 @@ func runLog(c *cli.Context) error {
 	}
 	res, err := search.Log(c.Context, repo, search.Options{
 		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
 	})
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
 		return err
 	}
 	if sum.BlobsNew > 0 && !asJSON {
-		fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of the last %d commits of %s in %s\n", sum.BlobsNew, len(sum.Commits), c.String("ref"), sum.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(c.App.ErrWriter, "indexed %s of the last %s of %s in %s\n", count(sum.BlobsNew, "new blob"), count(len(sum.Commits), "commit"), c.String("ref"), sum.Elapsed.Round(time.Millisecond))
 	}
 	return nil
 }

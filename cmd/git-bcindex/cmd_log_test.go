@@ -106,7 +106,7 @@ func TestPushFetchCommands(t *testing.T) {
 	clone2 := t.TempDir() + "/clone2"
 	r.Git("clone", "-q", bare, clone2)
 	code, _, errOut = runCLI(t, clone2, "fetch", "origin")
-	if code != 0 || !strings.Contains(errOut, "indexed HEAD: 1 new blobs, 0 vectors computed") {
+	if code != 0 || !strings.Contains(errOut, "indexed HEAD: 1 new blob, 0 vectors computed") {
 		t.Fatalf("fetch: exit %d, stderr %s", code, errOut)
 	}
 	// The fetch indexed HEAD: status says so, search finds the function,

@@ -40,6 +40,7 @@ func runMCP(c *cli.Context) error {
 		Remote:      remote,
 		Embedder:    s.embedder(),
 		MaxFileSize: s.maxFileSize,
+		Version:     readBuildInfo().Version,
 		Log:         c.App.ErrWriter,
 	})
 	return srv.Run(c.Context)

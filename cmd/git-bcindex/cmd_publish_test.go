@@ -71,6 +71,13 @@ func TestPublishAndRemoteSearch(t *testing.T) {
 	if hit["name"] != "OpenRepository" || hit["repo"] != "github.com/acme/store" || hit["path"] != "store/repo.go" {
 		t.Errorf("top remote hit: %v", hit)
 	}
+	// --offset pages the remote hits as the local ones.
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) > 1 {
+		_, page, _ := runCLI(t, r.Dir, "search", "--remote", "--json", "--lang", "go", "--offset", "1", "-k1", "open the repository at a path")
+		if strings.TrimSpace(page) != lines[1] {
+			t.Errorf("search --remote --offset 1 -k1: %s\nwant the second hit: %s", page, lines[1])
+		}
+	}
 	code, out, _ = runCLI(t, r.Dir, "search", "--remote", "OpenRepository")
 	if code != 0 || !strings.Contains(out, "github.com/acme/store@main:store/repo.go:3-6") {
 		t.Errorf("search --remote text output: exit %d:\n%s", code, out)

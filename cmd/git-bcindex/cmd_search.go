@@ -24,6 +24,7 @@ func searchCommand() *cli.Command {
 		Flags: flags(refFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "group-by", Usage: "`ref`: print the hits of each searched revision in a section of its own"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 10, Usage: "number of results"},
+			&cli.IntFlag{Name: "offset", Usage: "skip the first `N` results, to page past them (with -k)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines, one hit per line"},
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; search what is indexed"},
@@ -46,6 +47,10 @@ func runSearch(c *cli.Context) error {
 	if c.IsSet("repo") {
 		return usageError{"--repo selects repositories in the cluster: use it with --remote"}
 	}
+	offset := c.Int("offset")
+	if offset < 0 || offset+c.Int("k") > 10000 {
+		return usageError{"--offset must be 0 or more, and --offset plus -k at most 10000"}
+	}
 	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
@@ -56,8 +61,8 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	opts := search.Options{
-		Query: query, Refs: refSelection(c), K: c.Int("k"), Mode: c.String("mode"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Query: query, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  s.indexOptions(),
@@ -78,18 +83,22 @@ func runSearch(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 		}
 		if sum.BlobsNew > 0 && !asJSON {
-			fmt.Fprintf(c.App.ErrWriter, "indexed %d new blobs of %s in %s\n", sum.BlobsNew, what, sum.Elapsed.Round(time.Millisecond))
+			fmt.Fprintf(c.App.ErrWriter, "indexed %s of %s in %s\n", count(sum.BlobsNew, "new blob"), what, sum.Elapsed.Round(time.Millisecond))
 		}
 	}
 	res, err := search.Search(c.Context, repo, opts)
 	if err != nil {
 		return err
 	}
+	res.Hits = res.Hits[min(offset, len(res.Hits)):]
 	for _, d := range res.Damaged {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (run `git bcindex index` to rebuild it)\n", d)
 	}
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
+	}
+	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, strings.TrimSpace(query)) {
+		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", strings.TrimSpace(query))
 	}
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
@@ -137,7 +146,7 @@ func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[s
 		if len(crumbs) > 0 && crumbs[0] == h.Path {
 			crumbs[0] = quotePath(h.Path)
 		}
-		fmt.Fprintf(w, "%s%s%s  %s  %s\n", p.paint(sgrPath, quotePath(h.Path)), p.paint(sgrSep, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
+		fmt.Fprintf(w, "%s%s  %s  %s\n", p.path(h.Path, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
 			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
 		if r, ok := sums[h.ContentHash]; ok {
 			printGenerated(w, p, r)
@@ -176,4 +185,15 @@ func remoteFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "remote", Usage: "search every repository published to the cluster (bcindex.remote.url)"},
 		&cli.StringFlag{Name: "repo", Usage: "with --remote: only repositories matching `GLOB` (e.g. 'github.com/acme/*')"},
 	}
+}
+
+// anySnippetHas reports whether a hit's snippet holds s: an identifier
+// used (called, assigned) though no chunk is named by it is found.
+func anySnippetHas(hits []search.Hit, s string) bool {
+	for _, h := range hits {
+		if strings.Contains(h.Snippet, s) {
+			return true
+		}
+	}
+	return false
 }

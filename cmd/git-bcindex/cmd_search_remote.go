@@ -32,14 +32,19 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	if err != nil {
 		return err
 	}
-	opts := cluster.SearchOptions{Query: query, K: c.Int("k"), Repo: c.String("repo"),
-		Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
+	offset := c.Int("offset")
+	if offset < 0 {
+		return usageError{"--offset must be 0 or more"}
+	}
+	opts := cluster.SearchOptions{Query: query, K: offset + c.Int("k"), Repo: c.String("repo"),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
 	// --ref names published refs, globs allowed; none means every one.
 	opts.Refs = refSelection(c).Patterns
 	hits, err := cluster.Search(c.Context, cl, opts)
 	if err != nil {
 		return err
 	}
+	hits = hits[min(offset, len(hits)):]
 	if w := cl.Warning(); w != "" {
 		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
 	}

@@ -125,7 +125,7 @@ func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *indexer.Share
 		return fmt.Errorf("index HEAD with the fetched index: %w", err)
 	}
 	if !c.Bool("json") {
-		fmt.Fprintf(c.App.ErrWriter, "indexed HEAD: %d new blobs, %d vectors computed, %d taken from the shared index\n", sum.BlobsNew, sum.Embedded, sum.VectorsReused)
+		fmt.Fprintf(c.App.ErrWriter, "indexed HEAD: %s, %d vectors computed, %d taken from the shared index\n", count(sum.BlobsNew, "new blob"), sum.Embedded, sum.VectorsReused)
 	}
 	return nil
 }

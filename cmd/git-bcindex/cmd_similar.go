@@ -42,7 +42,7 @@ func runSimilar(c *cli.Context) error {
 	}
 	asJSON := c.Bool("json")
 	opts := search.Options{
-		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Lang: c.String("lang"), Kind: c.String("kind"),
+		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: s.indexOptions(),
 	}
@@ -94,8 +94,14 @@ func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *search.Simila
 	}
 	var names []string
 	for _, ch := range res.Changed {
-		names = append(names, ch.Name)
+		// A chunk without a name (a file's own chunk, a window of lines)
+		// is named by its kind and place.
+		name := ch.Name
+		if name == "" {
+			name = fmt.Sprintf("%s %s:%d-%d", ch.Kind, quotePath(ch.Path), ch.StartLine, ch.EndLine)
+		}
+		names = append(names, name)
 	}
-	fmt.Fprintf(stderr, "%d changed chunks (%s); similar code at %s:\n", len(res.Changed), strings.Join(names, ", "), res.Target.Rev)
+	fmt.Fprintf(stderr, "%s (%s); similar code at %s:\n", count(len(res.Changed), "changed chunk"), strings.Join(names, ", "), res.Target.Rev)
 	printHits(w, p, hits)
 }

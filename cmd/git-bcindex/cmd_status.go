@@ -41,6 +41,9 @@ func statusCommand() *cli.Command {
 				return printSyntaxErrors(c, repo)
 			}
 			st.Hooks = hooksInstalled(repo)
+			if st.Damaged != "" {
+				fmt.Fprintf(c.App.ErrWriter, "warning: the index database is damaged (%s): `git bcindex index` sets it aside and rebuilds it from git\n", st.Damaged)
+			}
 			w := c.App.Writer
 			if c.Bool("json") {
 				b, _ := json.Marshal(st)
@@ -49,6 +52,8 @@ func statusCommand() *cli.Command {
 			}
 			state := "up to date"
 			switch {
+			case st.Damaged != "":
+				state = "damaged (run `git bcindex index` to rebuild from git)"
 			case st.Segments == 0 && st.Pending > 0:
 				state = "not indexed (run `git bcindex index`)"
 			case st.Pending > 0:

@@ -116,6 +116,18 @@ func wantColor(when string, stdout io.Writer) bool {
 type colorizer struct {
 	on    bool
 	terms map[string]bool // query tokens to highlight
+	// null (-z): a path is printed as it is, not quoted, and ends with a
+	// NUL instead of the separator (or newline) that follows it, as with
+	// git grep -z, so that scripts read any path.
+	null bool
+}
+
+// path prints a path followed by sep, its separator from what follows.
+func (p colorizer) path(s, sep string) string {
+	if p.null {
+		return s + "\x00"
+	}
+	return p.paint(sgrPath, quotePath(s)) + p.paint(sgrSep, sep)
 }
 
 func newColorizer(on bool, query string) colorizer {

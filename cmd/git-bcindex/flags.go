@@ -12,7 +12,8 @@ import (
 // filterFlags are the result filters shared by search, log and similar.
 func filterFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB` (e.g. 'pkg/**/*.go', '*.py')"},
+		&cli.StringFlag{Name: "path", Usage: "only files matching `GLOB` (e.g. 'pkg/**/*.go', '*.py'; '!GLOB' excludes)"},
+		&cli.StringSliceFlag{Name: "exclude", Usage: "leave out files matching `GLOB` (repeatable)"},
 		&cli.StringFlag{Name: "lang", Usage: "only chunks in `LANGUAGE` (go, python, typescript, ...)"},
 		&cli.StringFlag{Name: "kind", Usage: "only chunks of `KIND` (function, method, class, type, section, ...)"},
 	}

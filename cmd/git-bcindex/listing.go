@@ -18,6 +18,7 @@ func listFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "vimgrep", Usage: "print path:line:column:text for each matching line of each hit (as ripgrep --vimgrep), for editors' quickfix lists"},
 		&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the paths of the files with hits, best first"},
+		&cli.BoolFlag{Name: "null", Aliases: []string{"z"}, Usage: "end each path with NUL instead of ':' (or a newline with -l), unquoted, for scripts"},
 	}
 }
 
@@ -54,7 +55,7 @@ func printFiles(w io.Writer, p colorizer, hits []search.Hit) {
 	for _, h := range hits {
 		if !seen[h.Path] {
 			seen[h.Path] = true
-			fmt.Fprintln(w, p.paint(sgrPath, quotePath(h.Path)))
+			fmt.Fprint(w, p.path(h.Path, "\n"))
 		}
 	}
 }
@@ -104,5 +105,13 @@ func printVimgrep(w io.Writer, p colorizer, query string, hits []search.Hit) {
 
 func printVimLine(w io.Writer, p colorizer, path string, line, col int, text string) {
 	sep := p.paint(sgrSep, ":")
-	fmt.Fprintf(w, "%s%s%s%s%d%s%s\n", p.paint(sgrPath, quotePath(path)), sep, p.paint(sgrLine, fmt.Sprint(line)), sep, col, sep, p.highlight(text))
+	fmt.Fprintf(w, "%s%s%s%d%s%s\n", p.path(path, ":"), p.paint(sgrLine, fmt.Sprint(line)), sep, col, sep, p.highlight(text))
+}
+
+// count spells n things: "1 new blob", "3 new blobs".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }

@@ -40,6 +40,7 @@ func openOutput(c *cli.Context, repo *gitindex.Repo, query string) (*output, err
 	}
 	stdout := c.App.Writer
 	o := &output{w: stdout, paint: newColorizer(wantColor(when, stdout), query), close: func() error { return nil }}
+	o.paint.null = c.Bool("null")
 	if globalBool(c, "no-pager") || !isTerminal(stdout) {
 		return o, nil
 	}
