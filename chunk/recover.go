@@ -20,8 +20,16 @@ import (
 // a well-formed definition starts there. The file is then chunked segment by
 // segment between the cuts. Well-formed files never come here.
 
-// maxRecoverParses bounds the extra parses spent on one file.
-const maxRecoverParses = 24
+// maxRecoverParses bounds the extra parses spent on one file, and
+// recoverBudget the bytes they parse: recoverFactor times the file, and at
+// least minRecoverBytes. Each parse reads from its cut to the end, so a
+// large file with errors (C full of macros) could otherwise be parsed 25
+// times over: indexing git's own history spent 86% of its time here.
+const (
+	maxRecoverParses = 24
+	recoverFactor    = 4
+	minRecoverBytes  = 64 << 10
+)
 
 // cut is where a segment starts: line start at, parsed after the context
 // src[:prefix]; container is the StartByte of the chunk the definition at
@@ -36,7 +44,13 @@ type recoverer struct {
 	src        []byte
 	li         lineIndex
 	parses     int
+	parsed     int // bytes the extra parses read
 	base       int // the fixed part of each parse's time limit
+}
+
+// spent reports whether the extra parses have used the file's budget.
+func (r *recoverer) spent() bool {
+	return r.parses >= maxRecoverParses || r.parsed >= max(recoverFactor*len(r.src), minRecoverBytes)
 }
 
 // recoverDefs re-chunks a file whose parse had syntax errors (f, ok are
@@ -56,10 +70,10 @@ func recoverDefs(lang, p string, src []byte, f File, ok bool, base int) (File, b
 	parses := []File{cur}
 	var cuts []cut
 	from := 0
-	for r.parses < maxRecoverParses {
+	for !r.spent() {
 		found := false
 		for _, c := range r.candidates(cur, from, !ok && len(cuts) == 0) {
-			if r.parses >= maxRecoverParses {
+			if r.spent() {
 				break
 			}
 			g, gok := r.parse(c.prefix, c.at, len(src), 0)
@@ -182,6 +196,7 @@ func (r *recoverer) segment(s cut, end int) File {
 // context src[suffix:] (none when suffix is 0).
 func (r *recoverer) parse(prefix, s, e, suffix int) (File, bool) {
 	r.parses++
+	r.parsed += e - s + min(prefix, s)
 	ranges := []sitter.Range{byteRange(r.src, r.li, s, e)}
 	if prefix > 0 && prefix <= s {
 		ranges = append([]sitter.Range{byteRange(r.src, r.li, 0, prefix)}, ranges...)

@@ -36,7 +36,7 @@ func TestManPage(t *testing.T) {
 		t.Fatalf("groff: %v", err)
 	}
 	text := strings.Join(strings.Fields(string(out)), " ")
-	for _, want := range []string{"'pkg/**/*.go'", "refs/bcindex/<model>", "--path 'pkg/**/*.go' OpenRepository", "EXIT STATUS 0 Success", "1 search, log or similar found nothing"} {
+	for _, want := range []string{"'pkg/**/*.go'", "refs/bcindex/<model>", "--path 'pkg/**/*.go' OpenRepository", "EXIT STATUS 0 Success", "1 search, grep, log or similar found nothing"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("rendered man page lacks %q", want)
 		}
