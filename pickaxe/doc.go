@@ -1,0 +1,43 @@
+// Package pickaxe answers "when did this string appear, and when did it
+// go": the first-parent commits of a history where a file's number of
+// matches changed, the commits `git log --first-parent --no-renames -S/-G`
+// lists.
+//
+// Two parts make it fast. The change table (table.go, history.go) caches,
+// per first-parent commit, the (path, old blob, new blob) pairs it changed
+// against its first parent, so that a query diffs no trees. A Candidates
+// predicate, answered by an index of the blobs' n-grams, rules out pairs
+// where neither side can hold the pattern, so that only the rest are read;
+// counts are kept per blob within a query, since a file's new blob in one
+// commit is its old blob in the next. Without an index every pair is read,
+// and the answer is the same.
+//
+// The decisions follow git's diffcore-pickaxe.c. -S compares the number
+// of non-overlapping occurrences in the old and new blob (a regex with
+// Regex set, counted leftmost-longest as POSIX regexec does); -G asks
+// whether a line the diff adds or removes matches, and skips binary files
+// (a NUL in the first 8000 bytes) unless Text is set. A merge on the
+// first-parent line is diffed against its first parent and a root commit
+// against the empty tree, as `git log --first-parent` does since git 2.31.
+// -i folds ASCII letters only for a plain string, as git's kwset does.
+// For -G, most changes are decided from the lines alone: lines both blobs
+// begin and end with are never in git's diff, and a matching line whose
+// number of copies changed is in any diff. When matching lines remain on
+// both sides in equal numbers, only the diff's alignment can tell, and
+// git's own diff of the two blobs decides (it honours diff.algorithm, as
+// git log does).
+//
+// Regexes are RE2 syntax read with git's REG_NEWLINE rules ('.' and [^...]
+// never match a newline, '^' and '$' match at line boundaries); GNU's \<
+// and \> are read as \b. .gitattributes and textconv drivers are not
+// consulted.
+//
+// Renames: this package follows `git log --no-renames`, git's own rule for
+// plumbing and the rule of any git before 2.9: a rename is a deletion and an
+// addition. It is the rule that needs no similarity scoring, so a rename
+// costs nothing to read from the change table, and it gives a pickaxe its
+// most useful answer: with rename detection, a string in a file that is
+// moved and edited at once drops out of the count, because the pair is one
+// file; without it, the move is reported as the commit that removed the
+// string from one path and added it to another, which is what happened.
+package pickaxe
