@@ -56,13 +56,13 @@ func changedMatches(m Matcher, old, new []byte) (added, removed []Line, sameNonE
 	count := map[string]int{}
 	var ma, mb []numbered
 	for _, l := range a {
-		if m.MatchLine(l.text) {
+		if matchLine(m, l.text) {
 			ma = append(ma, l)
 			count[string(l.text)]--
 		}
 	}
 	for _, l := range b {
-		if m.MatchLine(l.text) {
+		if matchLine(m, l.text) {
 			mb = append(mb, l)
 			count[string(l.text)]++
 		}
@@ -81,6 +81,16 @@ func changedMatches(m Matcher, old, new []byte) (added, removed []Line, sameNonE
 		}
 	}
 	return added, removed, len(added) == 0 && len(removed) == 0 && len(ma) > 0
+}
+
+// matchLine matches a line as git's diff hands it to -G: with a "\n" even
+// when the blob's last line lacks one (the "\ No newline at end of file"
+// marker brings it), so that '$' and "\s" see the same bytes.
+func matchLine(m Matcher, line []byte) bool {
+	if len(line) == 0 || line[len(line)-1] != '\n' {
+		line = append(line[:len(line):len(line)], '\n')
+	}
+	return m.MatchLine(line)
 }
 
 func lineOf(l numbered) Line {

@@ -105,9 +105,9 @@ func asciiLower(b []byte) []byte {
 // '$' match at line boundaries, and a match is the leftmost-longest.
 type regex struct {
 	re *regexp.Regexp
-	// notBOL is re with '^' unable to match at the start of the text: git
-	// searches again after a match with REG_NOTBOL, so '^' then matches
-	// only after a newline.
+	// notBOL is re with '^' unable to match, for the rest of a line after
+	// a match: git searches again with REG_NOTBOL, so '^' then matches
+	// only after a newline. It is nil when the pattern has no '^'.
 	notBOL *regexp.Regexp
 }
 
@@ -128,14 +128,15 @@ func compileRegex(expr string, fold bool) (*regex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pattern %q: %w", expr, err)
 	}
-	dropBeginLine(tree)
-	nb, err := regexp.Compile(tree.String())
-	if err != nil {
-		return nil, fmt.Errorf("pattern %q: %w", expr, err)
-	}
 	re.Longest()
-	nb.Longest()
-	return &regex{re: re, notBOL: nb}, nil
+	r := &regex{re: re}
+	if dropBeginLine(tree) {
+		if r.notBOL, err = regexp.Compile(tree.String()); err != nil {
+			return nil, fmt.Errorf("pattern %q: %w", expr, err)
+		}
+		r.notBOL.Longest()
+	}
+	return r, nil
 }
 
 // posixWordAnchors rewrites GNU's \< and \> (start and end of a word),
@@ -161,15 +162,18 @@ func posixWordAnchors(expr string) string {
 	return b.String()
 }
 
-// dropBeginLine makes every '^' of tree unable to match.
-func dropBeginLine(re *syntax.Regexp) {
+// dropBeginLine makes every '^' of tree unable to match and reports
+// whether it found one.
+func dropBeginLine(re *syntax.Regexp) bool {
 	if re.Op == syntax.OpBeginLine || re.Op == syntax.OpBeginText {
 		*re = syntax.Regexp{Op: syntax.OpNoMatch}
-		return
+		return true
 	}
+	found := false
 	for _, s := range re.Sub {
-		dropBeginLine(s)
+		found = dropBeginLine(s) || found
 	}
+	return found
 }
 
 // Count follows git's contains(): after a match the search resumes at its
@@ -178,21 +182,43 @@ func dropBeginLine(re *syntax.Regexp) {
 func (r *regex) Count(content []byte) int {
 	n, pos := 0, 0
 	for pos < len(content) {
-		re := r.re
-		if pos > 0 && content[pos-1] != '\n' {
-			re = r.notBOL
-		}
-		loc := re.FindIndex(content[pos:])
-		if loc == nil {
+		start, end, ok := r.next(content, pos)
+		if !ok {
 			break
 		}
-		pos += loc[1]
-		if pos < len(content) && loc[0] == loc[1] {
+		pos = end
+		if pos < len(content) && start == end {
 			pos++
 		}
 		n++
 	}
 	return n
+}
+
+// next finds the leftmost-longest match at or after pos as regexec with
+// REG_NOTBOL would on content[pos:]: '^' matches after a newline but not
+// at pos itself, unless a newline precedes it.
+func (r *regex) next(content []byte, pos int) (start, end int, ok bool) {
+	if pos > 0 && content[pos-1] != '\n' && r.notBOL != nil {
+		// The rest of this line, where '^' cannot match; then from the
+		// next line's start, where the whole pattern applies.
+		nl := bytes.IndexByte(content[pos:], '\n')
+		lineEnd := len(content)
+		if nl >= 0 {
+			lineEnd = pos + nl + 1
+		}
+		if loc := r.notBOL.FindIndex(content[pos:lineEnd]); loc != nil {
+			return pos + loc[0], pos + loc[1], true
+		}
+		if pos = lineEnd; pos >= len(content) {
+			return 0, 0, false
+		}
+	}
+	loc := r.re.FindIndex(content[pos:])
+	if loc == nil {
+		return 0, 0, false
+	}
+	return pos + loc[0], pos + loc[1], true
 }
 
 func (r *regex) MatchLine(line []byte) bool { return r.re.Match(line) }
