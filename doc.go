@@ -8,6 +8,8 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
+//	pickaxe   log -S/-G: the commits where a string's count changed, from a
+//	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)

@@ -32,12 +32,15 @@
 // and \> are read as \b. .gitattributes and textconv drivers are not
 // consulted.
 //
-// Renames: this package follows `git log --no-renames`, git's own rule for
-// plumbing and the rule of any git before 2.9: a rename is a deletion and an
-// addition. It is the rule that needs no similarity scoring, so a rename
-// costs nothing to read from the change table, and it gives a pickaxe its
-// most useful answer: with rename detection, a string in a file that is
-// moved and edited at once drops out of the count, because the pair is one
-// file; without it, the move is reported as the commit that removed the
-// string from one path and added it to another, which is what happened.
+// Renames: this package follows `git log --no-renames`: a rename is the
+// deletion of one path and the addition of another, as git's plumbing and
+// any git before 2.9 report it. It is the rule that needs no similarity
+// scoring, so the change table holds plain tree diffs and a rename costs
+// nothing more than any change. It also answers the pickaxe's question
+// literally: the commit that moved a string from one file to another is
+// listed, with the file that lost it and the file that gained it, where
+// rename detection would pair the two files, find the count unchanged, and
+// list nothing. `git log -S` with rename detection (its default since 2.9)
+// can therefore list fewer commits; the differential tests run git with
+// --no-renames.
 package pickaxe
