@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // The change table caches, for each first-parent commit, the paths it
@@ -26,7 +27,7 @@ import (
 //	        reaches the root (or a shallow clone's boundary)
 //	count   uvarint, then that many commits, oldest first:
 //	  hash, tree          20 bytes each
-//	  author time         varint Unix seconds, varint zone offset in seconds
+//	  author time         Unix seconds, zone offset in seconds: zigzag uvarints
 //	  author, subject     uvarint length and bytes each
 //	  changes             uvarint count, then for each: path (uvarint
 //	                      length and bytes), old and new object (20 bytes
@@ -66,8 +67,8 @@ func writeSegment(indexDir string, s *segment) error {
 		buf = append(buf, c.Hash[:]...)
 		buf = append(buf, c.Tree[:]...)
 		_, off := c.When.Zone()
-		buf = binary.AppendVarint(buf, c.When.Unix())
-		buf = binary.AppendVarint(buf, int64(off))
+		buf = binary.AppendUvarint(buf, zigzag(c.When.Unix()))
+		buf = binary.AppendUvarint(buf, zigzag(int64(off)))
 		buf = appendString(buf, c.Author)
 		buf = appendString(buf, c.Subject)
 		buf = binary.AppendUvarint(buf, uint64(len(c.Changes)))
@@ -105,68 +106,43 @@ func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, fmt.Errorf("change table %s: checksum mismatch: %w", newest, errBadSegment)
 	}
-	d := &decoder{b: body[len(tableMagic):]}
+	d := &segmentDecoder{store.Decoder{Buf: body[len(tableMagic):]}}
 	s := &segment{base: d.hash()}
-	n := d.uvarint()
-	for i := uint64(0); i < n && d.err == nil; i++ {
+	n := d.Uint()
+	for i := uint64(0); i < n && d.Err == nil; i++ {
 		c := Commit{Hash: d.hash(), Tree: d.hash()}
-		sec, off := d.varint(), d.varint()
+		sec, off := unzigzag(d.Uint()), unzigzag(d.Uint())
 		c.When = time.Unix(sec, 0).In(time.FixedZone("", int(off)))
 		c.Author, c.Subject = d.string(), d.string()
-		m := d.uvarint()
-		for j := uint64(0); j < m && d.err == nil; j++ {
+		m := d.Uint()
+		for j := uint64(0); j < m && d.Err == nil; j++ {
 			ch := gitindex.FileChange{Path: d.string(), From: d.hash(), To: d.hash()}
-			ch.FromMode, ch.ToMode = filemode.FileMode(d.uvarint()), filemode.FileMode(d.uvarint())
+			ch.FromMode, ch.ToMode = filemode.FileMode(d.Uint()), filemode.FileMode(d.Uint())
 			c.Changes = append(c.Changes, ch)
 		}
 		s.commits = append(s.commits, c)
 	}
-	if d.err != nil || len(d.b) != 0 || len(s.commits) == 0 || s.commits[len(s.commits)-1].Hash != newest {
+	if d.Err != nil || len(d.Buf) != 0 || len(s.commits) == 0 || s.commits[len(s.commits)-1].Hash != newest {
 		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
 	}
 	return s, nil
 }
 
-// decoder reads the fields of a segment; the first short read sets err and
-// every later read returns zero values.
-type decoder struct {
-	b   []byte
-	err error
-}
+// zigzag maps a signed value to an unsigned one that stays short when the
+// value is near zero, as protocol buffers do.
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
 
-func (d *decoder) take(n uint64) []byte {
-	if d.err != nil || uint64(len(d.b)) < n {
-		d.err = errBadSegment
-		return nil
-	}
-	out := d.b[:n]
-	d.b = d.b[n:]
-	return out
-}
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
-func (d *decoder) hash() (h plumbing.Hash) {
-	copy(h[:], d.take(uint64(len(h))))
+// segmentDecoder reads the fields of a segment; the first short read sets
+// Err and every later read returns zero values.
+type segmentDecoder struct{ store.Decoder }
+
+func (d *segmentDecoder) hash() (h plumbing.Hash) {
+	copy(h[:], d.Bytes(len(h)))
 	return h
 }
 
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err = errBadSegment
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+func (d *segmentDecoder) string() string {
+	return string(d.Bytes(int(min(d.Uint(), uint64(len(d.Buf)+1)))))
 }
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errBadSegment
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) string() string { return string(d.take(d.uvarint())) }
