@@ -168,7 +168,7 @@ type searcher struct {
 	m      Matcher
 	cand   Candidates
 	mu     sync.Mutex
-	counts map[plumbing.Hash]int // -S: occurrences per blob, within this search
+	counts map[plumbing.Hash]int // per blob, within this search: see measure
 	stats  Stats
 }
 
@@ -182,18 +182,21 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 	if !ch.To.IsZero() {
 		fm.New = ch.To.String()
 	}
+	// -S compares counts; -G needs a matching line on one side at least.
+	// Both are kept per blob: a file's new blob is its old one next time.
 	var old, new []byte
 	var err error
-	if !s.opts.Grep {
-		if fm.OldCount, old, err = s.count(ch.From, ch.FromMode); err != nil {
-			return nil, err
-		}
-		if fm.NewCount, new, err = s.count(ch.To, ch.ToMode); err != nil {
-			return nil, err
-		}
-		if fm.OldCount == fm.NewCount {
-			return nil, nil
-		}
+	if fm.OldCount, old, err = s.measure(ch.From, ch.FromMode); err != nil {
+		return nil, err
+	}
+	if fm.NewCount, new, err = s.measure(ch.To, ch.ToMode); err != nil {
+		return nil, err
+	}
+	if fm.OldCount == fm.NewCount && (!s.opts.Grep || fm.OldCount == 0) {
+		return nil, nil
+	}
+	if s.opts.Grep {
+		fm.OldCount, fm.NewCount = 0, 0 // not counts: whether a line matched
 	}
 	if old == nil {
 		if old, err = s.content(ch.From, ch.FromMode); err != nil {
@@ -224,9 +227,12 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 	return fm, nil
 }
 
-// count returns the occurrences in an object, 0 for an absent one or one
-// the candidates rule out, and the content when it had to read it.
-func (s *searcher) count(h plumbing.Hash, mode filemode.FileMode) (int, []byte, error) {
+// measure returns what the search keeps of an object: for -S its number
+// of occurrences, for -G 1 if some line may match (the whole content is
+// matched, a superset of its lines) and 0 if none can; 0 for an absent
+// object or one the candidates rule out. It returns the content when it
+// had to read it.
+func (s *searcher) measure(h plumbing.Hash, mode filemode.FileMode) (int, []byte, error) {
 	if h.IsZero() || !s.cand(h) {
 		return 0, nil, nil
 	}
@@ -240,7 +246,11 @@ func (s *searcher) count(h plumbing.Hash, mode filemode.FileMode) (int, []byte, 
 	if err != nil {
 		return 0, nil, err
 	}
-	n = s.m.Count(b)
+	if !s.opts.Grep {
+		n = s.m.Count(b)
+	} else if n = 0; matchLine(s.m, b) {
+		n = 1
+	}
 	s.mu.Lock()
 	s.counts[h] = n
 	s.mu.Unlock()
