@@ -208,8 +208,11 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 			return nil, err
 		}
 	}
-	if s.opts.Grep && !s.opts.Text && (isBinary(old) || isBinary(new)) {
-		return nil, nil // git log -G passes binary files over
+	if binary := isBinary(old) || isBinary(new); binary && (!s.opts.Grep || !s.opts.Text) {
+		if s.opts.Grep {
+			return nil, nil // git log -G passes binary files over
+		}
+		return fm, nil // -S: the counts say it; a binary file has no lines to show
 	}
 	var ambiguous bool
 	fm.Added, fm.Removed, ambiguous = changedMatches(s.m, old, new)

@@ -210,9 +210,12 @@ func (r *regex) next(content []byte, pos int) (start, end int, ok bool) {
 		if loc := r.notBOL.FindIndex(content[pos:lineEnd]); loc != nil {
 			return pos + loc[0], pos + loc[1], true
 		}
-		if pos = lineEnd; pos >= len(content) {
+		if nl < 0 {
 			return 0, 0, false
 		}
+		// The next line starts after the newline, even at the very end,
+		// where '^' still matches the empty rest.
+		pos = lineEnd
 	}
 	loc := r.re.FindIndex(content[pos:])
 	if loc == nil {

@@ -2,6 +2,7 @@ package pickaxe
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,13 +67,18 @@ func syntheticRepo(t *testing.T) string {
 	commit("mode")
 	write("c.go", "package a\n\nfunc Epsilon() {\n\treturn\n}\n")
 	commit("epsilon body")
+	// git counts '^' once more after a final newline: 3 and 3, no change.
+	write("anchors.txt", "a\nb\n")
+	commit("anchors")
+	write("anchors.txt", "a\nb\nc")
+	commit("anchors again")
 	return dir
 }
 
 var syntheticCases = []oracleCase{
 	sCase("Alpha"), sCase("Beta"), sCase("Gamma"), sCase("Delta"), sCase("Alpha2"), sCase("alpha", "-i"),
 	sCase("Epsilon() {\n}"), sCase("c.go"), sCase("Subproject"), sCase("abab"), sCase("package a"),
-	sCase("Alpha|Gamma", "--pickaxe-regex"), sCase("^func", "--pickaxe-regex"),
+	sCase("Alpha|Gamma", "--pickaxe-regex"), sCase("^func", "--pickaxe-regex"), sCase("^", "--pickaxe-regex"),
 	gCase("Alpha"), gCase("Alpha", "--text"), gCase("^func"), gCase("Delta"), gCase("c\\.go"),
 	gCase("Subproject"), gCase("return"), gCase("ALPHA", "-i"), gCase("^$"), gCase("[^a-z]Beta"),
 }
@@ -105,6 +111,27 @@ func TestSyntheticAgainstGit(t *testing.T) {
 		if got := commitsOf(res); !slices.Equal(got, want) {
 			t.Errorf("%q: got %.8q, git log %.8q", tc.git, got, want)
 		}
+	}
+	// The lines shown: those whose copies changed; none of a binary file.
+	res, _, err := Search(ctx, repo, hist, Options{Pattern: Pattern{Text: "Alpha"}, Oldest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, c := range res {
+		for _, f := range c.Files {
+			shown = append(shown, fmt.Sprintf("%s %d>%d %v %v", f.Path, f.OldCount, f.NewCount, f.Removed, f.Added))
+		}
+	}
+	want := []string{
+		"a.go 0>1 [] [{3 func Alpha() {}}]", "bin/data.bin 0>1 [] []", // root
+		"a.go 1>0 [{4 func Alpha() {}}] []", "b.go 0>1 [] [{4 func Alpha() {}}]", // rename
+		"bin/data.bin 1>2 [] []",                // gamma
+		"side.go 0>1 [] [{5 func Alpha2() {}}]", // merge
+		"b.go 1>0 [{4 func Alpha() {}}] []",     // delete
+	}
+	if !slices.Equal(shown, want) {
+		t.Errorf("-S Alpha shows\n%s\nwant\n%s", strings.Join(shown, "\n"), strings.Join(want, "\n"))
 	}
 	// "reorder" only moves the line with Alpha: git's diff decides -G.
 	if gitDiffs == 0 {
