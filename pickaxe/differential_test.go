@@ -5,9 +5,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
 )
@@ -18,30 +18,60 @@ type oracleCase struct {
 	git  []string
 }
 
-func sCase(s string, more ...string) oracleCase {
-	o := oracleCase{opts: Options{Pattern: Pattern{Text: s}}, git: append([]string{"-S", s}, more...)}
+// sCase asks -S s, gCase -G re, each with more of git log's flags.
+func sCase(s string, more ...string) oracleCase  { return newCase("-S", s, more) }
+func gCase(re string, more ...string) oracleCase { return newCase("-G", re, more) }
+
+func newCase(kind, pattern string, more []string) oracleCase {
+	o := oracleCase{opts: Options{Pattern: Pattern{Text: pattern, Regex: kind == "-G"}, Grep: kind == "-G"},
+		git: append([]string{kind, pattern}, more...)}
 	for _, f := range more {
 		switch f {
 		case "-i":
 			o.opts.IgnoreCase = true
 		case "--pickaxe-regex":
 			o.opts.Regex = true
-		}
-	}
-	return o
-}
-
-func gCase(re string, more ...string) oracleCase {
-	o := oracleCase{opts: Options{Pattern: Pattern{Text: re, Regex: true}, Grep: true}, git: append([]string{"-G", re}, more...)}
-	for _, f := range more {
-		switch f {
-		case "-i":
-			o.opts.IgnoreCase = true
 		case "--text":
 			o.opts.Text = true
 		}
 	}
 	return o
+}
+
+// againstGit runs tc with the pickaxe over hist and with git log at tip
+// (limited by pathspec, if any), reports a difference, and returns git's
+// commits.
+func againstGit(t *testing.T, repo *gitindex.Repo, hist []Commit, tip string, tc oracleCase, pathspec ...string) []string {
+	t.Helper()
+	args := append([]string{"-c", "diff.algorithm=myers", "log", "--first-parent", "--no-renames", "--format=%H", tip}, tc.git...)
+	want := strings.Fields(git(t, repo.WorkTree, append(args, pathspec...)...))
+	res, _, err := Search(context.Background(), repo, hist, tc.opts)
+	if err != nil {
+		t.Fatalf("%q: %v", tc.git, err)
+	}
+	if got := commitsOf(res); !slices.Equal(got, want) {
+		t.Errorf("%q: got %d commits, git log %d\n got %.10q\nwant %.10q", tc.git, len(got), len(want), got, want)
+	}
+	return want
+}
+
+// openHistory opens the repository in dir and lists the history of rev.
+func openHistory(t *testing.T, dir, rev string) (*gitindex.Repo, gitindex.Commit, []Commit) {
+	t.Helper()
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	tip, err := repo.Resolve(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist, err := History(context.Background(), repo, tip.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, tip, hist
 }
 
 // oracleCases are strings and regexes rare and common in this project's
@@ -78,62 +108,30 @@ func TestDifferentialOwnHistory(t *testing.T) {
 		t.Skip("a shallow clone has no history to compare")
 	}
 	dir := filepath.Join(t.TempDir(), "repo")
-	// A clone keeps the change table out of the checkout's own .git.
+	// A clone (with a work tree, for git's pathspecs) keeps the change
+	// table out of the checkout's own .git.
 	git(t, "", "clone", "--quiet", "--no-checkout", f[0], dir)
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
 	// The first commits of the history: enough to hold every case, and a
 	// cost that does not grow with the project.
 	first := strings.Fields(git(t, dir, "rev-list", "--first-parent", "--reverse", "HEAD"))
 	if len(first) < 150 {
 		t.Skipf("the history has %d first-parent commits; the cases want 150", len(first))
 	}
-	tip, err := repo.Resolve(first[min(len(first), 200)-1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	hist, err := History(ctx, repo, tip.Hash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := git(t, dir, "rev-list", "--first-parent", "--count", tip.Hash.String()); strings.TrimSpace(n) != itoa(len(hist)) {
+	repo, tip, hist := openHistory(t, dir, first[min(len(first), 200)-1])
+	if n := git(t, dir, "rev-list", "--first-parent", "--count", tip.Hash.String()); strings.TrimSpace(n) != strconv.Itoa(len(hist)) {
 		t.Fatalf("history has %d commits, git rev-list %s", len(hist), n)
 	}
-	t.Logf("history: %d commits", len(hist))
-	var gitTime, ourTime time.Duration
 	found, common := 0, 0
 	for _, tc := range oracleCases {
-		args := append([]string{"-c", "diff.algorithm=myers", "log", "--first-parent", "--no-renames", "--format=%H", tip.Hash.String()}, tc.git...)
-		args = append(args, "--", ".", ":(exclude)*.bin", ":(exclude)bcindex-train")
-		t0 := time.Now()
-		want := strings.Fields(git(t, dir, args...))
-		gitTime += time.Since(t0)
-		t0 = time.Now()
 		tc.opts.PathMatch = notLarge
-		res, _, err := Search(ctx, repo, hist, tc.opts)
-		if err != nil {
-			t.Fatalf("%q: %v", tc.git, err)
-		}
-		ourTime += time.Since(t0)
-		var got []string
-		for _, c := range res {
-			got = append(got, c.Commit)
-		}
+		want := againstGit(t, repo, hist, tip.Hash.String(), tc, "--", ".", ":(exclude)*.bin", ":(exclude)bcindex-train")
 		if len(want) > 0 {
 			found++
 		}
 		if len(want) >= 50 {
 			common++
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("%q: got %d commits, git log %d\n got %.10q\nwant %.10q", tc.git, len(got), len(want), got, want)
-		}
 	}
-	t.Logf("git log %v, the pickaxe %v", gitTime, ourTime)
 	// Cases that find nothing compare nothing: most must find commits,
 	// some of them many.
 	if found < 30 || common < 3 {

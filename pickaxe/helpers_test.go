@@ -2,11 +2,8 @@ package pickaxe
 
 import (
 	"os/exec"
-	"strconv"
 	"testing"
 )
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // git runs git in dir and returns its output, failing the test on error.
 func git(t *testing.T, dir string, args ...string) string {

@@ -5,24 +5,15 @@ import (
 	"os"
 	"reflect"
 	"testing"
-
-	"github.com/bcindex/bcindex/gitindex"
 )
 
 // TestTableReadAndHealed checks that a second History reads the change
 // table the first wrote, that a tip further on adds a segment above it,
 // and that a damaged segment is built again from git.
 func TestTableReadAndHealed(t *testing.T) {
-	dir := syntheticRepo(t)
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
+	repo, older, first := openHistory(t, syntheticRepo(t), "HEAD~2")
 	ctx := context.Background()
-	older, _ := repo.Resolve("HEAD~2")
-	tip, _ := repo.Resolve("HEAD")
-	first, err := History(ctx, repo, older.Hash)
+	tip, err := repo.Resolve("HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
