@@ -71,7 +71,7 @@ func (s *Server) history(ctx context.Context, req *sdk.CallToolRequest, in histo
 		return nil, out, err
 	}
 	out.Rev, out.Commit = rev, tip.Hash.String()
-	hist, err := pickaxe.History(ctx, s.repo, tip.Hash)
+	hist, err := pickaxe.History(ctx, s.repo, tip.Hash, nil)
 	if err != nil {
 		return nil, out, err
 	}

@@ -67,7 +67,7 @@ func openHistory(t *testing.T, dir, rev string) (*gitindex.Repo, gitindex.Commit
 	if err != nil {
 		t.Fatal(err)
 	}
-	hist, err := History(context.Background(), repo, tip.Hash)
+	hist, err := History(context.Background(), repo, tip.Hash, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,8 +26,9 @@ const maxChain = 32
 // commit with its changes against its first parent (a root commit, or the
 // boundary commit of a shallow clone, against the empty tree). The part of
 // the history already in the change table is read from it; the rest is
-// diffed and added to it.
-func History(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash) ([]Commit, error) {
+// diffed and added to it, with progress (if not nil) called after each
+// commit diffed.
+func History(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash, progress func(done, total int)) ([]Commit, error) {
 	var fresh []Commit // newest first
 	var known []Commit
 	depth := 0
@@ -67,6 +68,9 @@ func History(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash) ([]Com
 		}
 		parentTree = c.Tree
 		batch = append(batch, c)
+		if progress != nil {
+			progress(len(fresh)-i, len(fresh))
+		}
 		if len(batch) == segmentCommits || i == 0 {
 			// The table is a cache: a store that cannot be written (a
 			// read-only clone) costs the next query its diffs, nothing more.

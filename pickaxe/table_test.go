@@ -17,7 +17,7 @@ func TestTableReadAndHealed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := History(ctx, repo, tip.Hash)
+	full, err := History(ctx, repo, tip.Hash, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestTableReadAndHealed(t *testing.T) {
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	again, err := History(ctx, repo, tip.Hash)
+	again, err := History(ctx, repo, tip.Hash, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -50,7 +52,7 @@ func runPickaxe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hist, err := pickaxe.History(c.Context, repo, tip.Hash)
+	hist, err := pickaxe.History(c.Context, repo, tip.Hash, historyProgress(c.App.ErrWriter))
 	if err != nil {
 		return err
 	}
@@ -81,6 +83,25 @@ func runPickaxe(c *cli.Context) error {
 		return errNoResults
 	}
 	return nil
+}
+
+// historyProgress shows, on a terminal, the first listing of a long
+// history's changes (git's own: about half a minute), which later queries
+// read back in milliseconds.
+func historyProgress(stderr io.Writer) func(done, total int) {
+	f, ok := stderr.(*os.File)
+	if !ok || !isatty.IsTerminal(f.Fd()) {
+		return nil
+	}
+	return func(done, total int) {
+		if total < 1000 || (done%500 != 0 && done != total) {
+			return
+		}
+		fmt.Fprintf(stderr, "\rlisting the changes of %d first-parent commits (once): %d%%", total, done*100/total)
+		if done == total {
+			fmt.Fprint(stderr, "\r\x1b[K")
+		}
+	}
 }
 
 // pickaxeCandidates is the blobs that may hold a match. Until the store
