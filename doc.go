@@ -1,25 +1,48 @@
 // Package bcindex is a git-native code search tool: `git bcindex search`
 // finds code in any revision of a repository by symbol, keyword and meaning.
 //
-// The command is cmd/git-bcindex. Its packages, from the top down:
+// The commands are cmd/git-bcindex (the tool), cmd/bcindex-train (the
+// model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
+// from the top down: each imports only packages listed below it.
 //
+//	ask       answers to questions by a chat model calling the mcp tools,
+//	          with every citation checked against git (doc/llm.md)
 //	mcp       the Model Context Protocol server for coding agents
+//	web       the local web page (`git bcindex serve`)
+//	enhance   chunk summaries written by a chat model, once per content
+//	llm       the OpenAI-compatible chat-completions client
 //	cluster   publishing to and searching a Weaviate cluster (linked only
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
-//	search    the three arms (symbol, BM25, vector), fusion and ranking, history queries
+//	bench     the benchmark harness: indexing and search on real code
+//	search    the three arms (symbol, BM25, vector), fusion and ranking, history
+//	          queries, exact matches (Grep)
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
+//	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
+//	store     the Badger store, segments, the manifest, the lock
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
-//	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
-//	gitindex  repositories through go-git: revisions, tree listings, diffs, history
-//	store     the Badger store, segments, the manifest, the lock
+//	gitindex  git repositories (its own loose and pack readers, go-git for the
+//	          rest): revisions, tree listings, diffs, history
 //	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
+//	ngram     the exact-match index: per-segment trigram postings of each blob
+//	exact     git grep's matching (-F, -i, -w) and its trigram query plan
 //	vector    int8 vectors: records, flat segment files, the scan
+//
+// Helpers under internal/, each for the packages named:
+//
+//	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
+//	internal/mmap          read-only file mappings (ngram)
+//	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
+//	internal/chattest      a stand-in chat-completions server (tests)
+//	internal/reserved      packages kept out of training and benchmarks (train, bench)
+//	internal/suite         the multilingual quality suite (tests)
+//	internal/gittest       real git repositories in temporary directories (tests)
+//	internal/weaviatetest  real Weaviate servers on loopback (tests)
 //
 // doc/design.md explains the index design; store/schema.go holds the
 // on-disk layout and its version.

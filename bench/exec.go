@@ -17,7 +17,8 @@ import (
 type proc struct {
 	Stdout  []byte
 	Elapsed time.Duration
-	MaxRSS  int64 // bytes: the child's peak resident set (see peakRSS)
+	CPU     time.Duration // user + system time of the child
+	MaxRSS  int64         // bytes: the child's peak resident set (see peakRSS)
 	Exit    int
 }
 
@@ -70,6 +71,7 @@ func (r *runner) run(ctx context.Context, dir string, stdin io.Reader, okExit []
 	p := &proc{Stdout: out.Bytes(), Elapsed: elapsed}
 	if cmd.ProcessState != nil {
 		p.Exit = cmd.ProcessState.ExitCode()
+		p.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		p.MaxRSS = sampled
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && sampled == 0 {
 			p.MaxRSS = int64(ru.Maxrss) * 1024 // KiB on Linux

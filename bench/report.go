@@ -93,6 +93,7 @@ type SizeReport struct {
 	GrepRatio  float64            `json:"text_cold_over_grep"`
 	HybridGrep float64            `json:"hybrid_warm_over_grep"`
 	Scan       Scan               `json:"vector_scan"`
+	Exact      *ExactStats        `json:"exact,omitempty"`
 }
 
 // Target is one of the performance targets, evaluated.
@@ -172,6 +173,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("git grep -c KW %s\t%.1f / %.1f (n=%d)", s.Rev, s.Grep.P50ms, s.Grep.P95ms, s.Grep.N)
 		p("bcindex --mode text, same KWs, cold\t%.1f / %.1f = %.2f× git grep", s.GrepText.P50ms, s.GrepText.P95ms, s.GrepRatio)
 		p("hybrid warm p50 ÷ git grep p50\t%.3f×", s.HybridGrep)
+		if e := s.Exact; e != nil {
+			p("exact: git grep -c -I, selective\t%.1f / %.1f (n=%d)", e.SelectiveGit.P50ms, e.SelectiveGit.P95ms, e.SelectiveGit.N)
+			p("exact: git-bcindex grep -c, selective\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Selective.P50ms, e.Selective.P95ms, e.Selective.P50ms/e.SelectiveGit.P50ms, e.SelectiveCPU)
+			p("exact: git grep -c -I, broad\t%.1f / %.1f (n=%d)", e.BroadGit.P50ms, e.BroadGit.P95ms, e.BroadGit.N)
+			p("exact: git-bcindex grep -c, broad\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Broad.P50ms, e.Broad.P95ms, e.Broad.P50ms/e.BroadGit.P50ms, e.BroadCPU)
+			p("exact: trigram files\t%s; same answers as git grep: %v %s", mb(e.GramsBytes), e.SameAnswers, strings.Join(e.Disagreements, "; "))
+		}
 		sc := s.Scan
 		p("vector scan\t%d rows × %d dims = %s in %d segments: %.2f ms, %.2f GB/s", sc.Rows, sc.Dim, mb(sc.Bytes), sc.Segments, sc.ScanMs, sc.ScanGBs)
 		p("memory read loop (%d threads)\t%.2f GB/s; scan ÷ memory = %.0f%%", sc.Threads, sc.MemGBs, 100*sc.Ratio)

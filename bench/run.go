@@ -302,6 +302,10 @@ func (b *bench) measureSize(ctx context.Context, label, rev string) (SizeReport,
 	}
 	s.GrepRatio = s.GrepText.P50ms / s.Grep.P50ms
 	s.HybridGrep = s.Warm["hybrid"].P50ms / s.Grep.P50ms
+	b.logf("%s: exact search against git grep", label)
+	if s.Exact, err = b.exactLatency(ctx, rev, max(1, b.cfg.ColdReps/3)); err != nil {
+		return s, err
+	}
 	b.logf("%s: vector scan bandwidth", label)
 	if s.Scan, err = measureScan(repo.IndexDir); err != nil {
 		return s, err

@@ -1,6 +1,9 @@
 package bench
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ckLinesPerSec is ck's published indexing rate: about 1M lines in under
 // two minutes on a laptop.
@@ -31,6 +34,15 @@ func evaluate(r *Report, cfg Config) []Target {
 	}
 	add("hybrid warm p50 < git grep p50", big.Warm["hybrid"].P50ms < big.Grep.P50ms,
 		fmt.Sprintf("%.1f ms", big.Warm["hybrid"].P50ms), fmt.Sprintf("%.1f ms", big.Grep.P50ms), note)
+	if e := r.Sizes[0].Exact; e != nil {
+		sel := e.Selective.P50ms / e.SelectiveGit.P50ms
+		add("exact, selective patterns ≤ 0.2× git grep", sel <= 0.2, fmt.Sprintf("%.2f×", sel), "0.2×", fmt.Sprintf("whole processes, p50; CPU %.2f×", e.SelectiveCPU))
+		broad := e.Broad.P50ms / e.BroadGit.P50ms
+		add("exact, any pattern ≤ 1× git grep", broad <= 1, fmt.Sprintf("%.2f×", broad), "1×", fmt.Sprintf("broad patterns, p50; CPU %.2f×", e.BroadCPU))
+		add("exact answers = git grep -I", e.SameAnswers, fmt.Sprint(e.SameAnswers), "true", strings.Join(e.Disagreements, "; "))
+		g := float64(e.GramsBytes) / float64(r.Corpus.Bytes)
+		add("trigram files ≤ 0.2× source", g <= 0.2, fmt.Sprintf("%.3f×", g), "0.2×", "")
+	}
 	add("full index ≥ 5× ck (lines/s)", r.Index.LinesPerSec >= 5*ckLinesPerSec,
 		fmt.Sprintf("%.0f lines/s", r.Index.LinesPerSec), fmt.Sprintf("%.0f lines/s", 5*ckLinesPerSec), "ck: ~1M lines in 2 min")
 	return ts

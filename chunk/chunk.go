@@ -114,7 +114,11 @@ type File struct {
 
 // Split chunks content, whose path is used to detect its language. It never
 // panics and never fails: anything it cannot parse becomes windows.
-func Split(path string, content []byte) (f File) {
+func Split(path string, content []byte) File { return split(path, content, parseBaseMicros) }
+
+// split is Split with base as the fixed part of each parse's time limit
+// (parseLimitMicros).
+func split(path string, content []byte, base int) (f File) {
 	lang := DetectLanguage(path, content)
 	defer func() {
 		// Last resort: a grammar or walker bug must not take the indexer down.
@@ -125,7 +129,7 @@ func Split(path string, content []byte) (f File) {
 	var ok bool
 	switch {
 	case grammarFor(lang) != nil && len(content) <= maxParseBytes:
-		f, ok = splitTree(lang, path, content)
+		f, ok = splitTree(lang, path, content, base)
 	case lang == "markdown":
 		f, ok = splitMarkdown(path, content), true
 	case len(content) > maxParseBytes:

@@ -121,7 +121,7 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	// with the header only when it holds nothing to chunk (a deletion).
 	mid, ok := File{}, false
 	if midStart < midEnd {
-		mid, ok = splitRanges(lang, path, content, []sitter.Range{byteRange(content, li, max(midStart, header), midEnd)})
+		mid, ok = splitRanges(lang, path, content, []sitter.Range{byteRange(content, li, max(midStart, header), midEnd)}, parseBaseMicros)
 		if ok {
 			mid.Chunks[0].Doc, mid.Chunks[0].Signature = prev.Chunks[0].Doc, prev.Chunks[0].Signature
 		}
@@ -133,7 +133,7 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 		} else {
 			ranges[0] = byteRange(content, li, 0, midEnd)
 		}
-		mid, ok = splitRanges(lang, path, content, ranges)
+		mid, ok = splitRanges(lang, path, content, ranges, parseBaseMicros)
 	}
 	if !ok || mid.SyntaxErrors > 0 || mid.Chunks[0].SyntaxError {
 		return File{}, false

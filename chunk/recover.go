@@ -36,16 +36,18 @@ type recoverer struct {
 	src        []byte
 	li         lineIndex
 	parses     int
+	base       int // the fixed part of each parse's time limit
 }
 
 // recoverDefs re-chunks a file whose parse had syntax errors (f, ok are
 // the whole-file parse) so that definitions after a broken one are their
-// own chunks. It returns false when it finds nothing better.
-func recoverDefs(lang, p string, src []byte, f File, ok bool) (File, bool) {
+// own chunks. It returns false when it finds nothing better. base is the
+// fixed part of each parse's time limit (parseLimitMicros).
+func recoverDefs(lang, p string, src []byte, f File, ok bool, base int) (File, bool) {
 	if len(f.Chunks) == 0 || !f.Chunks[0].SyntaxError {
 		return f, false
 	}
-	r := &recoverer{lang: lang, path: p, src: src, li: newLineIndex(src)}
+	r := &recoverer{lang: lang, path: p, src: src, li: newLineIndex(src), base: base}
 	cur := f
 	if !ok {
 		cur = File{Chunks: f.Chunks[:1]} // the file chunk only: every line is a candidate
@@ -187,7 +189,7 @@ func (r *recoverer) parse(prefix, s, e, suffix int) (File, bool) {
 	if suffix >= e && suffix > 0 {
 		ranges = append(ranges, byteRange(r.src, r.li, suffix, len(r.src)))
 	}
-	return splitRanges(r.lang, r.path, r.src, ranges)
+	return splitRanges(r.lang, r.path, r.src, ranges, r.base)
 }
 
 // goodDefAt reports whether g has a well-formed definition starting on the

@@ -99,32 +99,32 @@ type walker struct {
 
 // splitTree parses src and chunks its definitions. ok is false when the parse
 // failed or yielded nothing but errors; the caller then uses windows.
-func splitTree(lang, p string, src []byte) (f File, ok bool) {
-	f, ok = splitRanges(lang, p, src, nil)
+func splitTree(lang, p string, src []byte, base int) (f File, ok bool) {
+	f, ok = splitRanges(lang, p, src, nil, base)
 	if f.SyntaxErrors > 0 {
-		if g, better := recoverDefs(lang, p, src, f, ok); better {
+		if g, better := recoverDefs(lang, p, src, f, ok, base); better {
 			return g, true
 		}
 	}
 	return f, ok
 }
 
-// parseLimitMicros bounds one parse of n bytes: 2 s plus 10 µs a byte (12 s
-// for the largest file indexed by default). Real files parse at megabytes a
-// second; a grammar caught in a loop (the Swift grammar is, on some inputs
-// FuzzSplit found) stops there, and the file is split as one whose parse
-// failed.
-func parseLimitMicros(n int) int { return parseBaseMicros + 10*n }
+// parseLimitMicros bounds one parse of n bytes: base (parseBaseMicros, 2 s)
+// plus 10 µs a byte (12 s for the largest file indexed by default). Real
+// files parse at megabytes a second; a grammar caught in a loop (the Swift
+// grammar is, on some inputs FuzzSplit found) stops there, and the file is
+// split as one whose parse failed.
+func parseLimitMicros(base, n int) int { return base + 10*n }
 
-// parseBaseMicros is the fixed part of the limit. FuzzSplit lowers it: its
-// inputs are small, and the fuzzer runs every shortened variant of an input
-// that reached the limit.
-var parseBaseMicros = 2_000_000
+// parseBaseMicros is the fixed part of the limit. FuzzSplit passes a lower
+// one: its inputs are small, and the fuzzer runs every shortened variant of
+// an input that reached the limit.
+const parseBaseMicros = 2_000_000
 
 // splitRanges is splitTree over the given byte ranges of src only (all of
 // it when ranges is nil): the parser skips the rest, and positions stay
 // those of src.
-func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok bool) {
+func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f File, ok bool) {
 	g := grammarFor(lang)
 	f.Language = lang
 	// A parser given ranges keeps them: it is not returned to the pool.
@@ -141,7 +141,7 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range) (f File, ok 
 	if g.serial != nil {
 		g.serial.Lock()
 	}
-	parser.SetOperationLimit(parseLimitMicros(len(src)))
+	parser.SetOperationLimit(parseLimitMicros(base, len(src)))
 	tree, err := parser.ParseCtx(context.Background(), nil, src)
 	if g.serial != nil {
 		g.serial.Unlock()

@@ -3,11 +3,9 @@
 package embed
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 )
 
 // httpError is a non-2xx answer that is not retried (any more).
@@ -46,53 +44,3 @@ func (e *httpError) Error() string {
 }
 
 func (e *httpError) Unwrap() error { return e.kind }
-
-// parseErrorBody reads OpenAI's {"error":{"message","type","code"}} or
-// Ollama's {"error":"..."}; anything else becomes a short excerpt.
-func parseErrorBody(body []byte) (code, msg string) {
-	var e struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(body, &e) == nil && len(e.Error) > 0 {
-		var s string
-		if json.Unmarshal(e.Error, &s) == nil {
-			return "", clip(s)
-		}
-		var o struct {
-			Message string `json:"message"`
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-		}
-		if json.Unmarshal(e.Error, &o) == nil {
-			code = o.Type
-			if c, ok := o.Code.(string); ok && c != "" {
-				code = c
-			}
-			return code, clip(o.Message)
-		}
-	}
-	return "", clip(string(body))
-}
-
-func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = truncateUTF8(s, 300) + "…"
-	}
-	return s
-}
-
-// redact removes the API key from a message a server or transport made.
-func (r *Remote) redact(s string) string {
-	if r.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, r.key, "[REDACTED]")
-}
-
-func (r *Remote) redactErr(err error) error {
-	if r.key == "" || !strings.Contains(err.Error(), r.key) {
-		return err
-	}
-	return errors.New(r.redact(err.Error()))
-}

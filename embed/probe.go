@@ -34,9 +34,9 @@ func (r *Remote) probeDim(cache DimCache) (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	// No retries: a dead endpoint should say so now, not after backoff.
-	saved := r.retry
-	r.retry.attempts = 1
-	defer func() { r.retry = saved }()
+	saved := r.api.Retry
+	r.api.Retry.Attempts = 1
+	defer func() { r.api.Retry = saved }()
 	var vecs [][]float32
 	var err error
 	if r.provider == ProviderOllama {

@@ -1,12 +1,9 @@
 package embed
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -14,9 +11,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/bcindex/bcindex/internal/httpapi"
 )
 
 // Remote is an embedder served over HTTP: an OpenAI-compatible
@@ -37,12 +35,11 @@ type Remote struct {
 	key      string // never logged nor shown; redacted from server messages
 	id       string
 
-	client        *http.Client
+	api           *httpapi.Client
 	sem           chan struct{}
-	maxInputs     int // inputs per request
-	maxBatchBytes int // bytes of input text per request
-	maxInputBytes int // longer inputs are cut (OpenAI: 8192 tokens per input); 0: never
-	retry         retryPolicy
+	maxInputs     int         // inputs per request
+	maxBatchBytes int         // bytes of input text per request
+	maxInputBytes int         // longer inputs are cut (OpenAI: 8192 tokens per input); 0: never
 	floatOnly     atomic.Bool // the server refused encoding_format "base64"
 	// quota holds the last insufficient_quota error: calls within
 	// quotaHold of it fail at once instead of spending requests (a
@@ -69,7 +66,6 @@ const (
 	ollamaMaxInputs     = 256
 	defaultConcurrency  = 4
 	defaultTimeout      = 2 * time.Minute
-	maxResponseBytes    = 1 << 30
 )
 
 func newRemote(provider string, cfg Config) (*Remote, error) {
@@ -110,13 +106,12 @@ func newRemote(provider string, cfg Config) (*Remote, error) {
 		sendDims:      cfg.Dimensions > 0,
 		key:           apiKey(provider, cfg),
 		id:            provider + ":" + cfg.Model + ":" + strconv.Itoa(dim),
-		client:        &http.Client{Timeout: timeout, Transport: tr},
 		sem:           make(chan struct{}, conc),
 		maxInputs:     openAIMaxInputs,
 		maxBatchBytes: remoteMaxBatchBytes,
 		maxInputBytes: openAIMaxInputBytes,
-		retry:         defaultRetry(),
 	}
+	r.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout, Transport: tr}, Key: r.key, Retry: httpapi.DefaultPolicy(), Describe: r.describe}
 	if provider == ProviderOllama {
 		r.maxInputs, r.maxInputBytes = ollamaMaxInputs, 0 // Ollama truncates to the model's context itself
 	}
@@ -133,22 +128,18 @@ func newRemote(provider string, cfg Config) (*Remote, error) {
 // cleanEndpoint validates a base URL and drops a trailing slash or a
 // trailing API path the user may have pasted with it.
 func cleanEndpoint(provider, ep string) (string, error) {
-	bad := func(msg string) error {
-		return &ConfigError{Key: "bcindex.endpoint", Msg: msg}
+	s, err := httpapi.CleanBaseURL(ep, "/embeddings", "/api/embed")
+	msg := ""
+	switch {
+	case errors.Is(err, httpapi.ErrNotHTTP):
+		msg = fmt.Sprintf("%q: want a base URL such as %s", ep, map[string]string{ProviderOpenAI: DefaultOpenAIEndpoint, ProviderOllama: DefaultOllamaEndpoint}[provider])
+	case errors.Is(err, httpapi.ErrCredentials):
+		msg = "must not contain credentials; put the API key in the environment variable " + EnvAPIKey
+	case errors.Is(err, httpapi.ErrQuery):
+		msg = fmt.Sprintf("%q: want a base URL without query or fragment", httpapi.Redacted(ep))
 	}
-	u, err := url.Parse(strings.TrimSpace(ep))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", bad(fmt.Sprintf("%q: want a base URL such as %s", ep, map[string]string{ProviderOpenAI: DefaultOpenAIEndpoint, ProviderOllama: DefaultOllamaEndpoint}[provider]))
-	}
-	if u.User != nil {
-		return "", bad("must not contain credentials; put the API key in the environment variable " + EnvAPIKey)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return "", bad(fmt.Sprintf("%q: want a base URL without query or fragment", u.Redacted()))
-	}
-	s := strings.TrimRight(u.String(), "/")
-	for _, suffix := range []string{"/embeddings", "/api/embed"} {
-		s = strings.TrimSuffix(s, suffix)
+	if err != nil {
+		return "", &ConfigError{Key: "bcindex.endpoint", Msg: msg}
 	}
 	return s, nil
 }
@@ -280,86 +271,13 @@ func (r *Remote) embedBatch(ctx context.Context, inputs []string) ([][]float32, 
 // post sends body as JSON to endpoint+path, retrying what is worth
 // retrying, and returns the body of the 2xx answer.
 func (r *Remote) post(ctx context.Context, path string, body any) ([]byte, error) {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
-	}
-	u := r.endpoint + path
-	for attempt := 1; ; attempt++ {
-		res := r.try(ctx, u, payload)
-		if res.err == nil {
-			return res.body, nil
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if !res.retry {
-			return nil, res.err
-		}
-		if attempt >= r.retry.attempts {
-			return nil, fmt.Errorf("%w (gave up after %d attempts)", res.err, attempt)
-		}
-		wait := r.retry.backoff(attempt)
-		if res.hasAfter {
-			if res.after > r.retry.maxAfter {
-				return nil, fmt.Errorf("%w (the server asks to retry after %s, longer than the %s bcindex waits)", res.err, res.after.Round(time.Second), r.retry.maxAfter)
-			}
-			wait = res.after
-		}
-		if err := r.retry.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	return r.api.Post(ctx, r.endpoint+path, body)
 }
 
-// attempt is the outcome of one request.
-type attempt struct {
-	body     []byte // of a 2xx answer
-	err      error
-	retry    bool          // err is worth another try
-	after    time.Duration // the server's Retry-After, if hasAfter
-	hasAfter bool
-}
-
-// try sends one request.
-func (r *Remote) try(ctx context.Context, u string, payload []byte) attempt {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
-	if err != nil {
-		return attempt{err: fmt.Errorf("POST %s: %w", u, err)}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "bcindex")
-	if r.key != "" {
-		req.Header.Set("Authorization", "Bearer "+r.key)
-	}
-	resp, err := r.client.Do(req)
-	if err != nil {
-		// Network errors and client timeouts are worth another try.
-		return attempt{err: r.redactErr(err), retry: true}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return attempt{err: fmt.Errorf("read response of POST %s: %w", u, err), retry: true}
-	}
-	if resp.StatusCode/100 == 2 {
-		return attempt{body: body}
-	}
-	he := &httpError{provider: r.provider, url: u, status: resp.StatusCode}
-	he.code, he.msg = parseErrorBody(body)
-	he.msg = r.redact(he.msg)
-	switch {
-	case he.code == "insufficient_quota":
-		he.kind = ErrQuota
-	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		he.kind = ErrAuth
-	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		a := attempt{err: he, retry: true}
-		a.after, a.hasAfter = retryAfter(resp.Header, time.Now())
-		return a
-	}
-	return attempt{err: he}
+// describe classifies a failed answer: an exhausted quota and rejected
+// credentials get their own errors and hints.
+func (r *Remote) describe(se *httpapi.StatusError) error {
+	return &httpError{provider: r.provider, url: se.URL, status: se.Status, code: se.Code, msg: se.Msg, kind: se.Kind(ErrQuota, ErrAuth)}
 }
 
 func isOpenAIHost(endpoint string) bool {
@@ -368,12 +286,4 @@ func isOpenAIHost(endpoint string) bool {
 }
 
 // truncateUTF8 cuts s to at most n bytes without splitting a rune.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+func truncateUTF8(s string, n int) string { return httpapi.TruncateUTF8(s, n) }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/bcindex/bcindex/internal/httpapi"
 )
 
 func TestRemoteTimeout(t *testing.T) {
@@ -24,7 +26,7 @@ func TestRemoteTimeout(t *testing.T) {
 	t.Cleanup(func() { close(release) }) // before the server's Close
 	cfg.Timeout = 50 * time.Millisecond
 	r, _ := newTestRemote(t, withDims(cfg, 8))
-	r.retry.attempts = 2
+	r.api.Retry.Attempts = 2
 	start := time.Now()
 	_, err := r.Embed(context.Background(), []string{"a"}, RoleDocument)
 	if err == nil || !strings.Contains(err.Error(), "gave up after 2 attempts") || time.Since(start) > 3*time.Second {
@@ -44,7 +46,7 @@ func TestRemoteCancelDuringWait(t *testing.T) {
 		return true
 	}})
 	r, _ := newTestRemote(t, withDims(cfg, 8))
-	r.retry.sleep = sleepCtx // really wait
+	r.api.Retry.Sleep = httpapi.SleepCtx // really wait
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -153,49 +155,6 @@ func TestAPIKeyFromEnvironment(t *testing.T) {
 	e, _ := New(Config{Provider: "openai", Model: "text-embedding-3-small"})
 	if strings.Contains(e.ID(), "sk-") {
 		t.Errorf("ID %q", e.ID())
-	}
-}
-
-// ollamaServer stands in for the real Ollama server: POST /api/embed with
-// {"model","input":[...]} answered by {"embeddings":[[...]]}.
-func TestRetryAfterParsing(t *testing.T) {
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	cases := []struct {
-		h    map[string]string
-		want time.Duration
-		ok   bool
-	}{
-		{map[string]string{"Retry-After": "12"}, 12 * time.Second, true},
-		{map[string]string{"Retry-After": "0"}, 0, true},
-		{map[string]string{"Retry-After": now.Add(90 * time.Second).Format(http.TimeFormat)}, 90 * time.Second, true},
-		{map[string]string{"Retry-After": now.Add(-time.Hour).Format(http.TimeFormat)}, 0, true},
-		{map[string]string{"Retry-After-Ms": "250", "Retry-After": "9"}, 250 * time.Millisecond, true},
-		{map[string]string{"Retry-After": "soon"}, 0, false},
-		{map[string]string{"Retry-After": "-3"}, 0, false},
-		{map[string]string{}, 0, false},
-	}
-	for _, c := range cases {
-		h := http.Header{}
-		for k, v := range c.h {
-			h.Set(k, v)
-		}
-		d, ok := retryAfter(h, now)
-		if d != c.want || ok != c.ok {
-			t.Errorf("%v: %v %v, want %v %v", c.h, d, ok, c.want, c.ok)
-		}
-	}
-}
-
-func TestBackoffBounds(t *testing.T) {
-	p := defaultRetry()
-	for attempt := 1; attempt <= 10; attempt++ {
-		want := min(p.base<<(attempt-1), p.max)
-		for range 50 {
-			d := p.backoff(attempt)
-			if d < want/2 || d >= want {
-				t.Fatalf("attempt %d: %v outside [%v, %v)", attempt, d, want/2, want)
-			}
-		}
 	}
 }
 

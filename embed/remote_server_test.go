@@ -155,7 +155,7 @@ func newTestRemote(t *testing.T, cfg Config) (*Remote, *sleeps) {
 	}
 	r := e.(*Remote)
 	sl := &sleeps{}
-	r.retry.sleep = sl.sleep
+	r.api.Retry.Sleep = sl.sleep
 	return r, sl
 }
 

@@ -154,7 +154,7 @@ func mergeEntries(a, b []Entry) []Entry {
 	return append(out, b...)
 }
 
-// entryFor classifies one file of a tree the way walkTree does.
+// entryFor classifies one file of a tree the way WalkTree does.
 func entryFor(name string, te object.TreeEntry) Entry {
 	switch te.Mode {
 	case filemode.Symlink:
@@ -166,7 +166,7 @@ func entryFor(name string, te object.TreeEntry) Entry {
 }
 
 // classify applies the unchanged .gitattributes files (in listing order,
-// which is git's tree order, as walkTree reads them) to new entries.
+// which is git's tree order, as WalkTree reads them) to new entries.
 func (r *Repo) classify(entries []Entry, attrFiles []Entry) {
 	var attrs []gitattributes.MatchAttribute
 	for _, f := range attrFiles {

@@ -154,8 +154,6 @@ func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	return h, true
 }
 
-// writeFileAtomic writes data to a temp file beside path, syncs it and
-// renames it into place, so readers see the old file or the new one.
 // castagnoli is the CRC-32C table for listing checksums.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

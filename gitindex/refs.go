@@ -50,7 +50,7 @@ func IsRefGlob(rev string) bool { return strings.ContainsAny(rev, "*?[") }
 // namedRef is a reference that names a commit (or a tag of one).
 type namedRef struct {
 	full, short string
-	group       int // refGroup*
+	group       int // group*
 	target      plumbing.Hash
 }
 

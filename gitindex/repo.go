@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-billy/v5"
@@ -35,6 +36,10 @@ type Repo struct {
 	workDir   string // where it was opened from, to open it again
 	loose     *looseObjects
 	packs     *packSet
+	// gitMu serialises what falls back to go-git in ReadBlobUpTo, whose
+	// object access is not safe for concurrent use; the direct loose and
+	// pack readers are.
+	gitMu sync.Mutex
 }
 
 // Commit is a resolved revision.
@@ -236,11 +241,14 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 }
 
 // ReadBlobUpTo returns a blob's size and, unless the size exceeds max (when
-// max >= 0), its content, looking the object up once.
+// max >= 0), its content, looking the object up once. ReadBlob and
+// ReadBlobUpTo may be called from several goroutines at once.
 func (r *Repo) ReadBlobUpTo(h plumbing.Hash, max int64) ([]byte, int64, error) {
 	if b, size, ok, err := r.object(h, plumbing.BlobObject, max); ok || err != nil {
 		return b, size, err
 	}
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
 	obj, err := r.blobObject(h)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read blob %s: %w", h, err)

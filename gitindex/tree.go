@@ -23,6 +23,18 @@ const (
 	SkipBadPath   = "bad-path" // a path no file system could hold; see badPath
 )
 
+// GrepReads reports whether exact search reads files skipped for reason,
+// as git grep does: vendored, generated and minified files are searched;
+// symlinks, submodules and paths no file system holds are not. (Binary
+// files are decided by content, and passed over.)
+func GrepReads(reason string) bool {
+	switch reason {
+	case SkipNone, SkipVendored, SkipGenerated, SkipMinified:
+		return true
+	}
+	return false
+}
+
 // SkipCodes gives each reason its byte in listing files: append only.
 var SkipCodes = []string{SkipNone, SkipVendored, SkipGenerated, SkipMinified, SkipBinary, SkipTooLarge, SkipSymlink, SkipSubmodule, SkipBadPath}
 

@@ -24,12 +24,19 @@ const maxAncestors = 64
 // LockWait is how long a background round waits for a foreground indexer.
 const LockWait = 30 * time.Minute
 
+// After is more background work once a round has indexed head, given the
+// tree diff the round listed it from (d.NewBlobs: the blobs it added). Its
+// line joins the round's log line; its failure is logged there and fails
+// nothing, since the index is up to date.
+type After func(ctx context.Context, repo *gitindex.Repo, head gitindex.Commit, d *gitindex.TreeDiff) (string, error)
+
 // IndexJob returns the Job that indexes HEAD of the repository at dir.
 // Only the changes since an already listed tree are looked at: the tree
 // listing is derived from the diff, and the indexer chunks only the blobs
 // no segment holds (a rename processes nothing). options supplies the
-// indexing options from the repository's configuration.
-func IndexJob(dir string, options func(*gitindex.Repo) (indexer.Options, error)) Job {
+// indexing options from the repository's configuration; after, if any,
+// runs once HEAD is indexed.
+func IndexJob(dir string, options func(*gitindex.Repo) (indexer.Options, error), after ...After) Job {
 	return func(ctx context.Context, t Trigger) (string, error) {
 		// Reopened every round: HEAD and the object database have moved.
 		repo, err := gitindex.OpenRepo(dir)
@@ -55,9 +62,19 @@ func IndexJob(dir string, options func(*gitindex.Repo) (indexer.Options, error))
 		if err := os.WriteFile(filepath.Join(repo.IndexDir, stateFile), []byte(head.Tree.String()+"\n"), 0o644); err != nil {
 			return "", fmt.Errorf("record indexed tree: %w", err)
 		}
-		return fmt.Sprintf("head=%s %s blobs_new=%d blobs_reused=%d chunks=%d embedded=%d elapsed=%s",
+		line := fmt.Sprintf("head=%s %s blobs_new=%d blobs_reused=%d chunks=%d embedded=%d elapsed=%s",
 			head.Hash.String()[:12], describeDiff(d), sum.BlobsNew, sum.BlobsReused, sum.Chunks, sum.Embedded,
-			sum.Elapsed.Round(time.Millisecond)), nil
+			sum.Elapsed.Round(time.Millisecond))
+		for _, a := range after {
+			more, err := a(ctx, repo, head, d)
+			if err != nil {
+				more = fmt.Sprintf("then failed: %v", err)
+			}
+			if more != "" {
+				line += " " + more
+			}
+		}
+		return line, nil
 	}
 }
 

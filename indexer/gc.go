@@ -70,7 +70,7 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 			return nil, err
 		}
 		for _, e := range l.Entries {
-			if _, ok := live[e.Blob]; !ok && e.Skip == gitindex.SkipNone {
+			if _, ok := live[e.Blob]; !ok && gitindex.GrepReads(e.Skip) {
 				live[e.Blob] = e.Path
 			}
 		}

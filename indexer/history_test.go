@@ -2,11 +2,13 @@ package indexer
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
 )
@@ -119,5 +121,43 @@ func TestHistoryStopsAtShallowBoundary(t *testing.T) {
 	}
 	if len(sum.Commits) != 3 {
 		t.Fatalf("indexed %d commits of a depth-3 clone, want 3", len(sum.Commits))
+	}
+}
+
+// TestRunEmbedsEachContentOnce: versions of a file indexed in one run
+// (a history) share most chunks; each distinct chunk content is embedded
+// once, as it is across runs, and the run's summary counts the rest as
+// reused.
+func TestRunEmbedsEachContentOnce(t *testing.T) {
+	r := gittest.New(t)
+	var b strings.Builder
+	b.WriteString("package a\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "\n// F%d returns %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
+	}
+	v1 := b.String()
+	r.Commit("v1", map[string]string{"a.go": v1})
+	r.Commit("v2", map[string]string{"a.go": v1 + "\nfunc G() int { return -1 }\n"})
+	r.Commit("v3", map[string]string{"a.go": v1 + "\nfunc G() int { return -2 }\n"})
+	emb := &countingEmbedder{Embedder: embed.Default()}
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One worker: two workers may embed the same content at once, before
+	// either has it.
+	sum, err := NewIndexer(repo, Options{Embedder: emb, Workers: 1}).Index(context.Background(), []string{"HEAD~2", "HEAD~1", "HEAD"}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[string]bool{}
+	for _, s := range emb.texts {
+		distinct[s] = true
+	}
+	if sum.BlobsNew != 3 || len(emb.texts) != len(distinct) {
+		t.Fatalf("%d blobs, %d texts embedded of which %d distinct: each content once", sum.BlobsNew, len(emb.texts), len(distinct))
+	}
+	if sum.VectorsReused < 2*40 {
+		t.Fatalf("vectors reused %d, want at least %d (the 40 functions of the later versions)", sum.VectorsReused, 2*40)
 	}
 }

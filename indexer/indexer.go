@@ -16,6 +16,10 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
+// MaxExactSize is the largest blob whose trigrams are indexed; exact search
+// reads a larger one from git.
+const MaxExactSize = 32 << 20
+
 // DefaultMaxFileSize is the largest blob indexed unless configured otherwise.
 const DefaultMaxFileSize = 1 << 20
 
@@ -80,6 +84,10 @@ type Indexer struct {
 	embedAcross bool
 	// stored finds vectors stored for a chunk's content (vecindex.go).
 	stored *storedVectors
+	// seen, when set, carries the blobs already counted across the runs
+	// of one history index (IndexHistory), so that Summary.Blobs counts
+	// each distinct blob once.
+	seen map[plumbing.Hash]bool
 }
 
 // NewIndexer prepares an indexer; nothing is opened until Index.
@@ -103,6 +111,9 @@ type todoBlob struct {
 	sha  plumbing.Hash
 	path string
 	prev plumbing.Hash // the indexed blob this one's path had before an edit, or zero
+	// pathSkip is the path's skip reason for a file only exact search
+	// reads (vendored, say): the blob gets trigrams, not chunks.
+	pathSkip string
 }
 
 // Index makes the given revisions searchable, processing only blobs that no
@@ -183,7 +194,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	for _, l := range listings {
 		n += len(l.Entries)
 	}
-	seen := make(map[plumbing.Hash]bool, n)
+	seen := ix.seen
+	if seen == nil {
+		seen = make(map[plumbing.Hash]bool, n)
+	}
 	// With the model's vectors, so that a damaged vector file is found
 	// (and its segment indexed again) here, not only by searches.
 	model := ""
@@ -207,6 +221,12 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 			sum.Files++
 			if e.Skip != gitindex.SkipNone {
 				sum.Skipped[e.Skip]++
+				if gitindex.GrepReads(e.Skip) && !seen[e.Blob] {
+					seen[e.Blob] = true
+					if _, ok := snap.FindBlob(e.Blob); !ok {
+						todo = append(todo, todoBlob{sha: e.Blob, path: e.Path, pathSkip: e.Skip})
+					}
+				}
 				continue
 			}
 			if seen[e.Blob] {
@@ -267,16 +287,19 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 
 // blobResult is one processed blob, ready to be written.
 type blobResult struct {
-	sha      plumbing.Hash
-	size     int
-	rec      *store.BlobRecord
-	tokens   [][]string // per chunk; nil when not indexed
-	vectors  [][]int8   // per chunk; nil when none
-	scales   []float32  // per chunk
-	embedded int
-	reused   int
-	spliced  bool     // chunked by chunk.Edit from the previous version
-	toEmbed  *toEmbed // chunks whose vectors are still to be computed
+	sha       plumbing.Hash
+	size      int
+	rec       *store.BlobRecord
+	tokens    [][]string // per chunk; nil when not indexed
+	vectors   [][]int8   // per chunk; nil when none
+	scales    []float32  // per chunk
+	embedded  int
+	reused    int
+	grams     []uint32 // folded trigrams for exact search; nil when the blob was not read whole or is binary
+	exactOnly bool     // read for exact search only (a vendored file, say): no chunks
+	binary    bool     // read whole and binary: exact search passes over it
+	spliced   bool     // chunked by chunk.Edit from the previous version
+	toEmbed   *toEmbed // chunks whose vectors are still to be computed
 }
 
 // run processes todo; snap holds the blobs the todo's prev fields name.
@@ -299,7 +322,8 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	g.Go(func() error {
 		defer close(jobs)
 		for _, t := range todo {
-			content, size, err := ix.repo.ReadBlobUpTo(t.sha, ix.opts.MaxFileSize)
+			// Larger blobs than are chunked are read for their trigrams.
+			content, size, err := ix.repo.ReadBlobUpTo(t.sha, max(ix.opts.MaxFileSize, MaxExactSize))
 			if err != nil {
 				return err
 			}
@@ -335,8 +359,11 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 		g.Go(func() error {
 			defer wg.Done()
 			for j := range jobs {
-				r, err := rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size)
-				if err != nil {
+				var r *blobResult
+				var err error
+				if j.pathSkip != "" {
+					r = exactOnly(j.sha, j.pathSkip, j.content, j.size, ix.opts.MaxFileSize)
+				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
 					return err
 				}
 				select {
@@ -354,6 +381,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	s, werr := st.get()
 	if werr == nil {
 		w = newRunWriter(ix, s, m, len(todo))
+		w.stored = rix.stored
 	}
 	for r := range results {
 		if werr != nil {

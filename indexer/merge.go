@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -60,6 +61,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 	var (
 		seg    store.SegmentWriter
 		lw     = lexical.NewWriter()
+		gw     = ngram.NewWriter()
 		vecs   = map[string]*vecRows{}
 		models []string
 	)
@@ -84,7 +86,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		models = kept
 	}
 	for _, id := range ids {
-		if err := ix.appendSegment(id, models, keep, &seg, lw, vecs); err != nil {
+		if err := ix.appendSegment(id, models, keep, &seg, lw, gw, vecs); err != nil {
 			return fmt.Errorf("merge segment %s: %w", id, err)
 		}
 	}
@@ -107,7 +109,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		dir := filepath.Join(ix.repo.IndexDir, "segments", id)
 		err = writeLocators(dir, enc)
 		if err == nil {
-			err = writeSegmentFiles(dir, &seg, lw)
+			err = writeSegmentFiles(dir, &seg, lw, gw)
 		}
 		if err != nil {
 			os.RemoveAll(dir)
@@ -129,7 +131,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 }
 
 // appendSegment copies the kept blobs of one segment into the writers.
-func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *store.SegmentWriter, lw *lexical.Writer, vecs map[string]*vecRows) error {
+func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *store.SegmentWriter, lw *lexical.Writer, gw *ngram.Writer, vecs map[string]*vecRows) error {
 	ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
 	if err != nil {
 		return err
@@ -140,6 +142,18 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 		return err
 	}
 	defer lex.Close()
+	grams, err := ngram.Open(store.SegmentFile(ix.repo.IndexDir, id, store.GramsFile))
+	if err != nil {
+		return err
+	}
+	defer grams.Close()
+	var keepSHA func([20]byte) bool
+	if keep != nil {
+		keepSHA = func(sha [20]byte) bool { return keep(plumbing.Hash(sha)) }
+	}
+	if err := gw.Append(grams, func(b int) [20]byte { return ct.BlobSHA(b) }, keepSHA); err != nil {
+		return err
+	}
 	srcVecs := map[string]*vector.Segment{}
 	for _, name := range models {
 		vs, err := store.OpenSegmentVectors(ix.repo.IndexDir, id, name)

@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/store"
@@ -39,7 +40,9 @@ type prevVersion struct {
 // edit touched is parsed again when chunk.Edit can do so.
 func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
-	if skip := contentSkip(content, size, ix.opts.MaxFileSize); skip != gitindex.SkipNone {
+	skip := contentSkip(content, size, ix.opts.MaxFileSize)
+	r.grams, r.binary = grams(content, size)
+	if skip != gitindex.SkipNone {
 		r.rec.Skip = skip
 		return r, nil
 	}
@@ -122,9 +125,39 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 			if err := embedBlobs(ctx, ix.opts.Embedder, []*blobResult{r}); err != nil {
 				return nil, err
 			}
+			for _, i := range need {
+				ix.stored.remember(r.rec.Chunks[i].Hash, r.vectors[i], r.scales[i])
+			}
 		}
 	}
 	return r, nil
+}
+
+// grams returns a blob's trigrams for exact search. It covers generated,
+// minified and large files too, as git grep does; a binary file is never
+// matched (git grep -I: a NUL in the first 8000 bytes), and one over
+// MaxExactSize was not read, so grep reads it from git.
+func grams(content []byte, size int64) (grams []uint32, binary bool) {
+	if int64(len(content)) != size {
+		return nil, false
+	}
+	if bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0 {
+		return nil, true
+	}
+	return exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14))), false
+}
+
+// exactOnly is the result for a blob that only exact search reads (its
+// path is vendored, say): a record with the path's skip reason, no chunks,
+// and its trigrams.
+func exactOnly(sha plumbing.Hash, pathSkip string, content []byte, size, max int64) *blobResult {
+	r := &blobResult{sha: sha, size: int(size), exactOnly: true,
+		rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size, Skip: pathSkip}}
+	if skip := contentSkip(content, size, max); skip == gitindex.SkipBinary || skip == gitindex.SkipTooLarge {
+		r.rec.Skip = skip
+	}
+	r.grams, r.binary = grams(content, size)
+	return r
 }
 
 // sameChunker reports whether the indexed blob sha was chunked by this
@@ -137,7 +170,7 @@ func (ix *Indexer) sameChunker(st *store.Store, sha plumbing.Hash) bool {
 
 // contentSkip decides from the content whether a blob is indexed.
 func contentSkip(content []byte, size, max int64) string {
-	if size > max {
+	if size > max || int64(len(content)) != size {
 		return gitindex.SkipTooLarge
 	}
 	head := content[:min(len(content), 8000)]

@@ -19,6 +19,41 @@ type storedVectors struct {
 
 	once  sync.Once
 	where map[[16]byte]rowRef
+
+	// recent are vectors this run computed, so that content repeated
+	// across the run's blobs (the versions of a file along a history) is
+	// embedded once, as it is across runs.
+	mu          sync.Mutex
+	recent      map[[16]byte]SharedVector
+	recentOrder [][16]byte
+	recentNext  int
+}
+
+// maxRecent bounds the vectors a run keeps for reuse (about 20 MB at 256
+// dimensions); the oldest go first.
+const maxRecent = 1 << 16
+
+// remember keeps a vector the run computed for content hash.
+func (s *storedVectors) remember(hash [16]byte, q []int8, scale float32) {
+	if s == nil || q == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.recent == nil {
+		s.recent = make(map[[16]byte]SharedVector)
+	}
+	if _, ok := s.recent[hash]; ok {
+		return
+	}
+	if len(s.recentOrder) < maxRecent {
+		s.recentOrder = append(s.recentOrder, hash)
+	} else {
+		delete(s.recent, s.recentOrder[s.recentNext])
+		s.recentOrder[s.recentNext] = hash
+		s.recentNext = (s.recentNext + 1) % maxRecent
+	}
+	s.recent[hash] = SharedVector{Q: q, Scale: scale}
 }
 
 // rowRef is a row of a snapshot's segment.
@@ -63,6 +98,12 @@ func (s *storedVectors) get(hash [16]byte) ([]int8, float32, bool) {
 		return nil, 0, false
 	}
 	if v, ok := s.shared[hash]; ok && v.Q != nil {
+		return v.Q, v.Scale, true
+	}
+	s.mu.Lock()
+	v, ok := s.recent[hash]
+	s.mu.Unlock()
+	if ok {
 		return v.Q, v.Scale, true
 	}
 	if s.snap == nil {

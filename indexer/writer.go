@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -31,6 +32,8 @@ type runWriter struct {
 	batch     *store.Batch
 	seg       store.SegmentWriter
 	lex       *lexical.Writer
+	grams     *ngram.Writer
+	stored    *storedVectors // learns the vectors the run computed
 	vecs      [][]int8
 	scales    []float32
 	pending   int
@@ -41,6 +44,7 @@ type runWriter struct {
 func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest, blobs int) *runWriter {
 	w := &runWriter{ix: ix, store: st, m: m, batch: st.NewBatch(), left: blobs, published: time.Now()}
 	w.lex = w.newLexical()
+	w.grams = ngram.NewWriter()
 	return w
 }
 
@@ -81,10 +85,21 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		}
 		w.vecs = append(w.vecs, r.vectors[i])
 		w.scales = append(w.scales, r.scales[i])
+		if c.Hash != ([16]byte{}) {
+			w.stored.remember(c.Hash, r.vectors[i], r.scales[i])
+		}
+	}
+	if r.grams != nil {
+		w.grams.Add(r.sha, r.grams)
+	} else if r.binary {
+		w.grams.AddBinary(r.sha)
 	}
 	w.seg.AddBlob(r.sha, store.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
 	w.pending++
 	w.left--
+	if r.exactOnly {
+		return nil // counted with the listing's skipped files
+	}
 	sum.BlobsNew++
 	if r.spliced {
 		sum.BlobsEdited++
@@ -149,7 +164,7 @@ func (w *runWriter) publish(flushed func()) error {
 	case !merging:
 		flushed()
 	}
-	if err := writeSegmentFiles(dir, &w.seg, w.lex); err != nil {
+	if err := writeSegmentFiles(dir, &w.seg, w.lex, w.grams); err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -168,6 +183,7 @@ func (w *runWriter) publish(flushed func()) error {
 	}
 	w.seg = store.SegmentWriter{}
 	w.lex = w.newLexical()
+	w.grams = ngram.NewWriter()
 	w.pending = 0
 	w.published = time.Now()
 	return nil
@@ -270,9 +286,9 @@ func writeLocators(dir string, enc map[string]*encodedVectors) error {
 	return nil
 }
 
-// writeSegmentFiles completes a segment directory: chunk table and
-// postings.
-func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer) error {
+// writeSegmentFiles completes a segment directory: chunk table, postings
+// and trigrams.
+func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer, grams *ngram.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -281,13 +297,20 @@ func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer
 	var g errgroup.Group
 	g.Go(func() error { return gitindex.WriteFileAtomic(filepath.Join(dir, "chunks.bin"), seg.Encode()) })
 	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, "lex.bin")) })
+	g.Go(func() error {
+		data, err := grams.Encode(len(seg.Blobs), seg.BlobIndex())
+		if err != nil {
+			return err
+		}
+		return gitindex.WriteFileAtomic(filepath.Join(dir, store.GramsFile), data)
+	})
 	if err := g.Wait(); err != nil {
 		return err
 	}
 	if err := syncDir(dir); err != nil {
 		return err
 	}
-	store.RecordWritten(dir, "chunks.bin", "lex.bin")
+	store.RecordWritten(dir, "chunks.bin", "lex.bin", store.GramsFile)
 	return nil
 }
 

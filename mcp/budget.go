@@ -22,8 +22,8 @@ const (
 	readLines, readLinesMax         = 500, 5000
 	readBytes, readBytesMax         = 48_000, 256_000
 	listEntries, listEntriesMax     = 300, 5000
-	maxBlobBytes                    = 64 << 20 // larger blobs are not read at all
-	binarySniff                     = 8000     // bytes looked at for a NUL, like git
+	grepMatches, grepMatchesMax     = 100, 1000
+	grepLineBytes                   = 400 // of a matching line's text; longer lines show a window around the match
 )
 
 // intArg applies a default to an optional argument and checks it against
@@ -70,17 +70,6 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// isBinary reports whether content looks binary the way git decides it.
-func isBinary(content []byte) bool {
-	head := content[:min(len(content), binarySniff)]
-	for _, b := range head {
-		if b == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // splitLines splits content into lines without their terminators; a final

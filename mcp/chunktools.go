@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/internal/safepath"
 )
 
 type getChunkIn struct {
@@ -72,12 +73,12 @@ func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunk
 	if err != nil {
 		return nil, out, err
 	}
-	paths := t.pathsOf(blob.String(), 10)
+	paths := t.PathsOf(blob.String(), 10)
 	size, err := s.repo.BlobSize(blob)
 	if err != nil {
 		return nil, out, fmt.Errorf("chunk_id %s: no blob %s in this repository", in.ChunkID, blob)
 	}
-	if size > maxBlobBytes || int64(end) > size {
+	if size > safepath.MaxBlobBytes || int64(end) > size {
 		return nil, out, fmt.Errorf("chunk_id %s: byte range outside blob %s (%d bytes)", in.ChunkID, blob, size)
 	}
 	content, err := s.repo.ReadBlob(blob)
@@ -91,7 +92,7 @@ func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunk
 	bc := s.indexedChunks(blob)
 	if bc == nil {
 		if path == "" {
-			return nil, out, fmt.Errorf("chunk_id %s: blob %s is neither indexed nor a file at %s; pass the rev the chunk_id came from", in.ChunkID, blob, t.commit.Rev)
+			return nil, out, fmt.Errorf("chunk_id %s: blob %s is neither indexed nor a file at %s; pass the rev the chunk_id came from", in.ChunkID, blob, t.Commit.Rev)
 		}
 		bc = s.chunksOf(blob, path, content)
 	}
@@ -100,12 +101,12 @@ func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunk
 		return nil, out, fmt.Errorf("chunk_id %s: blob %s has no chunk spanning bytes %d-%d; use file_chunks to list its chunks", in.ChunkID, blob, start, end)
 	}
 	c := bc.chunks[i]
-	out = getChunkOut{ChunkID: bc.id(i), Blob: blob.String(), Rev: t.commit.Rev, Commit: t.commit.Hash.String(),
+	out = getChunkOut{ChunkID: bc.id(i), Blob: blob.String(), Rev: t.Commit.Rev, Commit: t.Commit.Hash.String(),
 		Paths: append([]string{}, paths...), Language: bc.language, Kind: c.Kind, Name: c.Name, Signature: c.Signature,
 		StartLine: c.StartLine, EndLine: c.EndLine, Siblings: []related{}, Children: []related{}}
 	if path == "" {
 		path = "(blob " + blob.String()[:12] + ")"
-		out.Note = fmt.Sprintf("this blob is not a file at %s; pass the rev the chunk_id came from to name its path", t.commit.Rev)
+		out.Note = fmt.Sprintf("this blob is not a file at %s; pass the rev the chunk_id came from to name its path", t.Commit.Rev)
 	}
 	out.Breadcrumb = bc.breadcrumb(path, i)
 	lines := splitLines(wholeLines(content, c.StartByte, c.EndByte))

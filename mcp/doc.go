@@ -25,6 +25,11 @@
 //     commit, blob, chunk ID). A revision not indexed yet is indexed first
 //     (missing blobs only), with progress notifications when the client
 //     sends a progress token.
+//   - grep: every line matching a regex (RE2) or fixed string, like git
+//     grep: complete and in path order, answered from the trigram index
+//     and verified against the blobs; case, word, path glob, several
+//     revisions at once (each line names the revisions holding it), paged
+//     with max_matches and offset.
 //   - get_chunk: a chunk ID → its full text, its parent chunk and the
 //     names of its siblings and children.
 //   - file_chunks: the outline of one file.
@@ -38,7 +43,7 @@
 // hard ceiling (see budget.go); a truncated answer says so and how to get
 // the rest. Paths are resolved inside the revision's tree only: absolute
 // paths, ".." and paths through committed symlinks or submodules are refused
-// with an error that says why (see paths.go). Bad arguments become tool
-// errors; a panic in a tool is recovered into one, so the server keeps
-// serving.
+// with an error that says why, under the rules of package internal/safepath,
+// which the web page follows too. Bad arguments become tool errors; a panic
+// in a tool is recovered into one, so the server keeps serving.
 package mcp

@@ -7,7 +7,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/chunk"
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 )
 
@@ -51,7 +50,7 @@ func (s *Server) readFile(_ context.Context, _ *sdk.CallToolRequest, in readFile
 		return nil, out, err
 	}
 	lines := splitLines(content)
-	out = readFileOut{Path: e.Path, Rev: t.commit.Rev, Commit: t.commit.Hash.String(), Blob: e.Blob.String(),
+	out = readFileOut{Path: e.Path, Rev: t.Commit.Rev, Commit: t.Commit.Hash.String(), Blob: e.Blob.String(),
 		Language: chunk.DetectLanguage(e.Path, content), Size: int64(len(content)), TotalLines: len(lines)}
 	if len(lines) == 0 {
 		out.Note = "empty file"
@@ -85,39 +84,6 @@ func (s *Server) readFile(_ context.Context, _ *sdk.CallToolRequest, in readFile
 		msg += "[" + out.Note + "]\n"
 	}
 	return text(msg), out, nil
-}
-
-// fileAt resolves rev, finds path in its tree and reads the file as text.
-func (s *Server) fileAt(rev, path string) (tree, gitindex.Entry, []byte, error) {
-	t, err := s.openTree(rev)
-	if err != nil {
-		return tree{}, gitindex.Entry{}, nil, err
-	}
-	e, err := t.file(path)
-	if err != nil {
-		return tree{}, gitindex.Entry{}, nil, err
-	}
-	content, err := s.readText(e)
-	return t, e, content, err
-}
-
-// readText reads a regular file's blob, refusing huge and binary ones.
-func (s *Server) readText(e gitindex.Entry) ([]byte, error) {
-	size, err := s.repo.BlobSize(e.Blob)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", e.Path, err)
-	}
-	if size > maxBlobBytes {
-		return nil, fmt.Errorf("%s is too large to read (%d bytes; the limit is %d)", e.Path, size, maxBlobBytes)
-	}
-	content, err := s.repo.ReadBlob(e.Blob)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", e.Path, err)
-	}
-	if isBinary(content) {
-		return nil, fmt.Errorf("%s is a binary file (%d bytes); only text files can be read", e.Path, len(content))
-	}
-	return content, nil
 }
 
 type indexStatusIn struct {

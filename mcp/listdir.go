@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/safepath"
 )
 
 type listDirIn struct {
@@ -58,16 +59,12 @@ func (s *Server) listDirectory(_ context.Context, _ *sdk.CallToolRequest, in lis
 	if depth == 0 && !in.Recursive {
 		depth = 1
 	}
-	t, err := s.openTree(in.Rev)
+	t, dir, err := s.dirAt(in.Rev, in.Path)
 	if err != nil {
 		return nil, out, err
 	}
-	dir, err := t.dir(in.Path)
-	if err != nil {
-		return nil, out, err
-	}
-	out.Path, out.Rev, out.Commit = dir, t.commit.Rev, t.commit.Hash.String()
-	all, blobs := walkDir(t.under(dir), dir, depth)
+	out.Path, out.Rev, out.Commit = dir, t.Commit.Rev, t.Commit.Hash.String()
+	all, blobs := walkDir(t.Under(dir), dir, depth)
 	out.Total = len(all)
 	if offset > len(all) {
 		offset = len(all)
@@ -152,7 +149,7 @@ func (s *Server) describe(d *dirEntry, e gitindex.Entry) {
 	// small files only.
 	if d.Language == "text" && path.Ext(e.Path) != ".txt" && d.Size > 0 && d.Size <= 1<<20 {
 		if b, err := s.repo.ReadBlob(e.Blob); err == nil {
-			if isBinary(b) {
+			if safepath.IsBinary(b) {
 				d.Language = "binary"
 			} else {
 				d.Language = chunk.DetectLanguage(e.Path, b)

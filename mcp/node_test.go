@@ -65,11 +65,16 @@ func TestNodeClient(t *testing.T) {
 			IsError bool
 			Text    string
 		}
+		Grep struct {
+			IsError    bool
+			Structured grepOut
+			Text       string
+		}
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("decode node output: %v\n%s", err, out)
 	}
-	if got.Server.Name != "bcindex" || !slices.Contains(got.Tools, "search") || len(got.Tools) != 6 {
+	if got.Server.Name != "bcindex" || !slices.Contains(got.Tools, "search") || len(got.Tools) != 7 {
 		t.Errorf("server %q, tools %v", got.Server.Name, got.Tools)
 	}
 	if got.Search.IsError || len(got.Search.Structured.Hits) == 0 || got.Search.Structured.Hits[0].Name != "RetryWithBackoff" {
@@ -77,6 +82,10 @@ func TestNodeClient(t *testing.T) {
 	}
 	if got.Read.IsError || got.Read.Structured.StartLine != 3 || got.Read.Structured.EndLine != 5 || !strings.Contains(got.Read.Text, "     3\timport \"time\"") {
 		t.Errorf("read_file from node: %+v\n%s", got.Read.Structured, got.Read.Text)
+	}
+	if g := got.Grep.Structured; got.Grep.IsError || len(g.Matches) != 1 || g.Matches[0].Path != "net/retry.go" || g.Matches[0].Line != 15 ||
+		len(g.Matches[0].Refs) != 1 || g.Matches[0].Refs[0].Name != "HEAD" || len(g.Matches[0].Spans) != 1 {
+		t.Errorf("grep from node: %+v\n%s", g, got.Grep.Text)
 	}
 	if !got.Escape.IsError || !strings.Contains(got.Escape.Text, "refused") {
 		t.Errorf("path escape from node: %+v", got.Escape)

@@ -54,10 +54,10 @@ func (s *Server) fileChunks(_ context.Context, _ *sdk.CallToolRequest, in fileCh
 		return nil, out, err
 	}
 	bc := s.chunksOf(e.Blob, e.Path, content)
-	out.Path, out.Rev, out.Commit, out.Blob = e.Path, t.commit.Rev, t.commit.Hash.String(), e.Blob.String()
+	out.Path, out.Rev, out.Commit, out.Blob = e.Path, t.Commit.Rev, t.Commit.Hash.String(), e.Blob.String()
 	out.Language, out.Indexed, out.Total = bc.language, bc.indexed, len(bc.chunks)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s at %s (%s, %d chunks)\n", e.Path, t.commit.Rev, bc.language, len(bc.chunks))
+	fmt.Fprintf(&b, "%s at %s (%s, %d chunks)\n", e.Path, t.Commit.Rev, bc.language, len(bc.chunks))
 	for i := min(offset, len(bc.chunks)); i < len(bc.chunks) && len(out.Chunks) < limit; i++ {
 		c := bc.chunks[i]
 		oc := outlineChunk{ChunkID: bc.id(i), Kind: c.Kind, Name: c.Name, Depth: bc.depth(i), Parent: c.Parent,

@@ -8,38 +8,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestCleanPath(t *testing.T) {
-	tests := []struct {
-		in, want string
-		err      string
-	}{
-		{"a/b.go", "a/b.go", ""},
-		{"./a//b.go/", "a/b.go", ""},
-		{"", "", ""},
-		{".", "", ""},
-		{`dir\name.txt`, `dir\name.txt`, ""},
-		{"../../etc/passwd", "", `".."`},
-		{"a/../../x", "", `".."`},
-		{`a\..\..\x`, "", `".."`},
-		{"/etc/passwd", "", "absolute"},
-		{`C:\Windows`, "", "absolute"},
-		{`\\server\share`, "", "absolute"},
-		{"a\x00b", "", "NUL"},
-	}
-	for _, tt := range tests {
-		got, err := cleanPath(tt.in)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("cleanPath(%q) error = %v, want %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("cleanPath(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 // TestPathEscapes tries to read outside the repository through every tool
 // that takes a path; each attempt must be a tool error that says why.
 func TestPathEscapes(t *testing.T) {

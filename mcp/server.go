@@ -47,6 +47,7 @@ type Server struct {
 // instructions tell the agent how the tools fit together.
 const instructions = `bcindex searches and reads this git repository straight from its object database, at any revision (rev: branch, tag, SHA, HEAD~3; default HEAD), without a checkout.
 Typical flow: search → get_chunk (full text of a hit by its chunk_id) or read_file (a line range) → file_chunks (outline of a file) → list_directory to explore.
+For every occurrence of an exact string or regex (an error message, each call site of a function, a config key), use grep: it is complete, search is ranked.
 Paths are relative to the repository root, with forward slashes. Every answer is capped; a truncated answer says how to get the rest.`
 
 // NewServer builds the MCP server for repo with every bcindex tool registered.
@@ -80,6 +81,9 @@ func (s *Server) register() {
 	addTool(s, "search", "Search code at a revision by symbol, keyword and meaning (hybrid by default). "+
 		"Returns ranked chunks (functions, classes, sections...) with path, lines, breadcrumb, signature, snippet and a chunk_id for get_chunk. "+
 		"A revision that is not indexed yet is indexed first (missing blobs only).", s.search)
+	addTool(s, "grep", "Every line matching a regular expression (RE2) or, with fixed=true, a fixed string, like git grep: "+
+		"complete, not ranked, in path order, from the index. ignore_case, word, a path glob ('!glob' excludes), several revisions at once. "+
+		"Returns path, line number, text and the revisions holding each line; page with offset=next_offset.", s.grep)
 	addTool(s, "get_chunk", "Full text of a chunk by its chunk_id (from search or file_chunks), "+
 		"with its parent chunk (signature; text too for micro chunks) and the names of its siblings and children.", s.getChunk)
 	addTool(s, "file_chunks", "Outline of one file at a revision: its chunks in order (kind, name, lines, signature, chunk_id).", s.fileChunks)
@@ -123,19 +127,6 @@ func addTool[In, Out any](s *Server, name, desc string, h sdk.ToolHandlerFor[In,
 // text wraps a text answer as the tool's unstructured content.
 func text(s string) *sdk.CallToolResult {
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
-}
-
-// resolve turns the rev argument into a commit and its tree listing.
-func (s *Server) resolve(rev string) (gitindex.Commit, *gitindex.Listing, error) {
-	c, err := s.repo.Resolve(rev)
-	if err != nil {
-		return c, nil, err
-	}
-	l, err := s.repo.Listing(c.Tree)
-	if err != nil {
-		return c, nil, fmt.Errorf("list tree of %s: %w", c.Rev, err)
-	}
-	return c, l, nil
 }
 
 // model is the embedder ID the index is read with; "" when vectors are off.

@@ -17,11 +17,11 @@ package search
 // evidence, the unweighted sum of its normalised scores, which the no-hit
 // floor applies to: unlike the fused score it does not depend on how the
 // weights are set, so the floor holds its meaning when they are retuned.
-func convexScores(arms []arm) (scores, boost, evidence map[[2]int]float64) {
+func (f fusionConfig) convexScores(arms []arm) (scores, boost, evidence map[[2]int]float64) {
 	scores = map[[2]int]float64{}
 	evidence = map[[2]int]float64{}
 	boost = map[[2]int]float64{}
-	wt, wv, ws := fusion.convexWeights(arms)
+	wt, wv, ws := f.convexWeights(arms)
 	type armNorm struct {
 		w, scale, floor float64
 		a               arm
@@ -40,7 +40,7 @@ func convexScores(arms []arm) (scores, boost, evidence map[[2]int]float64) {
 			}
 		case ModeVector:
 			n.w = wv
-			if fusion.vectorMinMax && len(a.cands) > 1 {
+			if f.vectorMinMax && len(a.cands) > 1 {
 				// Cosines of a static model crowd into a narrow band: spread
 				// the candidates' band over [0, 1].
 				lo, hi := a.cands[len(a.cands)-1].score, a.cands[0].score

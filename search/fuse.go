@@ -9,7 +9,7 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// fusion holds the ranking constants. A hybrid query fuses its arms by a
+// fusionConfig holds the ranking constants. A hybrid query fuses its arms by a
 // convex combination of their normalised scores (convex.go): the text arm's
 // share convexText, reduced when its top hit covers less than coverageRef
 // of the query and lacks some of its words, the vector arm the rest, the
@@ -53,19 +53,24 @@ type fusionConfig struct {
 	noHitFloor float64
 }
 
-var fusion = fusionConfig{
-	k:              30,
-	weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
-	singleK:        10,
-	textConfidence: 0.2,
-	coverageFloor:  0.4,
-	convex:         true,
-	convexText:     0.8,
-	convexSymbol:   0.3,
-	coverageRef:    0.6,
-	allTerms:       0.95,
-	typePrior:      0.8,
-	noHitFloor:     0.3,
+// defaultFusion returns the tuned ranking constants every query uses
+// unless Options.ranking replaces them (the tuning tools' sweeps). A fresh
+// value each call: no query can change another's weights map.
+func defaultFusion() fusionConfig {
+	return fusionConfig{
+		k:              30,
+		weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
+		singleK:        10,
+		textConfidence: 0.2,
+		coverageFloor:  0.4,
+		convex:         true,
+		convexText:     0.8,
+		convexSymbol:   0.3,
+		coverageRef:    0.6,
+		allTerms:       0.95,
+		typePrior:      0.8,
+		noHitFloor:     0.3,
+	}
 }
 
 // fused is a row with its final score.
@@ -81,17 +86,17 @@ type fused struct {
 // (convex.go); one arm alone, and similar's arms, fuse by weighted RRF.
 func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 	var scores, boost map[[2]int]float64
-	if convex && len(arms) > 1 && fusion.convex {
+	if convex && len(arms) > 1 && v.fusion.convex {
 		var evidence map[[2]int]float64
-		scores, boost, evidence = convexScores(arms)
+		scores, boost, evidence = v.fusion.convexScores(arms)
 		for k := range scores {
 			// Too little evidence from every arm: no hit (see noHitFloor).
-			if evidence[k] < fusion.noHitFloor {
+			if evidence[k] < v.fusion.noHitFloor {
 				delete(scores, k)
 			}
 		}
 	} else {
-		scores, boost = rrfScores(arms)
+		scores, boost = v.fusion.rrfScores(arms)
 	}
 	qt := lexical.Tokens(query)
 	inWords := len(strings.Fields(query)) >= 3
@@ -133,7 +138,7 @@ func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 			mult *= 0.9
 		}
 		if inWords && isType(row.Kind) {
-			mult *= fusion.typePrior
+			mult *= v.fusion.typePrior
 		}
 		p := v.pathOf(k[0], k[1])
 		if !wantsTests && isTestPath(p) {
@@ -251,13 +256,13 @@ func isType(kind string) bool {
 }
 
 // rrfScores fuses arm rankings by weighted reciprocal rank; it ranks one
-// arm alone (and the hybrid when fusion.convex is off).
-func rrfScores(arms []arm) (map[[2]int]float64, map[[2]int]float64) {
+// arm alone (and the hybrid when convex is off).
+func (f fusionConfig) rrfScores(arms []arm) (map[[2]int]float64, map[[2]int]float64) {
 	scores := map[[2]int]float64{}
 	boost := map[[2]int]float64{}
-	rrfK := fusion.k
+	rrfK := f.k
 	if len(arms) == 1 {
-		rrfK = fusion.singleK
+		rrfK = f.singleK
 	}
 	for _, a := range arms {
 		top := 0.0
@@ -267,12 +272,12 @@ func rrfScores(arms []arm) (map[[2]int]float64, map[[2]int]float64) {
 		for rank, c := range a.cands {
 			k := [2]int{c.seg, c.row}
 			scores[k] += a.weight / (rrfK + float64(rank+1))
-			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 && a.top.coverage >= fusion.coverageFloor {
+			if a.name == ModeText && rank == 0 && len(a.cands) > 1 && top > 0 && a.top.coverage >= f.coverageFloor {
 				// A BM25 winner far ahead of the runner-up (the query's
 				// words are in that chunk, e.g. in its doc comment) is
 				// trusted beyond its rank.
 				margin := (top - a.cands[1].score) / top
-				scores[k] += fusion.textConfidence * margin
+				scores[k] += f.textConfidence * margin
 			}
 			if a.name == ModeSymbol {
 				exactBoost(boost, k, c.score)

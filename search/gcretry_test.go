@@ -41,13 +41,13 @@ func repoWithLogToRewrite(t *testing.T, emb embed.Embedder) *gitindex.Repo {
 	return repo
 }
 
-// gcUnderFirstQuery makes the next query run gc once its segments are
-// open, before it reads them. It returns how many times a query got its
-// segments open, and what gc did.
-func gcUnderFirstQuery(t *testing.T, repo *gitindex.Repo, emb embed.Embedder) (*int, **indexer.GCSummary) {
+// gcUnderFirstQuery sets o to run gc once the query's segments are open,
+// before it reads them, the first time only. It returns how many times the
+// query got its segments open, and what gc did.
+func gcUnderFirstQuery(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, o *Options) (*int, **indexer.GCSummary) {
 	attempts := 0
 	var sum *indexer.GCSummary
-	testAfterReady = func() {
+	o.afterReady = func() {
 		attempts++
 		if attempts == 1 {
 			var err error
@@ -56,7 +56,6 @@ func gcUnderFirstQuery(t *testing.T, repo *gitindex.Repo, emb embed.Embedder) (*
 			}
 		}
 	}
-	t.Cleanup(func() { testAfterReady = nil })
 	return &attempts, &sum
 }
 
@@ -80,8 +79,9 @@ func TestSearchRunsAgainWhenGCMovesItsVectors(t *testing.T) {
 	emb := embed.Default()
 	repo := repoWithLogToRewrite(t, emb)
 	want := run(t, repo, Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb, NoIndex: true})
-	attempts, sum := gcUnderFirstQuery(t, repo, emb)
-	got := run(t, repo, Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb, NoIndex: true})
+	o := Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb, NoIndex: true}
+	attempts, sum := gcUnderFirstQuery(t, repo, emb, &o)
+	got := run(t, repo, o)
 	checkRanAgain(t, *attempts, *sum)
 	if len(got.Hits) == 0 || len(got.Hits) != len(want.Hits) || got.Hits[0].ChunkID != want.Hits[0].ChunkID {
 		t.Fatalf("after gc moved the vectors: %d hits, want %d like before", len(got.Hits), len(want.Hits))
@@ -98,8 +98,9 @@ func TestSimilarRunsAgainWhenGCMovesItsVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	attempts, sum := gcUnderFirstQuery(t, repo, emb)
-	got, err := Similar(ctx, repo, "HEAD", Options{Embedder: emb, K: 5, NoIndex: true})
+	o := Options{Embedder: emb, K: 5, NoIndex: true}
+	attempts, sum := gcUnderFirstQuery(t, repo, emb, &o)
+	got, err := Similar(ctx, repo, "HEAD", o)
 	if err != nil {
 		t.Fatalf("similar after gc moved the vectors: %v", err)
 	}

@@ -38,12 +38,8 @@ func readyWant(ctx context.Context, repo *gitindex.Repo, want indexer.Want, opts
 		res.Indexed = r.Indexed
 		res.Pending, res.Damaged, res.NoVectors = r.Pending, r.Damaged, r.NoVectors
 	}
-	if err == nil && testAfterReady != nil {
-		testAfterReady()
+	if err == nil && opts.afterReady != nil {
+		opts.afterReady()
 	}
 	return r, err
 }
-
-// testAfterReady, when set by a test, runs once a query's segments are
-// open, before they are read.
-var testAfterReady func()

@@ -60,6 +60,13 @@ type Options struct {
 	Index     indexer.Options
 	LockWait  time.Duration // how long to wait for a running indexer
 	OnIndexed func(*indexer.Summary)
+
+	// Unexported, for the package's own tuning tools and tests: ranking
+	// replaces the tuned fusion settings (nil: defaultFusion), and
+	// afterReady runs once the query's segments are open, before they are
+	// read, where a test collects garbage under the query.
+	ranking    *fusionConfig
+	afterReady func()
 }
 
 // Hit is one search result. Its identity (Blob + byte range) is the same
@@ -186,6 +193,9 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
+	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
+		fused = view.exactFirst(opts.Query, fused)
+	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
@@ -203,18 +213,18 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 	var arms []arm
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		arms = append(arms, arm{name: ModeSymbol, weight: fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
+		arms = append(arms, arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol], cands: v.symbolArm(opts.Query)})
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
 		cands, top := v.textArm(opts.Query)
-		arms = append(arms, arm{name: ModeText, weight: fusion.weights[ModeText], cands: cands, top: top})
+		arms = append(arms, arm{name: ModeText, weight: v.fusion.weights[ModeText], cands: cands, top: top})
 	}
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
 		cands, err := v.vectorArm(ctx, opts.Embedder, opts.Query)
 		if err != nil {
 			return nil, err
 		}
-		arms = append(arms, arm{name: ModeVector, weight: fusion.weights[ModeVector], cands: cands})
+		arms = append(arms, arm{name: ModeVector, weight: v.fusion.weights[ModeVector], cands: cands})
 	}
 	return v.fuse(opts.Query, arms, opts.Mode == ModeHybrid), nil
 }

@@ -25,8 +25,6 @@ func TestSuiteTune(t *testing.T) {
 		t.Skip("run with -suite.tune suite-dev")
 	}
 	repos := buildSuite(t, *suiteTune)
-	saved := fusion
-	defer func() { fusion = saved }()
 	if *suiteFloor {
 		tuneFloor(t, repos)
 		return
@@ -51,14 +49,15 @@ func TestSuiteTune(t *testing.T) {
 	t.Logf("best single arm (kept, stripped):\n%s", strings.Join(lines, "\n"))
 
 	for _, g := range tuneGrid() {
-		fusion = saved
-		g.set(&fusion)
+		f := defaultFusion()
+		g.set(&f)
+		hybrid := Options{Mode: ModeHybrid, ranking: &f}
 		var rows []string
 		var sum [3]float64
 		for _, s := range repos {
-			k := evaluateOpts(t, s.kept, s.docQ, Options{Mode: ModeHybrid}).MRR10
-			st := evaluateOpts(t, s.strip, s.docQ, Options{Mode: ModeHybrid}).MRR10
-			n := evaluateOpts(t, s.kept, s.nameQ, Options{Mode: ModeHybrid}).Recall1
+			k := evaluateOpts(t, s.kept, s.docQ, hybrid).MRR10
+			st := evaluateOpts(t, s.strip, s.docQ, hybrid).MRR10
+			n := evaluateOpts(t, s.kept, s.nameQ, hybrid).Recall1
 			sum[0], sum[1], sum[2] = sum[0]+k, sum[1]+st, sum[2]+n
 			rows = append(rows, fmt.Sprintf("%s %.3f/%.3f/%.3f", s.pkg.Lang, k, st, n))
 		}
@@ -86,22 +85,24 @@ func tuneGrid() []tuneSetting {
 // nonsense are queries no code answers: the hybrid should find no hit.
 var nonsense = []string{"zzqqxxnotaword", "qwpzxvbn", "flurbish grontle wexmap", "xkcdqz vbnmtr plokij", "asdfghjklqwe", "zzzz yyyy xxxx wwww", "blorptangle snorfwizzle"}
 
-// tuneFloor is the tool for choosing fusion.noHitFloor: per floor, the
+// tuneFloor is the tool for choosing noHitFloor: per floor, the
 // dev half's recall@10 (docs kept, stripped, exact names) and how many
 // nonsense queries still get a hit, with the default fusion settings.
 func tuneFloor(t *testing.T, repos []suiteRepos) {
-	saved := fusion
-	defer func() { fusion = saved }()
 	for _, floor := range []float64{0.2, 0.25, 0.3, 0.35} {
-		fusion.noHitFloor = floor
+		f := defaultFusion()
+		f.noHitFloor = floor
+		hybrid := Options{Mode: ModeHybrid, ranking: &f}
 		var r [3]float64
 		hits := 0
 		for _, s := range repos {
-			r[0] += evaluateOpts(t, s.kept, s.docQ, Options{Mode: ModeHybrid}).Recall10
-			r[1] += evaluateOpts(t, s.strip, s.docQ, Options{Mode: ModeHybrid}).Recall10
-			r[2] += evaluateOpts(t, s.kept, s.nameQ, Options{Mode: ModeHybrid}).Recall10
+			r[0] += evaluateOpts(t, s.kept, s.docQ, hybrid).Recall10
+			r[1] += evaluateOpts(t, s.strip, s.docQ, hybrid).Recall10
+			r[2] += evaluateOpts(t, s.kept, s.nameQ, hybrid).Recall10
 			for _, q := range nonsense {
-				res, err := Search(context.Background(), s.kept, Options{Query: q, Mode: ModeHybrid, K: 10, Embedder: embed.Default(), NoIndex: true, MaxLines: 1})
+				o := hybrid
+				o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = q, 10, embed.Default(), true, 1
+				res, err := Search(context.Background(), s.kept, o)
 				if err != nil {
 					t.Fatal(err)
 				}

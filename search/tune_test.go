@@ -17,8 +17,6 @@ import (
 //
 //	go test ./search -run XXX -bench FusionGrid -benchtime 1x
 func BenchmarkFusionGrid(b *testing.B) {
-	saved := fusion
-	defer func() { fusion = saved }()
 	for _, strip := range []bool{false, true} {
 		r, docQ, _ := buildQualityRepo(b, strip)
 		repo, err := gitindex.OpenRepo(r.Dir)
@@ -37,12 +35,13 @@ func BenchmarkFusionGrid(b *testing.B) {
 						}
 						name := fmt.Sprintf("strip=%v/k=%v/vector=%v/confidence=%v/floor=%v", strip, k, wv, g, floor)
 						b.Run(name, func(b *testing.B) {
-							fusion.convex = false
-							fusion.k, fusion.textConfidence, fusion.coverageFloor = k, g, floor
-							fusion.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
+							f := defaultFusion()
+							f.convex = false
+							f.k, f.textConfidence, f.coverageFloor = k, g, floor
+							f.weights = map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: wv}
 							var s armScore
 							for i := 0; i < b.N; i++ {
-								s = evaluate(b, repo, docQ, ModeHybrid)
+								s = evaluateOpts(b, repo, docQ, Options{Mode: ModeHybrid, ranking: &f})
 							}
 							b.ReportMetric(s.MRR10, "mrr@10")
 							b.ReportMetric(s.Recall1, "recall@1")

@@ -24,6 +24,7 @@ type view struct {
 	commit gitindex.Commit
 	rev    string
 	snap   *store.Snapshot
+	fusion fusionConfig          // the ranking constants: defaultFusion, or Options.ranking
 	allow  []*bitset.BitSet      // per segment
 	blobs  []map[int]visibleBlob // per segment: first row of a blob → the blob
 	// treeRank, for a view of several listings, orders them for
@@ -49,7 +50,10 @@ type visibleBlob struct {
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
 func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
-	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap}
+	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap, fusion: defaultFusion()}
+	if opts.ranking != nil {
+		v.fusion = *opts.ranking
+	}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.blobs = make([]map[int]visibleBlob, ns)

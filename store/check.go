@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -102,6 +103,14 @@ func checkSegment(indexDir, id string) (int, error) {
 	if err != nil {
 		return 2, err
 	}
+	grams, err := ngram.Open(SegmentFile(indexDir, id, GramsFile))
+	if err == nil {
+		err = grams.Verify()
+		grams.Close()
+	}
+	if err != nil {
+		return 3, fmt.Errorf("%s: %w", GramsFile, err)
+	}
 	vecs, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.loc"))
 	for i, p := range vecs {
 		l, err := ReadLocator(p)
@@ -113,10 +122,10 @@ func checkSegment(indexDir, id string) (int, error) {
 			}
 		}
 		if err != nil {
-			return 3 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
+			return 4 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
 		}
 	}
-	return 2 + len(vecs), nil
+	return 3 + len(vecs), nil
 }
 
 // detail is an error without the sentinel's words, for a report line.

@@ -7,7 +7,7 @@ import (
 )
 
 // ModelCoverage is how many of a revision's chunks have vectors of one
-// model. Vector files are named after the model (vectorFileName), so the
+// model. Vector files are named after the model (VectorFileName), so the
 // name shown is that file's: the model ID with / \ : and spaces as _.
 type ModelCoverage struct {
 	Model   string `json:"model"`
@@ -33,7 +33,7 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	return out
 }
 
-// modelOfVectorFile inverts vectorFileName as far as it can.
+// modelOfVectorFile inverts VectorFileName as far as it can.
 func modelOfVectorFile(name string) string {
 	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
 	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {

@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 6.
+// On-disk layout of the bcindex store, schema version 7.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -16,6 +16,14 @@ package store
 //	                            vector's segment format, padded to MinPart so
 //	                            that Badger keeps them in its value log
 //	                            (NNNNNN.vlog), where queries map them (vlog.go)
+//	  "e/" + content hash (16 B) + uvarint prompt version + chat model name
+//	                          → JSON summary a chat model wrote of a chunk's
+//	                            text (`git bcindex enhance`): summary,
+//	                            keywords, purpose, marked generated. Derived
+//	                            data, keyed by content so every blob, path
+//	                            and revision holding the text shares it; a
+//	                            store without "e/" keys has none yet, so they
+//	                            need no schema version (summary.go)
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
@@ -25,6 +33,8 @@ package store
 //	                          blob the rows' signatures and Meta, compressed
 //	                          (segment.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
+//	  grams.bin               trigrams of every blob read whole and not
+//	                          binary, for exact search (package ngram)
 //	  vec-<model>.loc         where the segment's vectors of a model are in
 //	                          Badger's value log: file, offset and length of
 //	                          each part (locator.go)
@@ -56,6 +66,8 @@ package store
 //	   in the value log ("s/" keys), which queries map through the
 //	   segment's locator (vec-<model>.loc), instead of per content hash
 //	   ("v/" keys) and again in the segment (vec-<model>.bin).
+//	7: segments hold grams.bin, the blobs' trigram postings, so that
+//	   exact search (git bcindex grep) answers from the index.
 
 import (
 	"crypto/sha256"
@@ -65,7 +77,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

@@ -131,6 +131,20 @@ func (w *SegmentWriter) AddBlobDetails(sha [20]byte, info BlobInfo, rows []Row, 
 	w.Blobs[len(w.Blobs)-1].details = details
 }
 
+// BlobIndex returns a lookup of each added blob's index in the encoded
+// blob table, which is sorted by SHA.
+func (w *SegmentWriter) BlobIndex() func(sha [20]byte) (int, bool) {
+	shas := make([][20]byte, len(w.Blobs))
+	for i, b := range w.Blobs {
+		shas[i] = b.sha
+	}
+	sort.Slice(shas, func(i, j int) bool { return bytes.Compare(shas[i][:], shas[j][:]) < 0 })
+	return func(sha [20]byte) (int, bool) {
+		i := sort.Search(len(shas), func(i int) bool { return bytes.Compare(shas[i][:], sha[:]) >= 0 })
+		return i, i < len(shas) && shas[i] == sha
+	}
+}
+
 func (w *SegmentWriter) Encode() []byte {
 	sorted := append([]segBlob(nil), w.Blobs...)
 	sort.Slice(sorted, func(i, j int) bool { return bytes.Compare(sorted[i].sha[:], sorted[j].sha[:]) < 0 })

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bits-and-blooms/bitset"
 	"hash/crc32"
 	"io/fs"
 	"os"
@@ -16,8 +17,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -104,8 +107,12 @@ type Segment struct {
 	ID    string
 	Table *chunkTable
 	Lex   *lexical.Index
+	Grams *ngram.Index    // the blobs' trigrams, for exact search
 	Vec   *vector.Segment // nil when the segment has no vectors for the model
 }
+
+// GramsFile is the name of a segment's trigram file (package ngram).
+const GramsFile = "grams.bin"
 
 // Rows is the number of chunks in the segment.
 func (s *Segment) Rows() int { return s.Table.Nrows }
@@ -154,6 +161,9 @@ func (s *Segment) close() {
 	s.Table.Close()
 	if s.Lex != nil {
 		s.Lex.Close()
+	}
+	if s.Grams != nil {
+		s.Grams.Close()
 	}
 	if s.Vec != nil {
 		s.Vec.Close()
@@ -261,6 +271,19 @@ func openSegment(indexDir, id, model string) (*Segment, error) {
 		seg.close()
 		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
 	}
+	grams, err := ngram.Open(SegmentFile(indexDir, id, GramsFile))
+	if err == nil {
+		seg.Grams = grams
+		if !st.verified(GramsFile) {
+			if err = grams.VerifyChecksum(); err == nil {
+				st.passed(GramsFile)
+			}
+		}
+	}
+	if err != nil {
+		seg.close()
+		return nil, fmt.Errorf("open segment %s trigrams: %w: %v", id, ErrCorrupt, err)
+	}
 	if model != "" {
 		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)
 		switch {
@@ -367,4 +390,65 @@ func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
 func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
 	i, _ := s.Table.BlobIndex(sha)
 	return i
+}
+
+// Coverage is what the trigram postings say of a blob for a query.
+type Coverage int
+
+const (
+	Candidate Coverage = iota // may hold a match: read and verify it
+	RuledOut                  // holds none, or is binary
+	Uncovered                 // no segment has its trigrams: read and verify it
+)
+
+// ExactFilter returns what the segments' trigram postings say of each
+// blob for q. Each segment's candidates are computed at the first blob it
+// holds; an error is a segment whose postings could not be read.
+func (s *Snapshot) ExactFilter(q *exact.Query) func(sha plumbing.Hash) (Coverage, error) {
+	cands := make([]*bitset.BitSet, len(s.Segments))
+	errs := make([]error, len(s.Segments))
+	done := make([]bool, len(s.Segments))
+	return func(sha plumbing.Hash) (Coverage, error) {
+		for i := len(s.Segments) - 1; i >= 0; i-- {
+			seg := s.Segments[i]
+			b, ok := seg.Table.BlobIndex(sha)
+			if !ok {
+				continue
+			}
+			d, ok := seg.Grams.BlobDoc(b)
+			if !ok {
+				if seg.Grams.IsBinary(b) || seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
+					return RuledOut, nil
+				}
+				return Uncovered, nil
+			}
+			if !done[i] {
+				done[i] = true
+				cands[i], errs[i] = seg.Grams.Candidates(q)
+				if errs[i] != nil {
+					errs[i] = fmt.Errorf("read segment %s trigrams: %w", seg.ID, errs[i])
+				}
+			}
+			if errs[i] != nil {
+				return Candidate, errs[i]
+			}
+			if cands[i] == nil || cands[i].Test(uint(d)) {
+				return Candidate, nil
+			}
+			return RuledOut, nil
+		}
+		return Uncovered, nil
+	}
+}
+
+// MayContain returns a predicate over blobs that is false only for a blob
+// the segments' trigram postings prove holds no match of q, or that is
+// binary; a blob no segment covers gives true, for the caller to read and
+// verify.
+func (s *Snapshot) MayContain(q *exact.Query) func(sha plumbing.Hash) bool {
+	f := s.ExactFilter(q)
+	return func(sha plumbing.Hash) bool {
+		c, _ := f(sha)
+		return c != RuledOut
+	}
 }

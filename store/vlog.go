@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -156,20 +155,16 @@ func partStampKey(name string, i int) string { return fmt.Sprintf("%s#%d", name,
 
 func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
 	locs := make([]PartLoc, len(parts))
+	logs := &logReader{dir: filepath.Dir(s.opts.Dir)}
 	err := s.DB.View(func(txn *badger.Txn) error {
 		for i := range parts {
 			item, err := txn.Get(partKey(seg, name, i))
 			if err != nil {
 				return err
 			}
-			fid, n, off, ok := valuePointer(item)
-			if !ok {
-				return errors.New("the value is not in the value log")
-			}
-			// An entry is header, key, value and a 4-byte checksum.
-			start := int64(off) + int64(n) - 4 - int64(len(parts[i]))
-			if start < int64(off) {
-				return fmt.Errorf("entry of %d bytes cannot hold a value of %d", n, len(parts[i]))
+			fid, start, err := placeOf(reflect.ValueOf(item).Elem(), parts[i], logs)
+			if err != nil {
+				return err
 			}
 			locs[i] = PartLoc{Fid: fid, Off: start, Len: sizes[i]}
 			if err := s.checkPlace(locs[i], parts[i]); err != nil {
@@ -200,26 +195,6 @@ func (s *Store) checkPlace(loc PartLoc, part []byte) error {
 		return fmt.Errorf("value log file %d holds other bytes at %d", loc.Fid, loc.Off)
 	}
 	return nil
-}
-
-// valuePointer reads where Badger keeps an item's value: the file, the
-// length of its entry and the entry's offset. Badger does not export it;
-// the field's layout is that of the Badger version go.mod pins (a struct
-// of three uint32s, copied as memory), and LocateVectorParts checks every
-// answer against the bytes on disk.
-func valuePointer(item *badger.Item) (fid, length, off uint32, ok bool) {
-	const bitValuePointer = 1 << 1
-	v := reflect.ValueOf(item).Elem()
-	meta, vptr := v.FieldByName("meta"), v.FieldByName("vptr")
-	if !meta.IsValid() || meta.Kind() != reflect.Uint8 || !vptr.IsValid() || vptr.Kind() != reflect.Slice {
-		return 0, 0, 0, false
-	}
-	if meta.Uint()&bitValuePointer == 0 || vptr.Len() != 12 {
-		return 0, 0, 0, false
-	}
-	b := vptr.Bytes()
-	e := binary.NativeEndian
-	return e.Uint32(b[0:]), e.Uint32(b[4:]), e.Uint32(b[8:]), true
 }
 
 // DeleteSegmentVectors deletes the vector parts of the segments ids.

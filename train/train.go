@@ -21,7 +21,7 @@ type sparse struct {
 	tf   []float32
 }
 
-// rowsOf maps tokens to rows the way embed.Static.Row does.
+// toSparse maps tokens to rows the way embed.Static.Row does.
 func toSparse(toks []string, maxTokens int, vocab map[string]int32, nv, buckets int) sparse {
 	if len(toks) > maxTokens {
 		toks = toks[:maxTokens]

@@ -120,17 +120,14 @@ func BenchmarkSearch(b *testing.B) {
 	for _, size := range benchSizes {
 		for _, name := range names {
 			b.Run(fmt.Sprintf("rows=%s/kernel=%s", size.name, name), func(b *testing.B) {
-				s := benchSegment(b, size.rows)
-				saved := dotRows
-				dotRows = allKernels[name]
-				defer func() { dotRows = saved }()
+				s, dot := benchSegment(b, size.rows), allKernels[name]
 				b.SetBytes(int64(size.rows) * (benchDim + 4))
 				var cpu0 time.Duration
 				for b.Loop() {
 					if cpu0 == 0 {
 						cpu0 = processCPU()
 					}
-					if hits := hitsOf(s.Search(query, 10, nil)); len(hits) != 10 {
+					if hits := hitsOf(s.search(dot, query, 10, nil)); len(hits) != 10 {
 						b.Fatalf("%d hits", len(hits))
 					}
 				}

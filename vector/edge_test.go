@@ -88,8 +88,8 @@ func TestSearchEdgeCases(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			withKernels(t, func(t *testing.T) {
-				hits := hitsOf(d.seg.Search(tc.query, tc.k, tc.allow))
+			withKernels(t, func(t *testing.T, dot kernel) {
+				hits := hitsOf(d.seg.search(dot, tc.query, tc.k, tc.allow))
 				if len(hits) != tc.want {
 					t.Fatalf("%d hits, want %d: %v", len(hits), tc.want, hits)
 				}

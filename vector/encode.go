@@ -9,7 +9,7 @@ import (
 
 // maxPartBytes bounds the vectors of one part: a store keeps each part as
 // one value, and values are bounded by the size of its log files.
-var maxPartBytes = 16 << 20
+const maxPartBytes = 16 << 20
 
 // PartRows is how many rows a part of dim-dimensional vectors holds (the
 // last part of a segment holds the rest): a multiple of 64 whose vectors
@@ -24,13 +24,18 @@ func PartRows(dim int) int {
 // never read). A nil q[i] is a row without vector, as in Writer.Add. No
 // rows make one empty part.
 func EncodeParts(dim int, q [][]int8, scales []float32, minSize int) ([][]byte, error) {
+	return encodeParts(dim, PartRows(dim), q, scales, minSize)
+}
+
+// encodeParts is EncodeParts with parts of per rows; the tests cut small
+// parts so that a few hundred rows span several.
+func encodeParts(dim, per int, q [][]int8, scales []float32, minSize int) ([][]byte, error) {
 	if dim <= 0 || dim > maxDim {
 		return nil, fmt.Errorf("vector: encode: dimension %d out of range 1..%d", dim, maxDim)
 	}
 	if len(q) != len(scales) {
 		return nil, fmt.Errorf("vector: encode: %d rows and %d scales", len(q), len(scales))
 	}
-	per := PartRows(dim)
 	var parts [][]byte
 	for lo := 0; lo == 0 || lo < len(q); lo += per {
 		hi := min(len(q), lo+per)

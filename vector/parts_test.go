@@ -11,13 +11,9 @@ import (
 	"github.com/bits-and-blooms/bitset"
 )
 
-// smallParts makes EncodeParts cut parts of 64 rows of dim 8 while a test
-// runs, so that a few hundred rows span several parts.
-func smallParts(t *testing.T) {
-	old := maxPartBytes
-	maxPartBytes = 64 * 8
-	t.Cleanup(func() { maxPartBytes = old })
-}
+// smallPart is the rows of the parts the tests cut, so that a few hundred
+// rows span several parts.
+const smallPart = 64
 
 // writeParts writes parts back to back into one file, each behind some
 // bytes of garbage so that none starts on a page or word boundary, and
@@ -40,11 +36,11 @@ func writeParts(t *testing.T, path string, parts [][]byte, trim []int) []Region 
 	return regions
 }
 
-// openParts encodes the test data's rows as parts (padded to 700 bytes)
-// in one file and opens them.
+// openParts encodes the test data's rows as parts of smallPart rows
+// (padded to 700 bytes) in one file and opens them.
 func openParts(t *testing.T, d *testData) (*Segment, string, []Region) {
 	t.Helper()
-	parts, err := EncodeParts(d.dim, d.rows, d.scales, 700)
+	parts, err := encodeParts(d.dim, smallPart, d.rows, d.scales, 700)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +63,6 @@ func openParts(t *testing.T, d *testData) (*Segment, string, []Region) {
 }
 
 func TestPartsSearchLikeOneFile(t *testing.T) {
-	smallParts(t)
 	rng := rand.New(rand.NewPCG(7, 1))
 	d := makeData(t, rng, 8, 300, 9) // parts of 64, 64, 64, 64, 44 rows
 	s, _, _ := openParts(t, d)
@@ -88,12 +83,12 @@ func TestPartsSearchLikeOneFile(t *testing.T) {
 	for i := uint(0); i < 300; i += 3 {
 		allow.Set(i)
 	}
-	withKernels(t, func(t *testing.T) {
+	withKernels(t, func(t *testing.T, dot kernel) {
 		for n := 0; n < 20; n++ {
 			query := randUnit(rng, 8)
 			for _, a := range []*bitset.BitSet{nil, allow} {
-				got := hitsOf(s.Search(query, 17, a))
-				want := hitsOf(d.seg.Search(query, 17, a))
+				got := hitsOf(s.search(dot, query, 17, a))
+				want := hitsOf(d.seg.search(dot, query, 17, a))
 				if !slices.Equal(got, want) {
 					t.Fatalf("query %d: parts %v, one file %v", n, got, want)
 				}
@@ -103,7 +98,6 @@ func TestPartsSearchLikeOneFile(t *testing.T) {
 }
 
 func TestPartsVerifyFindsAFlippedByte(t *testing.T) {
-	smallParts(t)
 	d := makeData(t, rand.New(rand.NewPCG(3, 1)), 8, 200, 0)
 	s, path, regions := openParts(t, d)
 	s.Close()
@@ -135,7 +129,6 @@ func TestPartsVerifyFindsAFlippedByte(t *testing.T) {
 // rewritten) makes reads fault: Search and Verify return ErrFault and Row
 // no vector, and the process lives on.
 func TestPartsTruncatedUnderTheMapping(t *testing.T) {
-	smallParts(t)
 	d := makeData(t, rand.New(rand.NewPCG(5, 1)), 8, 300, 0)
 	s, path, _ := openParts(t, d)
 	if hits := hitsOf(s.Search(d.floats[10], 1, nil)); len(hits) != 1 || hits[0].Row != 10 {
@@ -156,9 +149,8 @@ func TestPartsTruncatedUnderTheMapping(t *testing.T) {
 }
 
 func TestOpenRegionsRefuses(t *testing.T) {
-	smallParts(t)
 	d := makeData(t, rand.New(rand.NewPCG(9, 1)), 8, 100, 0)
-	parts, err := EncodeParts(d.dim, d.rows, d.scales, 0)
+	parts, err := encodeParts(d.dim, smallPart, d.rows, d.scales, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,12 @@ func (q *query) setBias() {
 // closed; it returns ErrFault, and no hits, when the mapped rows could not
 // be read.
 func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
+	return s.search(dotRows, query, k, allow)
+}
+
+// search is Search with the kernel dot; the tests run every kernel the CPU
+// has through it.
+func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
 	if s == nil || k <= 0 || len(query) != s.dim {
 		return nil, nil
 	}
@@ -99,7 +105,7 @@ func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, e
 	if s.parts == nil || s.rows == 0 {
 		return nil, nil
 	}
-	sc := scan{q: q, k: k, limit: s.rows}
+	sc := scan{q: q, dot: dot, k: k, limit: s.rows}
 	if allow != nil {
 		sc.filtered = true
 		sc.allow = allow.Words()
@@ -173,6 +179,7 @@ type span struct {
 // scan holds what every shard of one search shares.
 type scan struct {
 	q        *query
+	dot      kernel
 	k        int
 	filtered bool     // allow applies; otherwise every row is a candidate
 	allow    []uint64 // the allow bitset's words
@@ -236,7 +243,7 @@ func (sc *scan) run(top *topK, sp span) {
 				n++
 			}
 		}
-		dotRows(sc.q, p.vecs, rows[:n], dots[:n])
+		sc.dot(sc.q, p.vecs, rows[:n], dots[:n])
 		for ; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
 			score := float32(dots[dotIdx[i]]) * factor * scales[local+i]

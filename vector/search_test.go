@@ -13,17 +13,14 @@ import (
 
 // withKernels runs f once per kernel available in this build ("go" always;
 // "avx2"/"avx512" under GOEXPERIMENT=simd on capable CPUs).
-func withKernels(t *testing.T, f func(t *testing.T)) {
+func withKernels(t *testing.T, f func(t *testing.T, dot kernel)) {
 	names := make([]string, 0, len(allKernels))
 	for name := range allKernels {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	saved := dotRows
-	defer func() { dotRows = saved }()
 	for _, name := range names {
-		dotRows = allKernels[name]
-		t.Run(name, f)
+		t.Run(name, func(t *testing.T) { f(t, allKernels[name]) })
 	}
 }
 
@@ -39,7 +36,7 @@ func TestKernels(t *testing.T) {
 	t.Logf("default kernel: %s", kernelName)
 	rng := rand.New(rand.NewPCG(5, 6))
 	dims := []int{1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 100, 255, 256, 384, 512, 513, 768, 1024}
-	withKernels(t, func(t *testing.T) {
+	withKernels(t, func(t *testing.T, dot kernel) {
 		for _, dim := range dims {
 			qmax := int32(queryMax)
 			queries := map[string]*query{}
@@ -90,7 +87,7 @@ func TestKernels(t *testing.T) {
 				for qname, q := range queries {
 					for _, rows := range [][]int{idx, shuffled} {
 						out := make([]int32, len(rows))
-						dotRows(q, vecs, rows, out)
+						dot(q, vecs, rows, out)
 						for j, r := range rows {
 							want := naiveDot(q, vecs[r*dim:(r+1)*dim])
 							if int64(out[j]) != want {
@@ -301,9 +298,9 @@ func TestSearchMatchesReference(t *testing.T) {
 				}
 				queries = append(queries, s)
 			}
-			withKernels(t, func(t *testing.T) {
+			withKernels(t, func(t *testing.T, dot kernel) {
 				for _, query := range queries {
-					hits := hitsOf(d.seg.Search(query, tc.k, allow))
+					hits := hitsOf(d.seg.search(dot, query, tc.k, allow))
 					want := d.exactTopK(query, tc.k, allow)
 					if !slices.Equal(hits, want) {
 						t.Fatalf("Search differs from the exact integer reference:\n got %v\nwant %v", hits, want)

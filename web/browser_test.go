@@ -155,4 +155,43 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("deletion mark led to commit %q", subject)
 	}
 	shot(t, ctx, "serve-commit.png")
+
+	// Exact mode: picking it shows its options and hides the ranked
+	// modes' filters (style sheet only, no script); a regex with "ignore
+	// case" lists every matching line, and a line number opens the file
+	// there with the match marked.
+	display := func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector(`+"`"+sel+"`"+`)).display`))
+		must("style of "+sel, err)
+		return s
+	}
+	must("search page", chromedp.Do(ctx,
+		chromedp.Navigate(f.url+"/?ref=v1.0"),
+		chromedp.WaitVisible(`select[name=mode]`),
+	))
+	if display(".exact-opts") != "none" || display("label.ranked") == "none" {
+		t.Errorf("before exact is picked: options %s, filters %s", display(".exact-opts"), display("label.ranked"))
+	}
+	must("exact search", chromedp.Do(ctx,
+		chromedp.SetValue(`select[name=mode]`, "exact"),
+		chromedp.WaitVisible(`input[name=icase]`),
+		chromedp.Click(`input[name=icase]`),
+		chromedp.SendKeys(`input[name=q]`, `retrywith\w+`+kb.Enter),
+		chromedp.WaitVisible(`ol.exact li.hit`),
+	))
+	if display("label.ranked") != "none" {
+		t.Errorf("the ranked modes' filters are shown in exact mode")
+	}
+	if n := count("ol.exact .line mark"); n != 2 {
+		t.Errorf("exact mode marked %d matches, want 2 (lines 5 and 7 of net/retry.go)", n)
+	}
+	shot(t, ctx, "serve-exact.png")
+	must("open a matching line", chromedp.Do(ctx,
+		chromedp.Click(`ol.exact .line a.ln`),
+		chromedp.WaitVisible(`h1.file-title`),
+	))
+	if in := text(`.line.in mark`); in != "RetryWithBackoff" {
+		t.Errorf("file view from an exact match marks %q", in)
+	}
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/mcp"
+	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -32,18 +32,20 @@ type Options struct {
 	Embedder embed.Embedder  // nil: no vector arm
 	Index    indexer.Options // how a search indexes blobs it lacks
 	Log      io.Writer       // internal errors; nil: discarded
+	// ExactPage is how many matching lines a page of the exact mode
+	// shows; 0: 500.
+	ExactPage int
 }
 
 // Server is the web page's HTTP handler for one repository.
 type Server struct {
 	// mu serialises requests: a go-git repository is not safe for
 	// concurrent use.
-	mu    sync.Mutex
-	repo  *gitindex.Repo
-	files *mcp.Server
-	opts  Options
-	tmpl  *template.Template
-	mux   *http.ServeMux
+	mu   sync.Mutex
+	repo *gitindex.Repo
+	opts Options
+	tmpl *template.Template
+	mux  *http.ServeMux
 }
 
 // New returns the handler serving repo.
@@ -52,8 +54,7 @@ func New(repo *gitindex.Repo, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse templates: %w", err)
 	}
-	s := &Server{repo: repo, opts: opts, tmpl: tmpl,
-		files: mcp.NewServer(repo, mcp.Options{Embedder: opts.Embedder, MaxFileSize: opts.Index.MaxFileSize})}
+	s := &Server{repo: repo, opts: opts, tmpl: tmpl}
 	static, _ := fs.Sub(assets, "static")
 	s.mux = http.NewServeMux()
 	s.mux.Handle("/static/", http.StripPrefix("/static/", http.FileServerFS(static)))
@@ -144,6 +145,7 @@ type page struct {
 type form struct {
 	Q, Ref, Mode, Path, Lang, Kind string
 	K                              int
+	Exact                          exactForm // mode "exact"
 }
 
 func readForm(r *http.Request, defK int) form {
@@ -155,6 +157,7 @@ func readForm(r *http.Request, defK int) form {
 	if k, err := strconv.Atoi(q.Get("k")); err == nil && k > 0 && k <= 200 {
 		f.K = k
 	}
+	f.Exact = readExactForm(q)
 	return f
 }
 
@@ -198,6 +201,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.Title = f.Q + " · bcindex"
+	if f.Mode == "exact" {
+		s.handleExact(w, r, p)
+		return
+	}
 	opts := f.options()
 	opts.Context, opts.MaxLines = 2, 12
 	opts.Embedder, opts.Index, opts.LockWait = s.opts.Embedder, s.opts.Index, 30*time.Second
@@ -217,14 +224,22 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 	f := readForm(r, 10)
 	f.Path = "" // the file's path, not a filter to carry to the other pages
 	p := page{Title: r.URL.Query().Get("path") + " · bcindex", Form: f, Refs: s.refs()}
-	file, err := s.files.ReadFile(f.Ref, r.URL.Query().Get("path"))
+	file, err := safepath.ReadFile(s.repo, f.Ref, r.URL.Query().Get("path"))
 	if err != nil {
 		p.Error = err.Error()
 		s.render(w, http.StatusNotFound, "file.html", p)
 		return
 	}
 	start, end := lineRange(r.URL.Query().Get("lines"))
-	p.Data = newFileView(file, f.Q, start, end)
+	v := newFileView(file, f.Q, start, end)
+	if f.Mode == "exact" {
+		if err := markExact(&v, file.Content, f); err != nil {
+			p.Error = err.Error()
+			s.render(w, http.StatusBadRequest, "file.html", p)
+			return
+		}
+	}
+	p.Data = v
 	s.render(w, http.StatusOK, "file.html", p)
 }
 

@@ -46,7 +46,7 @@ func TestPages(t *testing.T) {
 		t.Errorf("file view: %d\n%s", code, body)
 	}
 
-	// The file view follows the MCP tools' path rules.
+	// The file view follows the path rules of internal/safepath, as the MCP tools do.
 	code, body = get(t, f.url+"/file?ref=HEAD&path=../../etc/passwd")
 	if code != 404 || !strings.Contains(body, "may not appear in a path") {
 		t.Errorf("path escape: %d\n%s", code, body)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -223,7 +224,7 @@ func (s *Server) commitView(h plumbing.Hash, q url.Values, query string) (commit
 		v.FileRev = v.Parents[0] // show what was deleted, as it was before
 		v.Note = "deleted by this commit; shown as it was in its parent"
 	}
-	file, err := s.files.ReadFile(v.FileRev, path)
+	file, err := safepath.ReadFile(s.repo, v.FileRev, path)
 	if err != nil {
 		v.Note = err.Error()
 		return v, nil

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/mcp"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -22,7 +22,7 @@ var funcs = template.FuncMap{
 	"join":  strings.Join,
 	"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) },
 	"add":   func(a, b int) int { return a + b },
-	"modes": func() []string { return []string{"", "symbol", "text", "vector"} },
+	"modes": func() []string { return []string{"", "symbol", "text", "vector", "exact"} },
 	"formArgs": func(p page, action, label, button string) formArgs {
 		return formArgs{Form: p.Form, Refs: p.Refs, Action: action, Label: label, Button: button}
 	},
@@ -120,12 +120,12 @@ func newResults(f form, res *search.Result) results {
 
 // fileView is a whole file at a revision.
 type fileView struct {
-	mcp.File
+	safepath.File
 	Lines      []line
 	Start, End int
 }
 
-func newFileView(f mcp.File, query string, start, end int) fileView {
+func newFileView(f safepath.File, query string, start, end int) fileView {
 	m := newMarker(query)
 	v := fileView{File: f, Start: start, End: end}
 	text := strings.TrimSuffix(string(f.Content), "\n")

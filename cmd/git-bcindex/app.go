@@ -48,8 +48,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			indexCommand(),
 			searchCommand(),
+			grepCommand(),
 			logCommand(),
 			similarCommand(),
+			askCommand(),
+			enhanceCommand(),
 			adaptCommand(),
 			pushCommand(),
 			fetchCommand(),
@@ -160,6 +163,9 @@ func hint(err error) string {
 		return "usage: git bcindex search [options] QUERY"
 	}
 	if h := embedHint(err); h != "" {
+		return h
+	}
+	if h := askHint(err); h != "" {
 		return h
 	}
 	var ue usageError

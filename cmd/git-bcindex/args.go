@@ -30,8 +30,17 @@ func interspersed(app *cli.App, args []string) []string {
 	for j := 0; j < len(rest); j++ {
 		a := rest[j]
 		if a == "--" {
+			if cmd.Name == "grep" {
+				pos = append(pos, a) // grep's revisions end there, its pathspecs begin
+			}
 			pos = append(pos, rest[j+1:]...)
 			break
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && !strings.Contains(a, "=") && takesValue(cmd.Flags, a[:2]) {
+			// -A1, -k5: a one-letter flag with its value attached, as git and
+			// ripgrep read it.
+			flags = append(flags, canonical(cmd.Flags, a[:2]), a[2:])
+			continue
 		}
 		if len(a) > 1 && a[0] == '-' {
 			flags = append(flags, canonical(cmd.Flags, a))

@@ -181,7 +181,7 @@ func runHookWorker(c *cli.Context) error {
 			return indexer.Options{}, err
 		}
 		return s.indexOptions(), nil
-	})
+	}, enhanceAfterIndex)
 	return hooks.Work(c.Context, repo.IndexDir, job, c.App.ErrWriter)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 )
@@ -93,6 +94,7 @@ func runSearch(c *cli.Context) error {
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
 	}
+	sums := hitSummaries(c.Context, repo, res.Hits)
 	switch {
 	case byRef:
 		o, err := openOutput(c, repo, query)
@@ -107,12 +109,12 @@ func runSearch(c *cli.Context) error {
 	case asJSON:
 		enc := json.NewEncoder(c.App.Writer)
 		for _, h := range res.Hits {
-			if err := enc.Encode(h); err != nil {
+			if err := enc.Encode(withSummary(h, sums)); err != nil {
 				return err
 			}
 		}
 	default:
-		if err := printResults(c, repo, query, res.Hits, len(res.Revisions) > 1); err != nil {
+		if err := printResults(c, repo, query, res.Hits, len(res.Revisions) > 1, sums); err != nil {
 			return err
 		}
 	}
@@ -122,7 +124,11 @@ func runSearch(c *cli.Context) error {
 	return nil
 }
 
-func printHits(w io.Writer, p colorizer, hits []search.Hit) {
+func printHits(w io.Writer, p colorizer, hits []search.Hit) { printHitsSummarised(w, p, hits, nil) }
+
+// printHitsSummarised is printHits with each hit's generated summary, if
+// sums holds one, under its header line.
+func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[string]enhance.Record) {
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -133,6 +139,9 @@ func printHits(w io.Writer, p colorizer, hits []search.Hit) {
 		}
 		fmt.Fprintf(w, "%s%s%s  %s  %s\n", p.paint(sgrPath, quotePath(h.Path)), p.paint(sgrSep, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
 			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
+		if r, ok := sums[h.ContentHash]; ok {
+			printGenerated(w, p, r)
+		}
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {
 			n := h.SnippetStart + j

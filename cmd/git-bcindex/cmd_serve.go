@@ -14,7 +14,8 @@ func serveCommand() *cli.Command {
 		Name:  "serve",
 		Usage: "browse search results, files and timelines in a local web page (read only)",
 		Description: "Serves a web page over the same index: search with a revision picker and filters,\n" +
-			"hits with highlighted snippets, files at any revision, and the log timeline as a chart.\n" +
+			"hits with highlighted snippets, an exact mode (every line matching a string or regex, like grep),\n" +
+			"files at any revision, and the log timeline as a chart.\n" +
 			"It listens on loopback unless --addr says otherwise, and never writes to the repository.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7878", Usage: "listen on `HOST:PORT` (a non-loopback address exposes the repository to that network)"},

@@ -77,8 +77,8 @@ func manSections() string {
 		b.WriteString("\n")
 	}
 	section("EXIT STATUS",
-		[2]string{"0", "Success; search, log and similar found at least one hit."},
-		[2]string{"1", "search, log or similar found nothing (as git grep), and printed nothing."},
+		[2]string{"0", "Success; search, grep, log and similar found at least one hit."},
+		[2]string{"1", "search, grep, log or similar found nothing (as git grep), and printed nothing."},
 		[2]string{"2", "An error: bad usage, unknown revision, no or damaged index, embedder failure. The message says what to do next."},
 		[2]string{"130", "Interrupted. What was indexed so far is kept; run the command again to resume."},
 	)
@@ -105,6 +105,7 @@ func manSections() string {
 		{"git bcindex search \"retry with backoff\"", "Search HEAD, indexing what is new first."},
 		{"git bcindex search --mode symbol --path 'pkg/**/*.go' OpenRepository", "A symbol, in Go files under pkg/."},
 		{"git bcindex search --ref 'HEAD@{1}' --json parseConfig", "Search where HEAD was before the last switch, as JSON Lines."},
+		{"git bcindex grep -w -i 'retry' --all-branches -- pkg/", "Every line holding the word, in every branch, from the index."},
 		{"git bcindex log \"rate limiting middleware\"", "When matching code appeared, changed, moved or vanished."},
 		{"git bcindex similar main..feature", "Code like what the branch changed, that it did not touch."},
 		{"git bcindex push origin; git bcindex fetch origin", "Share the index through refs/bcindex/<model>."},

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/search"
+)
+
+// errPipeClosed is a write to a reader that went away (a pager quit, head
+// had enough): the search stops quietly.
+var errPipeClosed = errors.New("output closed")
+
+type grepMode int
+
+const (
+	listLines grepMode = iota
+	listFiles
+	listWithout
+	countLines
+)
+
+// grepPrinter prints files as search.Grep yields them.
+type grepPrinter struct {
+	mode          grepMode
+	json, vimgrep bool
+	null          bool
+	before, after int
+	multi         bool // name the revisions holding each file
+	printed       bool // a group of lines was printed
+	w             *bufio.Writer
+	paint         colorizer
+	enc           *json.Encoder
+}
+
+func newGrepPrinter(c *cli.Context) (*grepPrinter, error) {
+	p := &grepPrinter{json: c.Bool("json"), vimgrep: c.Bool("vimgrep"), null: c.Bool("null")}
+	n := 0
+	for name, m := range map[string]grepMode{"files-with-matches": listFiles, "files-without-match": listWithout, "count": countLines} {
+		if c.Bool(name) {
+			p.mode = m
+			n++
+		}
+	}
+	if n > 1 {
+		return nil, usageError{"-l, -L and -c do not combine: pick one"}
+	}
+	if p.json && p.vimgrep {
+		return nil, usageError{"--json and --vimgrep do not combine: pick one"}
+	}
+	p.before, p.after = c.Int("before-context"), c.Int("after-context")
+	if c.IsSet("context") {
+		p.before, p.after = c.Int("context"), c.Int("context")
+	}
+	if p.before < 0 || p.after < 0 || c.Int("max-count") < 0 {
+		return nil, usageError{"-A, -B, -C and -m take a number of lines, 0 or more"}
+	}
+	return p, nil
+}
+
+func (p *grepPrinter) bind(o *output) {
+	p.w = bufio.NewWriterSize(o.w, 64<<10)
+	p.paint = o.paint
+	p.enc = json.NewEncoder(p.w)
+	p.enc.SetEscapeHTML(false)
+}
+
+// file prints one file's matches and flushes, so that output streams.
+func (p *grepPrinter) file(f *search.GrepFile) error {
+	var err error
+	switch {
+	case p.json:
+		err = p.jsonFile(f)
+	case p.mode == listFiles || p.mode == listWithout:
+		p.name(f, "\n")
+	case p.mode == countLines:
+		p.name(f, ":")
+		fmt.Fprintf(p.w, "%d\n", len(f.Lines))
+	case p.vimgrep:
+		for _, l := range f.Lines {
+			for _, s := range l.Spans {
+				p.name(f, ":")
+				fmt.Fprintf(p.w, "%d:%d:%s\n", l.Number, s[0]+1, f.Content[l.Start:l.End])
+			}
+		}
+	default:
+		p.lines(f)
+	}
+	if err == nil {
+		err = p.w.Flush()
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return errPipeClosed
+	}
+	return err
+}
+
+// name prints the file's name (after the revisions holding it), then sep
+// (NUL with -z).
+func (p *grepPrinter) name(f *search.GrepFile, sep string) {
+	if p.multi {
+		refs := make([]string, len(f.Refs))
+		for i, r := range f.Refs {
+			refs[i] = r.Name
+		}
+		p.w.WriteString(p.paint.paint(sgrCommit, strings.Join(refs, ",")) + p.paint.paint(sgrSep, ":"))
+	}
+	p.w.WriteString(p.paint.paint(sgrPath, quotePath(f.Path)))
+	switch {
+	case p.null:
+		p.w.WriteByte(0)
+		if sep == "\n" {
+			return
+		}
+	case sep == ":":
+		p.w.WriteString(p.paint.paint(sgrSep, ":"))
+		return
+	}
+	p.w.WriteString(sep)
+}
+
+// lines prints matching lines with their context, git grep's way: context
+// lines take '-' after the line number, and "--" separates groups that do
+// not touch.
+func (p *grepPrinter) lines(f *search.GrepFile) {
+	starts := lineStarts(f.Content, p.before, p.after, f.Lines)
+	last := 0 // last line printed
+	for i, l := range f.Lines {
+		lo := max(1, l.Number-p.before)
+		if i > 0 && lo <= last+1 {
+			lo = last + 1
+		} else if p.printed && (p.before > 0 || p.after > 0) {
+			p.w.WriteString(p.paint.paint(sgrSep, "--") + "\n")
+		}
+		p.printed = true
+		for n := lo; n < l.Number; n++ {
+			p.contextLine(f, n, starts)
+		}
+		p.name(f, ":")
+		p.w.WriteString(p.paint.paint(sgrLine, fmt.Sprint(l.Number)) + p.paint.paint(sgrSep, ":"))
+		p.w.WriteString(p.highlight(f.Content[l.Start:l.End], l.Spans) + "\n")
+		last = l.Number
+		hi := l.Number + p.after
+		if i+1 < len(f.Lines) {
+			hi = min(hi, f.Lines[i+1].Number-1)
+		}
+		for n := l.Number + 1; n <= hi && n < len(starts); n++ {
+			p.contextLine(f, n, starts)
+			last = n
+		}
+	}
+}
+
+func (p *grepPrinter) contextLine(f *search.GrepFile, n int, starts []int) {
+	p.name(f, "-")
+	text := f.Content[starts[n-1]:starts[n]]
+	if len(text) > 0 && text[len(text)-1] == '\n' {
+		text = text[:len(text)-1]
+	}
+	p.w.WriteString(p.paint.paint(sgrLine, fmt.Sprint(n)) + p.paint.paint(sgrSep, "-") + string(text) + "\n")
+}
+
+// lineStarts returns the byte offset of each line's start, lines counted
+// from 1 (starts[n-1] is line n's start; the last entry is the end), or
+// nil when no context is printed.
+func lineStarts(content []byte, before, after int, lines []exact.Line) []int {
+	if before == 0 && after == 0 || len(lines) == 0 {
+		return nil
+	}
+	starts := []int{0}
+	for i, b := range content {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	if starts[len(starts)-1] != len(content) {
+		starts = append(starts, len(content))
+	}
+	return starts
+}
+
+func (p *grepPrinter) highlight(line []byte, spans [][2]int) string {
+	if !p.paint.on || len(spans) == 0 {
+		return string(line)
+	}
+	var b strings.Builder
+	at := 0
+	for _, s := range spans {
+		b.Write(line[at:s[0]])
+		b.WriteString(p.paint.paint(sgrMatch, string(line[s[0]:s[1]])))
+		at = s[1]
+	}
+	b.Write(line[at:])
+	return b.String()
+}
+
+// grepJSON is one line of grep --json. Text fields carry the bytes as a
+// string when they are valid UTF-8; otherwise the _bytes field carries
+// them (base64).
+type grepJSON struct {
+	Path      string      `json:"path"`
+	PathBytes []byte      `json:"path_bytes,omitempty"`
+	Line      int         `json:"line,omitempty"`
+	Text      *string     `json:"text,omitempty"`
+	TextBytes []byte      `json:"text_bytes,omitempty"`
+	Spans     [][2]int    `json:"spans,omitempty"`
+	Count     *int        `json:"count,omitempty"`
+	Before    []jsonLine  `json:"before,omitempty"`
+	After     []jsonLine  `json:"after,omitempty"`
+	Blob      string      `json:"blob"`
+	Refs      []grepRefJS `json:"refs"`
+}
+
+type jsonLine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+type grepRefJS struct {
+	Name   string `json:"name"`
+	Commit string `json:"commit"`
+}
+
+func (p *grepPrinter) jsonFile(f *search.GrepFile) error {
+	base := grepJSON{Path: f.Path, Blob: f.Blob.String()}
+	if !utf8.ValidString(f.Path) {
+		base.PathBytes = []byte(f.Path)
+	}
+	for _, r := range f.Refs {
+		base.Refs = append(base.Refs, grepRefJS{r.Name, r.Commit.String()})
+	}
+	switch p.mode {
+	case listFiles, listWithout:
+		return p.enc.Encode(base)
+	case countLines:
+		n := len(f.Lines)
+		base.Count = &n
+		return p.enc.Encode(base)
+	}
+	starts := lineStarts(f.Content, p.before, p.after, f.Lines)
+	for _, l := range f.Lines {
+		rec := base
+		text := f.Content[l.Start:l.End]
+		if utf8.Valid(text) {
+			s := string(text)
+			rec.Text = &s
+		} else {
+			rec.TextBytes = text
+		}
+		rec.Line, rec.Spans = l.Number, l.Spans
+		for n := max(1, l.Number-p.before); n < l.Number; n++ {
+			rec.Before = append(rec.Before, jsonLine{n, lineText(f.Content, starts, n)})
+		}
+		for n := l.Number + 1; n <= l.Number+p.after && n < len(starts); n++ {
+			rec.After = append(rec.After, jsonLine{n, lineText(f.Content, starts, n)})
+		}
+		if err := p.enc.Encode(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func lineText(content []byte, starts []int, n int) string {
+	return strings.TrimSuffix(string(content[starts[n-1]:starts[n]]), "\n")
+}

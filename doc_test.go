@@ -1,0 +1,91 @@
+package bcindex
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPackageMapMatchesImports keeps doc.go's map true: it lists every
+// package of the module but the commands, each imports only packages listed
+// below it or helpers under internal/, and every helper is listed.
+func TestPackageMapMatchesImports(t *testing.T) {
+	const module = "github.com/bcindex/bcindex/"
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order, helpers []string
+	for _, m := range regexp.MustCompile(`(?m)^//\t([a-z][a-z/]*)\s`).FindAllStringSubmatch(string(src), -1) {
+		if strings.HasPrefix(m[1], "internal/") {
+			helpers = append(helpers, m[1])
+		} else {
+			order = append(order, m[1])
+		}
+	}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		if pkg == fields[0] || strings.HasPrefix(pkg, "cmd/") {
+			continue // the root package and the commands
+		}
+		if strings.HasPrefix(pkg, "internal/") {
+			if !slices.Contains(helpers, pkg) {
+				t.Errorf("doc.go does not list the helper %s", pkg)
+			}
+			continue
+		}
+		at := slices.Index(order, pkg)
+		if at < 0 {
+			t.Errorf("doc.go's map does not list %s", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			dep, ok := strings.CutPrefix(imp, module)
+			if !ok || strings.HasPrefix(dep, "internal/") {
+				continue
+			}
+			if i := slices.Index(order, dep); i <= at {
+				t.Errorf("%s imports %s, which doc.go's map lists above it", pkg, dep)
+			}
+		}
+	}
+}
+
+// TestDocsShortAndLinked keeps the README to what a user needs first (the
+// rest lives in pages under doc/) and every relative link of the README
+// and those pages pointing at a file that exists.
+func TestDocsShortAndLinked(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > 300 {
+		t.Errorf("README.md has %d lines; keep it to 300 and move the rest to a page under doc/", n)
+	}
+	pages, _ := filepath.Glob("doc/*.md")
+	link := regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`)
+	for _, page := range append([]string{"README.md"}, pages...) {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(src), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
+			}
+		}
+	}
+}

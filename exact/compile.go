@@ -1,0 +1,147 @@
+package exact
+
+import (
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// Options of a pattern set, as git grep's flags.
+type Options struct {
+	Fixed      bool // -F: patterns are literal strings
+	IgnoreCase bool // -i
+	Word       bool // -w: git grep's word rule (see the package comment)
+}
+
+// Matcher finds the lines that any of its patterns matches. It is safe for
+// concurrent use: its methods keep their state on the stack.
+type Matcher struct {
+	opts  Options
+	pats  []*pattern
+	query *Query
+}
+
+// pattern is one compiled pattern: a finder of its leftmost match in a
+// subject, and its trigram plan.
+type pattern struct {
+	finder
+	// unicode, when set, replaces finder in content holding the Kelvin
+	// sign or the long s: finder folds ASCII only, and Unicode folding
+	// equates those two with k and s.
+	unicode finder
+	query   *Query
+}
+
+// finder finds one pattern's matches; no match holds '\n'.
+type finder interface {
+	// find returns the leftmost match in line, or -1, -1. With notBOL
+	// the line is the rest of a line, so ^ must not match at its start:
+	// git grep's REG_NOTBOL.
+	find(line []byte, notBOL bool) (start, end int)
+	// first returns the offset of the leftmost match in lines, a run of
+	// whole lines, or -1.
+	first(lines []byte) int
+}
+
+// syntaxFlags are Perl's flags minus OneLine (^ and $ are line anchors) and
+// minus ClassNL (negated classes leave '\n' out).
+const syntaxFlags = syntax.PerlX | syntax.UnicodeGroups
+
+// Compile compiles one or more patterns (git grep -e P1 -e P2: a line
+// matches if any matches). A pattern holding '\n' is split there into
+// several patterns, as git grep splits it. Regex syntax is RE2 (Go's
+// regexp/syntax with Perl flags); an invalid pattern gives a *PatternError
+// naming the pattern and the byte offset of the fault.
+func Compile(patterns []string, o Options) (*Matcher, error) {
+	if len(patterns) == 0 {
+		return nil, errors.New("compile patterns: no pattern given")
+	}
+	m := &Matcher{opts: o}
+	var queries []*Query
+	for _, whole := range patterns {
+		for _, p := range strings.Split(whole, "\n") {
+			cp, err := compileOne(p, o)
+			if err != nil {
+				return nil, err
+			}
+			m.pats = append(m.pats, cp)
+			queries = append(queries, cp.query)
+		}
+	}
+	m.query = orQueries(queries)
+	return m, nil
+}
+
+func compileOne(p string, o Options) (*pattern, error) {
+	if o.Fixed {
+		return compileFixed(p, o)
+	}
+	flags := syntaxFlags
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+	}
+	re, err := syntax.Parse(p, flags)
+	if err != nil {
+		return nil, newPatternError(p, err)
+	}
+	return compileTree(p, re)
+}
+
+// compileFixed compiles a -F pattern. Without -i it is a byte string, found
+// with bytes.Index. With -i it is a quoted literal for compileTree, so that
+// folding follows Go's (and PCRE's) simple case folding. A pattern that is
+// not valid UTF-8 cannot be a regexp: with -i it is matched with ASCII
+// folding only (git grep refuses it under a UTF-8 locale).
+func compileFixed(p string, o Options) (*pattern, error) {
+	if !o.IgnoreCase {
+		return &pattern{finder: literal(p), query: literalQuery(p)}, nil
+	}
+	if !utf8.ValidString(p) {
+		return &pattern{finder: newFoldLiteral(p), query: literalQuery(p)}, nil
+	}
+	re, err := syntax.Parse(regexp.QuoteMeta(p), syntaxFlags|syntax.FoldCase)
+	if err != nil {
+		return nil, newPatternError(p, err)
+	}
+	return compileTree(p, re)
+}
+
+// compileTree rewrites the parsed pattern src to line semantics, compiles
+// it and plans it.
+func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
+	re = lineSemantics(re)
+	r, err := newRegex(re)
+	if err != nil {
+		return nil, newPatternError(src, err)
+	}
+	p := &pattern{finder: r, query: planRegexp(re)}
+	// A literal's leftmost match is its first occurrence: find it with
+	// bytes.Index or the folding search, many times faster than the
+	// regexp engine (see BenchmarkLines). Otherwise a literal that every
+	// match holds picks the lines worth running the regexp on.
+	lit, folded := requiredLiteral(re)
+	switch {
+	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || folded && !isASCII(lit):
+	case re.Op == syntax.OpLiteral && !folded:
+		p.finder = literal(lit)
+	case re.Op == syntax.OpLiteral:
+		p.finder, p.unicode = newFoldLiteral(lit), r
+	case !folded:
+		r.required = literal(lit)
+	default:
+		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
+		r.required = newFoldLiteral(lit)
+	}
+	return p, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,162 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/bcindex/bcindex/internal/httpapi"
+)
+
+// Client talks to one model of an OpenAI-compatible chat-completions API.
+type Client struct {
+	endpoint string // base URL without a trailing slash
+	model    string
+	keyEnv   string // the variable the key came from, for hints
+	api      *httpapi.Client
+}
+
+// ErrAuth reports that the service rejected the key (HTTP 401 or 403).
+var ErrAuth = errors.New("chat service rejected the credentials")
+
+// ErrQuota reports that the account behind the key has no quota left.
+var ErrQuota = errors.New("chat service quota exhausted")
+
+// ErrMalformed reports an answer that does not follow the wire format or
+// the structure asked for.
+var ErrMalformed = errors.New("malformed answer")
+
+const defaultTimeout = 5 * time.Minute // a local model on a CPU is slow
+
+// New returns a client for cfg; it sends nothing.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	c := &Client{endpoint: cfg.URL, model: cfg.Model, keyEnv: cfg.KeyEnv}
+	c.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout}, Key: cfg.key(), Retry: httpapi.DefaultPolicy(), Describe: c.describe}
+	if cfg.Retry != nil {
+		c.api.Retry = *cfg.Retry
+	}
+	return c, nil
+}
+
+// Model returns the model name requests ask for.
+func (c *Client) Model() string { return c.model }
+
+// Endpoint returns the base URL requests go to.
+func (c *Client) Endpoint() string { return c.endpoint }
+
+// Chat sends one request and returns the first choice. The model and
+// messages are checked; req.Model defaults to the configured one.
+func (c *Client) Chat(ctx context.Context, req Request) (Reply, error) {
+	if req.Model == "" {
+		req.Model = c.model
+	}
+	if len(req.Messages) == 0 {
+		return Reply{}, fmt.Errorf("chat: no messages")
+	}
+	body, err := c.api.Post(ctx, c.endpoint+"/chat/completions", req)
+	if err != nil {
+		return Reply{}, fmt.Errorf("chat with %s: %w", c.model, err)
+	}
+	var resp response
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return Reply{}, fmt.Errorf("chat with %s: %w: decode the answer of %s/chat/completions: %v (%s)", c.model, ErrMalformed, c.endpoint, err, httpapi.Clip(string(body), 120))
+	}
+	if len(resp.Choices) == 0 {
+		return Reply{}, fmt.Errorf("chat with %s: %w: the answer holds no choices", c.model, ErrMalformed)
+	}
+	ch := resp.Choices[0]
+	r := Reply{Message: ch.Message, FinishReason: ch.FinishReason}
+	if resp.Usage != nil && resp.Usage.TotalTokens > 0 {
+		r.Usage = *resp.Usage
+	} else {
+		r.Usage, r.Estimated = estimate(req, ch.Message), true
+	}
+	return r, nil
+}
+
+// estimate counts about four bytes a token, for services that report no
+// usage, so that token budgets still bind.
+func estimate(req Request, reply Message) Usage {
+	in := 0
+	for _, m := range req.Messages {
+		in += len(m.Content)
+		for _, tc := range m.ToolCalls {
+			in += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	for _, t := range req.Tools {
+		in += len(t.Function.Description) + len(t.Function.Parameters)
+	}
+	out := len(reply.Content)
+	for _, tc := range reply.ToolCalls {
+		out += len(tc.Function.Name) + len(tc.Function.Arguments)
+	}
+	u := Usage{PromptTokens: Tokens(in), CompletionTokens: Tokens(out)}
+	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	return u
+}
+
+// Tokens estimates the tokens of n bytes of text or code.
+func Tokens(n int) int { return (n + 3) / 4 }
+
+// APIError is a failed request, described with what to check.
+type APIError struct {
+	*httpapi.StatusError
+	kind   error // ErrAuth, ErrQuota or nil
+	keyEnv string
+}
+
+func (e *APIError) Error() string {
+	s := e.StatusError.Error()
+	switch {
+	case errors.Is(e.kind, ErrQuota):
+		s += "; the account behind the key has no quota left"
+	case errors.Is(e.kind, ErrAuth) && e.keyEnv == "":
+		s += "; the service wants a key: export it and name the variable with `git config bcindex.enhance.keyEnv VARIABLE`"
+	case errors.Is(e.kind, ErrAuth):
+		s += "; check the key in the environment variable " + e.keyEnv
+	case e.Status == http.StatusNotFound:
+		s += "; check git config bcindex.enhance.url (the API base URL, e.g. http://127.0.0.1:11434/v1) and bcindex.enhance.model"
+	}
+	return s
+}
+
+func (e *APIError) Unwrap() []error {
+	if e.kind == nil {
+		return []error{e.StatusError}
+	}
+	return []error{e.StatusError, e.kind}
+}
+
+func (c *Client) describe(se *httpapi.StatusError) error {
+	return &APIError{StatusError: se, keyEnv: c.keyEnv, kind: se.Kind(ErrQuota, ErrAuth)}
+}
+
+// cleanURL validates a base URL and drops a trailing slash or a pasted
+// /chat/completions.
+func cleanURL(raw string) (string, error) {
+	s, err := httpapi.CleanBaseURL(raw, "/chat/completions")
+	msg := ""
+	switch {
+	case errors.Is(err, httpapi.ErrNotHTTP):
+		msg = fmt.Sprintf("%q: want the API's base URL, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1", raw)
+	case errors.Is(err, httpapi.ErrCredentials):
+		msg = "must not contain credentials; put the key in an environment variable named by bcindex.enhance.keyEnv"
+	case errors.Is(err, httpapi.ErrQuery):
+		msg = fmt.Sprintf("%q: want a base URL without query or fragment", httpapi.Redacted(raw))
+	}
+	if err != nil {
+		return "", &ConfigError{Key: "bcindex.enhance.url", Msg: msg}
+	}
+	return s, nil
+}

@@ -1,0 +1,46 @@
+// Package ngram is the exact-match index: for every blob of a segment, the
+// set of trigrams its bytes hold, as postings lists keyed by trigram. A
+// query's trigram plan (package exact) selects the blobs that may hold a
+// match; the caller verifies each candidate against the blob's bytes, so
+// the index only has to be a necessary condition, never a sufficient one.
+//
+// Trigrams are file-level (no positions) and taken over bytes with ASCII
+// letters folded to lower case (exact.Fold), so one index serves case
+// sensitive and insensitive queries alike; a case-sensitive query simply
+// verifies a few more candidates. Codesearch measured file-level trigram
+// lists at a few percent of the source bytes; positions would multiply
+// that for a gain only in the verification step, which reads the
+// candidate blobs anyway.
+//
+// Documents are numbered in the order the writer received them; the file
+// maps each document to its blob's index in the segment's chunk table
+// (chunks.bin, sorted by blob SHA) and back, so that the index stores no
+// blob names of its own.
+//
+// # File format (grams.bin, little endian)
+//
+//	header, 64 bytes:
+//	  0  magic "BCGRAM01"
+//	  8  uint32 documents
+//	  12 uint32 blobs (of the segment's chunk table)
+//	  16 uint32 trigrams
+//	  20 uint32 0
+//	  24 uint64 postings bytes
+//	  32 uint32 CRC-32C of everything after the header
+//	  36 24 bytes 0
+//	  60 uint32 CRC-32C of bytes 0..59
+//	docBlob: documents × uint32, each document's blob index
+//	blobDoc: blobs × uint32, each blob's document, or 0xfffffffe for a
+//	         binary blob (never matched, as git grep -I), or 0xffffffff
+//	         when the blob has no trigrams here (not read whole)
+//	grams:   (trigrams+1) × 12 bytes, sorted by trigram: uint32 trigram
+//	         (b0<<16 | b1<<8 | b2), uint64 offset of its postings list;
+//	         the last entry is a sentinel (0xffffffff, postings bytes), so
+//	         that entry i+1 gives the end of list i
+//	postings: per trigram the documents holding it, ascending, as uvarint
+//	         gaps (the first document itself, then document - previous - 1)
+//
+// Open checks the header and sizes; Verify checks the checksums and every
+// structure. Reads are bound-checked, so a damaged file yields an error or
+// an empty list, never a panic.
+package ngram

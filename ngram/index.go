@@ -1,0 +1,247 @@
+package ngram
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"sort"
+
+	"github.com/bcindex/bcindex/internal/mmap"
+)
+
+// ErrCorrupt is wrapped by every error about a malformed trigram file.
+var ErrCorrupt = errors.New("corrupt trigram index")
+
+// Index is an open trigram file of one segment. It is safe for concurrent
+// use.
+type Index struct {
+	path     string
+	data     []byte
+	unmap    func() error
+	docs     int
+	blobs    int
+	grams    int
+	docBlob  []byte
+	blobDoc  []byte
+	entries  []byte
+	post     []byte
+	checksum uint32
+}
+
+// Open maps the trigram file at path and checks its header and sizes.
+func Open(path string) (*Index, error) {
+	data, unmap, err := mmap.File(path)
+	if err != nil {
+		return nil, fmt.Errorf("ngram: %w", err)
+	}
+	ix, err := Parse(data)
+	if err != nil {
+		unmap()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	ix.path, ix.unmap = path, unmap
+	return ix, nil
+}
+
+func corrupt(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+}
+
+// Parse reads a trigram file held in memory.
+func Parse(data []byte) (*Index, error) {
+	if len(data) < headerSize {
+		return nil, corrupt("%d bytes, shorter than the header", len(data))
+	}
+	h := data[:headerSize]
+	if string(h[:8]) != magic {
+		return nil, corrupt("bad magic %q", h[:8])
+	}
+	if crc32.Checksum(h[:60], castagnoli) != binary.LittleEndian.Uint32(h[60:]) {
+		return nil, corrupt("header checksum mismatch")
+	}
+	ix := &Index{
+		data:     data,
+		docs:     int(binary.LittleEndian.Uint32(h[8:])),
+		blobs:    int(binary.LittleEndian.Uint32(h[12:])),
+		grams:    int(binary.LittleEndian.Uint32(h[16:])),
+		checksum: binary.LittleEndian.Uint32(h[32:]),
+	}
+	postLen := binary.LittleEndian.Uint64(h[24:])
+	want := uint64(headerSize) + 4*uint64(ix.docs) + 4*uint64(ix.blobs) + entrySize*(uint64(ix.grams)+1) + postLen
+	if want != uint64(len(data)) {
+		return nil, corrupt("sizes add up to %d bytes, file has %d", want, len(data))
+	}
+	p := data[headerSize:]
+	ix.docBlob, p = p[:4*ix.docs], p[4*ix.docs:]
+	ix.blobDoc, p = p[:4*ix.blobs], p[4*ix.blobs:]
+	ix.entries, p = p[:entrySize*(ix.grams+1)], p[entrySize*(ix.grams+1):]
+	ix.post = p
+	if end := binary.LittleEndian.Uint64(ix.entries[entrySize*ix.grams+4:]); end != postLen {
+		return nil, corrupt("last postings end at %d, not %d", end, postLen)
+	}
+	return ix, nil
+}
+
+// Close unmaps the file.
+func (ix *Index) Close() error {
+	if ix.unmap == nil {
+		return nil
+	}
+	err := ix.unmap()
+	ix.unmap = nil
+	return err
+}
+
+// Docs is the number of documents (blobs with trigrams).
+func (ix *Index) Docs() int { return ix.docs }
+
+// Grams is the number of distinct trigrams.
+func (ix *Index) Grams() int { return ix.grams }
+
+// DocBlob is document d's blob index in the segment's chunk table.
+func (ix *Index) DocBlob(d int) (int, error) {
+	if d < 0 || d >= ix.docs {
+		return 0, corrupt("document %d of %d", d, ix.docs)
+	}
+	b := int(binary.LittleEndian.Uint32(ix.docBlob[4*d:]))
+	if b >= ix.blobs {
+		return 0, corrupt("document %d names blob %d of %d", d, b, ix.blobs)
+	}
+	return b, nil
+}
+
+// BlobDoc is the document of the segment's blob b, or false when the blob
+// has no trigrams here.
+func (ix *Index) BlobDoc(b int) (int, bool) {
+	if b < 0 || b >= ix.blobs {
+		return 0, false
+	}
+	d := binary.LittleEndian.Uint32(ix.blobDoc[4*b:])
+	if d == NoDoc || int(d) >= ix.docs {
+		return 0, false
+	}
+	return int(d), true
+}
+
+// IsBinary reports whether the segment's blob b is binary: exact search
+// never matches it.
+func (ix *Index) IsBinary(b int) bool {
+	return b >= 0 && b < ix.blobs && binary.LittleEndian.Uint32(ix.blobDoc[4*b:]) == BinaryDoc
+}
+
+func (ix *Index) gramAt(i int) (uint32, error) {
+	if i < 0 || i >= ix.grams {
+		return 0, corrupt("trigram entry %d of %d", i, ix.grams)
+	}
+	return binary.LittleEndian.Uint32(ix.entries[entrySize*i:]), nil
+}
+
+// find returns the entry of trigram g, or -1.
+func (ix *Index) find(g uint32) int {
+	i := sort.Search(ix.grams, func(i int) bool {
+		return binary.LittleEndian.Uint32(ix.entries[entrySize*i:]) >= g
+	})
+	if i < ix.grams && binary.LittleEndian.Uint32(ix.entries[entrySize*i:]) == g {
+		return i
+	}
+	return -1
+}
+
+// listBytes returns entry i's postings.
+func (ix *Index) listBytes(i int) ([]byte, error) {
+	lo := binary.LittleEndian.Uint64(ix.entries[entrySize*i+4:])
+	hi := binary.LittleEndian.Uint64(ix.entries[entrySize*(i+1)+4:])
+	if lo > hi || hi > uint64(len(ix.post)) {
+		return nil, corrupt("postings of entry %d at %d..%d of %d bytes", i, lo, hi, len(ix.post))
+	}
+	return ix.post[lo:hi], nil
+}
+
+// appendList appends entry i's documents to dst.
+func (ix *Index) appendList(dst []uint32, i int) ([]uint32, error) {
+	b, err := ix.listBytes(i)
+	if err != nil {
+		return dst, err
+	}
+	prev := int64(-1)
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return dst, corrupt("postings of entry %d: bad varint", i)
+		}
+		b = b[n:]
+		d := prev + 1 + int64(v)
+		if d >= int64(ix.docs) || v > uint64(ix.docs) {
+			return dst, corrupt("postings of entry %d name document %d of %d", i, d, ix.docs)
+		}
+		dst = append(dst, uint32(d))
+		prev = d
+	}
+	return dst, nil
+}
+
+// Lookup returns the documents holding trigram g, ascending.
+func (ix *Index) Lookup(g uint32) ([]uint32, error) {
+	i := ix.find(g)
+	if i < 0 {
+		return nil, nil
+	}
+	return ix.appendList(nil, i)
+}
+
+// listSize is the byte length of trigram g's postings, 0 when absent: the
+// cost of reading it, and about its document count.
+func (ix *Index) listSize(g uint32) int {
+	i := ix.find(g)
+	if i < 0 {
+		return 0
+	}
+	b, err := ix.listBytes(i)
+	if err != nil {
+		return 0
+	}
+	return len(b)
+}
+
+// VerifyChecksum checks the CRC-32C of everything after the header.
+func (ix *Index) VerifyChecksum() error {
+	if crc32.Checksum(ix.data[headerSize:], castagnoli) != ix.checksum {
+		return corrupt("checksum mismatch")
+	}
+	return nil
+}
+
+// Verify checks the checksum and every structure: document and blob maps
+// agree, trigrams ascend, every postings list decodes within bounds.
+func (ix *Index) Verify() error {
+	if err := ix.VerifyChecksum(); err != nil {
+		return err
+	}
+	for d := 0; d < ix.docs; d++ {
+		b, err := ix.DocBlob(d)
+		if err != nil {
+			return err
+		}
+		if back, ok := ix.BlobDoc(b); !ok || back != d {
+			return corrupt("document %d names blob %d, which names another", d, b)
+		}
+	}
+	var docs []uint32
+	prev := int64(-1)
+	for i := 0; i < ix.grams; i++ {
+		g, _ := ix.gramAt(i)
+		if int64(g) <= prev || g > 0xffffff {
+			return corrupt("trigram entry %d out of order", i)
+		}
+		prev = int64(g)
+		var err error
+		if docs, err = ix.appendList(docs[:0], i); err != nil {
+			return err
+		}
+		if len(docs) == 0 {
+			return corrupt("trigram entry %d has no documents", i)
+		}
+	}
+	return nil
+}

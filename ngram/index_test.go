@@ -1,0 +1,178 @@
+package ngram
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+)
+
+// grams is the plain definition of a document's trigram set, folded as
+// exact.Fold folds: the test's oracle.
+func grams(s string) []uint32 {
+	fold := func(b byte) uint32 {
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		return uint32(b)
+	}
+	set := map[uint32]bool{}
+	for i := 0; i+3 <= len(s); i++ {
+		set[fold(s[i])<<16|fold(s[i+1])<<8|fold(s[i+2])] = true
+	}
+	var out []uint32
+	for g := range set {
+		out = append(out, g)
+	}
+	slices.Sort(out)
+	return out
+}
+
+type fixture struct {
+	texts []string
+	shas  [][20]byte
+	// sorted is the SHAs in chunk-table order.
+	sorted [][20]byte
+}
+
+func newFixture(texts ...string) *fixture {
+	f := &fixture{texts: texts}
+	for _, t := range texts {
+		f.shas = append(f.shas, sha1.Sum([]byte(t)))
+	}
+	f.sorted = append([][20]byte(nil), f.shas...)
+	// One blob of the segment has no trigrams (binary, say).
+	f.sorted = append(f.sorted, sha1.Sum([]byte("binary")))
+	sort.Slice(f.sorted, func(i, j int) bool { return bytes.Compare(f.sorted[i][:], f.sorted[j][:]) < 0 })
+	return f
+}
+
+func (f *fixture) blobIndex(sha [20]byte) (int, bool) {
+	i := sort.Search(len(f.sorted), func(i int) bool { return bytes.Compare(f.sorted[i][:], sha[:]) >= 0 })
+	return i, i < len(f.sorted) && f.sorted[i] == sha
+}
+
+func (f *fixture) write(t *testing.T, w *Writer) *Index {
+	t.Helper()
+	data, err := w.Encode(len(f.sorted), f.blobIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "grams.bin")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// check compares every trigram's postings with the documents whose text
+// holds it.
+func (f *fixture) check(t *testing.T, ix *Index, docs []int) {
+	t.Helper()
+	want := map[uint32][]uint32{}
+	for d, i := range docs {
+		for _, g := range grams(f.texts[i]) {
+			want[g] = append(want[g], uint32(d))
+		}
+	}
+	if ix.Grams() != len(want) {
+		t.Fatalf("%d trigrams, want %d", ix.Grams(), len(want))
+	}
+	for g, w := range want {
+		got, err := ix.Lookup(g)
+		if err != nil || !slices.Equal(got, w) {
+			t.Fatalf("trigram %06x: %v %v, want %v", g, got, err, w)
+		}
+	}
+	if got, _ := ix.Lookup(0x7a7a7a); got != nil {
+		t.Fatalf("absent trigram has %v", got)
+	}
+	for d, i := range docs {
+		b, err := ix.DocBlob(d)
+		if want, _ := f.blobIndex(f.shas[i]); err != nil || b != want {
+			t.Fatalf("document %d: blob %d %v, want %d", d, b, err, want)
+		}
+		if back, ok := ix.BlobDoc(b); !ok || back != d {
+			t.Fatalf("blob %d: document %d %v, want %d", b, back, ok, d)
+		}
+	}
+	bin, _ := f.blobIndex(sha1.Sum([]byte("binary")))
+	if _, ok := ix.BlobDoc(bin); ok {
+		t.Fatal("the blob without trigrams has a document")
+	}
+}
+
+var texts = []string{
+	"func ReadFull(r Reader, buf []byte)",
+	"Transaction Conflict. Please retry",
+	"héllo wörld \xff\xfe invalid",
+	"ab", // shorter than a trigram
+	"READFULL readfull ReadFull",
+}
+
+func TestWriteRead(t *testing.T) {
+	f := newFixture(texts...)
+	w := NewWriter()
+	for i, s := range texts {
+		w.Add(f.shas[i], grams(s))
+	}
+	ix := f.write(t, w)
+	f.check(t, ix, []int{0, 1, 2, 3, 4})
+}
+
+func TestAppendKeeps(t *testing.T) {
+	f := newFixture(texts...)
+	w := NewWriter()
+	for i, s := range texts {
+		w.Add(f.shas[i], grams(s))
+	}
+	src := f.write(t, w)
+	// Merge: one new document first, then src without texts[1].
+	m := NewWriter()
+	m.Add(f.shas[3], grams(texts[3]))
+	drop := f.shas[1]
+	err := m.Append(src, func(b int) [20]byte { return f.sorted[b] }, func(sha [20]byte) bool { return sha != drop && sha != f.shas[3] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := f.write(t, m)
+	f.check(t, ix, []int{3, 0, 2, 4})
+}
+
+func TestDamageIsFound(t *testing.T) {
+	f := newFixture(texts...)
+	w := NewWriter()
+	for i, s := range texts {
+		w.Add(f.shas[i], grams(s))
+	}
+	data, err := w.Encode(len(f.sorted), f.blobIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []int{3, 20, headerSize + 1, len(data) / 2, len(data) - 1} {
+		bad := bytes.Clone(data)
+		bad[at] ^= 0x40
+		ix, err := Parse(bad)
+		if err == nil {
+			err = ix.Verify()
+		}
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("byte %d flipped: %v, want ErrCorrupt", at, err)
+		}
+	}
+	if _, err := Parse(data[:len(data)-1]); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("truncated: %v", err)
+	}
+}

@@ -1,0 +1,194 @@
+package ngram
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"slices"
+)
+
+const (
+	magic      = "BCGRAM01"
+	headerSize = 64
+	entrySize  = 12
+	// NoDoc marks a blob without trigrams in a segment's blob→document map.
+	NoDoc = 1<<32 - 1
+	// BinaryDoc marks a binary blob there: exact search never matches it.
+	BinaryDoc = 1<<32 - 2
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Writer accumulates the trigram sets of one segment's blobs. Use NewWriter,
+// Add (or Append) per blob, then Encode.
+type Writer struct {
+	shas   [][20]byte
+	binary [][20]byte
+	lists []list
+	// ascii finds the list of a trigram of three ASCII bytes (index+1, 0
+	// for none) without hashing: nearly every trigram of source code is
+	// one. Others go through the map.
+	ascii []int32
+	other map[uint32]int32
+}
+
+type list struct {
+	gram uint32
+	last int32
+	buf  []byte
+}
+
+// NewWriter returns an empty writer.
+func NewWriter() *Writer { return &Writer{other: map[uint32]int32{}} }
+
+// Docs is the number of documents added.
+func (w *Writer) Docs() int { return len(w.shas) }
+
+func asciiSlot(g uint32) (int, bool) {
+	if g&0x808080 != 0 {
+		return 0, false
+	}
+	return int(g>>16)<<14 | int(g>>8&0x7f)<<7 | int(g&0x7f), true
+}
+
+// listFor returns the list of trigram g, creating it.
+func (w *Writer) listFor(g uint32) *list {
+	if s, ok := asciiSlot(g); ok {
+		if w.ascii == nil {
+			w.ascii = make([]int32, 1<<21)
+		}
+		if i := w.ascii[s]; i > 0 {
+			return &w.lists[i-1]
+		}
+		w.lists = append(w.lists, list{gram: g, last: -1})
+		w.ascii[s] = int32(len(w.lists))
+		return &w.lists[len(w.lists)-1]
+	}
+	if i, ok := w.other[g]; ok {
+		return &w.lists[i]
+	}
+	w.lists = append(w.lists, list{gram: g, last: -1})
+	w.other[g] = int32(len(w.lists) - 1)
+	return &w.lists[len(w.lists)-1]
+}
+
+func (l *list) add(doc int32) {
+	l.buf = binary.AppendUvarint(l.buf, uint64(doc-l.last-1))
+	l.last = doc
+}
+
+// Add adds a blob with its sorted, distinct trigrams (exact.Trigrams) as
+// the next document.
+func (w *Writer) Add(sha [20]byte, grams []uint32) {
+	doc := int32(len(w.shas))
+	w.shas = append(w.shas, sha)
+	for _, g := range grams {
+		w.listFor(g).add(doc)
+	}
+}
+
+// AddBinary records a binary blob, which exact search passes over as git
+// grep -I does.
+func (w *Writer) AddBinary(sha [20]byte) { w.binary = append(w.binary, sha) }
+
+// Append copies the documents of src whose blob keep accepts (nil keeps
+// all), in src's order, after the documents already added. shaOf names
+// the blob of a src document (by its blob index in src's segment).
+func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20]byte) bool) error {
+	for b := 0; b < src.blobs; b++ {
+		if src.IsBinary(b) {
+			if sha := shaOf(b); keep == nil || keep(sha) {
+				w.binary = append(w.binary, sha)
+			}
+		}
+	}
+	docMap := make([]int32, src.docs)
+	for d := range docMap {
+		b, err := src.DocBlob(d)
+		if err != nil {
+			return err
+		}
+		sha := shaOf(b)
+		if keep != nil && !keep(sha) {
+			docMap[d] = -1
+			continue
+		}
+		docMap[d] = int32(len(w.shas))
+		w.shas = append(w.shas, sha)
+	}
+	var docs []uint32
+	for i := 0; i < src.grams; i++ {
+		g, err := src.gramAt(i)
+		if err != nil {
+			return err
+		}
+		docs, err = src.appendList(docs[:0], i)
+		if err != nil {
+			return err
+		}
+		var l *list
+		for _, d := range docs {
+			if m := docMap[d]; m >= 0 {
+				if l == nil {
+					l = w.listFor(g)
+				}
+				l.add(m)
+			}
+		}
+	}
+	return nil
+}
+
+// Encode returns the file for a segment whose chunk table lists nblobs
+// blobs; blobIndex gives a document's blob index in it.
+func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([]byte, error) {
+	order := make([]int32, len(w.lists))
+	postLen := 0
+	for i := range order {
+		order[i] = int32(i)
+		postLen += len(w.lists[i].buf)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(w.lists[a].gram) - int(w.lists[b].gram) })
+	size := headerSize + 4*len(w.shas) + 4*nblobs + entrySize*(len(w.lists)+1) + postLen
+	out := make([]byte, headerSize, size)
+	blobDoc := make([]uint32, nblobs)
+	for i := range blobDoc {
+		blobDoc[i] = NoDoc
+	}
+	for d, sha := range w.shas {
+		b, ok := blobIndex(sha)
+		if !ok || b >= nblobs {
+			return nil, fmt.Errorf("ngram: document %d names blob %x, not in the segment", d, sha)
+		}
+		out = binary.LittleEndian.AppendUint32(out, uint32(b))
+		blobDoc[b] = uint32(d)
+	}
+	for _, sha := range w.binary {
+		if b, ok := blobIndex(sha); ok && b < nblobs && blobDoc[b] == NoDoc {
+			blobDoc[b] = BinaryDoc
+		}
+	}
+	for _, d := range blobDoc {
+		out = binary.LittleEndian.AppendUint32(out, d)
+	}
+	off := uint64(0)
+	for _, i := range order {
+		out = binary.LittleEndian.AppendUint32(out, w.lists[i].gram)
+		out = binary.LittleEndian.AppendUint64(out, off)
+		off += uint64(len(w.lists[i].buf))
+	}
+	out = binary.LittleEndian.AppendUint32(out, 0xffffffff)
+	out = binary.LittleEndian.AppendUint64(out, off)
+	for _, i := range order {
+		out = append(out, w.lists[i].buf...)
+	}
+	h := out[:headerSize]
+	copy(h, magic)
+	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.shas)))
+	binary.LittleEndian.PutUint32(h[12:], uint32(nblobs))
+	binary.LittleEndian.PutUint32(h[16:], uint32(len(w.lists)))
+	binary.LittleEndian.PutUint64(h[24:], off)
+	binary.LittleEndian.PutUint32(h[32:], crc32.Checksum(out[headerSize:], castagnoli))
+	binary.LittleEndian.PutUint32(h[60:], crc32.Checksum(h[:60], castagnoli))
+	return out, nil
+}

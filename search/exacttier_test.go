@@ -1,0 +1,48 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/bcindex/bcindex/internal/gittest"
+)
+
+func TestExactLiteral(t *testing.T) {
+	for q, want := range map[string]string{
+		`"Transaction Conflict. Please retry"`: "Transaction Conflict. Please retry",
+		`Transaction Conflict. Please retry`:   "Transaction Conflict. Please retry",
+		`err != nil`:                           "err != nil",
+		`os.ReadFile(`:                         "os.ReadFile(",
+		`retry with backoff`:                   "",
+		`how do I retry?`:                      "",
+		`RetryWithBackoff`:                     "",
+		`parse_config_file`:                    "",
+		`ab`:                                   "",
+	} {
+		got, ok := exactLiteral(q)
+		if got != want || ok != (want != "") {
+			t.Errorf("exactLiteral(%q) = %q, %v; want %q", q, got, ok, want)
+		}
+	}
+}
+
+// TestVerbatimFirst: an error message copied from a log ranks the code
+// that holds it first, above documentation that talks about it.
+func TestVerbatimFirst(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{
+		"docs/errors.md": "# Errors\n\n## Transaction conflicts\n\nA transaction conflict happens when two writers commit at once. Please retry the transaction: conflicts are expected under load.\n",
+		"txn.go":         "package db\n\nimport \"errors\"\n\n// ErrConflict is returned when a commit races another.\nvar ErrConflict = errors.New(\"Transaction Conflict. Please retry\")\n\nfunc commit() error { return ErrConflict }\n",
+		"other.go":       "package db\n\n// retry runs f again after a transaction conflict.\nfunc retry(f func() error) error { return f() }\n",
+	})
+	repo := openRepo(t, r.Dir)
+	for _, q := range []string{`"Transaction Conflict. Please retry"`, `Transaction Conflict. Please retry`} {
+		res := run(t, repo, Options{Query: q})
+		if len(res.Hits) == 0 || res.Hits[0].Path != "txn.go" {
+			var paths []string
+			for _, h := range res.Hits {
+				paths = append(paths, h.Path+":"+h.Name)
+			}
+			t.Fatalf("%s: hits %v, want txn.go first", q, paths)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// PrefSummary starts the keys of generated chunk summaries (schema.go).
+var PrefSummary = []byte("e/")
+
+// SummaryKey is the key of the summary that model wrote, under prompt
+// version prompt, of the chunk text whose content hash is hash.
+func SummaryKey(hash [16]byte, prompt int, model string) []byte {
+	k := make([]byte, 0, len(PrefSummary)+16+binary.MaxVarintLen64+len(model))
+	k = append(append(k, PrefSummary...), hash[:]...)
+	k = binary.AppendUvarint(k, uint64(prompt))
+	return append(k, model...)
+}
+
+// SummaryHashes returns the content hashes that have a summary by model
+// under prompt version prompt.
+func (s *Store) SummaryHashes(prompt int, model string) (map[[16]byte]bool, error) {
+	out := map[[16]byte]bool{}
+	err := s.DB.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: PrefSummary})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()[len(PrefSummary):]
+			if len(k) < 17 {
+				continue
+			}
+			p, n := binary.Uvarint(k[16:])
+			if n <= 0 || p != uint64(prompt) || !bytes.Equal(k[16+n:], []byte(model)) {
+				continue
+			}
+			out[[16]byte(k[:16])] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read summaries: %w", err)
+	}
+	return out, nil
+}
