@@ -75,6 +75,9 @@ func (s *Server) history(ctx context.Context, req *sdk.CallToolRequest, in histo
 	if err != nil {
 		return nil, out, err
 	}
+	cand, release := pickaxe.IndexCandidates(s.repo.IndexDir, s.model(), opts)
+	defer release()
+	opts.Candidates = cand
 	res, st, err := pickaxe.Search(ctx, s.repo, hist, opts)
 	if err != nil {
 		return nil, out, err

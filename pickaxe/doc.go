@@ -7,7 +7,9 @@
 // per first-parent commit, the (path, old blob, new blob) pairs it changed
 // against its first parent, so that a query diffs no trees. A Candidates
 // predicate, answered by an index of the blobs' n-grams, rules out pairs
-// where neither side can hold the pattern, so that only the rest are read;
+// where neither side can hold the pattern, so that only the rest are read
+// (IndexCandidates asks the store's trigram postings; -S reads binary
+// blobs, which have none, as git counts matches in them too);
 // counts are kept per blob within a query, since a file's new blob in one
 // commit is its old blob in the next. Without an index every pair is read,
 // and the answer is the same.

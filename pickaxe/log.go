@@ -17,7 +17,8 @@ import (
 
 // Candidates reports whether a blob may hold a match. It may say true of
 // any blob; false must mean the blob certainly holds none, so that the
-// pickaxe can skip it unread. An index of the blobs' n-grams answers it.
+// pickaxe can skip it unread. An index of the blobs' n-grams answers it
+// (store.Snapshot.MayHold). Search calls it from one goroutine at a time.
 type Candidates func(plumbing.Hash) bool
 
 // AllBlobs is the Candidates of no index: every blob is read.
@@ -76,9 +77,9 @@ func Search(ctx context.Context, repo *gitindex.Repo, history []Commit, opts Opt
 			return nil, Stats{}, err
 		}
 	}
-	s := &searcher{repo: repo, opts: opts, m: m, cand: opts.Candidates, counts: map[plumbing.Hash]int{}}
-	if s.cand == nil {
-		s.cand = AllBlobs
+	s := &searcher{repo: repo, opts: opts, m: m, cand: AllBlobs, counts: map[plumbing.Hash]int{}}
+	if opts.Candidates != nil {
+		s.cand = serialized(opts.Candidates)
 	}
 	order := make([]*Commit, len(history))
 	for i := range history {
@@ -273,6 +274,24 @@ func (s *searcher) content(h plumbing.Hash, mode filemode.FileMode) ([]byte, err
 	s.stats.BlobsRead++
 	s.mu.Unlock()
 	return s.repo.ReadBlob(h)
+}
+
+// serialized lets the search's workers share a predicate that is not safe
+// for concurrent use (an index's, which reads postings lazily), and asks
+// it once per blob.
+func serialized(c Candidates) Candidates {
+	var mu sync.Mutex
+	seen := map[plumbing.Hash]bool{}
+	return func(h plumbing.Hash) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		v, ok := seen[h]
+		if !ok {
+			v = c(h)
+			seen[h] = v
+		}
+		return v
+	}
 }
 
 // isBinary is git's buffer_is_binary: a NUL among the first 8000 bytes.

@@ -13,7 +13,6 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/pickaxe"
 	"github.com/bcindex/bcindex/search"
 )
@@ -43,7 +42,7 @@ func runPickaxe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	repo, err := openRepo(c)
+	repo, s, err := openWithSettings(c)
 	if err != nil {
 		return err
 	}
@@ -56,7 +55,13 @@ func runPickaxe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts.Candidates = pickaxeCandidates(repo)
+	model := ""
+	if e := s.embedder(); e != nil {
+		model = e.ID()
+	}
+	cand, release := pickaxe.IndexCandidates(repo.IndexDir, model, opts)
+	defer release()
+	opts.Candidates = cand
 	res, _, err := pickaxe.Search(c.Context, repo, hist, opts)
 	if err != nil {
 		return err
@@ -103,10 +108,6 @@ func historyProgress(stderr io.Writer) func(done, total int) {
 		}
 	}
 }
-
-// pickaxeCandidates is the blobs that may hold a match. Until the store
-// indexes n-grams every blob may, and each changed pair is read.
-func pickaxeCandidates(*gitindex.Repo) pickaxe.Candidates { return pickaxe.AllBlobs }
 
 func pickaxeOptions(c *cli.Context) (pickaxe.Options, error) {
 	var o pickaxe.Options
