@@ -17,6 +17,8 @@
 //	bench     the benchmark harness: indexing and search on real code
 //	search    the three arms (symbol, BM25, vector), fusion and ranking, history
 //	          queries, exact matches (Grep)
+//	pickaxe   log -S/-G: the commits where a string's count changed, from a
+//	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
 //	store     the Badger store, segments, the manifest, the lock

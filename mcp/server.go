@@ -105,6 +105,9 @@ func (s *Server) register() {
 		addTool(s, "search_remote", "Search every repository published to the organisation's cluster at once (hybrid: keywords and meaning). "+
 			"Filters: repo glob, ref, path glob, lang, kind. Hits carry their repository; read them with the repository's own tools.", s.searchRemote)
 	}
+	addTool(s, "history", "When did a string appear, change or go: the first-parent commits where a file's number of occurrences changed "+
+		"(git log -S; lines=true for git log -G), newest first, with the matching lines each added or removed. "+
+		"Exact, and needs no index. oldest=true with max_commits=1 finds the commit that introduced it.", s.history)
 	addTool(s, "index_status", "How far the bcindex index covers a revision: files, blobs, chunks, pending blobs, model, store size.", s.indexStatus)
 }
 

@@ -35,7 +35,7 @@ func TestInitializeAndListTools(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"file_chunks", "get_chunk", "grep", "index_status", "list_directory", "read_file", "search"}
+	want := []string{"file_chunks", "get_chunk", "grep", "history", "index_status", "list_directory", "read_file", "search"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}

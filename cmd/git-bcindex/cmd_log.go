@@ -17,11 +17,15 @@ func logCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "log",
 		Usage:     "timeline of the code matching QUERY across the indexed history: when it appeared, changed, moved, vanished",
-		ArgsUsage: "QUERY",
+		ArgsUsage: "QUERY | -S STRING | -G REGEX",
 		Description: "Searches every indexed first-parent commit of --ref, so code deleted since is\n" +
 			"found too. When --ref itself is not indexed yet, its last --history commits are\n" +
 			"indexed first (only the blobs not seen before cost anything); index more with\n" +
-			"`git bcindex index --history N`.",
+			"`git bcindex index --history N`.\n\n" +
+			"With -S or -G, log is exact: it lists the first-parent commits of --ref where a\n" +
+			"file's number of matches changed, the commits `git log --first-parent\n" +
+			"--no-renames -S/-G` lists, with the matching lines each added or removed.\n" +
+			"--first answers \"when did this appear\".",
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
@@ -29,12 +33,15 @@ func logCommand() *cli.Command {
 			&cli.StringFlag{Name: "mode", Value: search.ModeHybrid, Usage: "hybrid, symbol, text or vector"},
 			&cli.IntFlag{Name: "history", Value: 100, Usage: "when --ref is not indexed, first index its last `N` first-parent commits"},
 			&cli.BoolFlag{Name: "no-index", Usage: "do not index anything first"},
-		}, filterFlags(), displayFlags()),
+		}, filterFlags(), displayFlags(), pickaxeFlags()),
 		Action: runLog,
 	}
 }
 
 func runLog(c *cli.Context) error {
+	if pickaxeMode(c) {
+		return runPickaxe(c)
+	}
 	query, err := queryArgs(c, 1000)
 	if err != nil {
 		return err

@@ -1,0 +1,148 @@
+package pickaxe
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
+)
+
+// The change table caches, for each first-parent commit, the paths it
+// changed against its first parent with their old and new blobs, so that a
+// query diffs no trees. It is stored as segments under IndexDir/changes,
+// one file per segment, named by the newest commit it holds:
+//
+//	magic   "bcxchg1\n"
+//	base    20 bytes: the commit just before the segment's oldest, whose
+//	        own segment holds the older history; zero when the segment
+//	        reaches the root (or a shallow clone's boundary)
+//	count   uvarint, then that many commits, oldest first:
+//	  hash, tree          20 bytes each
+//	  author time         Unix seconds, zone offset in seconds: zigzag uvarints
+//	  author, subject     uvarint length and bytes each
+//	  changes             uvarint count, then for each: path (uvarint
+//	                      length and bytes), old and new object (20 bytes
+//	                      each, zero when absent), old and new mode (uvarint)
+//	crc     CRC-32C of everything before it, little-endian
+//
+// Everything in it is derived from git, so a segment that fails its checksum
+// is deleted and built again.
+const tableMagic = "bcxchg1\n"
+
+// Commit is one first-parent commit and the paths it changed.
+type Commit struct {
+	Hash, Tree plumbing.Hash
+	When       time.Time // author date
+	Author     string
+	Subject    string
+	Changes    []gitindex.FileChange
+}
+
+// segment is one file of the change table.
+type segment struct {
+	base    plumbing.Hash
+	commits []Commit
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func segmentPath(indexDir string, newest plumbing.Hash) string {
+	s := newest.String()
+	return filepath.Join(indexDir, "changes", s[:2], s[2:])
+}
+
+func writeSegment(indexDir string, s *segment) error {
+	buf := append([]byte(tableMagic), s.base[:]...)
+	buf = binary.AppendUvarint(buf, uint64(len(s.commits)))
+	for _, c := range s.commits {
+		buf = append(buf, c.Hash[:]...)
+		buf = append(buf, c.Tree[:]...)
+		_, off := c.When.Zone()
+		buf = binary.AppendUvarint(buf, zigzag(c.When.Unix()))
+		buf = binary.AppendUvarint(buf, zigzag(int64(off)))
+		buf = appendString(buf, c.Author)
+		buf = appendString(buf, c.Subject)
+		buf = binary.AppendUvarint(buf, uint64(len(c.Changes)))
+		for _, ch := range c.Changes {
+			buf = appendString(buf, ch.Path)
+			buf = append(buf, ch.From[:]...)
+			buf = append(buf, ch.To[:]...)
+			buf = binary.AppendUvarint(buf, uint64(ch.FromMode))
+			buf = binary.AppendUvarint(buf, uint64(ch.ToMode))
+		}
+	}
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	newest := s.commits[len(s.commits)-1].Hash
+	return gitindex.WriteCacheFile(segmentPath(indexDir, newest), buf)
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+var errBadSegment = errors.New("malformed change table segment")
+
+// readSegment reads the segment whose newest commit is newest; a missing
+// file is os.ErrNotExist, a damaged one errBadSegment.
+func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
+	b, err := os.ReadFile(segmentPath(indexDir, newest))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < len(tableMagic)+20+4 || string(b[:len(tableMagic)]) != tableMagic {
+		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, fmt.Errorf("change table %s: checksum mismatch: %w", newest, errBadSegment)
+	}
+	d := &segmentDecoder{store.Decoder{Buf: body[len(tableMagic):]}}
+	s := &segment{base: d.hash()}
+	n := d.Uint()
+	for i := uint64(0); i < n && d.Err == nil; i++ {
+		c := Commit{Hash: d.hash(), Tree: d.hash()}
+		sec, off := unzigzag(d.Uint()), unzigzag(d.Uint())
+		c.When = time.Unix(sec, 0).In(time.FixedZone("", int(off)))
+		c.Author, c.Subject = d.string(), d.string()
+		m := d.Uint()
+		for j := uint64(0); j < m && d.Err == nil; j++ {
+			ch := gitindex.FileChange{Path: d.string(), From: d.hash(), To: d.hash()}
+			ch.FromMode, ch.ToMode = filemode.FileMode(d.Uint()), filemode.FileMode(d.Uint())
+			c.Changes = append(c.Changes, ch)
+		}
+		s.commits = append(s.commits, c)
+	}
+	if d.Err != nil || len(d.Buf) != 0 || len(s.commits) == 0 || s.commits[len(s.commits)-1].Hash != newest {
+		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
+	}
+	return s, nil
+}
+
+// zigzag maps a signed value to an unsigned one that stays short when the
+// value is near zero, as protocol buffers do.
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// segmentDecoder reads the fields of a segment; the first short read sets
+// Err and every later read returns zero values.
+type segmentDecoder struct{ store.Decoder }
+
+func (d *segmentDecoder) hash() (h plumbing.Hash) {
+	copy(h[:], d.Bytes(len(h)))
+	return h
+}
+
+func (d *segmentDecoder) string() string {
+	return string(d.Bytes(int(min(d.Uint(), uint64(len(d.Buf)+1)))))
+}
