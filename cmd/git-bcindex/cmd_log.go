@@ -25,7 +25,9 @@ func logCommand() *cli.Command {
 			"With -S or -G, log is exact: it lists the first-parent commits of --ref where a\n" +
 			"file's number of matches changed, the commits `git log --first-parent\n" +
 			"--no-renames -S/-G` lists, with the matching lines each added or removed.\n" +
-			"--first answers \"when did this appear\".",
+			"--first answers \"when did this appear\". A QUERY that is a code-shaped name\n" +
+			"(ErrConflict, parse_config) or a string in double quotes starts its timelines at\n" +
+			"the commit that introduced it, which the exact index finds as -S --first does.",
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},
@@ -61,6 +63,11 @@ func runLog(c *cli.Context) error {
 	})
 	if err != nil {
 		return err
+	}
+	if lit, ok := exactLogQuery(c); ok {
+		if err := sinceIntroduced(c, repo, s, lit, res); err != nil {
+			return err
+		}
 	}
 	if c.Bool("json") {
 		enc := json.NewEncoder(c.App.Writer)

@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/pickaxe"
 	"github.com/bcindex/bcindex/search"
 )
@@ -35,10 +36,36 @@ func pickaxeFlags() []cli.Flag {
 // pickaxeMode reports whether log was asked for its exact mode.
 func pickaxeMode(c *cli.Context) bool { return c.IsSet("S") || c.IsSet("G") }
 
+// exactLogQuery returns the string a log QUERY names verbatim: one in
+// double quotes, or a code-shaped identifier (an inner capital, an
+// underscore or a digit: ErrConflict, parse_config, utf8Len), unless
+// --mode, --lang or --kind ask for the semantic log alone. A query in
+// words has none.
+func exactLogQuery(c *cli.Context) (string, bool) {
+	if c.IsSet("mode") || c.IsSet("lang") || c.IsSet("kind") || c.NArg() != 1 {
+		return "", false
+	}
+	q := strings.TrimSpace(c.Args().First())
+	if len(q) >= 3 && q[0] == '"' && q[len(q)-1] == '"' {
+		return q[1 : len(q)-1], true
+	}
+	shaped := false
+	for i, r := range q {
+		switch {
+		case r == '_' || r >= '0' && r <= '9' && i > 0 || r >= 'A' && r <= 'Z' && i > 0:
+			shaped = true
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		default:
+			return "", false
+		}
+	}
+	return q, shaped && len(q) >= 3
+}
+
 // runPickaxe lists the first-parent commits of --ref where a file's
 // matches changed, as `git log --first-parent --no-renames -S/-G` does.
 func runPickaxe(c *cli.Context) error {
-	opts, err := pickaxeOptions(c)
+	opts, err := pickaxeOptions(c, "")
 	if err != nil {
 		return err
 	}
@@ -109,9 +136,12 @@ func historyProgress(stderr io.Writer) func(done, total int) {
 	}
 }
 
-func pickaxeOptions(c *cli.Context) (pickaxe.Options, error) {
+// implicit, when not empty, is the string of a log QUERY that names it
+// (exactLogQuery), followed as with -S.
+func pickaxeOptions(c *cli.Context, implicit string) (pickaxe.Options, error) {
 	var o pickaxe.Options
 	switch {
+	case implicit != "":
 	case c.IsSet("S") && c.IsSet("G"):
 		return o, usageError{"-S and -G are exclusive: -S counts a string, -G greps the changed lines"}
 	case c.Args().Present():
@@ -121,7 +151,9 @@ func pickaxeOptions(c *cli.Context) (pickaxe.Options, error) {
 	case c.Int("max-count") < 0:
 		return o, usageError{"--max-count must be a positive number of commits"}
 	}
-	if c.IsSet("S") {
+	if implicit != "" {
+		o.Pattern = pickaxe.Pattern{Text: implicit}
+	} else if c.IsSet("S") {
 		o.Pattern = pickaxe.Pattern{Text: c.String("S"), Regex: c.Bool("pickaxe-regex") && !c.Bool("fixed-strings")}
 	} else {
 		o.Pattern = pickaxe.Pattern{Text: c.String("G"), Regex: !c.Bool("fixed-strings")}
@@ -181,3 +213,49 @@ func printPickaxe(w io.Writer, p colorizer, res []pickaxe.CommitMatch) {
 }
 
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+
+// sinceIntroduced starts the timelines at the commit that introduced lit
+// (the oldest commit -S lit lists): a method's class is older than the
+// method, and its timeline before the name existed answers another
+// question. The commit is said on stderr.
+func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string, res *search.LogResult) error {
+	opts, err := pickaxeOptions(c, lit)
+	if err != nil {
+		return err
+	}
+	opts.Oldest, opts.Max = true, 1
+	hist, err := pickaxe.History(c.Context, repo, res.Tip.Hash, historyProgress(c.App.ErrWriter))
+	if err != nil {
+		return err
+	}
+	model := ""
+	if e := s.embedder(); e != nil {
+		model = e.ID()
+	}
+	cand, release := pickaxe.IndexCandidates(repo.IndexDir, model, opts)
+	defer release()
+	opts.Candidates = cand
+	first, _, err := pickaxe.Search(c.Context, repo, hist, opts)
+	if err != nil || len(first) == 0 {
+		return err
+	}
+	intro := first[0]
+	if !c.Bool("json") {
+		fmt.Fprintf(c.App.ErrWriter, "%s first appeared in %s (%s, %s)\n", lit, intro.Commit[:10], intro.Date.Format("2006-01-02"), intro.Subject)
+	}
+	kept := res.Timelines[:0]
+	for _, t := range res.Timelines {
+		var evs []search.Event
+		for _, e := range t.Events {
+			if !e.Date.Before(intro.Date) {
+				evs = append(evs, e)
+			}
+		}
+		if len(evs) > 0 {
+			t.Events = evs
+			kept = append(kept, t)
+		}
+	}
+	res.Timelines = kept
+	return nil
+}

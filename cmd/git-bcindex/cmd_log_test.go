@@ -158,3 +158,29 @@ func TestLogAndSimilarIndexFirst(t *testing.T) {
 		t.Fatalf("similar in an unindexed repository: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestLogNameStartsWhereItAppeared: a timeline for a code-shaped name
+// starts at the commit that introduced the name, found by the exact index,
+// not at its enclosing class's first commit.
+func TestLogNameStartsWhereItAppeared(t *testing.T) {
+	r := gittest.New(t)
+	v1 := "class Loader:\n    \"\"\"Loads things.\"\"\"\n\n    def load(self, path):\n        return open(path).read()\n"
+	v2 := v1 + "\n    def load_many_paths(self, paths):\n        return [self.load(p) for p in paths]\n"
+	r.CommitAt("2012-01-01T00:00:00Z", "loader", map[string]string{"loader.py": v1})
+	c2 := r.CommitAt("2014-01-01T00:00:00Z", "load many", map[string]string{"loader.py": v2})
+	r.CommitAt("2015-01-01T00:00:00Z", "other", map[string]string{"x.py": "x = 1\n"})
+	if code, _, errOut := runCLI(t, r.Dir, "index", "--history", "10"); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, r.Dir, "log", "--json", "load_many_paths")
+	if code != 0 {
+		t.Fatalf("log: exit %d %s", code, errOut)
+	}
+	if strings.Contains(out, "2012-01-01") || !strings.Contains(out, c2) {
+		t.Fatalf("log load_many_paths: timelines %s\nstderr %s\nwant none before %s", out, errOut, c2)
+	}
+	code, _, errOut = runCLI(t, r.Dir, "log", "load_many_paths")
+	if code != 0 || !strings.Contains(errOut, "load_many_paths first appeared in "+c2[:10]) {
+		t.Fatalf("log: exit %d, stderr %q", code, errOut)
+	}
+}
