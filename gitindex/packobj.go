@@ -2,10 +2,10 @@ package gitindex
 
 import (
 	"bytes"
-	"github.com/klauspost/compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/zlib"
 	"io"
 	"sync"
 

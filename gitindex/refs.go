@@ -188,9 +188,19 @@ func disambiguate(revs []Revision, refs []namedRef) {
 	}
 }
 
-// refGlob compiles a glob over ref names: * and ? match any characters
-// (slashes too), [...] a class, everything else itself.
+// refGlob compiles a glob over ref names (see Glob).
 func refGlob(p string) (*regexp.Regexp, error) {
+	re, err := Glob(p)
+	if err != nil {
+		return nil, fmt.Errorf("ref %w", err)
+	}
+	return re, nil
+}
+
+// Glob compiles a glob as git matches ref names and pathspecs (wildmatch
+// without the pathname flag): * and ? match any characters, slashes too,
+// [...] a class ([!...] negated), everything else itself.
+func Glob(p string) (*regexp.Regexp, error) {
 	var b strings.Builder
 	b.WriteString("^")
 	for i := 0; i < len(p); i++ {
@@ -202,7 +212,7 @@ func refGlob(p string) (*regexp.Regexp, error) {
 		case '[':
 			j := strings.IndexByte(p[i+1:], ']')
 			if j < 0 {
-				return nil, fmt.Errorf("ref glob %q: unclosed [", p)
+				return nil, fmt.Errorf("glob %q: unclosed [", p)
 			}
 			class := p[i+1 : i+1+j]
 			if strings.HasPrefix(class, "!") {
@@ -217,7 +227,7 @@ func refGlob(p string) (*regexp.Regexp, error) {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	if err != nil {
-		return nil, fmt.Errorf("ref glob %q: %w", p, err)
+		return nil, fmt.Errorf("glob %q: %w", p, err)
 	}
 	return re, nil
 }

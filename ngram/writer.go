@@ -24,7 +24,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type Writer struct {
 	shas   [][20]byte
 	binary [][20]byte
-	lists []list
+	lists  []list
 	// ascii finds the list of a trigram of three ASCII bytes (index+1, 0
 	// for none) without hashing: nearly every trigram of source code is
 	// one. Others go through the map.

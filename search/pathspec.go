@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/bcindex/bcindex/gitindex"
 )
 
 // pathspec is a git pathspec: a directory or file prefix, or a wildcard
-// pattern whose * also matches '/', as git grep reads them.
+// pattern whose * and ? also match '/', as git grep reads them.
 type pathspec struct {
 	prefix string
 	re     *regexp.Regexp // for a pattern with wildcards
@@ -26,33 +28,9 @@ func (f *PathFilter) AddPathspec(s string) error {
 		f.specs = append(f.specs, pathspec{prefix: strings.TrimSuffix(s, "/")})
 		return nil
 	}
-	var b strings.Builder
-	b.WriteString("^")
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '*':
-			b.WriteString(".*")
-		case '?':
-			b.WriteString("[^/]")
-		case '[':
-			j := strings.IndexByte(s[i+1:], ']')
-			if j < 0 {
-				return fmt.Errorf("invalid pathspec %q: unclosed [", s)
-			}
-			class := s[i+1 : i+1+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + class + "]")
-			i += j + 1
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	re, err := regexp.Compile(b.String())
+	re, err := gitindex.Glob(s)
 	if err != nil {
-		return fmt.Errorf("invalid pathspec %q: %v", s, err)
+		return fmt.Errorf("invalid pathspec: %v", err)
 	}
 	f.specs = append(f.specs, pathspec{re: re})
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
@@ -78,18 +79,7 @@ func runPickaxe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hist, err := pickaxe.History(c.Context, repo, tip.Hash, historyProgress(c.App.ErrWriter))
-	if err != nil {
-		return err
-	}
-	model := ""
-	if e := s.embedder(); e != nil {
-		model = e.ID()
-	}
-	cand, release := pickaxe.IndexCandidates(repo.IndexDir, model, opts)
-	defer release()
-	opts.Candidates = cand
-	res, _, err := pickaxe.Search(c.Context, repo, hist, opts)
+	res, err := searchHistory(c, repo, s, tip.Hash, opts)
 	if err != nil {
 		return err
 	}
@@ -224,18 +214,7 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 		return err
 	}
 	opts.Oldest, opts.Max = true, 1
-	hist, err := pickaxe.History(c.Context, repo, res.Tip.Hash, historyProgress(c.App.ErrWriter))
-	if err != nil {
-		return err
-	}
-	model := ""
-	if e := s.embedder(); e != nil {
-		model = e.ID()
-	}
-	cand, release := pickaxe.IndexCandidates(repo.IndexDir, model, opts)
-	defer release()
-	opts.Candidates = cand
-	first, _, err := pickaxe.Search(c.Context, repo, hist, opts)
+	first, err := searchHistory(c, repo, s, res.Tip.Hash, opts)
 	if err != nil || len(first) == 0 {
 		return err
 	}
@@ -258,4 +237,22 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	}
 	res.Timelines = kept
 	return nil
+}
+
+// searchHistory runs a pickaxe search of tip's first-parent history, the
+// blobs the exact index rules out passed over.
+func searchHistory(c *cli.Context, repo *gitindex.Repo, s settings, tip plumbing.Hash, opts pickaxe.Options) ([]pickaxe.CommitMatch, error) {
+	hist, err := pickaxe.History(c.Context, repo, tip, historyProgress(c.App.ErrWriter))
+	if err != nil {
+		return nil, err
+	}
+	model := ""
+	if e := s.embedder(); e != nil {
+		model = e.ID()
+	}
+	cand, release := pickaxe.IndexCandidates(repo.IndexDir, model, opts)
+	defer release()
+	opts.Candidates = cand
+	res, _, err := pickaxe.Search(c.Context, repo, hist, opts)
+	return res, err
 }
