@@ -27,6 +27,7 @@ func (ix *Indexer) IndexHistory(ctx context.Context, opts gitindex.HistoryOption
 		return nil, err
 	}
 	total := &Summary{Skipped: map[string]int{}}
+	defer func() { total.Elapsed = time.Since(start) }()
 	run := *ix
 	run.seen = map[plumbing.Hash]bool{}
 	for lo := 0; lo < len(commits) || lo == 0; lo += historyBatch {
@@ -46,7 +47,6 @@ func (ix *Indexer) IndexHistory(ctx context.Context, opts gitindex.HistoryOption
 			return total, err
 		}
 	}
-	total.Elapsed = time.Since(start)
 	return total, nil
 }
 
