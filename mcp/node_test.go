@@ -74,7 +74,7 @@ func TestNodeClient(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("decode node output: %v\n%s", err, out)
 	}
-	if got.Server.Name != "bcindex" || !slices.Contains(got.Tools, "search") || len(got.Tools) != 7 {
+	if got.Server.Name != "bcindex" || !slices.Contains(got.Tools, "search") || !slices.Contains(got.Tools, "history") || len(got.Tools) != 8 {
 		t.Errorf("server %q, tools %v", got.Server.Name, got.Tools)
 	}
 	if got.Search.IsError || len(got.Search.Structured.Hits) == 0 || got.Search.Structured.Hits[0].Name != "RetryWithBackoff" {

@@ -2,32 +2,38 @@ package search
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/store"
 )
 
 // exactLiteral returns the text a query asks for verbatim: the inside of
-// a query in double quotes, or a query that reads as code (punctuation or
-// operators beyond a sentence's closing mark: "Transaction Conflict.
-// Please retry", "err != nil", "os.ReadFile("). A query in plain words or
-// a bare identifier asks for meaning and names, and gets none.
+// a query in double quotes, or a query that reads as code: brackets or
+// operators (`err != nil`, `os.ReadFile(`, `a->b`), or a dot joining two
+// words (`http.Client`). Prose, commas and full stops included, asks for
+// meaning and gets none; so does a bare identifier, which the symbol arm
+// answers.
 func exactLiteral(q string) (string, bool) {
 	q = strings.TrimSpace(q)
 	if len(q) >= 3 && q[0] == '"' && q[len(q)-1] == '"' {
 		return q[1 : len(q)-1], true
 	}
-	body := strings.TrimRight(q, ".?!")
-	if len(body) < 3 {
+	if len(q) < 3 {
 		return "", false
 	}
-	for _, r := range body {
-		if unicode.IsPunct(r) && r != '_' && r != '-' && r != '\'' || unicode.IsSymbol(r) {
+	if strings.ContainsAny(q, "()[]{}<>=!+*/\\&|^%~#@$`;") {
+		return q, true
+	}
+	for i := 1; i+1 < len(q); i++ {
+		if (q[i] == '.' || q[i] == ':') && isWordByte(q[i-1]) && isWordByte(q[i+1]) {
 			return q, true
 		}
 	}
 	return "", false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // exactTierMaxBlobs bounds the blobs the tier reads: past it (a common

@@ -8,15 +8,17 @@ import (
 
 func TestExactLiteral(t *testing.T) {
 	for q, want := range map[string]string{
-		`"Transaction Conflict. Please retry"`: "Transaction Conflict. Please retry",
-		`Transaction Conflict. Please retry`:   "Transaction Conflict. Please retry",
-		`err != nil`:                           "err != nil",
-		`os.ReadFile(`:                         "os.ReadFile(",
-		`retry with backoff`:                   "",
-		`how do I retry?`:                      "",
-		`RetryWithBackoff`:                     "",
-		`parse_config_file`:                    "",
-		`ab`:                                   "",
+		`"Transaction Conflict. Please retry"`:   "Transaction Conflict. Please retry",
+		`Transaction Conflict. Please retry`:     "",
+		`Parse reads the file, then returns it.`: "",
+		`http.Client timeout`:                    "http.Client timeout",
+		`err != nil`:                             "err != nil",
+		`os.ReadFile(`:                           "os.ReadFile(",
+		`retry with backoff`:                     "",
+		`how do I retry?`:                        "",
+		`RetryWithBackoff`:                       "",
+		`parse_config_file`:                      "",
+		`ab`:                                     "",
 	} {
 		got, ok := exactLiteral(q)
 		if got != want || ok != (want != "") {
@@ -35,7 +37,7 @@ func TestVerbatimFirst(t *testing.T) {
 		"other.go":       "package db\n\n// retry runs f again after a transaction conflict.\nfunc retry(f func() error) error { return f() }\n",
 	})
 	repo := openRepo(t, r.Dir)
-	for _, q := range []string{`"Transaction Conflict. Please retry"`, `Transaction Conflict. Please retry`} {
+	for _, q := range []string{`"Transaction Conflict. Please retry"`, `errors.New("Transaction Conflict`} {
 		res := run(t, repo, Options{Query: q})
 		if len(res.Hits) == 0 || res.Hits[0].Path != "txn.go" {
 			var paths []string

@@ -42,7 +42,12 @@ type fusionConfig struct {
 	// does, which a function answers, than what a type is. On the dev
 	// half, 0.8 raised the hybrid's MRR@10 with docs stripped in every
 	// language (mean +0.02) and lowered it in none with docs kept.
-	typePrior    float64
+	typePrior float64
+	// valuePrior multiplies the score of a top-level variable or constant
+	// (a one-line declaration, most often) for a query of three words or
+	// more, on top of typePrior for a constant: a value answers a question
+	// in words less often than the code that uses it.
+	valuePrior   float64
 	vectorMinMax bool // min-max normalise the vector arm's candidates
 	// noHitFloor is the least evidence (convexScores: the sum of the arms'
 	// normalised scores) a hybrid hit needs, so that a query matching
@@ -69,6 +74,7 @@ func defaultFusion() fusionConfig {
 		coverageRef:    0.6,
 		allTerms:       0.95,
 		typePrior:      0.8,
+		valuePrior:     0.5,
 		noHitFloor:     0.3,
 	}
 }
@@ -139,6 +145,9 @@ func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 		}
 		if inWords && isType(row.Kind) {
 			mult *= v.fusion.typePrior
+		}
+		if inWords && (row.Kind == "var" || row.Kind == "const") {
+			mult *= v.fusion.valuePrior
 		}
 		p := v.pathOf(k[0], k[1])
 		if !wantsTests && isTestPath(p) {
