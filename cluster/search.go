@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -199,13 +200,44 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 			out = append(out, ranked{id: str(r, "_id"), score: 1, props: r})
 		}
 	}
+	exact := len(out)
+	inWords := len(strings.Fields(opts.Query)) >= 3
 	for _, r := range rows {
 		if id := str(r, "_id"); !seen[id] {
 			seen[id] = true
 			var s float64
 			fmt.Sscan(fmt.Sprint(r["_score"]), &s)
-			out = append(out, ranked{id: id, score: s, props: r})
+			out = append(out, ranked{id: id, score: s * kindPrior(str(r, "kind"), inWords), props: r})
 		}
 	}
+	rest := out[exact:]
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].score > rest[j].score })
 	return out, nil
+}
+
+// kindPrior weighs a chunk by its kind as local search's fusion does
+// (search/fuse.go): a file's outline, a window of unstructured text and a
+// block inside a function below the definitions, and for a query in words
+// types, constants and variables below the code that does something.
+func kindPrior(kind string, inWords bool) float64 {
+	m := 1.0
+	switch kind {
+	case "file":
+		m = 0.5
+	case "window":
+		m = 0.8
+	case "block":
+		m = 0.9
+	}
+	if inWords {
+		switch kind {
+		case "class", "struct", "interface", "trait", "impl", "module", "enum", "type":
+			m *= 0.8
+		case "const":
+			m *= 0.8 * 0.5
+		case "var":
+			m *= 0.5
+		}
+	}
+	return m
 }

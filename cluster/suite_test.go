@@ -23,8 +23,11 @@ const remoteSuiteQueries = 20
 // Weaviate's hybrid query, one alpha for every query with scores
 // normalised over its candidates, trails local search's fusion, which
 // shifts towards the vectors when BM25's top hit covers little of the
-// query (doc/cluster.md).
-var remoteSuiteGap = map[string]float64{"doc-kept": 0.03, "doc-stripped": 0.06, "exact-name": 0.03}
+// query (doc/cluster.md). With docs kept the gap was 0.03 until local
+// search's chunks gained top-level constants and variables as symbols and
+// its fusion weighed them below code: local rose from about 0.93 to 0.961,
+// the cluster, with the same kind weights, from 0.923 to 0.927.
+var remoteSuiteGap = map[string]float64{"doc-kept": 0.04, "doc-stripped": 0.06, "exact-name": 0.03}
 
 // TestRemoteSuite compares the ranking through the cluster with local
 // search on the multilingual quality suite, both halves (DefaultAlpha was
