@@ -1,8 +1,10 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,6 +52,10 @@ func CheckBadger(dir string, full bool) (err error) {
 			if fi, err := os.Stat(p); err == nil && fi.Size() == 0 {
 				f.Close()
 				return fmt.Errorf("%w: Badger log %s is empty", ErrCorrupt, filepath.Base(p))
+			}
+			if err := checkLogHeader(p); err != nil {
+				f.Close()
+				return err
 			}
 		}
 	}
@@ -152,6 +158,27 @@ func MoveDamagedStore(indexDir string) (string, error) {
 		return "", fmt.Errorf("remove index: %w", err)
 	}
 	return fmt.Sprintf("the index database was damaged (%v); moved it to %s and rebuilt the index from git", strings.TrimPrefix(cerr.Error(), ErrCorrupt.Error()+": "), aside), nil
+}
+
+// checkLogHeader checks the header Badger writes at the start of each log
+// file: the ID of its encryption key, then the base IV. The store is not
+// encrypted, so the key ID is 0; any other value (bytes flipped there)
+// makes badger.Open refuse the whole database with "Invalid datakey id",
+// which no table check would find.
+func checkLogHeader(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("%w: Badger log %s: %v", ErrCorrupt, filepath.Base(p), err)
+	}
+	defer f.Close()
+	var h [8]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return fmt.Errorf("%w: Badger log %s: header: %v", ErrCorrupt, filepath.Base(p), err)
+	}
+	if binary.BigEndian.Uint64(h[:]) != 0 {
+		return fmt.Errorf("%w: Badger log %s: damaged header", ErrCorrupt, filepath.Base(p))
+	}
+	return nil
 }
 
 // SetDamagedAside is the first step of every indexing run: a Badger
