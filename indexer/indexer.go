@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
@@ -296,129 +294,4 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		err = ix.run(ctx, st, snap, m, todo, sum)
 	}
 	return sum, err
-}
-
-// blobResult is one processed blob, ready to be written.
-type blobResult struct {
-	sha       plumbing.Hash
-	size      int
-	rec       *store.BlobRecord
-	tokens    [][]string // per chunk; nil when not indexed
-	vectors   [][]int8   // per chunk; nil when none
-	scales    []float32  // per chunk
-	embedded  int
-	reused    int
-	grams     []uint32 // folded trigrams for exact search; nil when the blob was not read whole or is binary
-	exactOnly bool     // read for exact search only (a vendored file, say): no chunks
-	binary    bool     // read whole and binary: exact search passes over it
-	spliced   bool     // chunked by chunk.Edit from the previous version
-	toEmbed   *toEmbed // chunks whose vectors are still to be computed
-}
-
-// run processes todo; snap holds the blobs the todo's prev fields name.
-func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapshot, m *store.Manifest, todo []todoBlob, sum *Summary) error {
-	if p := ix.opts.Progress; p != nil {
-		p.Start(len(todo))
-		defer p.Finish()
-	}
-	type job struct {
-		todoBlob
-		content []byte
-		size    int64
-		prev    *prevVersion
-	}
-	jobs := make(chan job, ix.opts.Workers*4)
-	results := make(chan *blobResult, ix.opts.Workers*4)
-	g, gctx := errgroup.WithContext(ctx)
-	// One reader: go-git's object access is not meant for concurrent use, and
-	// reading is several times faster than parsing.
-	g.Go(func() error {
-		defer close(jobs)
-		for _, t := range todo {
-			// Larger blobs than are chunked are read for their trigrams.
-			content, size, err := ix.repo.ReadBlobUpTo(t.sha, max(ix.opts.MaxFileSize, MaxExactSize))
-			if err != nil {
-				return err
-			}
-			j := job{todoBlob: t, size: size, content: content}
-			if !t.prev.IsZero() {
-				// Best effort: without it the blob is chunked from scratch.
-				if pc, psize, err := ix.repo.ReadBlobUpTo(t.prev, ix.opts.MaxFileSize); err == nil && int64(len(pc)) == psize {
-					j.prev = &prevVersion{sha: t.prev, content: pc}
-				}
-			}
-			select {
-			case jobs <- j:
-			case <-gctx.Done():
-				return nil
-			}
-		}
-		return nil
-	})
-	// With request limits, workers leave embedding to a stage that fills
-	// each call with the chunks of many blobs, and look for stored vectors
-	// of the same content first.
-	rix := &Indexer{repo: ix.repo, opts: ix.opts, stored: newStoredVectors(nil, ix.opts.SharedVectors)}
-	done := results
-	lim, across := ix.embedLimits()
-	if across {
-		rix.embedAcross, rix.stored.snap = true, snap
-		done = make(chan *blobResult, ix.opts.Workers*4)
-		g.Go(func() error { return embedStage(gctx, ix.opts.Embedder, lim, done, results) })
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < ix.opts.Workers; w++ {
-		wg.Add(1)
-		g.Go(func() error {
-			defer wg.Done()
-			for j := range jobs {
-				var r *blobResult
-				var err error
-				if j.pathSkip != "" {
-					r = exactOnly(j.sha, j.pathSkip, j.content, j.size, ix.opts.MaxFileSize)
-				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
-					return err
-				}
-				select {
-				case done <- r:
-				case <-gctx.Done():
-					return nil
-				}
-			}
-			return nil
-		})
-	}
-	go func() { wg.Wait(); close(done) }()
-
-	var w *runWriter
-	s, werr := st.get()
-	if werr == nil {
-		w = newRunWriter(ix, s, m, len(todo))
-		w.stored = rix.stored
-	}
-	for r := range results {
-		if werr != nil {
-			continue // drain
-		}
-		werr = w.add(r, sum)
-		// Publishing now and then bounds what a killed run loses.
-		if werr == nil && (w.pending >= ix.opts.CheckpointBlobs || w.pending > 0 && time.Since(w.published) >= ix.opts.CheckpointEvery) {
-			werr = w.publish(nil)
-		}
-		if p := ix.opts.Progress; p != nil {
-			p.Add(1, int64(r.size))
-		}
-	}
-	gerr := g.Wait()
-	// Publish whatever finished, even when cancelled: the next run resumes.
-	if werr == nil {
-		werr = w.publish(st.closeAsync)
-	}
-	if werr != nil {
-		return werr
-	}
-	if gerr != nil {
-		return gerr
-	}
-	return ctx.Err()
 }

@@ -11,13 +11,8 @@ import (
 // Candidates returns the documents that may hold a match of q: a superset
 // of those that do. A nil set with a nil error means every document.
 func (ix *Index) Candidates(q *exact.Query) (*bitset.BitSet, error) {
-	var e evaluator
-	e.ix = ix
-	set, err := e.eval(q)
-	if err != nil {
-		return nil, err
-	}
-	return set, nil
+	e := evaluator{ix: ix}
+	return e.eval(q)
 }
 
 type evaluator struct {
@@ -48,15 +43,25 @@ func (e *evaluator) eval(q *exact.Query) (*bitset.BitSet, error) {
 // All with conditions attached only after simplification removed them, so
 // an All node with none is every document).
 func (e *evaluator) and(set *bitset.BitSet, q *exact.Query) (*bitset.BitSet, error) {
-	grams := slices.Clone(q.Trigrams)
-	slices.SortFunc(grams, func(a, b uint32) int { return e.ix.listSize(a) - e.ix.listSize(b) })
-	for _, g := range grams {
+	// Each trigram's entry and list size are looked up once, then the
+	// lists are read rarest first, so that the set shrinks fastest.
+	type entry struct{ i, size int }
+	entries := make([]entry, 0, len(q.Trigrams))
+	for _, g := range q.Trigrams {
 		i := e.ix.find(g)
 		if i < 0 {
 			return bitset.New(uint(e.ix.docs)), nil
 		}
+		b, err := e.ix.listBytes(i)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, entry{i, len(b)})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return a.size - b.size })
+	for _, en := range entries {
 		var err error
-		if e.docs, err = e.ix.appendList(e.docs[:0], i); err != nil {
+		if e.docs, err = e.ix.appendList(e.docs[:0], en.i); err != nil {
 			return nil, err
 		}
 		set = intersect(set, e.docs, e.ix.docs)

@@ -190,20 +190,6 @@ func (ix *Index) Lookup(g uint32) ([]uint32, error) {
 	return ix.appendList(nil, i)
 }
 
-// listSize is the byte length of trigram g's postings, 0 when absent: the
-// cost of reading it, and about its document count.
-func (ix *Index) listSize(g uint32) int {
-	i := ix.find(g)
-	if i < 0 {
-		return 0
-	}
-	b, err := ix.listBytes(i)
-	if err != nil {
-		return 0
-	}
-	return len(b)
-}
-
 // VerifyChecksum checks the CRC-32C of everything after the header.
 func (ix *Index) VerifyChecksum() error {
 	if crc32.Checksum(ix.data[headerSize:], castagnoli) != ix.checksum {

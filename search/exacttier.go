@@ -119,7 +119,7 @@ func (v *view) exactCandidates(q *exact.Query) []blobRef {
 	filter := v.snap.ExactFilter(q)
 	for _, b := range v.added {
 		vb, _ := v.blobAt(b.seg, b.first)
-		if c, _ := filter(vb.sha); c != store.RuledOut {
+		if c, _ := filter(vb.sha); c == store.Candidate || c == store.Uncovered {
 			out = append(out, b)
 		}
 	}

@@ -68,8 +68,8 @@ type GrepStats struct {
 	Damaged    []string
 }
 
-// errStop ends a search early without an error.
-var errStop = errors.New("stop")
+// ErrStop, returned by a yield function, ends a search without an error.
+var ErrStop = errors.New("stop")
 
 // Grep finds every line matching opts.Matcher in the revisions asked,
 // calling yield per file with a match, in path order (for several
@@ -116,7 +116,8 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 				st.Candidates++
 			}
 		}
-		if cov != store.RuledOut || opts.Invert {
+		// -L lists the files without a match, a binary one never (-I).
+		if cov == store.Candidate || cov == store.Uncovered || cov == store.RuledOut && opts.Invert {
 			todo = append(todo, f)
 		}
 	}
@@ -124,14 +125,11 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 		st.Matched++
 		return yield(f)
 	})
-	if errors.Is(err, errStop) {
+	if errors.Is(err, ErrStop) {
 		err = nil
 	}
 	return st, err
 }
-
-// ErrStop, returned by a yield function, ends a search without an error.
-var ErrStop = errStop
 
 func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, error) {
 	if opts.Refs.Empty() {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -241,8 +240,5 @@ func TestGrepDamagedTrigramsServeNothingWrong(t *testing.T) {
 	got, st = grepLines(t, repo, GrepOptions{Matcher: m})
 	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) != 0 || st.Unindexed != 0 {
 		t.Fatalf("after reindexing: got %v, stats %+v", got, st)
-	}
-	if !bytes.Contains(b, []byte("BCGRAM01")) {
-		t.Fatal("not a trigram file")
 	}
 }

@@ -1,15 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bits-and-blooms/bitset"
-	"hash/crc32"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,90 +12,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
-	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/vector"
 )
-
-// ErrNoIndex is returned when a repository has not been indexed yet.
-var ErrNoIndex = errors.New("no index for this repository")
-
-// Manifest lists the live segments. It is replaced atomically, so a reader
-// sees a complete set of segments before or after an indexing run.
-type Manifest struct {
-	Schema   int      `json:"schema"`
-	Segments []string `json:"segments"`
-	Next     int      `json:"next"` // sequence number of the next segment
-	// Sum is the CRC-32C of the Manifest written with Sum zero.
-	Sum uint32 `json:"crc32c,omitempty"`
-}
-
-// encodeManifest encodes m with its checksum.
-func encodeManifest(m Manifest) ([]byte, error) {
-	m.Sum = 0
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	m.Sum = crc32.Checksum(b, castagnoli)
-	return json.MarshalIndent(m, "", "  ")
-}
-
-func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
-
-func ReadManifest(indexDir string) (*Manifest, error) {
-	m, err := DecodeManifest(indexDir)
-	if err != nil {
-		return nil, err
-	}
-	if m.Schema != SchemaVersion {
-		return nil, fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, m.Schema, SchemaVersion)
-	}
-	return m, nil
-}
-
-// DecodeManifest reads the manifest whatever schema wrote it.
-func DecodeManifest(indexDir string) (*Manifest, error) {
-	b, err := os.ReadFile(manifestPath(indexDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoIndex
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read index manifest: %w", err)
-	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("read index manifest: %w: %v", ErrCorrupt, err)
-	}
-	// Older schemas wrote no checksum; their index is rebuilt anyway.
-	if m.Schema == SchemaVersion {
-		if again, err := encodeManifest(m); err != nil || !bytes.Equal(again, bytes.TrimSuffix(b, []byte("\n"))) {
-			return nil, fmt.Errorf("read index manifest: %w: checksum mismatch", ErrCorrupt)
-		}
-	}
-	return &m, nil
-}
-
-// RemoveIndexData deletes the store, the segments and the cached listings:
-// everything indexing derives from git. The caller holds the index lock.
-func RemoveIndexData(indexDir string) error {
-	for _, name := range []string{"db", "segments", "trees"} {
-		if err := os.RemoveAll(filepath.Join(indexDir, name)); err != nil {
-			return fmt.Errorf("remove index: %w", err)
-		}
-	}
-	return nil
-}
-
-func WriteManifest(indexDir string, m *Manifest) error {
-	b, err := encodeManifest(*m)
-	if err != nil {
-		return err
-	}
-	return gitindex.WriteFileAtomic(manifestPath(indexDir), append(b, '\n'))
-}
 
 // Segment is one opened, immutable segment.
 type Segment struct {
@@ -390,65 +306,4 @@ func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
 func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
 	i, _ := s.Table.BlobIndex(sha)
 	return i
-}
-
-// Coverage is what the trigram postings say of a blob for a query.
-type Coverage int
-
-const (
-	Candidate Coverage = iota // may hold a match: read and verify it
-	RuledOut                  // holds none, or is binary
-	Uncovered                 // no segment has its trigrams: read and verify it
-)
-
-// ExactFilter returns what the segments' trigram postings say of each
-// blob for q. Each segment's candidates are computed at the first blob it
-// holds; an error is a segment whose postings could not be read.
-func (s *Snapshot) ExactFilter(q *exact.Query) func(sha plumbing.Hash) (Coverage, error) {
-	cands := make([]*bitset.BitSet, len(s.Segments))
-	errs := make([]error, len(s.Segments))
-	done := make([]bool, len(s.Segments))
-	return func(sha plumbing.Hash) (Coverage, error) {
-		for i := len(s.Segments) - 1; i >= 0; i-- {
-			seg := s.Segments[i]
-			b, ok := seg.Table.BlobIndex(sha)
-			if !ok {
-				continue
-			}
-			d, ok := seg.Grams.BlobDoc(b)
-			if !ok {
-				if seg.Grams.IsBinary(b) || seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
-					return RuledOut, nil
-				}
-				return Uncovered, nil
-			}
-			if !done[i] {
-				done[i] = true
-				cands[i], errs[i] = seg.Grams.Candidates(q)
-				if errs[i] != nil {
-					errs[i] = fmt.Errorf("read segment %s trigrams: %w", seg.ID, errs[i])
-				}
-			}
-			if errs[i] != nil {
-				return Candidate, errs[i]
-			}
-			if cands[i] == nil || cands[i].Test(uint(d)) {
-				return Candidate, nil
-			}
-			return RuledOut, nil
-		}
-		return Uncovered, nil
-	}
-}
-
-// MayContain returns a predicate over blobs that is false only for a blob
-// the segments' trigram postings prove holds no match of q, or that is
-// binary; a blob no segment covers gives true, for the caller to read and
-// verify.
-func (s *Snapshot) MayContain(q *exact.Query) func(sha plumbing.Hash) bool {
-	f := s.ExactFilter(q)
-	return func(sha plumbing.Hash) bool {
-		c, _ := f(sha)
-		return c != RuledOut
-	}
 }
