@@ -211,7 +211,7 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 	}
 	out := make([]cand, 0, len(scores))
 	for k, sc := range scores {
-		out = append(out, cand{seg: k[0], row: k[1], score: sc})
+		out = append(out, cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
 	}
 	sortCands(out)
 	if len(out) > armDepth {
@@ -220,7 +220,7 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 	var top textTop
 	if len(out) > 0 && best > 0 {
 		top.coverage = out[0].score / best
-		top.terms = held[[2]int{out[0].seg, out[0].row}] / idfs
+		top.terms = out[0].held
 	}
 	return out, top
 }

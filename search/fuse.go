@@ -56,6 +56,11 @@ type fusionConfig struct {
 	// docs-stripped queries from the top 10; 0.2 lost none but left hits
 	// for 10 nonsense queries.
 	noHitFloor float64
+	// rerank is the hybrid's second stage (rerank.go); nil: the convex
+	// fusion's order stands. collect, for the training tool, receives each
+	// hybrid query's pool of candidates with their features.
+	rerank  *rerankModel
+	collect func(*view, []rerankCand)
 }
 
 // defaultFusion returns the tuned ranking constants every query uses
@@ -76,6 +81,7 @@ func defaultFusion() fusionConfig {
 		typePrior:      0.8,
 		valuePrior:     0.5,
 		noHitFloor:     0.3,
+		rerank:         builtinRerank,
 	}
 }
 
@@ -167,6 +173,9 @@ func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 		}
 		return out[i].row < out[j].row
 	})
+	if convex && len(arms) > 1 && v.fusion.convex {
+		out = v.rerank(query, arms, out)
+	}
 	return v.collapse(out)
 }
 

@@ -175,6 +175,7 @@ func (v *view) blobAt(seg, row int) (visibleBlob, bool) {
 type cand struct {
 	seg, row int
 	score    float64
+	held     float64 // text arm: the IDF share of the query's terms the row holds
 }
 
 func sortCands(c []cand) {

@@ -1,0 +1,165 @@
+package search
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// A learned second stage reorders the hybrid's best candidates. The convex
+// fusion (convex.go) weighs each arm the same for every query; which arm
+// knows better depends on the query and the candidate (a query in words
+// over code without docs: the vector arm; a doc comment's words: BM25;
+// a Markdown paragraph that merely mentions the words of a question about
+// code: neither). A linear model over the features of rerank_features.go,
+// trained listwise on the quality suite's dev half only
+// (rerank_train_test.go, which writes rerank_model.json), scores the pool.
+
+// Pool sizes: the first stage's best poolBase candidates, and the best
+// poolArm of the text and vector arms (and poolSym of the symbol arm)
+// wherever the first stage put them.
+const (
+	poolBase = 100
+	poolArm  = 30
+	poolSym  = 10
+)
+
+//go:embed rerank_model.json
+var rerankModelJSON []byte
+
+// rerankModel is a linear scorer over standardised features.
+type rerankModel struct {
+	Features []string  `json:"features"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"` // 1/standard deviation
+	Weights  []float64 `json:"weights"`
+	// Trees, added to the linear score, hold what a weighted sum cannot:
+	// which arm to trust in which regime (a doc comment's words matched
+	// word for word; a question in words over code without docs).
+	Trees [][]treeNode `json:"trees,omitempty"`
+	Note  string       `json:"note,omitempty"` // how it was trained
+}
+
+// treeNode is a node of a regression tree: a leaf when F < 0, else x[F]
+// <= T goes to node L, the rest to R.
+type treeNode struct {
+	F int     `json:"f"`
+	T float64 `json:"t,omitempty"`
+	L int     `json:"l,omitempty"`
+	R int     `json:"r,omitempty"`
+	V float64 `json:"v,omitempty"`
+}
+
+// builtinRerank is the shipped model, or nil when the file does not fit
+// this build's features (a test then fails: see TestRerankModelLoads).
+var builtinRerank, builtinRerankErr = parseRerank(rerankModelJSON)
+
+func parseRerank(b []byte) (*rerankModel, error) {
+	var m rerankModel
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("read the rerank model: %w", err)
+	}
+	if !slices.Equal(m.Features, rerankFeatureNames) || len(m.Mean) != nFeatures || len(m.Scale) != nFeatures || len(m.Weights) != nFeatures {
+		return nil, fmt.Errorf("read the rerank model: its features are not this build's (regenerate it: go test ./search -run TestRerankTrain -rerank.train)")
+	}
+	for _, t := range m.Trees {
+		if len(t) == 0 {
+			return nil, fmt.Errorf("read the rerank model: an empty tree")
+		}
+		for i, n := range t {
+			// Children follow their parent, so a walk ends.
+			if n.F >= nFeatures || n.F >= 0 && (n.L <= i || n.L >= len(t) || n.R <= i || n.R >= len(t)) {
+				return nil, fmt.Errorf("read the rerank model: node %d of a tree points outside it", i)
+			}
+		}
+	}
+	return &m, nil
+}
+
+// score is the model's value for one candidate.
+func (m *rerankModel) score(x *[nFeatures]float64) float64 {
+	s := 0.0
+	for i, w := range m.Weights {
+		s += w * (x[i] - m.Mean[i]) * m.Scale[i]
+	}
+	for _, t := range m.Trees {
+		s += treeValue(t, x)
+	}
+	return s
+}
+
+func treeValue(t []treeNode, x *[nFeatures]float64) float64 {
+	n := 0
+	for t[n].F >= 0 {
+		if x[t[n].F] <= t[n].T {
+			n = t[n].L
+		} else {
+			n = t[n].R
+		}
+	}
+	return t[n].V
+}
+
+// rerank reorders the pool of out (sorted by the first stage) by the
+// model; the rest keeps its order below the pool. collect, when set,
+// receives the pool's features (the training tool).
+func (v *view) rerank(query string, arms []arm, out []fused) []fused {
+	m, collect := v.fusion.rerank, v.fusion.collect
+	if (m == nil && collect == nil) || len(out) == 0 {
+		return out
+	}
+	at := make(map[[2]int]int, len(out))
+	for i, f := range out {
+		at[[2]int{f.seg, f.row}] = i
+	}
+	inPool := make([]bool, len(out))
+	for i := range min(poolBase, len(out)) {
+		inPool[i] = true
+	}
+	for _, a := range arms {
+		n := poolArm
+		if a.name == ModeSymbol {
+			n = poolSym
+		}
+		for _, c := range a.cands[:min(n, len(a.cands))] {
+			if i, ok := at[[2]int{c.seg, c.row}]; ok {
+				inPool[i] = true
+			}
+		}
+	}
+	q, av := shapeOf(query, arms), viewArms(arms)
+	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym)
+	for i, f := range out {
+		if !inPool[i] {
+			continue
+		}
+		c := rerankCand{key: [2]int{f.seg, f.row}, base: f.score}
+		v.features(&c, i, out[0].score, q, av)
+		pool = append(pool, c)
+	}
+	if collect != nil {
+		collect(v, pool)
+	}
+	if m == nil {
+		return out
+	}
+	ranked := make([]fused, 0, len(out))
+	low := math.Inf(1)
+	for _, c := range pool {
+		s := 1 / (1 + math.Exp(-m.score(&c.x)))
+		low = min(low, s)
+		ranked = append(ranked, fused{seg: c.key[0], row: c.key[1], score: s})
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	// Below the pool, in the first stage's order.
+	for i, f := range out {
+		if !inPool[i] {
+			f.score = low * 0.5 * f.score / out[0].score
+			ranked = append(ranked, f)
+		}
+	}
+	return ranked
+}

@@ -1,0 +1,181 @@
+package search
+
+import (
+	"math"
+	"sort"
+)
+
+// Fitting the second stage: a linear model over standardised features,
+// trained listwise (softmax cross-entropy of each query's pool against its
+// answers), and the ranking it gives a pool once collapse has folded
+// blocks into their functions and copies into one hit.
+
+// fitOptions are the training settings.
+type fitOptions struct {
+	epochs int
+	rate   float64            // Adam's step
+	l2     float64            // weight decay
+	weight map[string]float64 // per set: how much a query counts (default 1)
+	trees  treeOptions        // boosted on top of the linear model (rounds 0: none)
+}
+
+func defaultFit() fitOptions {
+	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3,
+		trees: treeOptions{rounds: 60, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+}
+
+// fit trains a model on the queries whose pool holds an answer.
+func fit(qs []poolQuery, o fitOptions) *rerankModel {
+	m := &rerankModel{Features: rerankFeatureNames, Mean: make([]float64, nFeatures), Scale: make([]float64, nFeatures), Weights: make([]float64, nFeatures)}
+	var n float64
+	for _, q := range qs {
+		for _, r := range q.Rows {
+			for i, x := range r.X {
+				m.Mean[i] += x
+			}
+			n++
+		}
+	}
+	for i := range m.Mean {
+		m.Mean[i] /= n
+	}
+	for _, q := range qs {
+		for _, r := range q.Rows {
+			for i, x := range r.X {
+				d := x - m.Mean[i]
+				m.Scale[i] += d * d
+			}
+		}
+	}
+	for i := range m.Scale {
+		if sd := math.Sqrt(m.Scale[i] / n); sd > 1e-9 {
+			m.Scale[i] = 1 / sd
+		} else {
+			m.Scale[i] = 0
+		}
+	}
+	// Standardised copies of the pools that hold an answer.
+	type fq struct {
+		x  [][nFeatures]float64
+		t  []float64
+		wt float64
+	}
+	var data []fq
+	for _, q := range qs {
+		npos := 0
+		for _, r := range q.Rows {
+			if r.Pos {
+				npos++
+			}
+		}
+		if npos == 0 {
+			continue
+		}
+		d := fq{wt: 1}
+		if w, ok := o.weight[q.Set]; ok {
+			d.wt = w
+		}
+		for _, r := range q.Rows {
+			var x [nFeatures]float64
+			for i := range x {
+				x[i] = (r.X[i] - m.Mean[i]) * m.Scale[i]
+			}
+			d.x = append(d.x, x)
+			t := 0.0
+			if r.Pos {
+				t = 1 / float64(npos)
+			}
+			d.t = append(d.t, t)
+		}
+		data = append(data, d)
+	}
+	// Start from the first stage's order.
+	w := m.Weights
+	w[0] = 3
+	var mom, vel [nFeatures]float64
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	var s []float64
+	for epoch := 1; epoch <= o.epochs; epoch++ {
+		var g [nFeatures]float64
+		total := 0.0
+		for _, d := range data {
+			s = s[:0]
+			hi := math.Inf(-1)
+			for _, x := range d.x {
+				v := 0.0
+				for i := range x {
+					v += w[i] * x[i]
+				}
+				s = append(s, v)
+				hi = max(hi, v)
+			}
+			z := 0.0
+			for i := range s {
+				s[i] = math.Exp(s[i] - hi)
+				z += s[i]
+			}
+			for k, x := range d.x {
+				c := d.wt * (s[k]/z - d.t[k])
+				if c == 0 {
+					continue
+				}
+				for i := range x {
+					g[i] += c * x[i]
+				}
+			}
+			total += d.wt
+		}
+		for i := range g {
+			g[i] = g[i]/total + o.l2*w[i]
+			mom[i] = b1*mom[i] + (1-b1)*g[i]
+			vel[i] = b2*vel[i] + (1-b2)*g[i]*g[i]
+			mh := mom[i] / (1 - math.Pow(b1, float64(epoch)))
+			vh := vel[i] / (1 - math.Pow(b2, float64(epoch)))
+			w[i] -= o.rate * mh / (math.Sqrt(vh) + eps)
+		}
+	}
+	if o.trees.rounds > 0 {
+		boost(m, qs, o, o.trees)
+	}
+	return m
+}
+
+// simRR is the reciprocal rank (0 beyond 10) of a pool's answer when it
+// is ordered by score and collapsed as search collapses hits.
+func simRR(rows []poolRow, score func(*poolRow) float64) float64 {
+	idx := make([]int, len(rows))
+	s := make([]float64, len(rows))
+	for i := range rows {
+		idx[i], s[i] = i, score(&rows[i])
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return s[idx[a]] > s[idx[b]] })
+	seen := map[[2]int]bool{}
+	text := map[[16]byte]bool{}
+	rank := 0
+	for _, i := range idx {
+		r := &rows[i]
+		if seen[r.Owner] || r.Indexed && text[r.Hash] {
+			continue
+		}
+		seen[r.Owner] = true
+		if r.Indexed {
+			text[r.Hash] = true
+		}
+		rank++
+		if rank > 10 {
+			return 0
+		}
+		if r.Pos {
+			return 1 / float64(rank)
+		}
+	}
+	return 0
+}
+
+// firstOrder scores a pool row by the first stage.
+func firstOrder(r *poolRow) float64 { return r.X[0] }
+
+// modelOrder scores a pool row by m.
+func modelOrder(m *rerankModel) func(*poolRow) float64 {
+	return func(r *poolRow) float64 { return m.score(&r.X) }
+}

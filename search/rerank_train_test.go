@@ -1,0 +1,149 @@
+package search
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var (
+	rerankTrain = flag.Bool("rerank.train", false, "train the hybrid's second stage on the quality suite's dev half; with -update, write rerank_model.json")
+	rerankCache = flag.String("rerank.cache", "", "with -rerank.train: keep the collected pools in this file (read it when it exists)")
+)
+
+// rerankModelFile is the shipped model, embedded by rerank.go.
+const rerankModelFile = "rerank_model.json"
+
+// rerankSample bounds each package's queries per set, so that no package
+// (openjdk's 800) outweighs the others.
+const rerankSample = 250
+
+// TestRerankTrain is the tool that makes the second stage's model: it
+// collects every dev-half query's pool (docs kept, docs stripped, exact
+// names), cross-validates by package (train on the others, score the one
+// left out) next to each arm alone, the first stage and the per-query
+// oracle of the better arm, then trains on every dev package and, with
+// -update, writes the model.
+//
+//	go test ./search -run TestRerankTrain -rerank.train -update -v
+//
+// The test half is never read here.
+func TestRerankTrain(t *testing.T) {
+	if !*rerankTrain {
+		t.Skip("run with -rerank.train")
+	}
+	var pools []poolQuery
+	if *rerankCache == "" || loadGob(*rerankCache, &pools) != nil {
+		pools = collectDev(t)
+		if *rerankCache != "" {
+			if err := saveGob(*rerankCache, pools); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	o := defaultFit()
+	t.Logf("held-out package (cross-validation):\n%s", crossValidate(pools, o))
+	m := fit(pools, o)
+	t.Logf("trained on every dev package, scored on them:\n%s", simTable(pools, func(string) *rerankModel { return m }))
+	if *update {
+		m.Note = fmt.Sprintf("trained by TestRerankTrain on the quality suite's dev half (%d queries): go test ./search -run TestRerankTrain -rerank.train -update", len(pools))
+		b, _ := json.MarshalIndent(m, "", " ")
+		if err := os.WriteFile(rerankModelFile, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ws []string
+	for i, w := range m.Weights {
+		ws = append(ws, fmt.Sprintf("%s %.2f", rerankFeatureNames[i], w))
+	}
+	t.Logf("weights: %s", strings.Join(ws, ", "))
+}
+
+// collectDev collects the pools of the dev half's queries.
+func collectDev(t *testing.T) []poolQuery {
+	var out []poolQuery
+	for _, s := range buildSuite(t, "suite-dev") {
+		doc, names := sample(s.pkg.Doc, rerankSample), sample(s.pkg.Names, rerankSample/2)
+		out = append(out, collectPools(t, s.kept, doc, s.pkg.Name, s.pkg.Lang, "doc-kept", true)...)
+		out = append(out, collectPools(t, s.strip, doc, s.pkg.Name, s.pkg.Lang, "doc-stripped", true)...)
+		out = append(out, collectPools(t, s.kept, names, s.pkg.Name, s.pkg.Lang, "exact-name", false)...)
+	}
+	return out
+}
+
+// crossValidate trains once per dev package on the others and scores the
+// package left out.
+func crossValidate(pools []poolQuery, o fitOptions) string {
+	models := map[string]*rerankModel{}
+	for _, p := range pools {
+		if _, ok := models[p.Pkg]; ok {
+			continue
+		}
+		var train []poolQuery
+		for _, q := range pools {
+			if q.Pkg != p.Pkg {
+				train = append(train, q)
+			}
+		}
+		models[p.Pkg] = fit(train, o)
+	}
+	return simTable(pools, func(pkg string) *rerankModel { return models[pkg] })
+}
+
+// simTable reports, per package and set, MRR@10 of each arm alone, the
+// first stage, the per-query oracle of the better arm, and the model
+// model(pkg) gives, with the mean over packages.
+func simTable(pools []poolQuery, model func(pkg string) *rerankModel) string {
+	type key struct{ lang, set string }
+	type acc struct{ text, vec, first, firstSim, oracle, model, n float64 }
+	sums := map[key]*acc{}
+	for _, q := range pools {
+		k := key{q.Lang, q.Set}
+		if sums[k] == nil {
+			sums[k] = &acc{}
+		}
+		a := sums[k]
+		a.text += q.RR[ModeText]
+		a.vec += q.RR[ModeVector]
+		a.first += q.RR["first"]
+		a.oracle += max(q.RR[ModeText], q.RR[ModeVector])
+		a.firstSim += simRR(q.Rows, firstOrder)
+		a.model += simRR(q.Rows, modelOrder(model(q.Pkg)))
+		a.n++
+	}
+	var keys []key
+	for k := range sums {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].set != keys[j].set {
+			return keys[i].set < keys[j].set
+		}
+		return keys[i].lang < keys[j].lang
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-13s %-11s %5s  text   vec    first  (sim)  oracle model  Δ\n", "set", "lang", "n")
+	mean := map[string]*acc{}
+	for _, k := range keys {
+		a := sums[k]
+		n := a.n
+		fmt.Fprintf(&b, "%-13s %-11s %5.0f  %.3f  %.3f  %.3f  %.3f  %.3f  %.3f  %+.3f\n", k.set, k.lang, n,
+			a.text/n, a.vec/n, a.first/n, a.firstSim/n, a.oracle/n, a.model/n, (a.model-a.firstSim)/n)
+		if mean[k.set] == nil {
+			mean[k.set] = &acc{}
+		}
+		m := mean[k.set]
+		m.text, m.vec, m.first, m.firstSim, m.oracle, m.model, m.n = m.text+a.text/n, m.vec+a.vec/n, m.first+a.first/n, m.firstSim+a.firstSim/n, m.oracle+a.oracle/n, m.model+a.model/n, m.n+1
+	}
+	for _, set := range []string{"doc-kept", "doc-stripped", "exact-name", "questions"} {
+		if m := mean[set]; m != nil {
+			n := m.n
+			fmt.Fprintf(&b, "%-13s %-11s %5s  %.3f  %.3f  %.3f  %.3f  %.3f  %.3f  %+.3f\n", set, "MEAN", "", m.text/n, m.vec/n, m.first/n, m.firstSim/n, m.oracle/n, m.model/n, (m.model-m.firstSim)/n)
+		}
+	}
+	return b.String()
+}
