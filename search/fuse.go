@@ -57,10 +57,11 @@ type fusionConfig struct {
 	// for 10 nonsense queries.
 	noHitFloor float64
 	// rerank is the hybrid's second stage (rerank.go); nil: the convex
-	// fusion's order stands. collect, for the training tool, receives each
-	// hybrid query's pool of candidates with their features.
+	// fusion's order stands. collect, for the training tool and the
+	// benchmark, receives each hybrid query's pool of candidates with their
+	// features (see view.rerank).
 	rerank  *rerankModel
-	collect func(*view, []rerankCand)
+	collect func(v *view, query string, arms []arm, first []fused, pool []rerankCand)
 }
 
 // defaultFusion returns the tuned ranking constants every query uses

@@ -1,12 +1,10 @@
 package search
 
 import (
-	"context"
 	"encoding/gob"
 	"os"
 	"testing"
 
-	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
@@ -33,59 +31,66 @@ type poolQuery struct {
 	RR             map[string]float64 // text, vector, first
 }
 
-// answers reports whether a hit answers q (a block inside the function
-// stands for it: collapse keeps one of the two).
-func answers(path, name, kind, parent string, q evalQuery) bool {
-	return path == q.Path && (name == q.Name || kind == "block" && parent == q.Name)
+// asked is a query with the test of a hit that answers it.
+type asked struct {
+	query   string
+	answers func(Hit) bool
 }
 
-// reciprocalRank is 1/rank of q's answer among the hits, 0 when absent.
-func reciprocalRank(hits []Hit, q evalQuery) float64 {
-	for rank, h := range hits {
-		if answers(h.Path, h.Name, h.Kind, h.Parent, q) {
-			return 1 / float64(rank+1)
-		}
+// docAsked are doc-comment or name queries as asked.
+func docAsked(qs []evalQuery) []asked {
+	out := make([]asked, len(qs))
+	for i, q := range qs {
+		out[i] = asked{q.Query, func(h Hit) bool {
+			return h.Path == q.Path && (h.Name == q.Name || h.Kind == "block" && h.Parent == q.Name)
+		}}
 	}
-	return 0
+	return out
 }
 
-// collectPools searches each query with the first stage only, keeps its
-// pool, and (withArms) also each arm alone.
-func collectPools(t testing.TB, repo *gitindex.Repo, qs []evalQuery, pkg, lang, set string, withArms bool) []poolQuery {
+// rowHit is the part of a row's Hit that answers read.
+func (v *view) rowHit(seg, r int) Hit {
+	s := v.snap.Segments[seg]
+	row := s.Row(r)
+	h := Hit{Path: v.pathOf(seg, r), Name: row.Name, Kind: row.Kind, StartLine: row.StartLine, EndLine: row.EndLine}
+	for p := row.Parent; p >= 0 && h.Parent == ""; {
+		pr := s.Row(p)
+		if pr.Kind != "file" && pr.Name != "" {
+			h.Parent = pr.Name
+		}
+		p = pr.Parent
+	}
+	return h
+}
+
+// collectPools searches each query with the first stage only, keeping its
+// pool, and with each arm alone.
+func collectPools(t testing.TB, repo *gitindex.Repo, qs []asked, pkg, lang, set string) []poolQuery {
 	var out []poolQuery
 	for _, q := range qs {
 		pq := poolQuery{Pkg: pkg, Lang: lang, Set: set, RR: map[string]float64{}}
 		f := defaultFusion()
 		f.rerank = nil
-		f.collect = func(v *view, pool []rerankCand) {
+		f.collect = func(v *view, _ string, _ []arm, _ []fused, pool []rerankCand) {
 			for _, c := range pool {
 				seg := v.snap.Segments[c.key[0]]
 				row := seg.Row(c.key[1])
-				parent, owner := "", c.key[1]
-				if row.Parent >= 0 {
-					parent = seg.Row(row.Parent).Name
-				}
+				owner := c.key[1]
 				for r := seg.Row(owner); r.Kind == "block" && r.Parent >= 0; r = seg.Row(owner) {
 					owner = r.Parent
 				}
 				pq.Rows = append(pq.Rows, poolRow{X: c.x, Owner: [2]int{c.key[0], owner}, Hash: row.Hash, Indexed: row.Indexed,
-					Pos: answers(v.pathOf(c.key[0], c.key[1]), row.Name, row.Kind, parent, q)})
+					Pos: q.answers(v.rowHit(c.key[0], c.key[1]))})
 			}
 		}
-		modes := []string{ModeHybrid}
-		if withArms {
-			modes = append(modes, ModeText, ModeVector)
-		}
-		for _, mode := range modes {
-			o := Options{Query: q.Query, K: 10, Mode: mode, Embedder: embed.Default(), NoIndex: true, MaxLines: 1, ranking: &f}
-			res, err := Search(context.Background(), repo, o)
-			if err != nil {
-				t.Fatalf("search %q: %v", q.Query, err)
-			}
+		for _, mode := range []string{ModeHybrid, ModeText, ModeVector} {
+			rank := firstAnswer(searchTop10(t, repo, q.query, Options{Mode: mode, ranking: &f}), q.answers)
 			if mode == ModeHybrid {
 				mode = "first"
 			}
-			pq.RR[mode] = reciprocalRank(res.Hits, q)
+			if rank >= 0 {
+				pq.RR[mode] = 1 / float64(rank+1)
+			}
 		}
 		out = append(out, pq)
 	}

@@ -20,8 +20,8 @@ type fitOptions struct {
 }
 
 func defaultFit() fitOptions {
-	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3,
-		trees: treeOptions{rounds: 60, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, weight: map[string]float64{"questions": 10},
+		trees: treeOptions{rounds: 20, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
 }
 
 // fit trains a model on the queries whose pool holds an answer.

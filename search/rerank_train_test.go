@@ -12,6 +12,7 @@ import (
 
 var (
 	rerankTrain = flag.Bool("rerank.train", false, "train the hybrid's second stage on the quality suite's dev half; with -update, write rerank_model.json")
+	rerankSweep = flag.Bool("rerank.sweep", false, "with -rerank.train: cross-validate each setting of fitSweep and stop")
 	rerankCache = flag.String("rerank.cache", "", "with -rerank.train: keep the collected pools in this file (read it when it exists)")
 )
 
@@ -23,8 +24,9 @@ const rerankModelFile = "rerank_model.json"
 const rerankSample = 250
 
 // TestRerankTrain is the tool that makes the second stage's model: it
-// collects every dev-half query's pool (docs kept, docs stripped, exact
-// names), cross-validates by package (train on the others, score the one
+// collects every dev-half query's pool (docs kept, docs stripped, and the
+// questions of the packages that have them; a name is left to the first
+// stage), cross-validates by package (train on the others, score the one
 // left out) next to each arm alone, the first stage and the per-query
 // oracle of the better arm, then trains on every dev package and, with
 // -update, writes the model.
@@ -44,6 +46,12 @@ func TestRerankTrain(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+	if *rerankSweep {
+		for _, g := range fitSweep() {
+			t.Logf("%s:\n%s", g.name, crossValidate(pools, g.o))
+		}
+		return
 	}
 	o := defaultFit()
 	t.Logf("held-out package (cross-validation):\n%s", crossValidate(pools, o))
@@ -67,10 +75,16 @@ func TestRerankTrain(t *testing.T) {
 func collectDev(t *testing.T) []poolQuery {
 	var out []poolQuery
 	for _, s := range buildSuite(t, "suite-dev") {
-		doc, names := sample(s.pkg.Doc, rerankSample), sample(s.pkg.Names, rerankSample/2)
-		out = append(out, collectPools(t, s.kept, doc, s.pkg.Name, s.pkg.Lang, "doc-kept", true)...)
-		out = append(out, collectPools(t, s.strip, doc, s.pkg.Name, s.pkg.Lang, "doc-stripped", true)...)
-		out = append(out, collectPools(t, s.kept, names, s.pkg.Name, s.pkg.Lang, "exact-name", false)...)
+		doc := sample(s.pkg.Doc, rerankSample)
+		out = append(out, collectPools(t, s.kept, docAsked(doc), s.pkg.Name, s.pkg.Lang, "doc-kept")...)
+		out = append(out, collectPools(t, s.strip, docAsked(doc), s.pkg.Name, s.pkg.Lang, "doc-stripped")...)
+		if s.quest != nil {
+			var qs []asked
+			for _, q := range s.pkg.Questions {
+				qs = append(qs, asked{q.Question, questionAnswers(q)})
+			}
+			out = append(out, collectPools(t, s.quest, qs, s.pkg.Name, s.pkg.Lang, "questions")...)
+		}
 	}
 	return out
 }
@@ -146,4 +160,25 @@ func simTable(pools []poolQuery, model func(pkg string) *rerankModel) string {
 		}
 	}
 	return b.String()
+}
+
+// fitSweep are the training settings the sweep compares.
+func fitSweep() []struct {
+	name string
+	o    fitOptions
+} {
+	type setting = struct {
+		name string
+		o    fitOptions
+	}
+	var out []setting
+	for _, g := range []struct {
+		rounds int
+		qw     float64
+	}{{20, 4}, {40, 4}, {20, 10}} {
+		o := defaultFit()
+		o.trees.rounds, o.weight = g.rounds, map[string]float64{"questions": g.qw}
+		out = append(out, setting{fmt.Sprintf("trees %d, questions weigh %.0f", g.rounds, g.qw), o})
+	}
+	return out
 }

@@ -24,8 +24,9 @@ import (
 // on the dev half only.
 
 var (
-	suiteFull = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
-	suiteOut  = flag.String("suite.out", "", "quality suite: also write the per-package table (Markdown) to this file")
+	suiteFull  = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
+	suiteFirst = flag.Bool("suite.first", false, "quality suite: the hybrid without its second stage (rerank.go), to compare")
+	suiteOut   = flag.String("suite.out", "", "quality suite: also write the per-package table (Markdown) to this file")
 )
 
 // suiteSmall is how many queries per package and set go test asks.
@@ -130,6 +131,11 @@ func scoreSuite(t testing.TB, s suiteRepos) suiteResult {
 func armOptions(arm string) Options {
 	if arm == armBM25 {
 		return Options{Mode: ModeText, Kind: "function,method"}
+	}
+	if *suiteFirst {
+		f := defaultFusion()
+		f.rerank = nil
+		return Options{Mode: arm, ranking: &f}
 	}
 	return Options{Mode: arm}
 }

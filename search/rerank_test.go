@@ -1,0 +1,70 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
+)
+
+// TestRerankModelLoads checks the shipped model against this build's
+// features: a feature added or reordered without retraining fails here.
+func TestRerankModelLoads(t *testing.T) {
+	if builtinRerankErr != nil {
+		t.Fatal(builtinRerankErr)
+	}
+	if len(builtinRerank.Trees) == 0 {
+		t.Error("the shipped model has no trees: was it written by TestRerankTrain?")
+	}
+}
+
+func TestParseRerankRejects(t *testing.T) {
+	for name, in := range map[string]string{
+		"not json":       `{`,
+		"other features": `{"features":["base"],"mean":[0],"scale":[1],"weights":[1]}`,
+		"looping tree":   strings.Replace(string(rerankModelJSON), `"trees": [`, `"trees": [[{"f":0,"t":0.5,"l":0,"r":0}],`, 1),
+	} {
+		if _, err := parseRerank([]byte(in)); err == nil {
+			t.Errorf("%s: parsed", name)
+		} else if !strings.Contains(err.Error(), "rerank model") {
+			t.Errorf("%s: error %q does not name the model", name, err)
+		}
+	}
+}
+
+// BenchmarkRerank measures the second stage alone (features and the
+// model) over a real query's pool on the benchmark corpus.
+func BenchmarkRerank(b *testing.B) {
+	r, _ := benchCorpus(b)
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb := embed.Default()
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("pool", func(b *testing.B) {
+		f := defaultFusion()
+		pooled := 0
+		f.collect = func(v *view, query string, arms []arm, first []fused, pool []rerankCand) {
+			pooled = len(pool)
+			saved := v.fusion
+			v.fusion.collect = nil
+			b.ResetTimer()
+			for range b.N {
+				v.rerank(query, arms, first)
+			}
+			b.StopTimer()
+			v.fusion = saved
+		}
+		if _, err := Search(context.Background(), repo, Options{Query: "parse the http request header", Embedder: emb, NoIndex: true, ranking: &f}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(pooled), "cands/op")
+	})
+}
