@@ -78,15 +78,7 @@ func BenchmarkIndex(b *testing.B) {
 // BenchmarkSearch measures warm query latency per mode on the indexed corpus
 // (a new process pays the same plus opening the segments).
 func BenchmarkSearch(b *testing.B) {
-	r, _ := benchCorpus(b)
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	emb := embed.Default()
-	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
-		b.Fatal(err)
-	}
+	repo, emb := indexedBenchCorpus(b)
 	queries := []string{"parse the http request header", "ReadResponse", "encode base64 with padding", "dial tcp with timeout"}
 	for _, mode := range []string{ModeSymbol, ModeText, ModeVector, ModeHybrid} {
 		b.Run(mode, func(b *testing.B) {
@@ -110,6 +102,20 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		}
 	})
+}
+
+// indexedBenchCorpus is benchCorpus indexed with the built-in model.
+func indexedBenchCorpus(b *testing.B) (*gitindex.Repo, embed.Embedder) {
+	r, _ := benchCorpus(b)
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	emb := embed.Default()
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	return repo, emb
 }
 
 // reportCPU reports the process's CPU time per operation since start: on a

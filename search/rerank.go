@@ -12,11 +12,16 @@ import (
 // A learned second stage reorders the hybrid's best candidates. The convex
 // fusion (convex.go) weighs each arm the same for every query; which arm
 // knows better depends on the query and the candidate (a query in words
-// over code without docs: the vector arm; a doc comment's words: BM25;
-// a Markdown paragraph that merely mentions the words of a question about
-// code: neither). A linear model over the features of rerank_features.go,
-// trained listwise on the quality suite's dev half only
-// (rerank_train_test.go, which writes rerank_model.json), scores the pool.
+// over code without docs: most often the vector arm; a doc comment's
+// words: BM25). A linear model with a few boosted trees over the features
+// of rerank_features.go, trained listwise on the quality suite's dev half
+// only (doc-comment queries and the questions people wrote), scores the
+// pool; rerank_train_test.go trains it and writes rerank_model.json:
+//
+//	go test ./search -run TestRerankTrain -rerank.train -update -v
+//
+// It cross-validates by package first (train on six dev packages, score
+// the seventh), which is how its settings were chosen.
 
 // Pool sizes: the first stage's best poolBase candidates, and the best
 // poolArm of the text and vector arms (and poolSym of the symbol arm)

@@ -62,19 +62,11 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 	}
 	var data []fq
 	for _, q := range qs {
-		npos := 0
-		for _, r := range q.Rows {
-			if r.Pos {
-				npos++
-			}
-		}
+		npos := q.answers()
 		if npos == 0 {
 			continue
 		}
-		d := fq{wt: 1}
-		if w, ok := o.weight[q.Set]; ok {
-			d.wt = w
-		}
+		d := fq{wt: o.weightOf(q)}
 		for _, r := range q.Rows {
 			var x [nFeatures]float64
 			for i := range x {
@@ -178,4 +170,23 @@ func firstOrder(r *poolRow) float64 { return r.X[0] }
 // modelOrder scores a pool row by m.
 func modelOrder(m *rerankModel) func(*poolRow) float64 {
 	return func(r *poolRow) float64 { return m.score(&r.X) }
+}
+
+// answers counts the rows of a pool that answer its query.
+func (q *poolQuery) answers() int {
+	n := 0
+	for _, r := range q.Rows {
+		if r.Pos {
+			n++
+		}
+	}
+	return n
+}
+
+// weightOf is how much a query counts in training.
+func (o fitOptions) weightOf(q poolQuery) float64 {
+	if w, ok := o.weight[q.Set]; ok {
+		return w
+	}
+	return 1
 }

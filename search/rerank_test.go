@@ -4,11 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 )
 
 // TestRerankModelLoads checks the shipped model against this build's
@@ -39,15 +34,7 @@ func TestParseRerankRejects(t *testing.T) {
 // BenchmarkRerank measures the second stage alone (features and the
 // model) over a real query's pool on the benchmark corpus.
 func BenchmarkRerank(b *testing.B) {
-	r, _ := benchCorpus(b)
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	emb := embed.Default()
-	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, time.Minute); err != nil {
-		b.Fatal(err)
-	}
+	repo, emb := indexedBenchCorpus(b)
 	b.Run("pool", func(b *testing.B) {
 		f := defaultFusion()
 		pooled := 0

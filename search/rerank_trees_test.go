@@ -33,21 +33,12 @@ func newBoostData(qs []poolQuery, m *rerankModel, o fitOptions) *boostData {
 	d := &boostData{}
 	var all [][nFeatures]float64
 	for _, q := range qs {
-		npos := 0
-		for _, r := range q.Rows {
-			if r.Pos {
-				npos++
-			}
-		}
+		npos := q.answers()
 		if npos == 0 {
 			continue
 		}
-		w := 1.0
-		if x, ok := o.weight[q.Set]; ok {
-			w = x
-		}
 		d.qs = append(d.qs, [2]int{len(all), len(all) + len(q.Rows)})
-		d.wt = append(d.wt, w)
+		d.wt = append(d.wt, o.weightOf(q))
 		for _, r := range q.Rows {
 			all = append(all, r.X)
 			t := 0.0
