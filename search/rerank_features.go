@@ -9,7 +9,8 @@ import (
 )
 
 // The second stage's features (rerank.go): what each arm said about a
-// candidate and how much of the query its name, signature and path hold.
+// candidate and how much of the query its name and path hold (not its
+// signature: reading it decompresses the blob's details, 50 µs a row).
 // Query-level values alone cannot reorder one query's candidates, so they
 // enter as products with a candidate's values: how far to trust the text
 // arm depends on how well its top hit matched. On the dev half's held-out
@@ -22,12 +23,12 @@ var rerankFeatureNames = []string{
 	"text", "text_rr", "text_gap", "held",
 	"vec", "vec_mm", "vec_rr", "vec_gap",
 	"sym", "sym_exact",
-	"name", "sig", "path", "size",
+	"name", "path", "size",
 	"text*tcov", "vec*tcov", "vec_mm*(1-tcov)", "held*tterms", "text*qid", "vec*qwords",
 	"name*qid", "sym*qid", "name*qwords",
 }
 
-const nFeatures = 25
+const nFeatures = 24
 
 // rerankCand is one candidate of the second stage: its row, the first
 // stage's score and its features.
@@ -125,7 +126,7 @@ func (v *view) features(c *rerankCand, rank int, baseTop float64, q queryShape, 
 		}
 	}
 	seg := v.snap.Segments[c.key[0]]
-	row := seg.RowDetail(c.key[1])
+	row := seg.Row(c.key[1])
 	p := v.pathOf(c.key[0], c.key[1])
 	name := share(q.tokens, row.Name)
 	c.x = [nFeatures]float64{
@@ -133,7 +134,7 @@ func (v *view) features(c *rerankCand, rank int, baseTop float64, q queryShape, 
 		text, textRR, textGap, held,
 		vec, vecMM, vecRR, vecGap,
 		sym, symExact,
-		name, share(q.tokens, row.Signature), share(q.tokens, strings.TrimSuffix(p, path.Ext(p))),
+		name, share(q.tokens, strings.TrimSuffix(p, path.Ext(p))),
 		math.Log1p(float64(seg.Lex.DocLen(c.key[1]))) / 8,
 		text * q.tcov, vec * q.tcov, vecMM * (1 - q.tcov), held * q.tterms, text * q.ident, vec * q.words,
 		name * q.ident, sym * q.ident, name * q.words,
