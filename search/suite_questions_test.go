@@ -54,21 +54,28 @@ func scoreQuestions(t testing.TB, s suiteRepos, res *suiteResult) {
 	res.Questions = map[string][]questionRun{}
 	res.Scores["questions"] = map[string]armScore{}
 	for _, a := range questionArms {
-		runs := make([]questionRun, len(qs))
-		for i, q := range qs {
-			hits := searchTop10(t, s.quest, q.Question, armOptions(a))
-			runs[i] = questionRun{Rank: firstAnswer(hits, questionAnswers(q)), Code: q.Kind != "docs"}
-			for j, h := range hits[:min(3, len(hits))] {
-				runs[i].Hits3++
-				if isProseHit(h) {
-					runs[i].Prose3++
-					runs[i].FirstProse = runs[i].FirstProse || j == 0
-				}
-			}
-		}
+		runs := askQuestions(t, s, armOptions(a))
 		res.Questions[a] = runs
 		res.Scores["questions"][a] = scoreRanks(questionRanks(runs))
 	}
+}
+
+// askQuestions asks every question of s searched with o.
+func askQuestions(t testing.TB, s suiteRepos, o Options) []questionRun {
+	qs := s.pkg.Questions
+	runs := make([]questionRun, len(qs))
+	for i, q := range qs {
+		hits := searchTop10(t, s.quest, q.Question, o)
+		runs[i] = questionRun{Rank: firstAnswer(hits, questionAnswers(q)), Code: q.Kind != "docs"}
+		for j, h := range hits[:min(3, len(hits))] {
+			runs[i].Hits3++
+			if isProseHit(h) {
+				runs[i].Prose3++
+				runs[i].FirstProse = runs[i].FirstProse || j == 0
+			}
+		}
+	}
+	return runs
 }
 
 func questionAnswers(q suite.Question) func(Hit) bool {

@@ -97,3 +97,17 @@ func TestAttachQuestionsRejects(t *testing.T) {
 		t.Errorf("unknown package: error %v", err)
 	}
 }
+
+// TestQuestionFiles checks the repository's question files against the
+// prepared suite: every answer names a chunk or line that exists.
+func TestQuestionFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prepares the quality suite")
+	}
+	_, pkgs := Load(t, filepath.Join("..", ".."))
+	n := 0
+	for _, p := range pkgs {
+		n += len(p.Questions)
+	}
+	t.Logf("%d questions", n)
+}
