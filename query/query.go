@@ -13,8 +13,10 @@ import (
 var ErrEmpty = errors.New("empty query")
 
 // Query is a parsed query. Parse builds it once per search; every reader
-// takes its part from here rather than cutting the text up again. The
-// zero Query asks for nothing: no tokens, no words, no literal, no marks.
+// takes its part from here rather than cutting the text up again. Build
+// it with Parse, which also fills the unexported token set that Has and
+// Marks read. The zero Query asks for nothing: no tokens, no words, no
+// literal, no marks.
 type Query struct {
 	// Raw is the text as given; the vector arm embeds it as it is.
 	Raw string
