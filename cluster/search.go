@@ -12,13 +12,16 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/lexical"
+	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 	"github.com/bcindex/bcindex/search"
 )
 
 // SearchOptions of a search across the cluster.
 type SearchOptions struct {
+	// Query is the text to search for, parsed once where the search
+	// starts; a caller that parsed it already passes Parsed instead.
 	Query    string
+	Parsed   *userq.Query
 	K        int      // hits; default 10
 	Repo     string   // glob over repository names ("team/*"); "" = all
 	Refs     []string // only these published refs (names or globs: "main", "release/*"); none = every one
@@ -50,9 +53,11 @@ type Hit struct {
 // Search runs a hybrid query over every published repository matching
 // opts and returns hits in the local hit format.
 func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
-	if strings.TrimSpace(opts.Query) == "" {
-		return nil, search.ErrEmptyQuery
+	q, err := userq.Of(opts.Query, opts.Parsed, userq.Parse)
+	if err != nil {
+		return nil, err
 	}
+	opts.Query, opts.Parsed = q.Raw, q
 	if opts.K <= 0 {
 		opts.K = 10
 	}
@@ -171,7 +176,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	if opts.Kind != "" {
 		conds = append(conds, eq("kind", strings.ToLower(opts.Kind)))
 	}
-	text := strings.Join(lexical.Tokens(opts.Query), " ")
+	q := opts.Parsed
+	text := strings.Join(q.Tokens, " ")
 	if text == "" {
 		text = opts.Query // only stop words: let BM25 find nothing rather than fail
 	}
@@ -190,8 +196,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	out := make([]ranked, 0, len(rows))
 	seen := map[string]bool{}
 	// An exact name match comes first, as the local symbol arm puts it.
-	if q := strings.TrimSpace(opts.Query); !strings.ContainsAny(q, " \t") {
-		exact, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q))...), limit: opts.K})
+	if len(q.Words) == 1 {
+		exact, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q.Text))...), limit: opts.K})
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +207,7 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 		}
 	}
 	exact := len(out)
-	inWords := len(strings.Fields(opts.Query)) >= 3
+	inWords := q.InWords()
 	for _, r := range rows {
 		if id := str(r, "_id"); !seen[id] {
 			seen[id] = true

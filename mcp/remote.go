@@ -2,13 +2,18 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
+
+// errQueryRequired refuses a search with a blank query.
+var errQueryRequired = errors.New("query is required: a symbol name, keywords or a description")
 
 // RemoteSearcher searches every repository published to the organisation's
 // cluster. The command wires in the cluster client's implementation, so
@@ -20,7 +25,7 @@ type RemoteSearcher interface {
 
 // RemoteQuery is a search_remote call, validated.
 type RemoteQuery struct {
-	Query            string
+	Query            query.Query
 	K                int
 	Repo             string   // glob over repository names; "" = all
 	Refs             []string // published refs, names or globs; none = every one
@@ -57,8 +62,9 @@ type remoteOut struct {
 // searchRemote searches every repository published to the cluster.
 func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in remoteIn) (*sdk.CallToolResult, remoteOut, error) {
 	out := remoteOut{Hits: []remoteHit{}}
-	if strings.TrimSpace(in.Query) == "" {
-		return nil, out, fmt.Errorf("query is required: a symbol name, keywords or a description")
+	q, err := query.Parse(in.Query)
+	if err != nil {
+		return nil, out, errQueryRequired
 	}
 	k, err := intArg("k", in.K, searchK, searchKMax)
 	if err != nil {
@@ -68,7 +74,7 @@ func (s *Server) searchRemote(ctx context.Context, req *sdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	hits, warning, err := s.opts.Remote.SearchRemote(ctx, RemoteQuery{Query: in.Query, K: k, Repo: in.Repo, Refs: in.Refs,
+	hits, warning, err := s.opts.Remote.SearchRemote(ctx, RemoteQuery{Query: q, K: k, Repo: in.Repo, Refs: in.Refs,
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, MaxLines: maxLines})
 	if err != nil {
 		return nil, out, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -76,8 +77,9 @@ const searchWindowMax = 1000 // offset + k
 
 func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in searchIn) (*sdk.CallToolResult, searchOut, error) {
 	out := searchOut{Hits: []hitOut{}}
-	if strings.TrimSpace(in.Query) == "" {
-		return nil, out, fmt.Errorf("query is required: a symbol name, keywords or a description")
+	q, err := query.Parse(in.Query)
+	if err != nil {
+		return nil, out, errQueryRequired
 	}
 	k, err := intArg("k", in.K, searchK, searchKMax)
 	if err != nil {
@@ -102,7 +104,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, err
 	}
-	opts := search.Options{Query: in.Query, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
+	opts := search.Options{Parsed: &q, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
 		Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize}}
 	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
@@ -116,7 +118,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	}
 	res, err := search.Search(ctx, s.repo, opts)
 	if err != nil {
-		return nil, out, fmt.Errorf("search %q: %w", clip(in.Query, 100), err)
+		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
 	out.Rev, out.Commit, out.Pending = res.Commit.Rev, res.Commit.Hash.String(), res.Pending
 	if len(res.Revisions) > 1 {

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 )
 
 // armDepth is how many candidates each arm hands to fusion.
@@ -27,16 +27,13 @@ const symbolExactCase = 4
 // above case-insensitive above a match ignoring separators ("parse config"
 // and "parse_config" both find parseConfig) above prefix. The query is
 // first matched as typed; when it is qualified (Class.method, pkg::func,
-// Class#method) and names nothing as typed, by its last part. A qualified
-// name (Ruby's self.method) also matches by its last part, a little below
-// a whole name matching the same way.
-func (v *view) symbolArm(query string) []cand {
-	q := strings.TrimSpace(query)
-	out := v.symbolMatches(q)
-	if i := strings.LastIndexAny(q, ".:#"); i >= 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t") {
-		if len(out) == 0 || out[0].score < symbolExact {
-			out = v.symbolMatches(q[i+1:])
-		}
+// Class#method) and names nothing as typed, by its last part (q.Last). A
+// qualified name (Ruby's self.method) also matches by its last part, a
+// little below a whole name matching the same way.
+func (v *view) symbolArm(q *query.Query) []cand {
+	out := v.symbolMatches(q.Text)
+	if q.Last != "" && (len(out) == 0 || out[0].score < symbolExact) {
+		out = v.symbolMatches(q.Last)
 	}
 	return out
 }
@@ -154,11 +151,11 @@ type textTop struct {
 	terms float64
 }
 
-// textArm ranks rows by BM25 over the revision's rows: document frequencies
-// and lengths are those of the rows visible at this revision. It also
+// textArm ranks rows by BM25 of terms (a query's Terms: its tokens
+// without repeats) over the revision's rows: document frequencies and
+// lengths are those of the rows visible at this revision. It also
 // describes the top row (textTop).
-func (v *view) textArm(query string) ([]cand, textTop) {
-	terms := dedupe(lexical.Tokens(query))
+func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if len(terms) == 0 {
 		return nil, textTop{}
 	}

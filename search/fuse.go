@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -90,7 +91,7 @@ type fused struct {
 // goes through here, so one arm alone is ranked by the same rules as the
 // hybrid. A hybrid query (convex) fuses the arms' normalised scores
 // (convex.go); one arm alone, and similar's arms, fuse by weighted RRF.
-func (v *view) fuse(query string, arms []arm, convex bool) []fused {
+func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 	var scores, boost map[[2]int]float64
 	if convex && len(arms) > 1 && v.fusion.convex {
 		var evidence map[[2]int]float64
@@ -104,14 +105,9 @@ func (v *view) fuse(query string, arms []arm, convex bool) []fused {
 	} else {
 		scores, boost = v.fusion.rrfScores(arms)
 	}
-	qt := lexical.Tokens(query)
-	inWords := len(strings.Fields(query)) >= 3
-	wantsTests := false
-	for _, t := range qt {
-		if t == "test" || t == "tests" || t == "spec" {
-			wantsTests = true
-		}
-	}
+	qt := q.Tokens
+	inWords := q.InWords()
+	wantsTests := q.Has("test") || q.Has("tests") || q.Has("spec")
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}

@@ -61,6 +61,9 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	if opts.K <= 0 {
 		opts.K = 5
 	}
+	if err := parseQuery(&opts); err != nil {
+		return nil, err
+	}
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}

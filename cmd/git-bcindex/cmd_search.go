@@ -37,12 +37,12 @@ func searchCommand() *cli.Command {
 }
 
 func runSearch(c *cli.Context) error {
-	query, err := queryArgs(c, 10000)
+	q, err := queryArgs(c, 10000)
 	if err != nil {
 		return err
 	}
 	if c.Bool("remote") {
-		return runRemoteSearch(c, query)
+		return runRemoteSearch(c, q)
 	}
 	if c.IsSet("repo") {
 		return usageError{"--repo selects repositories in the cluster: use it with --remote"}
@@ -61,7 +61,7 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	opts := search.Options{
-		Query: query, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
+		Parsed: q, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
@@ -97,8 +97,8 @@ func runSearch(c *cli.Context) error {
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
 	}
-	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, strings.TrimSpace(query)) {
-		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", strings.TrimSpace(query))
+	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, q.Text) {
+		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", q.Text)
 	}
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
@@ -106,7 +106,7 @@ func runSearch(c *cli.Context) error {
 	sums := hitSummaries(c.Context, repo, res.Hits)
 	switch {
 	case byRef:
-		o, err := openOutput(c, repo, query)
+		o, err := openOutput(c, repo, q)
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func runSearch(c *cli.Context) error {
 			}
 		}
 	default:
-		if err := printResults(c, repo, query, res.Hits, len(res.Revisions) > 1, sums); err != nil {
+		if err := printResults(c, repo, q, res.Hits, len(res.Revisions) > 1, sums); err != nil {
 			return err
 		}
 	}
