@@ -179,33 +179,29 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 	}
 	avgdl := float64(totalLen) / float64(n)
 	best, idfs := 0.0, 0.0
-	type posting struct {
-		seg, row, tf int
-	}
 	scores := map[[2]int]float64{}
 	held := map[[2]int]float64{} // IDF of the query terms each row holds
 	for _, t := range terms {
-		var ps []posting
+		// Each row's frequency of t, normalised by its length; a generated
+		// summary adds its own (summaries.go): BM25F, saturated once below.
+		tfn := map[[2]int]float64{}
 		for s, seg := range v.snap.Segments {
 			allow := v.allow[s]
 			it := seg.Lex.Postings(t)
 			for it.Next() {
 				if allow.Test(uint(it.Row())) {
-					ps = append(ps, posting{s, it.Row(), it.Freq()})
+					dl := float64(seg.Lex.DocLen(it.Row()))
+					tfn[[2]int{s, it.Row()}] += float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)
 				}
 			}
 		}
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		v.addSummaryTF(t, v.fusion.summaryText, tfn)
+		df := float64(len(tfn))
+		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		best += idf * (bm25K1 + 1)
 		idfs += idf
-		if len(ps) == 0 {
-			continue
-		}
-		for _, p := range ps {
-			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
-			tf := float64(p.tf)
-			k := [2]int{p.seg, p.row}
-			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
+		for k, tf := range tfn {
+			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1)
 			held[k] += idf
 		}
 	}
@@ -246,7 +242,16 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(vecs) != 1 {
 		return nil, nil
 	}
-	return v.vectorArmVec(vecs[0])
+	out, err := v.vectorArmVec(vecs[0])
+	if err != nil || v.sums == nil {
+		return out, err
+	}
+	out = v.summaryVectors(emb.ID(), vecs[0], out)
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out, nil
 }
 
 // vectorArmVec ranks rows by cosine similarity with a query vector. It

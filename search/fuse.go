@@ -56,6 +56,9 @@ type fusionConfig struct {
 	// docs-stripped queries from the top 10; 0.2 lost none but left hits
 	// for 10 nonsense queries.
 	noHitFloor float64
+	// summaryText weighs a generated summary's words against the code's
+	// in the text arm (summaries.go).
+	summaryText float64
 }
 
 // defaultFusion returns the tuned ranking constants every query uses
@@ -76,6 +79,7 @@ func defaultFusion() fusionConfig {
 		typePrior:      0.8,
 		valuePrior:     0.5,
 		noHitFloor:     0.3,
+		summaryText:    0.5,
 	}
 }
 

@@ -1,0 +1,66 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSummaryIndexRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrNoSummaryIndex) {
+		t.Fatalf("no index: got %v", err)
+	}
+	h := SummaryIndexHeader{Model: "m", Prompt: 1, Embed: "e", Dim: 2}
+	in := []SummaryEntry{
+		{Hash: [16]byte{9}, Summary: GeneratedSummary{Summary: "Retries uploads with backoff.", Keywords: []string{"retry", "backoff"}, Model: "m", Prompt: 1, Generated: true}, Vector: []float32{0.6, 0.8}},
+		{Hash: [16]byte{1}, Summary: GeneratedSummary{Summary: "Parses the config file.", Purpose: "read config", Model: "m", Prompt: 1, Generated: true}, Vector: []float32{1, 0}},
+	}
+	if err := WriteSummaryIndex(dir, h, in); err != nil {
+		t.Fatal(err)
+	}
+	x, err := OpenSummaryIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x.Header != h || len(x.Entries) != 2 {
+		t.Fatalf("header %+v, %d entries", x.Header, len(x.Entries))
+	}
+	i, ok := x.ByHash[[16]byte{9}]
+	if !ok || x.Entries[i].Summary.Keywords[1] != "backoff" || x.Entries[i].Vector[1] != 0.8 || !x.Entries[i].Summary.Generated {
+		t.Fatalf("entry: %+v", x.Entries[i])
+	}
+	ps := x.Terms["backoff"]
+	if len(ps) != 1 || ps[0].Entry != i || ps[0].Freq != 2 {
+		t.Errorf("postings of backoff: %+v", ps)
+	}
+	if ps := x.Terms["config"]; len(ps) != 1 || ps[0].Entry != x.ByHash[[16]byte{1}] {
+		t.Errorf("postings of config: %+v", ps)
+	}
+	if x.Lens[i] < 5 || x.AvgLen <= 0 {
+		t.Errorf("lengths %v, average %v", x.Lens, x.AvgLen)
+	}
+
+	// Any byte flipped is caught by the checksum.
+	p := filepath.Join(dir, SummaryIndexFile)
+	b, _ := os.ReadFile(p)
+	for _, at := range []int{3, len(b) / 2, len(b) - 9} {
+		bad := append([]byte(nil), b...)
+		bad[at] ^= 0x10
+		os.WriteFile(p, bad, 0o644)
+		if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("byte %d flipped: got %v, want ErrCorrupt", at, err)
+		}
+	}
+	os.WriteFile(p, b[:len(b)-7], 0o644)
+	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("cut short: got %v, want ErrCorrupt", err)
+	}
+	if err := RemoveSummaryIndex(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrNoSummaryIndex) {
+		t.Fatalf("removed: got %v", err)
+	}
+}
