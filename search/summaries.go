@@ -40,7 +40,7 @@ func (v *view) loadSummaries(opts *Options, res *Result) {
 	x, err := store.OpenSummaryIndex(v.repo.IndexDir)
 	if err != nil {
 		if !errors.Is(err, store.ErrNoSummaryIndex) && res != nil {
-			res.Damaged = append(res.Damaged, store.SummaryIndexFile+" (run git bcindex enhance to rewrite it)")
+			res.Damaged = append(res.Damaged, store.SummaryIndexFile)
 		}
 		return
 	}

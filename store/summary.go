@@ -45,3 +45,34 @@ func (s *Store) SummaryHashes(prompt int, model string) (map[[16]byte]bool, erro
 	}
 	return out, nil
 }
+
+// Summaries calls fn with the content hash and stored value of every
+// summary by model under prompt version prompt.
+func (s *Store) Summaries(prompt int, model string, fn func(hash [16]byte, value []byte) error) error {
+	err := s.DB.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: PrefSummary, PrefetchValues: true, PrefetchSize: 64})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()[len(PrefSummary):]
+			if len(k) < 17 {
+				continue
+			}
+			p, n := binary.Uvarint(k[16:])
+			if n <= 0 || p != uint64(prompt) || !bytes.Equal(k[16+n:], []byte(model)) {
+				continue
+			}
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if err := fn([16]byte(k[:16]), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read summaries: %w", err)
+	}
+	return nil
+}
