@@ -146,6 +146,9 @@ type form struct {
 	Q, Ref, Mode, Path, Lang, Kind string
 	K                              int
 	Exact                          exactForm // mode "exact"
+	// NoSummaries (summaries=off) ranks and shows without the generated
+	// summaries, as the CLI's --no-summaries.
+	NoSummaries bool
 }
 
 // maxK is the most hits a page shows.
@@ -167,12 +170,19 @@ func readForm(r *http.Request, defK int) (f form, bad string) {
 		}
 		f.K = k
 	}
+	switch v := q.Get("summaries"); v {
+	case "", "on":
+	case "off":
+		f.NoSummaries = true
+	default:
+		return f, fmt.Sprintf("summaries=%q: on (default) or off", v)
+	}
 	f.Exact = readExactForm(q)
 	return f, ""
 }
 
 func (f form) options() search.Options {
-	return search.Options{Query: f.Q, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind}
+	return search.Options{Query: f.Q, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind, NoSummaries: f.NoSummaries}
 }
 
 // refs lists HEAD, the branches and the tags for the revision picker.
