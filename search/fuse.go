@@ -57,7 +57,10 @@ type fusionConfig struct {
 	// for 10 nonsense queries.
 	noHitFloor float64
 	// summaryText weighs a generated summary's words against the code's
-	// in the text arm (summaries.go).
+	// in the text arm (summaries.go). On the dev half, docs stripped, with
+	// each function's doc less its first sentence standing in as its
+	// summary (ceiling_test.go), the hybrid's mean MRR@10 was 0.518 at 0,
+	// 0.531 at 0.25, 0.533 at 0.5, 0.531 at 1 and 0.525 at 2.
 	summaryText float64
 }
 
