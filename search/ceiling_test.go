@@ -28,11 +28,12 @@ import (
 //   - first: the doc's first sentence. The doc queries ARE these sentences
 //     (less a leading name), so a query equals its answer's summary: the
 //     mechanism's ceiling, not a summary's.
+//
 //   - rest: the doc's other sentences, for functions that have any (the
 //     others get none): text about the function that is not the query,
 //     nearer what a model could write.
 //
-//	go test ./search -run TestSummaryCeiling -suite.ceiling [-suite.full] [-suite.out FILE]
+//     go test ./search -run TestSummaryCeiling -suite.ceiling [-suite.full] [-suite.out FILE]
 var (
 	suiteCeiling = flag.Bool("suite.ceiling", false, "quality suite: measure generated summaries' ceiling (TestSummaryCeiling)")
 	suiteOnly    = flag.String("suite.only", "", "summary ceiling: only the packages whose name or half contains this")
@@ -47,7 +48,7 @@ func TestSummaryCeiling(t *testing.T) {
 	}
 	dir, pkgs := loadSuite(t)
 	type row struct {
-		split, lang, pkg string
+		split, lang, pkg  string
 		nq, nFirst, nRest int
 		mrr               map[string]map[string]float64 // variant → mode → MRR@10
 		names             map[string]float64            // variant → exact-name R@1 (hybrid)
