@@ -32,8 +32,33 @@ type evalQuery = suite.Query
 
 type armScore struct {
 	Recall1  float64 `json:"recall@1"`
+	Recall3  float64 `json:"recall@3"`
 	Recall10 float64 `json:"recall@10"`
 	MRR10    float64 `json:"mrr@10"`
+}
+
+// scoreRanks scores queries by the rank of each one's first answering hit
+// (0-based; -1 when none is in the top 10).
+func scoreRanks(ranks []int) armScore {
+	var s armScore
+	if len(ranks) == 0 {
+		return s
+	}
+	for _, r := range ranks {
+		if r < 0 || r >= 10 {
+			continue
+		}
+		if r == 0 {
+			s.Recall1++
+		}
+		if r < 3 {
+			s.Recall3++
+		}
+		s.Recall10++
+		s.MRR10 += 1 / float64(r+1)
+	}
+	n := float64(len(ranks))
+	return armScore{round3(s.Recall1 / n), round3(s.Recall3 / n), round3(s.Recall10 / n), round3(s.MRR10 / n)}
 }
 
 // qualityReport is the golden file's content.
@@ -146,30 +171,35 @@ func evaluate(t testing.TB, repo *gitindex.Repo, qs []evalQuery, mode string) ar
 // evaluateOpts scores the queries searched with o (its Query, K and
 // embedder set here).
 func evaluateOpts(t testing.TB, repo *gitindex.Repo, qs []evalQuery, o Options) armScore {
-	var s armScore
-	if len(qs) == 0 {
-		return s
+	ranks := make([]int, len(qs))
+	for i, q := range qs {
+		// A block inside the function stands for it (collapse keeps one of the two).
+		ranks[i] = firstAnswer(searchTop10(t, repo, q.Query, o), func(h Hit) bool {
+			return h.Path == q.Path && (h.Name == q.Name || h.Kind == "block" && h.Parent == q.Name)
+		})
 	}
-	for _, q := range qs {
-		o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = q.Query, 10, embed.Default(), true, 1
-		res, err := Search(context.Background(), repo, o)
-		if err != nil {
-			t.Fatalf("search %q: %v", q.Query, err)
-		}
-		for rank, h := range res.Hits {
-			// A block inside the function stands for it (collapse keeps one of the two).
-			if h.Path == q.Path && (h.Name == q.Name || h.Kind == "block" && h.Parent == q.Name) {
-				if rank == 0 {
-					s.Recall1++
-				}
-				s.Recall10++
-				s.MRR10 += 1 / float64(rank+1)
-				break
-			}
+	return scoreRanks(ranks)
+}
+
+// searchTop10 searches query with o as the quality suites do: the top 10,
+// the built-in model, no index refresh.
+func searchTop10(t testing.TB, repo *gitindex.Repo, query string, o Options) []Hit {
+	o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = query, 10, embed.Default(), true, 1
+	res, err := Search(context.Background(), repo, o)
+	if err != nil {
+		t.Fatalf("search %q: %v", query, err)
+	}
+	return res.Hits
+}
+
+// firstAnswer is the rank of the first hit that answers, or -1.
+func firstAnswer(hits []Hit, answers func(Hit) bool) int {
+	for rank, h := range hits {
+		if answers(h) {
+			return rank
 		}
 	}
-	n := float64(len(qs))
-	return armScore{round3(s.Recall1 / n), round3(s.Recall10 / n), round3(s.MRR10 / n)}
+	return -1
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

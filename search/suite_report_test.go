@@ -11,11 +11,12 @@ import (
 )
 
 // suiteGolden holds each package's fused MRR@10 per set (recall@1 for
-// exact names) at go test's size: a change that lowers any of them fails.
+// exact names; every question for the questions set) at go test's size: a
+// change that lowers any of them fails.
 const suiteGolden = "testdata/suite.json"
 
 // TestSuiteQuality runs the multilingual quality suite at small size (the
-// bench, or -suite.full, runs every query), logs the per-package table and
+// bench, or -suite.full, runs every query), logs the per-package tables and
 // fails when any package's fused score falls below the golden file (refresh
 // it with -update).
 func TestSuiteQuality(t *testing.T) {
@@ -26,7 +27,7 @@ func TestSuiteQuality(t *testing.T) {
 	for _, s := range buildSuite(t, "") {
 		results = append(results, scoreSuite(t, s))
 	}
-	table := suiteTable(results)
+	table := suiteTable(results) + "\n" + questionsTable(results)
 	t.Logf("quality suite:\n%s", table)
 	if *suiteOut != "" {
 		if err := os.WriteFile(*suiteOut, []byte(table), 0o644); err != nil {
@@ -38,10 +39,14 @@ func TestSuiteQuality(t *testing.T) {
 	}
 	got := map[string]map[string]float64{}
 	for _, r := range results {
-		got[r.Package+" "+r.Split] = map[string]float64{
+		k := r.Package + " " + r.Split
+		got[k] = map[string]float64{
 			"doc-kept":     r.Scores["doc-kept"][ModeHybrid].MRR10,
 			"doc-stripped": r.Scores["doc-stripped"][ModeHybrid].MRR10,
 			"exact-name":   r.Scores["exact-name"][ModeHybrid].Recall1,
+		}
+		if q, ok := r.Scores["questions"]; ok {
+			got[k]["questions"] = q[ModeHybrid].MRR10
 		}
 	}
 	if *update {

@@ -18,7 +18,10 @@ import (
 // a cache outside the repository. Each package is indexed twice, docs kept
 // and docs stripped; its queries are documented functions' first doc
 // sentences (answered by the function) and names defined once (answered by
-// their definition). Fusion is tuned on the dev half only.
+// their definition). A package with questions written by people
+// (search/testdata/questions, suite_questions_test.go) is indexed a third
+// time, docs kept with its documentation, and asked those. Fusion is tuned
+// on the dev half only.
 
 var (
 	suiteFull = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
@@ -36,6 +39,8 @@ type suiteResult struct {
 	Package, Split, Lang string
 	Queries              map[string]int
 	Scores               map[string]map[string]armScore
+	// Questions holds, per arm, how each question fared (questions set).
+	Questions map[string][]questionRun
 }
 
 // The arms reported: BM25 over functions (the baseline), each arm of the
@@ -50,11 +55,11 @@ var suiteArms = map[string][]string{
 
 func loadSuite(t testing.TB) (string, []suitePackage) { return suite.Load(t, "..") }
 
-// suiteRepo commits one variant of a package to a fresh repository and
-// indexes it with the built-in model.
-func suiteRepo(t testing.TB, dir string) *gitindex.Repo {
+// suiteRepo commits one variant of a package (or its QuestionDirs) to a
+// fresh repository and indexes it with the built-in model.
+func suiteRepo(t testing.TB, dirs ...string) *gitindex.Repo {
 	t.Helper()
-	repo, err := gitindex.OpenRepo(suite.Commit(t, dir).Dir)
+	repo, err := gitindex.OpenRepo(suite.Commit(t, dirs...).Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +69,13 @@ func suiteRepo(t testing.TB, dir string) *gitindex.Repo {
 	return repo
 }
 
-// suiteRepos are one package's two indexed variants and its query sets.
+// suiteRepos are one package's indexed variants and its query sets: docs
+// kept, docs stripped, and (for a package with questions) docs kept with
+// its documentation.
 type suiteRepos struct {
-	pkg         suitePackage
-	kept, strip *gitindex.Repo
-	docQ, nameQ []evalQuery
+	pkg                suitePackage
+	kept, strip, quest *gitindex.Repo
+	docQ, nameQ        []evalQuery
 }
 
 func buildSuite(t testing.TB, split string) []suiteRepos {
@@ -82,11 +89,15 @@ func buildSuite(t testing.TB, split string) []suiteRepos {
 		if !*suiteFull {
 			docQ, nameQ = sample(docQ, suiteSmall), sample(nameQ, suiteSmall)
 		}
-		out = append(out, suiteRepos{
+		s := suiteRepos{
 			pkg:  p,
 			kept: suiteRepo(t, filepath.Join(dir, p.Dir, "kept")), strip: suiteRepo(t, filepath.Join(dir, p.Dir, "stripped")),
 			docQ: docQ, nameQ: nameQ,
-		})
+		}
+		if len(p.Questions) > 0 {
+			s.quest = questionRepo(t, dir, p)
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -96,6 +107,9 @@ func scoreSuite(t testing.TB, s suiteRepos) suiteResult {
 	res := suiteResult{Package: s.pkg.Name, Split: s.pkg.Split, Lang: s.pkg.Lang,
 		Queries: map[string]int{"doc": len(s.docQ), "exact-name": len(s.nameQ)},
 		Scores:  map[string]map[string]armScore{}}
+	if s.quest != nil {
+		scoreQuestions(t, s, &res)
+	}
 	for set, arms := range suiteArms {
 		repo, qs := s.kept, s.docQ
 		switch set {
@@ -106,12 +120,16 @@ func scoreSuite(t testing.TB, s suiteRepos) suiteResult {
 		}
 		res.Scores[set] = map[string]armScore{}
 		for _, a := range arms {
-			o := Options{Mode: a}
-			if a == armBM25 {
-				o = Options{Mode: ModeText, Kind: "function,method"}
-			}
-			res.Scores[set][a] = evaluateOpts(t, repo, qs, o)
+			res.Scores[set][a] = evaluateOpts(t, repo, qs, armOptions(a))
 		}
 	}
 	return res
+}
+
+// armOptions are the search options of a reported arm.
+func armOptions(arm string) Options {
+	if arm == armBM25 {
+		return Options{Mode: ModeText, Kind: "function,method"}
+	}
+	return Options{Mode: arm}
 }

@@ -17,7 +17,8 @@ var suiteTune = flag.String("suite.tune", "", "quality suite: sweep fusion setti
 
 // TestSuiteTune is the tool for choosing the fusion defaults: for each
 // setting of a grid it logs every dev-half package's fused MRR@10 (docs
-// kept and stripped) and exact-name recall@1, next to the best single arm.
+// kept and stripped) and exact-name recall@1, next to the best single arm,
+// and the fused MRR@10 on the questions of the packages that have them.
 //
 //	go test ./search -run TestSuiteTune -suite.tune suite-dev -v
 func TestSuiteTune(t *testing.T) {
@@ -54,16 +55,24 @@ func TestSuiteTune(t *testing.T) {
 		hybrid := Options{Mode: ModeHybrid, ranking: &f}
 		var rows []string
 		var sum [3]float64
+		var asked []questionRun
 		for _, s := range repos {
 			k := evaluateOpts(t, s.kept, s.docQ, hybrid).MRR10
 			st := evaluateOpts(t, s.strip, s.docQ, hybrid).MRR10
 			n := evaluateOpts(t, s.kept, s.nameQ, hybrid).Recall1
 			sum[0], sum[1], sum[2] = sum[0]+k, sum[1]+st, sum[2]+n
-			rows = append(rows, fmt.Sprintf("%s %.3f/%.3f/%.3f", s.pkg.Lang, k, st, n))
+			row := fmt.Sprintf("%s %.3f/%.3f/%.3f", s.pkg.Lang, k, st, n)
+			if s.quest != nil {
+				runs := askQuestions(t, s, hybrid)
+				asked = append(asked, runs...)
+				row += fmt.Sprintf("/q%.3f", scoreRanks(questionRanks(runs)).MRR10)
+			}
+			rows = append(rows, row)
 		}
 		sort.Strings(rows)
 		n := float64(len(repos))
-		t.Logf("%-40s mean %.3f/%.3f/%.3f | %s", g.name, sum[0]/n, sum[1]/n, sum[2]/n, strings.Join(rows, " "))
+		t.Logf("%-40s mean %.3f/%.3f/%.3f questions %.3f | %s", g.name, sum[0]/n, sum[1]/n, sum[2]/n,
+			scoreRanks(questionRanks(asked)).MRR10, strings.Join(rows, " "))
 	}
 }
 

@@ -16,9 +16,10 @@ import (
 // The suite subcommand prepares the search quality suite (search/suite_test.go)
 // from the suite-dev and suite-test entries of sources.txt: for each package,
 // its source files as published (kept/) and with every function's doc
-// removed (stripped/), and its queries: a documented function's first doc
-// sentence, answered by that function, and the names defined once in the
-// package, answered by their definition.
+// removed (stripped/), its documentation (prose/, suite_prose.go), and its
+// queries: a documented function's first doc sentence, answered by that
+// function, and the names defined once in the package, answered by their
+// definition. internal/suite.FormatVersion names this layout.
 
 // suiteQuery is one query and the definition that answers it.
 type suiteQuery struct {
@@ -32,7 +33,7 @@ type suitePackage struct {
 	Name  string       `json:"name"`
 	Split string       `json:"split"` // suite-dev or suite-test
 	Lang  string       `json:"lang"`
-	Dir   string       `json:"dir"` // under the output directory: kept/ and stripped/
+	Dir   string       `json:"dir"` // under the output directory: kept/, stripped/ and prose/
 	Files int          `json:"files"`
 	Doc   []suiteQuery `json:"doc"`
 	Names []suiteQuery `json:"names"`
@@ -66,7 +67,11 @@ func runSuite(ctx context.Context, o options) error {
 			return err
 		}
 		p.Dir = s.dirName() + "-" + s.Split
-		logf("suite %s (%s, %s): %d files, %d doc queries, %d names", s, p.Split, p.Lang, p.Files, len(p.Doc), len(p.Names))
+		prose, err := writeProse(dirs[i], filepath.Join(o.out, p.Dir, "prose"))
+		if err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+		logf("suite %s (%s, %s): %d files, %d documentation files, %d doc queries, %d names", s, p.Split, p.Lang, p.Files, prose, len(p.Doc), len(p.Names))
 		pkgs = append(pkgs, p)
 	}
 	data, err := json.MarshalIndent(pkgs, "", " ")

@@ -26,11 +26,7 @@ func sourceFiles(s source, dir string, langs map[string]bool) ([]string, error) 
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			switch d.Name() {
-			// Vendored copies are other packages' code (setuptools carries
-			// pyparsing and more_itertools in _vendor), which may be held
-			// out or in the quality suite.
-			case "vendor", "_vendor", "vendored", "_vendored", "node_modules", "testdata", "third_party", "__pycache__", ".git":
+			if skipDir(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -42,6 +38,17 @@ func sourceFiles(s source, dir string, langs map[string]bool) ([]string, error) 
 	})
 	sort.Strings(files)
 	return files, err
+}
+
+// skipDir reports whether a directory of a package is left out. Vendored
+// copies are other packages' code (setuptools carries pyparsing and
+// more_itertools in _vendor), which may be held out or in the quality suite.
+func skipDir(name string) bool {
+	switch name {
+	case "vendor", "_vendor", "vendored", "_vendored", "node_modules", "testdata", "third_party", "__pycache__", ".git":
+		return true
+	}
+	return false
 }
 
 // mineSource mines every file of one package with a few workers, keeping

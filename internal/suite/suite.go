@@ -4,7 +4,9 @@
 // on), prepared by `bcindex-train suite` into a cache outside the
 // repository. Each package comes twice, docs kept and docs stripped, with
 // two query sets: documented functions' first doc sentences (answered by
-// the function) and names defined once (answered by their definition).
+// the function) and names defined once (answered by their definition); a
+// third set, questions written by people (questions.go), is asked of the
+// sources with docs kept together with the package's documentation.
 // Local search (package search) and the cluster (package cluster) are
 // measured on the same packages and queries.
 package suite
@@ -13,6 +15,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -30,28 +33,44 @@ type Query struct {
 	Query, Path, Name string
 }
 
-// Package is one package as `bcindex-train suite` describes it.
+// FormatVersion changes whenever what `bcindex-train suite` writes
+// changes, so that a cache written by an older version is rebuilt.
+// 2: each package's documentation under prose/docs/.
+const FormatVersion = 2
+
+// Package is one package as `bcindex-train suite` describes it, with its
+// questions (questions.go).
 type Package struct {
 	Name  string  `json:"name"`
 	Split string  `json:"split"` // suite-dev (tuned on) or suite-test (reported only)
 	Lang  string  `json:"lang"`
-	Dir   string  `json:"dir"` // under the suite's directory; holds kept/ and stripped/
+	Dir   string  `json:"dir"` // under the suite's directory; holds kept/, stripped/ and prose/
 	Doc   []Query `json:"doc"`
 	Names []Query `json:"names"`
+	// Questions are search/testdata/questions/<Dir>.json's, asked of
+	// kept/ and prose/ committed together (QuestionDirs).
+	Questions []Question `json:"-"`
 }
 
-// Load prepares the suite (once per sources.txt and chunker version) and
-// returns its directory and packages. root is the repository's top
-// directory relative to the test's (".." from a package directory). Where
-// the registries cannot be reached the test is skipped, or fails under
-// BCINDEX_CI.
+// QuestionDirs are the directories the package's questions are asked of,
+// for Commit: its sources with docs kept and its documentation.
+func (p Package) QuestionDirs(dir string) []string {
+	return []string{filepath.Join(dir, p.Dir, "kept"), filepath.Join(dir, p.Dir, "prose")}
+}
+
+// Load prepares the suite (once per sources.txt, chunker version and
+// format version) and returns its directory and packages with their
+// questions. root is the repository's top directory relative to the test's
+// (".." from a package directory). Where the registries cannot be reached
+// the test is skipped, or fails under BCINDEX_CI; a question file that does
+// not hold fails the test.
 func Load(t testing.TB, root string) (string, []Package) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(root, "cmd", "bcindex-train", "sources.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(append(data, byte(chunk.Version)))
+	sum := sha256.Sum256(append(data, byte(chunk.Version), byte(FormatVersion)))
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +98,9 @@ func Load(t testing.TB, root string) (string, []Package) {
 	if err := json.Unmarshal(b, &pkgs); err != nil {
 		t.Fatalf("%s: %v", manifest, err)
 	}
+	if err := AttachQuestions(filepath.Join(root, QuestionsDir), dir, pkgs); err != nil {
+		t.Fatalf("question suite: %v", err)
+	}
 	return dir, pkgs
 }
 
@@ -87,23 +109,30 @@ func lastLines(b []byte, n int) string {
 	return strings.Join(ls[max(0, len(ls)-n):], "\n")
 }
 
-// Commit commits the files under dir (one variant of a package) to a new
-// repository.
-func Commit(t testing.TB, dir string) *gittest.Repo {
+// Commit commits the files under dirs (one variant of a package, or
+// QuestionDirs) to a new repository, each at its path below its directory.
+// A directory that does not exist adds nothing (a package without
+// documentation).
+func Commit(t testing.TB, dirs ...string) *gittest.Repo {
 	t.Helper()
 	r := gittest.New(t)
 	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) && p == dir {
+				return filepath.SkipAll
+			}
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			b, err := os.ReadFile(p)
+			files[filepath.ToSlash(rel)] = string(b)
 			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		rel, _ := filepath.Rel(dir, p)
-		b, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	r.Write(files)
 	r.Git("add", "-A")
