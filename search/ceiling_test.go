@@ -33,7 +33,13 @@ import (
 //     others get none): text about the function that is not the query,
 //     nearer what a model could write.
 //
-//     go test ./search -run TestSummaryCeiling -suite.ceiling [-suite.full] [-suite.out FILE]
+//   - whole (questions only): the first sentence and the rest together.
+//
+// The questions set (written by people, not taken from docs) is asked of
+// the stripped sources with the package's documentation, beside the same
+// with docs kept in the code and no summaries.
+//
+//	go test ./search -run TestSummaryCeiling -suite.ceiling [-suite.full] [-suite.out FILE]
 var (
 	suiteCeiling = flag.Bool("suite.ceiling", false, "quality suite: measure generated summaries' ceiling (TestSummaryCeiling)")
 	suiteOnly    = flag.String("suite.only", "", "summary ceiling: only the packages whose name or half contains this")
@@ -52,6 +58,8 @@ func TestSummaryCeiling(t *testing.T) {
 		nq, nFirst, nRest int
 		mrr               map[string]map[string]float64 // variant → mode → MRR@10
 		names             map[string]float64            // variant → exact-name R@1 (hybrid)
+		questions         map[string]float64            // variant ("kept": docs in the code) → hybrid MRR@10
+		nQuestions        int
 	}
 	var rows []row
 	for _, p := range pkgs {
@@ -82,6 +90,9 @@ func TestSummaryCeiling(t *testing.T) {
 			o.Mode = ModeHybrid
 			r.names[v] = evaluateOpts(t, repo, nameQ, o).Recall1
 		}
+		if len(p.Questions) > 0 {
+			r.questions, r.nQuestions = ceilingQuestions(t, dir, p, first, rest), len(p.Questions)
+		}
 		rows = append(rows, r)
 		t.Logf("%s %s: %d queries, %d/%d stand-ins, hybrid %.3f / %.3f / %.3f", r.split, r.pkg, r.nq, r.nFirst, r.nRest,
 			r.mrr[""][ModeHybrid], r.mrr["first"][ModeHybrid], r.mrr["rest"][ModeHybrid])
@@ -105,12 +116,54 @@ func TestSummaryCeiling(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d / %d | %s | %s | **%s** | %s |\n", r.split, r.lang, r.pkg, r.nq, r.nFirst, r.nRest,
 			three(at(ModeText)), three(at(ModeVector)), three(at(ModeHybrid)), three(r.names))
 	}
+	b.WriteString("\n| half | language | package | questions | questions, hybrid MRR@10: docs stripped, summaries none / first / rest / whole doc | docs kept, no summaries |\n|---|---|---|---:|---|---|\n")
+	for _, r := range rows {
+		if r.nQuestions > 0 {
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s / %.3f | %.3f |\n", r.split, r.lang, r.pkg, r.nQuestions, three(r.questions), r.questions["whole"], r.questions["kept"])
+		}
+	}
 	t.Logf("summary ceiling (upper bound: stand-ins written from the stripped docs):\n%s", b.String())
 	if *suiteOut != "" {
 		if err := os.WriteFile(*suiteOut, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// ceilingQuestions asks p's questions of its stripped sources with its
+// documentation, with no summaries and with each set of stand-ins, and of
+// its sources with docs kept: hybrid MRR@10 by variant.
+func ceilingQuestions(t testing.TB, dir string, p suitePackage, first, rest []store.SummaryEntry) map[string]float64 {
+	mrr := func(repo *gitindex.Repo, o Options) float64 {
+		ranks := make([]int, len(p.Questions))
+		for i, q := range p.Questions {
+			ranks[i] = firstAnswer(searchTop10(t, repo, q.Question, o), questionAnswers(q))
+		}
+		return scoreRanks(ranks).MRR10
+	}
+	out := map[string]float64{"kept": mrr(questionRepo(t, dir, p), Options{Mode: ModeHybrid, NoSummaries: true})}
+	repo := suiteRepo(t, filepath.Join(dir, p.Dir, "stripped"), filepath.Join(dir, p.Dir, "prose"))
+	out[""] = mrr(repo, Options{Mode: ModeHybrid, NoSummaries: true})
+	writeStandIns(t, repo, first)
+	out["first"] = mrr(repo, Options{Mode: ModeHybrid})
+	writeStandIns(t, repo, rest)
+	out["rest"] = mrr(repo, Options{Mode: ModeHybrid})
+	writeStandIns(t, repo, whole(first, rest))
+	out["whole"] = mrr(repo, Options{Mode: ModeHybrid})
+	return out
+}
+
+// whole joins each function's first sentence with the rest of its doc.
+func whole(first, rest []store.SummaryEntry) []store.SummaryEntry {
+	more := map[[16]byte]string{}
+	for _, e := range rest {
+		more[e.Hash] = e.Summary.Summary
+	}
+	out := make([]store.SummaryEntry, len(first))
+	for i, e := range first {
+		out[i] = standIn(e.Hash, strings.TrimSpace(e.Summary.Summary+". "+more[e.Hash]))
+	}
+	return out
 }
 
 // standIns are the summaries written from each documented function's doc
