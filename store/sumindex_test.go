@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -62,5 +63,33 @@ func TestSummaryIndexRoundTrip(t *testing.T) {
 	}
 	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrNoSummaryIndex) {
 		t.Fatalf("removed: got %v", err)
+	}
+}
+
+// check finds a damaged summary index and --repair removes it, for the
+// next enhance run (or check --repair itself) to write anew.
+func TestCheckFindsDamagedSummaryIndex(t *testing.T) {
+	dir := t.TempDir()
+	if err := WriteSummaryIndex(dir, SummaryIndexHeader{Model: "m", Prompt: 1}, []SummaryEntry{{Hash: [16]byte{1}, Summary: GeneratedSummary{Summary: "Parses the config file."}}}); err != nil {
+		t.Fatal(err)
+	}
+	noListing := func(string) error { return nil }
+	rep, err := Check(context.Background(), dir, noListing)
+	if err != nil || len(rep.Damaged) != 0 || rep.Files != 1 {
+		t.Fatalf("sound: %+v %v", rep, err)
+	}
+	p := filepath.Join(dir, SummaryIndexFile)
+	b, _ := os.ReadFile(p)
+	b[len(b)/2] ^= 2
+	os.WriteFile(p, b, 0o644)
+	rep, err = Check(context.Background(), dir, noListing)
+	if err != nil || len(rep.Damaged) != 1 || rep.Damaged[0].Part != "summary index" {
+		t.Fatalf("damaged: %+v %v", rep, err)
+	}
+	if err := Repair(context.Background(), dir, rep, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the damaged summary index is still there: %v", err)
 	}
 }

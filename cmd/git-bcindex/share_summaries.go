@@ -20,27 +20,46 @@ import (
 // rewrites the summary index search ranks with. Nothing happens without a
 // configured model, or when neither side has summaries by it.
 func shareSummaries(c *cli.Context, repo *gitindex.Repo, remote string, emb embed.Embedder) (*indexer.SummaryShare, error) {
-	sub, err := enhanceConfig(repo)
-	if err != nil {
+	model, err := enhanceModel(repo)
+	if err != nil || model == "" {
 		return nil, err
 	}
-	model := strings.TrimSpace(sub.Option("model"))
-	if model == "" {
-		return nil, nil
-	}
-	wait := 2 * time.Minute
-	if c.IsSet("wait") {
-		wait = c.Duration("wait")
-	}
 	if c.Command.Name == "push" {
-		return indexer.PushSummaries(c.Context, repo, remote, model, enhance.PromptVersion, wait)
+		return indexer.PushSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
 	}
-	ss, err := indexer.FetchSummaries(c.Context, repo, remote, model, enhance.PromptVersion, wait)
+	ss, err := indexer.FetchSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
 	if err != nil || ss == nil {
 		return ss, err
 	}
-	_, err = enhance.Reindex(c.Context, enhance.Store{IndexDir: repo.IndexDir, LockWait: wait}, model, emb)
-	return ss, err
+	return ss, reindexSummaries(c, repo, emb)
+}
+
+// reindexSummaries rewrites the summary index search ranks with from the
+// stored summaries of the model bcindex.enhance.model names, if any.
+func reindexSummaries(c *cli.Context, repo *gitindex.Repo, emb embed.Embedder) error {
+	model, err := enhanceModel(repo)
+	if err != nil || model == "" {
+		return err
+	}
+	_, err = enhance.Reindex(c.Context, enhance.Store{IndexDir: repo.IndexDir, LockWait: lockWait(c)}, model, emb)
+	return err
+}
+
+// enhanceModel is bcindex.enhance.model, "" when unset.
+func enhanceModel(repo *gitindex.Repo) (string, error) {
+	sub, err := enhanceConfig(repo)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(sub.Option("model")), nil
+}
+
+// lockWait is --wait where the command has it, else two minutes.
+func lockWait(c *cli.Context) time.Duration {
+	if c.IsSet("wait") {
+		return c.Duration("wait")
+	}
+	return 2 * time.Minute
 }
 
 // printSummaryShare is printShare's line for the summaries.
