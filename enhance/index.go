@@ -49,7 +49,7 @@ func Reindex(ctx context.Context, st Store, model string, emb embed.Embedder) (i
 	if err != nil && !errors.Is(err, store.ErrNoSummaryIndex) && !errors.Is(err, store.ErrCorrupt) {
 		return 0, err
 	}
-	if old != nil && old.Header == h && len(old.Entries) == len(recs) && holdsAll(old, recs) {
+	if old != nil && old.Header == h && old.Len() == len(recs) && holdsAll(old, recs) {
 		return len(recs), nil
 	}
 	if len(recs) == 0 {
@@ -79,9 +79,11 @@ func embedSummaries(ctx context.Context, emb embed.Embedder, old *store.SummaryI
 	var need []int
 	for i, r := range recs {
 		if old != nil && old.Header.Embed == emb.ID() && old.Header.Dim == emb.Dim() {
-			if j, ok := old.ByHash[r.Hash]; ok && old.Entries[j].Summary.Text() == r.Summary.Text() {
-				recs[i].Vector = old.Entries[j].Vector
-				continue
+			if j, ok := old.ByHash[r.Hash]; ok {
+				if g, err := old.Summary(j); err == nil && g.Text() == r.Summary.Text() {
+					recs[i].Vector = old.Vector(j)
+					continue
+				}
 			}
 		}
 		need = append(need, i)

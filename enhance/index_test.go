@@ -36,8 +36,8 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stats.Searched != len(items) || len(x.Entries) != len(items) || x.Header.Dim != emb.Dim() || x.Header.Embed != emb.ID() || x.Header.Model != "scripted" {
-		t.Fatalf("stats %+v; index header %+v with %d entries", stats, x.Header, len(x.Entries))
+	if stats.Searched != len(items) || x.Len() != len(items) || x.Header.Dim != emb.Dim() || x.Header.Embed != emb.ID() || x.Header.Model != "scripted" {
+		t.Fatalf("stats %+v; index header %+v with %d entries", stats, x.Header, x.Len())
 	}
 
 	q := search.Options{Query: "negotiate mailbox heartbeat", Mode: search.ModeText, Embedder: emb}

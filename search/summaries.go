@@ -44,10 +44,10 @@ func (v *view) loadSummaries(opts *Options, res *Result) {
 		}
 		return
 	}
-	if len(x.Entries) == 0 {
+	if x.Len() == 0 {
 		return
 	}
-	s := &summaries{x: x, rows: make([][][2]int, len(x.Entries))}
+	s := &summaries{x: x, rows: make([][][2]int, x.Len())}
 	for si, seg := range v.snap.Segments {
 		allow := v.allow[si]
 		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {
@@ -70,9 +70,10 @@ func (v *view) summaryOf(hash [16]byte, indexed bool) *store.GeneratedSummary {
 		return nil
 	}
 	if e, ok := v.sums.x.ByHash[hash]; ok {
-		g := v.sums.x.Entries[e].Summary
-		g.Generated = true
-		return &g
+		if g, err := v.sums.x.Summary(e); err == nil {
+			g.Generated = true
+			return &g
+		}
 	}
 	return nil
 }
@@ -84,7 +85,7 @@ func (v *view) addSummaryTF(t string, w float64, tfn map[[2]int]float64) {
 		return
 	}
 	x := v.sums.x
-	for _, p := range x.Terms[t] {
+	for _, p := range x.Postings(t) {
 		rows := v.sums.rows[p.Entry]
 		if len(rows) == 0 {
 			continue
@@ -109,15 +110,10 @@ func (v *view) summaryVectors(embedID string, query []float32, out []cand) []can
 		score float64
 	}
 	var top []scored
-	for e, ent := range v.sums.x.Entries {
-		if len(v.sums.rows[e]) == 0 || len(ent.Vector) != len(query) {
-			continue
+	for e, rows := range v.sums.rows {
+		if len(rows) > 0 {
+			top = append(top, scored{e, v.sums.x.Dot(e, query)})
 		}
-		var dot float64
-		for i, q := range query {
-			dot += float64(q) * float64(ent.Vector[i])
-		}
-		top = append(top, scored{e, dot})
 	}
 	slices.SortFunc(top, func(a, b scored) int {
 		switch {

@@ -34,7 +34,8 @@ import (
 //	per entry, by content hash:  hash (16 B), uvarint word count,
 //	                             uvarint length, JSON GeneratedSummary
 //	uvarint term count; per term, sorted: uvarint length, term,
-//	                             uvarint postings, per posting uvarint
+//	                             uvarint length of its postings, then
+//	                             uvarint postings and per posting uvarint
 //	                             entry delta and uvarint frequency
 //	per entry, when Dim > 0:     Dim float32 (little endian), unit length
 //	CRC-32C of all the above (4 B, little endian)
@@ -89,14 +90,78 @@ type SummaryEntry struct {
 // SummaryPosting is one entry holding a term.
 type SummaryPosting struct{ Entry, Freq int }
 
-// SummaryIndex is a summary index read into memory.
+// SummaryIndex is a summary index as a query reads it: the hashes, word
+// counts and term dictionary decoded, each record, postings list and
+// vector left in the file's bytes until it is asked for (a query reads
+// the postings of its own terms and the records of its hits only).
 type SummaryIndex struct {
-	Header  SummaryIndexHeader
-	Entries []SummaryEntry
-	ByHash  map[[16]byte]int
-	Lens    []int // words per entry
-	AvgLen  float64
-	Terms   map[string][]SummaryPosting
+	Header SummaryIndexHeader
+	Hashes [][16]byte
+	ByHash map[[16]byte]int
+	Lens   []int // words per entry
+	AvgLen float64
+
+	records  [][]byte          // per entry: its JSON GeneratedSummary
+	postings map[string][]byte // term → count and (delta, frequency) uvarints
+	vectors  []byte            // Dim little-endian float32 per entry
+}
+
+// Len is the number of summaries.
+func (x *SummaryIndex) Len() int { return len(x.Hashes) }
+
+// Summary decodes entry i's summary.
+func (x *SummaryIndex) Summary(i int) (GeneratedSummary, error) {
+	var g GeneratedSummary
+	if err := json.Unmarshal(x.records[i], &g); err != nil {
+		return g, fmt.Errorf("summary %x: %w: %v", x.Hashes[i], ErrCorrupt, err)
+	}
+	return g, nil
+}
+
+// Postings returns the entries holding term, with its frequency in each.
+func (x *SummaryIndex) Postings(term string) []SummaryPosting {
+	b, ok := x.postings[term]
+	if !ok {
+		return nil
+	}
+	r := &sumReader{b: b}
+	n := r.uvarint()
+	out := make([]SummaryPosting, 0, min(n, len(b)))
+	e := 0
+	for i := 0; i < n && r.err == nil; i++ {
+		e += r.uvarint()
+		f := r.uvarint()
+		if r.err != nil || e >= len(x.Hashes) {
+			break // the checksum held, so only a faulty writer gets here
+		}
+		out = append(out, SummaryPosting{e, f})
+	}
+	return out
+}
+
+// Vector returns entry i's vector (nil when the index holds none).
+func (x *SummaryIndex) Vector(i int) []float32 {
+	d := x.Header.Dim
+	if d == 0 {
+		return nil
+	}
+	v := make([]float32, d)
+	raw := x.vectors[4*d*i:]
+	for j := range v {
+		v[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:]))
+	}
+	return v
+}
+
+// Dot is the dot product of entry i's vector with q, which has Dim floats,
+// read in place.
+func (x *SummaryIndex) Dot(i int, q []float32) float64 {
+	raw := x.vectors[4*len(q)*i:]
+	var dot float64
+	for j, f := range q {
+		dot += float64(f) * float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])))
+	}
+	return dot
 }
 
 // WriteSummaryIndex writes the entries (any order; vectors of h.Dim
@@ -143,15 +208,17 @@ func WriteSummaryIndex(indexDir string, h SummaryIndexHeader, entries []SummaryE
 	for _, t := range names {
 		ps := terms[t]
 		sort.Slice(ps, func(i, j int) bool { return ps[i].Entry < ps[j].Entry })
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(len(ps)))
+		block := binary.AppendUvarint(nil, uint64(len(ps)))
 		last := 0
 		for _, p := range ps {
-			b = binary.AppendUvarint(b, uint64(p.Entry-last))
-			b = binary.AppendUvarint(b, uint64(p.Freq))
+			block = binary.AppendUvarint(block, uint64(p.Entry-last))
+			block = binary.AppendUvarint(block, uint64(p.Freq))
 			last = p.Entry
 		}
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+		b = binary.AppendUvarint(b, uint64(len(block)))
+		b = append(b, block...)
 	}
 	for _, e := range es {
 		for _, x := range e.Vector[:h.Dim] {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/crc32"
-	"math"
 )
 
 // sumReader reads the summary index's fields, remembering the first error.
@@ -51,54 +50,41 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 		return nil, errors.New("checksum mismatch")
 	}
 	r := &sumReader{b: body[len(sumMagic):]}
-	x := &SummaryIndex{ByHash: map[[16]byte]int{}, Terms: map[string][]SummaryPosting{}}
+	x := &SummaryIndex{ByHash: map[[16]byte]int{}}
 	if err := json.Unmarshal(r.bytes(r.uvarint()), &x.Header); err != nil && r.err == nil {
 		return nil, err
 	}
-	var total int
+	if x.Header.Dim < 0 || x.Header.Dim > 1<<16 {
+		return nil, errors.New("bad vector size")
+	}
 	n := r.uvarint()
-	x.Entries = make([]SummaryEntry, 0, min(n, len(r.b)/18))
-	x.Lens = make([]int, 0, cap(x.Entries))
+	size := min(n, len(r.b)/18)
+	x.Hashes, x.Lens, x.records = make([][16]byte, 0, size), make([]int, 0, size), make([][]byte, 0, size)
+	var total int
 	for i := 0; i < n && r.err == nil; i++ {
-		var e SummaryEntry
-		copy(e.Hash[:], r.bytes(16))
+		h := [16]byte(append([]byte(nil), r.bytes(16)...)[:16:16])
 		words := r.uvarint()
-		if err := json.Unmarshal(r.bytes(r.uvarint()), &e.Summary); err != nil && r.err == nil {
-			return nil, err
+		rec := r.bytes(r.uvarint())
+		if r.err != nil {
+			break
 		}
-		x.ByHash[e.Hash] = len(x.Entries)
-		x.Entries = append(x.Entries, e)
+		x.ByHash[h] = len(x.Hashes)
+		x.Hashes = append(x.Hashes, h)
 		x.Lens = append(x.Lens, words)
+		x.records = append(x.records, rec)
 		total += words
 	}
-	if len(x.Entries) > 0 {
-		x.AvgLen = float64(total) / float64(len(x.Entries))
+	if len(x.Hashes) > 0 {
+		x.AvgLen = float64(total) / float64(len(x.Hashes))
 	}
 	nt := r.uvarint()
+	x.postings = make(map[string][]byte, min(nt, len(r.b)))
 	for i := 0; i < nt && r.err == nil; i++ {
 		t := string(r.bytes(r.uvarint()))
-		np := r.uvarint()
-		ps := make([]SummaryPosting, 0, min(np, len(r.b)/2))
-		e := 0
-		for j := 0; j < np && r.err == nil; j++ {
-			e += r.uvarint()
-			f := r.uvarint()
-			if e >= len(x.Entries) {
-				return nil, errors.New("posting past the last entry")
-			}
-			ps = append(ps, SummaryPosting{e, f})
-		}
-		x.Terms[t] = ps
+		x.postings[t] = r.bytes(r.uvarint())
 	}
-	if d := x.Header.Dim; d > 0 && r.err == nil {
-		raw := r.bytes(4 * d * len(x.Entries))
-		for i := 0; r.err == nil && i < len(x.Entries); i++ {
-			v := make([]float32, d)
-			for j := range v {
-				v[j] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*(i*d+j):]))
-			}
-			x.Entries[i].Vector = v
-		}
+	if d := x.Header.Dim; d > 0 {
+		x.vectors = r.bytes(4 * d * len(x.Hashes))
 	}
 	if r.err == nil && len(r.b) != 0 {
 		return nil, errors.New("bytes after the vectors")

@@ -25,18 +25,25 @@ func TestSummaryIndexRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.Header != h || len(x.Entries) != 2 {
-		t.Fatalf("header %+v, %d entries", x.Header, len(x.Entries))
+	if x.Header != h || x.Len() != 2 {
+		t.Fatalf("header %+v, %d entries", x.Header, x.Len())
 	}
 	i, ok := x.ByHash[[16]byte{9}]
-	if !ok || x.Entries[i].Summary.Keywords[1] != "backoff" || x.Entries[i].Vector[1] != 0.8 || !x.Entries[i].Summary.Generated {
-		t.Fatalf("entry: %+v", x.Entries[i])
+	g, err := x.Summary(i)
+	if !ok || err != nil || g.Keywords[1] != "backoff" || x.Vector(i)[1] != 0.8 || !g.Generated {
+		t.Fatalf("entry %d: %+v %v", i, g, err)
 	}
-	ps := x.Terms["backoff"]
+	if d := x.Dot(i, []float32{1, 1}); d < 1.399 || d > 1.401 {
+		t.Errorf("dot = %v, want 1.4", d)
+	}
+	if ps := x.Postings("nowhere"); ps != nil {
+		t.Errorf("postings of a missing term: %+v", ps)
+	}
+	ps := x.Postings("backoff")
 	if len(ps) != 1 || ps[0].Entry != i || ps[0].Freq != 2 {
 		t.Errorf("postings of backoff: %+v", ps)
 	}
-	if ps := x.Terms["config"]; len(ps) != 1 || ps[0].Entry != x.ByHash[[16]byte{1}] {
+	if ps := x.Postings("config"); len(ps) != 1 || ps[0].Entry != x.ByHash[[16]byte{1}] {
 		t.Errorf("postings of config: %+v", ps)
 	}
 	if x.Lens[i] < 5 || x.AvgLen <= 0 {
