@@ -83,24 +83,6 @@ func decodeSummaryEntry(raw []byte, model string, prompt int) ([]byte, string) {
 	return rec, ""
 }
 
-// withStore runs fn on the index's store under the index lock.
-func withStore(ctx context.Context, r *gitindex.Repo, lockWait time.Duration, fn func(*store.Store) error) error {
-	lock, err := store.AcquireLock(ctx, r.IndexDir, lockWait)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	st, err := store.OpenStore(r.IndexDir)
-	if err != nil {
-		return err
-	}
-	err = fn(st)
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // PushSummaries adds the summaries model wrote under prompt that the
 // shared tree lacks (folding in the remote's) and pushes the ref; nil when
 // there is nothing to share.
@@ -128,7 +110,7 @@ func PushSummaries(ctx context.Context, r *gitindex.Repo, remote, model string, 
 		parents = append(parents, h)
 	}
 	sum := &SummaryShare{Ref: string(ref)}
-	err = withStore(ctx, r, lockWait, func(st *store.Store) error {
+	err = store.WithLocked(ctx, r.IndexDir, lockWait, func(st *store.Store) error {
 		return st.Summaries(prompt, model, func(hash [16]byte, v []byte) error {
 			x := hex.EncodeToString(hash[:])
 			if _, ok := entries[x[:2]][x[2:]]; ok {
@@ -181,7 +163,7 @@ func FetchSummaries(ctx context.Context, r *gitindex.Repo, remote, model string,
 		return nil, err
 	}
 	sum := &SummaryShare{Ref: string(ref), Commit: head.String(), Rejected: map[string]int{}}
-	err = withStore(ctx, r, lockWait, func(st *store.Store) error {
+	err = store.WithLocked(ctx, r.IndexDir, lockWait, func(st *store.Store) error {
 		have, err := st.SummaryHashes(prompt, model)
 		if err != nil {
 			return err

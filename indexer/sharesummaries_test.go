@@ -17,7 +17,7 @@ import (
 
 func putSummaries(t *testing.T, r *gitindex.Repo, recs map[[16]byte]store.GeneratedSummary) {
 	t.Helper()
-	err := withStore(context.Background(), r, 0, func(st *store.Store) error {
+	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
 		b := st.NewBatch()
 		for h, g := range recs {
 			v, _ := json.Marshal(g)
@@ -35,7 +35,7 @@ func putSummaries(t *testing.T, r *gitindex.Repo, recs map[[16]byte]store.Genera
 func storedSummaries(t *testing.T, r *gitindex.Repo, model string, prompt int) map[[16]byte]store.GeneratedSummary {
 	t.Helper()
 	out := map[[16]byte]store.GeneratedSummary{}
-	err := withStore(context.Background(), r, 0, func(st *store.Store) error {
+	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
 		return st.Summaries(prompt, model, func(h [16]byte, v []byte) error {
 			var g store.GeneratedSummary
 			err := json.Unmarshal(v, &g)

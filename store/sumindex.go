@@ -124,14 +124,14 @@ func (x *SummaryIndex) Postings(term string) []SummaryPosting {
 	if !ok {
 		return nil
 	}
-	r := &sumReader{b: b}
-	n := r.uvarint()
+	r := &Decoder{Buf: b}
+	n := bounded(r)
 	out := make([]SummaryPosting, 0, min(n, len(b)))
 	e := 0
-	for i := 0; i < n && r.err == nil; i++ {
-		e += r.uvarint()
-		f := r.uvarint()
-		if r.err != nil || e >= len(x.Hashes) {
+	for i := 0; i < n && r.Err == nil; i++ {
+		e += int(r.Uint())
+		f := int(r.Uint())
+		if r.Err != nil || e < 0 || e >= len(x.Hashes) {
 			break // the checksum held, so only a faulty writer gets here
 		}
 		out = append(out, SummaryPosting{e, f})

@@ -7,38 +7,18 @@ import (
 	"hash/crc32"
 )
 
-// sumReader reads the summary index's fields, remembering the first error.
-type sumReader struct {
-	b   []byte
-	err error
-}
-
-var errSumShort = errors.New("cut short")
-
-func (r *sumReader) uvarint() int {
-	if r.err != nil {
+// bounded reads a count or length that cannot exceed what is left of d
+// (any real one fits in the bytes it counts), so that a bad one neither
+// overflows int nor allocates more than the file.
+func bounded(d *Decoder) int {
+	v := d.Uint()
+	if v > uint64(len(d.Buf)) {
+		if d.Err == nil {
+			d.Err = errShort
+		}
 		return 0
 	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > uint64(len(r.b))*8+1<<20 {
-		r.err = errSumShort
-		return 0
-	}
-	r.b = r.b[n:]
 	return int(v)
-}
-
-func (r *sumReader) bytes(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(r.b) {
-		r.err = errSumShort
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
 }
 
 func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
@@ -49,25 +29,26 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch")
 	}
-	r := &sumReader{b: body[len(sumMagic):]}
+	r := &Decoder{Buf: body[len(sumMagic):]}
 	x := &SummaryIndex{ByHash: map[[16]byte]int{}}
-	if err := json.Unmarshal(r.bytes(r.uvarint()), &x.Header); err != nil && r.err == nil {
+	if err := json.Unmarshal(r.Bytes(bounded(r)), &x.Header); err != nil && r.Err == nil {
 		return nil, err
 	}
 	if x.Header.Dim < 0 || x.Header.Dim > 1<<16 {
 		return nil, errors.New("bad vector size")
 	}
-	n := r.uvarint()
-	size := min(n, len(r.b)/18)
+	n := bounded(r)
+	size := min(n, len(r.Buf)/18)
 	x.Hashes, x.Lens, x.records = make([][16]byte, 0, size), make([]int, 0, size), make([][]byte, 0, size)
 	var total int
-	for i := 0; i < n && r.err == nil; i++ {
-		h := [16]byte(append([]byte(nil), r.bytes(16)...)[:16:16])
-		words := r.uvarint()
-		rec := r.bytes(r.uvarint())
-		if r.err != nil {
+	for i := 0; i < n && r.Err == nil; i++ {
+		hb := r.Bytes(16)
+		words := bounded(r)
+		rec := r.Bytes(bounded(r))
+		if r.Err != nil {
 			break
 		}
+		h := [16]byte(hb)
 		x.ByHash[h] = len(x.Hashes)
 		x.Hashes = append(x.Hashes, h)
 		x.Lens = append(x.Lens, words)
@@ -77,17 +58,17 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 	if len(x.Hashes) > 0 {
 		x.AvgLen = float64(total) / float64(len(x.Hashes))
 	}
-	nt := r.uvarint()
-	x.postings = make(map[string][]byte, min(nt, len(r.b)))
-	for i := 0; i < nt && r.err == nil; i++ {
-		t := string(r.bytes(r.uvarint()))
-		x.postings[t] = r.bytes(r.uvarint())
+	nt := bounded(r)
+	x.postings = make(map[string][]byte, min(nt, len(r.Buf)))
+	for i := 0; i < nt && r.Err == nil; i++ {
+		t := string(r.Bytes(bounded(r)))
+		x.postings[t] = r.Bytes(bounded(r))
 	}
 	if d := x.Header.Dim; d > 0 {
-		x.vectors = r.bytes(4 * d * len(x.Hashes))
+		x.vectors = r.Bytes(4 * d * len(x.Hashes))
 	}
-	if r.err == nil && len(r.b) != 0 {
+	if r.Err == nil && len(r.Buf) != 0 {
 		return nil, errors.New("bytes after the vectors")
 	}
-	return x, r.err
+	return x, r.Err
 }
