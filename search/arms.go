@@ -179,30 +179,45 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 	}
 	avgdl := float64(totalLen) / float64(n)
 	best, idfs := 0.0, 0.0
+	// A posting's frequency is normalised by its row's length; a generated
+	// summary adds its own, normalised alike (summaries.go): BM25F, with
+	// one saturation below.
+	type posting struct {
+		k  [2]int
+		tf float64
+	}
 	scores := map[[2]int]float64{}
 	held := map[[2]int]float64{} // IDF of the query terms each row holds
 	for _, t := range terms {
-		// Each row's frequency of t, normalised by its length; a generated
-		// summary adds its own (summaries.go): BM25F, saturated once below.
-		tfn := map[[2]int]float64{}
+		var ps []posting
 		for s, seg := range v.snap.Segments {
 			allow := v.allow[s]
 			it := seg.Lex.Postings(t)
 			for it.Next() {
 				if allow.Test(uint(it.Row())) {
 					dl := float64(seg.Lex.DocLen(it.Row()))
-					tfn[[2]int{s, it.Row()}] += float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)
+					ps = append(ps, posting{[2]int{s, it.Row()}, float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
 				}
 			}
 		}
-		v.addSummaryTF(t, v.fusion.summaryText, tfn)
-		df := float64(len(tfn))
+		if extra := v.summaryTF(t, v.fusion.summaryText); len(extra) > 0 {
+			for i := range ps {
+				if x, ok := extra[ps[i].k]; ok {
+					ps[i].tf += x
+					delete(extra, ps[i].k)
+				}
+			}
+			for k, x := range extra {
+				ps = append(ps, posting{k, x})
+			}
+		}
+		df := float64(len(ps))
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		best += idf * (bm25K1 + 1)
 		idfs += idf
-		for k, tf := range tfn {
-			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1)
-			held[k] += idf
+		for _, p := range ps {
+			scores[p.k] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1)
+			held[p.k] += idf
 		}
 	}
 	out := make([]cand, 0, len(scores))

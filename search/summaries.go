@@ -78,12 +78,14 @@ func (v *view) summaryOf(hash [16]byte, indexed bool) *store.GeneratedSummary {
 	return nil
 }
 
-// addSummaryTF adds term t's frequency in the summaries of the visible
-// rows to tfn (the rows' length-normalised frequencies), at weight w.
-func (v *view) addSummaryTF(t string, w float64, tfn map[[2]int]float64) {
+// summaryTF returns term t's frequency in the summaries of the visible
+// rows, normalised by the summaries' lengths and weighted w, by row; nil
+// when there are none.
+func (v *view) summaryTF(t string, w float64) map[[2]int]float64 {
 	if v.sums == nil || w == 0 {
-		return
+		return nil
 	}
+	tfn := map[[2]int]float64{}
 	x := v.sums.x
 	for _, p := range x.Postings(t) {
 		rows := v.sums.rows[p.Entry]
@@ -96,6 +98,7 @@ func (v *view) addSummaryTF(t string, w float64, tfn map[[2]int]float64) {
 			tfn[k] += add
 		}
 	}
+	return tfn
 }
 
 // summaryVectors merges the summaries' vector scores into the vector
