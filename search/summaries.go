@@ -14,9 +14,8 @@ import (
 //   - In the text arm, a summary is a field of its own: its words add to
 //     the row's term frequencies at weight fusionConfig.summaryText,
 //     normalised by the summaries' own lengths (BM25F), before BM25's
-//     saturation. A summary repeating a term cannot outweigh the code
-//     holding it, and a name match is the symbol arm's, which a summary
-//     never feeds.
+//     one saturation, which bounds what a summary repeating a term can
+//     add; a name match is the symbol arm's, which a summary never feeds.
 //   - In the vector arm, a row scores the better of its code vector and
 //     its summary's vector, when the summary index holds vectors of the
 //     query's embedder.
