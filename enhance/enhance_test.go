@@ -50,6 +50,7 @@ var idLine = regexp.MustCompile(`### id (\d+): (\S+) (\S*) in`)
 type model struct {
 	mu    sync.Mutex
 	asked []string
+	say   map[string]string // name → its summary, instead of "Summary of NAME, a KIND."
 }
 
 func (m *model) answer(req llm.Request) chattest.Step {
@@ -60,7 +61,11 @@ func (m *model) answer(req llm.Request) chattest.Step {
 		m.asked = append(m.asked, g[3])
 		id := 0
 		fmt.Sscan(g[1], &id)
-		chunks = append(chunks, map[string]any{"id": id, "summary": "Summary of " + g[3] + ", a " + g[2] + ".",
+		sum := "Summary of " + g[3] + ", a " + g[2] + "."
+		if s, ok := m.say[g[3]]; ok {
+			sum = s
+		}
+		chunks = append(chunks, map[string]any{"id": id, "summary": sum,
 			"keywords": []string{g[3], "alpha", "beta", "gamma"}, "purpose": "purpose of " + g[3]})
 	}
 	m.mu.Unlock()

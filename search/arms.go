@@ -176,8 +176,12 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	}
 	avgdl := float64(totalLen) / float64(n)
 	best, idfs := 0.0, 0.0
+	// A posting's frequency is normalised by its row's length; a generated
+	// summary adds its own, normalised alike (summaries.go): BM25F, with
+	// one saturation below.
 	type posting struct {
-		seg, row, tf int
+		k  [2]int
+		tf float64
 	}
 	scores := map[[2]int]float64{}
 	held := map[[2]int]float64{} // IDF of the query terms each row holds
@@ -188,22 +192,29 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 			it := seg.Lex.Postings(t)
 			for it.Next() {
 				if allow.Test(uint(it.Row())) {
-					ps = append(ps, posting{s, it.Row(), it.Freq()})
+					dl := float64(seg.Lex.DocLen(it.Row()))
+					ps = append(ps, posting{[2]int{s, it.Row()}, float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
 				}
 			}
 		}
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		if extra := v.summaryTF(t, v.fusion.summaryText); len(extra) > 0 {
+			for i := range ps {
+				if x, ok := extra[ps[i].k]; ok {
+					ps[i].tf += x
+					delete(extra, ps[i].k)
+				}
+			}
+			for k, x := range extra {
+				ps = append(ps, posting{k, x})
+			}
+		}
+		df := float64(len(ps))
+		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		best += idf * (bm25K1 + 1)
 		idfs += idf
-		if len(ps) == 0 {
-			continue
-		}
 		for _, p := range ps {
-			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
-			tf := float64(p.tf)
-			k := [2]int{p.seg, p.row}
-			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
-			held[k] += idf
+			scores[p.k] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1)
+			held[p.k] += idf
 		}
 	}
 	out := make([]cand, 0, len(scores))
@@ -243,7 +254,16 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(vecs) != 1 {
 		return nil, nil
 	}
-	return v.vectorArmVec(vecs[0])
+	out, err := v.vectorArmVec(vecs[0])
+	if err != nil || v.sums == nil {
+		return out, err
+	}
+	out = v.summaryVectors(emb.ID(), vecs[0], out)
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out, nil
 }
 
 // vectorArmVec ranks rows by cosine similarity with a query vector. It

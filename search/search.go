@@ -64,6 +64,9 @@ type Options struct {
 	Index     indexer.Options
 	LockWait  time.Duration // how long to wait for a running indexer
 	OnIndexed func(*indexer.Summary)
+	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
+	// of the ranking and the hits, to compare.
+	NoSummaries bool
 
 	// Unexported, for the package's own tuning tools and tests: ranking
 	// replaces the tuned fusion settings (nil: defaultFusion),
@@ -112,6 +115,10 @@ type Hit struct {
 	// Refs are the searched revisions holding this content, each with the
 	// path and lines it has there, in the order they were asked.
 	Refs []RefHit `json:"refs,omitempty"`
+	// GeneratedSummary is what a chat model wrote of the chunk (`git
+	// bcindex enhance`): generated text, shown marked so and never as the
+	// author's doc comment (Meta.Doc).
+	GeneratedSummary *store.GeneratedSummary `json:"generated_summary,omitempty"`
 	store.Meta
 }
 
@@ -201,6 +208,7 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}
 
+	view.loadSummaries(&opts, res)
 	fused, err := view.rank(ctx, &opts)
 	if err != nil {
 		return nil, err

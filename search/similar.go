@@ -157,6 +157,8 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		ranked = ranked[:opts.K]
 	}
 	v.rev = res.Target.Rev
+	// Code is compared with code; the hits only show their summaries.
+	v.loadSummaries(&opts, nil)
 	hits, err := v.hits(ranked, &opts)
 	if err != nil {
 		return nil, err

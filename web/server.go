@@ -150,6 +150,9 @@ type form struct {
 	// query is Q parsed once for the page: the search and the marks in
 	// its snippets read it. The zero Query when Q is blank.
 	query query.Query
+	// NoSummaries (summaries=off) ranks and shows without the generated
+	// summaries, as the CLI's --no-summaries.
+	NoSummaries bool
 }
 
 // maxK is the most hits a page shows.
@@ -171,13 +174,20 @@ func readForm(r *http.Request, defK int) (f form, bad string) {
 		}
 		f.K = k
 	}
+	switch v := q.Get("summaries"); v {
+	case "", "on":
+	case "off":
+		f.NoSummaries = true
+	default:
+		return f, fmt.Sprintf("summaries=%q: on (default) or off", v)
+	}
 	f.Exact = readExactForm(q)
 	f.query, _ = query.Parse(f.Q)
 	return f, ""
 }
 
 func (f form) options() search.Options {
-	return search.Options{Parsed: &f.query, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind}
+	return search.Options{Parsed: &f.query, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind, NoSummaries: f.NoSummaries}
 }
 
 // refs lists HEAD, the branches and the tags for the revision picker.

@@ -11,9 +11,9 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 )
 
 func searchCommand() *cli.Command {
@@ -31,6 +31,7 @@ func searchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
+			&cli.BoolFlag{Name: "no-summaries", Usage: "rank and show without the summaries `git bcindex enhance` wrote, to compare"},
 		}, filterFlags(), snippetFlags(), listFlags(), displayFlags(), remoteFlags()),
 		Action: runSearch,
 	}
@@ -67,6 +68,7 @@ func runSearch(c *cli.Context) error {
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  s.indexOptions(),
 		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
+		NoSummaries: c.Bool("no-summaries"),
 	}
 	what := revLabel(opts.Refs)
 	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {
@@ -92,7 +94,11 @@ func runSearch(c *cli.Context) error {
 	}
 	res.Hits = res.Hits[min(offset, len(res.Hits)):]
 	for _, d := range res.Damaged {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (run `git bcindex index` to rebuild it)\n", d)
+		hint := "run `git bcindex index` to rebuild it"
+		if d == store.SummaryIndexFile {
+			d, hint = "the summary index "+d+" is damaged", "run `git bcindex enhance` to write it anew"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (%s)\n", d, hint)
 	}
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
@@ -103,7 +109,6 @@ func runSearch(c *cli.Context) error {
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
 	}
-	sums := hitSummaries(c.Context, repo, res.Hits)
 	switch {
 	case byRef:
 		o, err := openOutput(c, repo, q)
@@ -118,12 +123,12 @@ func runSearch(c *cli.Context) error {
 	case asJSON:
 		enc := json.NewEncoder(c.App.Writer)
 		for _, h := range res.Hits {
-			if err := enc.Encode(withSummary(h, sums)); err != nil {
+			if err := enc.Encode(h); err != nil {
 				return err
 			}
 		}
 	default:
-		if err := printResults(c, repo, q, res.Hits, len(res.Revisions) > 1, sums); err != nil {
+		if err := printResults(c, repo, q, res.Hits, len(res.Revisions) > 1); err != nil {
 			return err
 		}
 	}
@@ -133,11 +138,9 @@ func runSearch(c *cli.Context) error {
 	return nil
 }
 
-func printHits(w io.Writer, p colorizer, hits []search.Hit) { printHitsSummarised(w, p, hits, nil) }
-
-// printHitsSummarised is printHits with each hit's generated summary, if
-// sums holds one, under its header line.
-func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[string]enhance.Record) {
+// printHits prints each hit's header line, its generated summary if it
+// has one, and its snippet.
+func printHits(w io.Writer, p colorizer, hits []search.Hit) {
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -148,8 +151,8 @@ func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[s
 		}
 		fmt.Fprintf(w, "%s%s  %s  %s\n", p.path(h.Path, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
 			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
-		if r, ok := sums[h.ContentHash]; ok {
-			printGenerated(w, p, r)
+		if h.GeneratedSummary != nil {
+			printGenerated(w, p, h.GeneratedSummary)
 		}
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {

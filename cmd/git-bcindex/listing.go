@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
@@ -27,7 +26,7 @@ func listing(c *cli.Context) bool { return c.Bool("vimgrep") || c.Bool("files-wi
 
 // printResults prints hits in the form the flags ask for, through the pager
 // and in colour when those apply.
-func printResults(c *cli.Context, repo *gitindex.Repo, q *query.Query, hits []search.Hit, withRefs bool, sums map[string]enhance.Record) error {
+func printResults(c *cli.Context, repo *gitindex.Repo, q *query.Query, hits []search.Hit, withRefs bool) error {
 	if c.Bool("vimgrep") && c.Bool("files-with-matches") {
 		return usageError{"--vimgrep and --files-with-matches are exclusive"}
 	}
@@ -44,7 +43,7 @@ func printResults(c *cli.Context, repo *gitindex.Repo, q *query.Query, hits []se
 	case withRefs:
 		printHitsWithRefs(o.w, o.paint, hits)
 	default:
-		printHitsSummarised(o.w, o.paint, hits, sums)
+		printHits(o.w, o.paint, hits)
 	}
 	return nil
 }
