@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -181,14 +182,20 @@ func TestEnhanceResume(t *testing.T) {
 	items, _ := Collect(context.Background(), repo, nil, 1<<20)
 	m := &model{}
 	ctx, cancel := context.WithCancel(context.Background())
+	// Ctrl-C while the second batch is in flight: its answer is held back
+	// until the cancelled run has returned, so the run can never receive
+	// it, however the machine schedules the two sides.
+	released := make(chan struct{})
 	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
 		if n == 1 {
-			cancel() // Ctrl-C while the second batch is in flight
+			cancel()
+			return func(http.ResponseWriter, llm.Request) { <-released }
 		}
 		return m.answer(req)
 	})
 	st := Store{IndexDir: repo.IndexDir}
 	stats, err := Run(ctx, newClient(t, s), st, items, Options{Batch: 2})
+	close(released)
 	if !errors.Is(err, context.Canceled) || stats.Enhanced != 2 {
 		t.Fatalf("%+v, %v", stats, err)
 	}
