@@ -19,24 +19,27 @@ import (
 
 // GCSummary reports what a garbage collection removed.
 type GCSummary struct {
-	Refs           int           `json:"refs"`            // commits the live set was computed from
-	LiveBlobs      int           `json:"live_blobs"`      // blobs reachable from a ref
-	DeadBlobs      int           `json:"dead_blobs"`      // blobs dropped from segments
-	SegmentsBefore int           `json:"segments_before"` // live segments before
-	SegmentsAfter  int           `json:"segments_after"`
-	BlobRecords    int           `json:"blob_records_deleted"` // Badger blob records deleted
-	Vectors        int           `json:"vectors_deleted"`      // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
-	LogFiles       int           `json:"log_files_rewritten"`  // Badger value-log files rewritten to reclaim deleted vectors
-	Listings       int           `json:"listings_deleted"`     // cached tree listings deleted
-	BytesBefore    int64         `json:"bytes_before"`
-	BytesAfter     int64         `json:"bytes_after"`
-	Elapsed        time.Duration `json:"-"`
+	Refs                int           `json:"refs"`            // commits the live set was computed from
+	LiveBlobs           int           `json:"live_blobs"`      // blobs reachable from a ref
+	DeadBlobs           int           `json:"dead_blobs"`      // blobs dropped from segments
+	SegmentsBefore      int           `json:"segments_before"` // live segments before
+	SegmentsAfter       int           `json:"segments_after"`
+	BlobRecords         int           `json:"blob_records_deleted"`          // Badger blob records deleted
+	Vectors             int           `json:"vectors_deleted"`               // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
+	LogFiles            int           `json:"log_files_rewritten"`           // Badger value-log files rewritten to reclaim deleted vectors
+	Listings            int           `json:"listings_deleted"`              // cached tree listings deleted
+	Summaries           int           `json:"summaries_deleted"`             // generated summaries of texts no live segment holds
+	SummaryIndexEntries int           `json:"summary_index_entries_deleted"` // entries dropped from the summary index
+	BytesBefore         int64         `json:"bytes_before"`
+	BytesAfter          int64         `json:"bytes_after"`
+	Elapsed             time.Duration `json:"-"`
 }
 
 // GC drops everything no ref reaches: blobs from the segments (which are
 // rewritten, and merged into as few as possible, when any blob is dead),
 // blob records and vectors from Badger (vectors of other models than the
-// indexer's too), and cached listings of unreachable trees. Refs are HEAD,
+// indexer's too), generated summaries of texts no live blob holds, and
+// cached listings of unreachable trees. Refs are HEAD,
 // branches, remote branches and tags; keep lists extra trees to retain.
 //
 // It holds the index lock throughout, so no indexer runs meanwhile, and
@@ -93,6 +96,9 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	err = ix.compact(st, m, live, sum)
 	if err == nil {
 		err = ix.sweepStore(st, live, vecsBefore, sum)
+	}
+	if err == nil {
+		err = ix.sweepSummaries(st, sum)
 	}
 	if cerr := st.Close(); err == nil {
 		err = cerr

@@ -72,3 +72,37 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 	}
 	return x, r.Err
 }
+
+// PruneSummaryIndex rewrites the summary index without the entries whose
+// content hash keep rejects, keeping the others' records and vectors, and
+// returns how many it dropped (0, and the file untouched, when none).
+func PruneSummaryIndex(indexDir string, keep func(hash [16]byte) bool) (int, error) {
+	x, err := OpenSummaryIndex(indexDir)
+	if errors.Is(err, ErrNoSummaryIndex) {
+		return 0, nil
+	}
+	if err != nil {
+		// A damaged index is written anew by enhance or check --repair;
+		// it is left to them rather than pruned from unreadable bytes.
+		return 0, nil
+	}
+	var kept []SummaryEntry
+	for i, h := range x.Hashes {
+		if !keep(h) {
+			continue
+		}
+		g, err := x.Summary(i)
+		if err != nil {
+			return 0, err
+		}
+		kept = append(kept, SummaryEntry{Hash: h, Summary: g, Vector: x.Vector(i)})
+	}
+	dropped := x.Len() - len(kept)
+	if dropped == 0 {
+		return 0, nil
+	}
+	if len(kept) == 0 {
+		return dropped, RemoveSummaryIndex(indexDir)
+	}
+	return dropped, WriteSummaryIndex(indexDir, x.Header, kept)
+}
