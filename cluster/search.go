@@ -36,6 +36,11 @@ type SearchOptions struct {
 	// Alpha weighs the vector side of the hybrid query (0 = BM25 only,
 	// 1 = vector only); 0 means DefaultAlpha.
 	Alpha float32
+	// NoSummaries leaves the generated summaries published with the
+	// chunks out of the hits; SummaryModel is the chat model whose summary
+	// a hit shows when the cluster has several ("" = any).
+	NoSummaries  bool
+	SummaryModel string
 }
 
 // DefaultAlpha weighs the vector side of the cluster's hybrid query. It
@@ -72,7 +77,8 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	if _, err := search.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return nil, err
 	}
-	if _, err := c.checkSchema(ctx); err != nil {
+	missing, err := c.checkSchema(ctx)
+	if err != nil {
 		return nil, err
 	}
 	model := "none"
@@ -111,6 +117,13 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	}
 	if len(hits) > opts.K {
 		hits = hits[:opts.K]
+	}
+	// A cluster published before summaries existed has no collection for
+	// them until the next publish.
+	if !opts.NoSummaries && !slices.Contains(missing, SummaryClass) {
+		if err := c.attachSummaries(ctx, hits, opts.SummaryModel); err != nil {
+			return nil, err
+		}
 	}
 	return hits, nil
 }

@@ -25,7 +25,12 @@ func runRemoteSearch(c *cli.Context, q *query.Query) error {
 	if m := c.String("mode"); m != search.ModeHybrid {
 		return usageError{"--remote runs the cluster's hybrid query; --mode does not combine with it"}
 	}
-	_, s, rs, err := openWithRemote(c)
+	repo, s, rs, err := openWithRemote(c)
+	if err != nil {
+		return err
+	}
+	// Of several summaries of a hit, the configured chat model's.
+	prefer, err := enhanceModel(repo)
 	if err != nil {
 		return err
 	}
@@ -38,7 +43,8 @@ func runRemoteSearch(c *cli.Context, q *query.Query) error {
 		return usageError{"--offset must be 0 or more"}
 	}
 	opts := cluster.SearchOptions{Parsed: q, K: offset + c.Int("k"), Repo: c.String("repo"),
-		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder(),
+		NoSummaries: c.Bool("no-summaries"), SummaryModel: prefer}
 	// --ref names published refs, globs allowed; none means every one.
 	opts.Refs = refSelection(c).Patterns
 	hits, err := cluster.Search(c.Context, cl, opts)
