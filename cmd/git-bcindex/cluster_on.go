@@ -31,7 +31,7 @@ func (r clusterSearcher) SearchRemote(ctx context.Context, q mcp.RemoteQuery) ([
 		return nil, "", err
 	}
 	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Parsed: &q.Query, K: q.K, Repo: q.Repo, Refs: q.Refs,
-		Path: q.Path, Lang: q.Lang, Kind: q.Kind, MaxLines: q.MaxLines, Embedder: r.emb})
+		Path: q.Path, Lang: q.Lang, Kind: q.Kind, MaxLines: q.MaxLines, Embedder: r.emb, NoSummaries: q.NoSummaries})
 	if err != nil {
 		return nil, "", err
 	}
