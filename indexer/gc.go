@@ -274,14 +274,7 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, ve
 	if err != nil {
 		return fmt.Errorf("gc: scan store: %w", err)
 	}
-	wb := st.DB.NewWriteBatch()
-	for _, k := range dead {
-		if err := wb.Delete(k); err != nil {
-			wb.Cancel()
-			return fmt.Errorf("gc: delete: %w", err)
-		}
-	}
-	if err := wb.Flush(); err != nil {
+	if err := st.DeleteKeys(dead); err != nil {
 		return fmt.Errorf("gc: delete: %w", err)
 	}
 	orphans, err := st.DeleteOrphanVectors(m.Segments)

@@ -16,11 +16,7 @@ import (
 // path in rev.
 func rowHashes(t *testing.T, repo *gitindex.Repo, rev, path string) [][16]byte {
 	t.Helper()
-	c, err := repo.Resolve(rev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := repo.Listing(c.Tree)
+	l, err := repo.Listing(treeOf(t, repo, rev))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,28 +75,15 @@ func (s *Store) scanSummaries(prompt int, model string, values bool, fn func([16
 // revision holds any more), and returns how many.
 func (s *Store) DeleteSummariesExcept(keep func(hash [16]byte) bool) (int, error) {
 	var dead [][]byte
-	err := s.DB.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: PrefSummary})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if len(k) < len(PrefSummary)+16 || !keep([16]byte(k[len(PrefSummary):])) {
-				dead = append(dead, it.Item().KeyCopy(nil))
-			}
+	err := s.eachSummaryKey(func(k []byte) {
+		if len(k) < len(PrefSummary)+16 || !keep([16]byte(k[len(PrefSummary):])) {
+			dead = append(dead, append([]byte(nil), k...))
 		}
-		return nil
 	})
+	if err == nil {
+		err = s.DeleteKeys(dead)
+	}
 	if err != nil {
-		return 0, fmt.Errorf("scan summaries: %w", err)
-	}
-	wb := s.DB.NewWriteBatch()
-	for _, k := range dead {
-		if err := wb.Delete(k); err != nil {
-			wb.Cancel()
-			return 0, fmt.Errorf("delete summaries: %w", err)
-		}
-	}
-	if err := wb.Flush(); err != nil {
 		return 0, fmt.Errorf("delete summaries: %w", err)
 	}
 	return len(dead), nil
@@ -106,18 +93,40 @@ func (s *Store) DeleteSummariesExcept(keep func(hash [16]byte) bool) (int, error
 // model under any prompt version.
 func (s *Store) SummaryHashesAll() (map[[16]byte]bool, error) {
 	out := map[[16]byte]bool{}
-	err := s.DB.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: PrefSummary})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if k := it.Item().Key()[len(PrefSummary):]; len(k) >= 16 {
-				out[[16]byte(k[:16])] = true
-			}
+	err := s.eachSummaryKey(func(k []byte) {
+		if len(k) >= len(PrefSummary)+16 {
+			out[[16]byte(k[len(PrefSummary):])] = true
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read summaries: %w", err)
 	}
 	return out, nil
+}
+
+// eachSummaryKey calls fn with every summary key, valid only during the call.
+func (s *Store) eachSummaryKey(fn func(key []byte)) error {
+	return s.DB.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: PrefSummary})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			fn(it.Item().Key())
+		}
+		return nil
+	})
+}
+
+// DeleteKeys deletes keys in one write batch.
+func (s *Store) DeleteKeys(keys [][]byte) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	wb := s.DB.NewWriteBatch()
+	for _, k := range keys {
+		if err := wb.Delete(k); err != nil {
+			wb.Cancel()
+			return err
+		}
+	}
+	return wb.Flush()
 }
