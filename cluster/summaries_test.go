@@ -66,7 +66,9 @@ func TestSummariesOverGRPC(t *testing.T) {
 }
 
 func TestSummaryOrder(t *testing.T) {
-	s := func(model string, prompt int) *store.GeneratedSummary { return &store.GeneratedSummary{Model: model, Prompt: prompt} }
+	s := func(model string, prompt int) *store.GeneratedSummary {
+		return &store.GeneratedSummary{Model: model, Prompt: prompt}
+	}
 	for _, c := range []struct {
 		a, b   *store.GeneratedSummary
 		prefer string
