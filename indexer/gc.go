@@ -28,7 +28,7 @@ type GCSummary struct {
 	Vectors             int           `json:"vectors_deleted"`               // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
 	LogFiles            int           `json:"log_files_rewritten"`           // Badger value-log files rewritten to reclaim deleted vectors
 	Listings            int           `json:"listings_deleted"`              // cached tree listings deleted
-	Summaries           int           `json:"summaries_deleted"`             // generated summaries of texts no live segment holds
+	Summaries           int           `json:"summaries_deleted"`             // generated summaries of texts only dead blobs held
 	SummaryIndexEntries int           `json:"summary_index_entries_deleted"` // entries dropped from the summary index
 	BytesBefore         int64         `json:"bytes_before"`
 	BytesAfter          int64         `json:"bytes_after"`
@@ -38,7 +38,7 @@ type GCSummary struct {
 // GC drops everything no ref reaches: blobs from the segments (which are
 // rewritten, and merged into as few as possible, when any blob is dead),
 // blob records and vectors from Badger (vectors of other models than the
-// indexer's too), generated summaries of texts no live blob holds, and
+// indexer's too), generated summaries of texts only dead blobs hold, and
 // cached listings of unreachable trees. Refs are HEAD,
 // branches, remote branches and tags; keep lists extra trees to retain.
 //
@@ -93,12 +93,12 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err != nil {
 		return nil, err
 	}
-	err = ix.compact(st, m, live, sum)
+	err = ix.sweepSummaries(st, m, live, sum)
 	if err == nil {
-		err = ix.sweepStore(st, live, vecsBefore, sum)
+		err = ix.compact(st, m, live, sum)
 	}
 	if err == nil {
-		err = ix.sweepSummaries(st, sum)
+		err = ix.sweepStore(st, live, vecsBefore, sum)
 	}
 	if cerr := st.Close(); err == nil {
 		err = cerr

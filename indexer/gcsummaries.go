@@ -3,48 +3,66 @@ package indexer
 import (
 	"fmt"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/bcindex/bcindex/store"
 )
 
 // sweepSummaries deletes the generated summaries (`git bcindex enhance`,
-// every model and prompt version) of chunk texts no live segment holds
-// any more, from the store and from the summary index, once compact has
-// left only live blobs in the segments. A summary belongs to a text, not a
-// revision, so it lives as long as any indexed revision holds that text.
-func (ix *Indexer) sweepSummaries(st *store.Store, sum *GCSummary) error {
+// every model and prompt version) of the chunk texts that only dead blobs
+// hold, from the store and from the summary index. A summary belongs to a
+// text, not a revision: it stays while any live blob in the segments holds
+// that text. Summaries of texts no segment holds at all (fetched from a
+// teammate who indexed a branch not indexed here, or written for a
+// revision never indexed) are kept: they cost a model's work, and nothing
+// says they are dead.
+//
+// It runs before compact, on the segments as they are: a gc killed after
+// it has deleted only summaries whose blobs were about to go, and a gc
+// killed before it finds the same dead blobs next time.
+func (ix *Indexer) sweepSummaries(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
 	have, err := st.SummaryHashesAll()
+	if err != nil || len(have) == 0 {
+		return err
+	}
+	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
-	dir := ix.repo.IndexDir
-	live := map[[16]byte]bool{}
-	if len(have) > 0 {
-		m, err := store.ReadManifest(dir)
-		if err != nil {
-			return fmt.Errorf("gc: %w", err)
-		}
-		snap, err := store.OpenSegments(dir, m.Segments, "")
-		if err != nil {
-			return fmt.Errorf("gc: %w", err)
-		}
-		// Only the hashes that have a summary are remembered: the rows
-		// are many, the summaries few.
-		for _, seg := range snap.Segments {
-			for i := 0; i < seg.Rows(); i++ {
+	dead, held := map[[16]byte]bool{}, map[[16]byte]bool{}
+	for _, seg := range snap.Segments {
+		for b := 0; b < seg.Blobs(); b++ {
+			sha := seg.BlobSHA(b)
+			first, n, ok := seg.FindBlob(sha)
+			if !ok {
+				continue
+			}
+			_, isLive := live[sha]
+			for i := first; i < first+n; i++ {
+				// Only the hashes that have a summary are remembered: the
+				// rows are many, the summaries few.
 				if h, ok := seg.RowHash(i); ok && have[h] {
-					live[h] = true
+					if isLive {
+						held[h] = true
+					} else {
+						dead[h] = true
+					}
 				}
 			}
 		}
-		snap.Close()
 	}
-	keep := func(h [16]byte) bool { return live[h] }
+	snap.Close()
+	for h := range held {
+		delete(dead, h)
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	keep := func(h [16]byte) bool { return !dead[h] }
 	if sum.Summaries, err = st.DeleteSummariesExcept(keep); err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
-	// The summary index may hold entries the store no longer has, whoever
-	// wrote it: it is pruned by the same rule, not only by what was deleted.
-	if sum.SummaryIndexEntries, err = store.PruneSummaryIndex(dir, keep); err != nil {
+	if sum.SummaryIndexEntries, err = store.PruneSummaryIndex(ix.repo.IndexDir, keep); err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
 	return nil

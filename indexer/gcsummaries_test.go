@@ -48,9 +48,9 @@ func rowHashes(t *testing.T, repo *gitindex.Repo, rev, path string) [][16]byte {
 }
 
 // gc drops the summaries (every model and prompt version) of texts only a
-// deleted branch held, and of texts no revision ever indexed here, from
-// the store and from the summary index; the summaries of live texts stay,
-// and a second gc drops nothing.
+// deleted branch held, from the store and from the summary index; the
+// summaries of live texts, and of texts no segment holds (fetched, or of
+// a revision never indexed here), stay, and a second gc drops nothing.
 func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", manyFiles(4))
@@ -83,24 +83,29 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.DeadBlobs != 1 || sum.Summaries != 3 || sum.SummaryIndexEntries != 2 {
-		t.Errorf("gc: %d dead blobs, %d summaries, %d summary index entries deleted; want 1, 3, 2", sum.DeadBlobs, sum.Summaries, sum.SummaryIndexEntries)
+	if sum.DeadBlobs != 1 || sum.Summaries != 2 || sum.SummaryIndexEntries != 1 {
+		t.Errorf("gc: %d dead blobs, %d summaries, %d summary index entries deleted; want 1, 2, 1", sum.DeadBlobs, sum.Summaries, sum.SummaryIndexEntries)
 	}
 	for _, m := range []struct {
 		model  string
 		prompt int
 	}{{"m1", 1}, {"m2", 2}} {
 		got := storedSummaries(t, repo, m.model, m.prompt)
-		if len(got) != 1 || got[live].Summary == "" {
-			t.Errorf("%s p%d after gc: %d summaries, live one kept: %v", m.model, m.prompt, len(got), got[live].Summary != "")
+		if _, ok := got[dead]; ok || got[live].Summary == "" {
+			t.Errorf("%s p%d after gc: dead one kept %v, live one kept %v", m.model, m.prompt, ok, got[live].Summary != "")
 		}
 	}
 	x, err := store.OpenSummaryIndex(repo.IndexDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := x.ByHash[live]; x.Len() != 1 || !ok || x.Header.Model != "m1" {
-		t.Errorf("summary index after gc: %d entries, live one kept %v, header %+v", x.Len(), ok, x.Header)
+	if _, ok := storedSummaries(t, repo, "m1", 1)[never]; !ok {
+		t.Error("gc dropped the summary of a text no segment holds")
+	}
+	_, kept := x.ByHash[live]
+	_, gone := x.ByHash[dead]
+	if x.Len() != 2 || !kept || gone || x.Header.Model != "m1" {
+		t.Errorf("summary index after gc: %d entries, live one kept %v, dead one kept %v, header %+v", x.Len(), kept, gone, x.Header)
 	}
 
 	sum, err = NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{})
