@@ -29,6 +29,10 @@ func (ix *Indexer) sweepSummaries(st *store.Store, m *store.Manifest, live map[p
 	if err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
+	defer snap.Close()
+	if !anyDead(snap, live) {
+		return nil // no blob goes, so no text does
+	}
 	dead, held := map[[16]byte]bool{}, map[[16]byte]bool{}
 	for _, seg := range snap.Segments {
 		for b := 0; b < seg.Blobs(); b++ {
@@ -51,7 +55,6 @@ func (ix *Indexer) sweepSummaries(st *store.Store, m *store.Manifest, live map[p
 			}
 		}
 	}
-	snap.Close()
 	for h := range held {
 		delete(dead, h)
 	}
@@ -66,4 +69,15 @@ func (ix *Indexer) sweepSummaries(st *store.Store, m *store.Manifest, live map[p
 		return fmt.Errorf("gc: %w", err)
 	}
 	return nil
+}
+
+func anyDead(snap *store.Snapshot, live map[plumbing.Hash]string) bool {
+	for _, seg := range snap.Segments {
+		for b := 0; b < seg.Blobs(); b++ {
+			if _, ok := live[seg.BlobSHA(b)]; !ok {
+				return true
+			}
+		}
+	}
+	return false
 }
