@@ -20,16 +20,7 @@ import (
 func BenchmarkSummaries(b *testing.B) {
 	weaviatetest.Need(b)
 	ctx := context.Background()
-	srv := weaviatetest.Start(b, 1)
-	c, err := OpenWith(ctx, srv.URL(), Options{GRPC: srv.Nodes[0].GRPC})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := newRepo(b, 200)
-	src := localSource(b, r.Dir)
-	if _, err := Publish(ctx, c, src, PublishOptions{Repo: "acme/app", Refs: []string{"main"}}); err != nil {
-		b.Fatal(err)
-	}
+	c, src := publishedOverGRPC(b, 200)
 	files, err := src.Files(ctx, "HEAD")
 	if err != nil {
 		b.Fatal(err)

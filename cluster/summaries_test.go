@@ -15,13 +15,7 @@ import (
 func TestSummariesOverGRPC(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	srv := weaviatetest.Start(t, 1)
-	c, err := OpenWith(ctx, srv.URL(), Options{GRPC: srv.Nodes[0].GRPC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newRepo(t, 3)
-	publish(t, c, r.Dir, "acme/app")
+	c, _ := publishedOverGRPC(t, 3)
 	hitOf := func(name string, opts SearchOptions) Hit {
 		t.Helper()
 		opts.Query, opts.Embedder, opts.K = name, embed.Default(), 1
@@ -63,6 +57,22 @@ func TestSummariesOverGRPC(t *testing.T) {
 	if _, err := PublishSummaries(ctx, c, []Summary{{Hash: "", GeneratedSummary: sums[0].GeneratedSummary}}, 0, nil); err == nil {
 		t.Error("a summary without its content hash was published")
 	}
+}
+
+// publishedOverGRPC starts a one-node cluster and publishes a generated
+// repository of files files to it as acme/app, writing over gRPC.
+func publishedOverGRPC(tb testing.TB, files int) (*Client, *Local) {
+	tb.Helper()
+	srv := weaviatetest.Start(tb, 1)
+	c, err := OpenWith(context.Background(), srv.URL(), Options{GRPC: srv.Nodes[0].GRPC})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	src := localSource(tb, newRepo(tb, files).Dir)
+	if _, err := Publish(context.Background(), c, src, PublishOptions{Repo: "acme/app", Refs: []string{"main"}}); err != nil {
+		tb.Fatal(err)
+	}
+	return c, src
 }
 
 func TestSummaryOrder(t *testing.T) {
