@@ -34,7 +34,7 @@ func goFile(i, variant int) string {
 }
 
 // newRepo commits n generated Go files to a new repository.
-func newRepo(t *testing.T, n int) *gittest.Repo {
+func newRepo(t testing.TB, n int) *gittest.Repo {
 	r := gittest.New(t)
 	files := map[string]string{}
 	for i := 0; i < n; i++ {
@@ -44,7 +44,7 @@ func newRepo(t *testing.T, n int) *gittest.Repo {
 	return r
 }
 
-func localSource(t *testing.T, dir string) *Local {
+func localSource(t testing.TB, dir string) *Local {
 	t.Helper()
 	repo, err := gitindex.OpenRepo(dir)
 	if err != nil {

@@ -41,7 +41,7 @@ func prop(name, typ, tokenization string, searchable, filterable bool) *models.P
 	return p
 }
 
-// classes returns the three collections, sharded over shards and replicated
+// classes returns the collections, sharded over shards and replicated
 // factor times.
 func classes(shards, factor int) []*models.Class {
 	// A replica that was down while file objects were marked and deleted
@@ -111,7 +111,7 @@ func classes(shards, factor int) []*models.Class {
 		ReplicationConfig: repl,
 		ShardingConfig:    map[string]any{"desiredCount": 1}, // a few thousand small objects
 	}
-	return []*models.Class{chunk, file, ref}
+	return []*models.Class{chunk, file, ref, summaryClass(repl, shard)}
 }
 
 // checkSchema compares the cluster's collections with ours: it returns the

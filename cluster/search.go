@@ -12,13 +12,16 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/lexical"
+	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 	"github.com/bcindex/bcindex/search"
 )
 
 // SearchOptions of a search across the cluster.
 type SearchOptions struct {
+	// Query is the text to search for, parsed once where the search
+	// starts; a caller that parsed it already passes Parsed instead.
 	Query    string
+	Parsed   *userq.Query
 	K        int      // hits; default 10
 	Repo     string   // glob over repository names ("team/*"); "" = all
 	Refs     []string // only these published refs (names or globs: "main", "release/*"); none = every one
@@ -33,6 +36,11 @@ type SearchOptions struct {
 	// Alpha weighs the vector side of the hybrid query (0 = BM25 only,
 	// 1 = vector only); 0 means DefaultAlpha.
 	Alpha float32
+	// NoSummaries leaves the generated summaries published with the
+	// chunks out of the hits; SummaryModel is the chat model whose summary
+	// a hit shows when the cluster has several ("" = any).
+	NoSummaries  bool
+	SummaryModel string
 }
 
 // DefaultAlpha weighs the vector side of the cluster's hybrid query. It
@@ -50,9 +58,11 @@ type Hit struct {
 // Search runs a hybrid query over every published repository matching
 // opts and returns hits in the local hit format.
 func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
-	if strings.TrimSpace(opts.Query) == "" {
-		return nil, search.ErrEmptyQuery
+	q, err := userq.Of(opts.Query, opts.Parsed, userq.Parse)
+	if err != nil {
+		return nil, err
 	}
+	opts.Query, opts.Parsed = q.Raw, q
 	if opts.K <= 0 {
 		opts.K = 10
 	}
@@ -67,7 +77,8 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	if _, err := search.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return nil, err
 	}
-	if _, err := c.checkSchema(ctx); err != nil {
+	missing, err := c.checkSchema(ctx)
+	if err != nil {
 		return nil, err
 	}
 	model := "none"
@@ -106,6 +117,13 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	}
 	if len(hits) > opts.K {
 		hits = hits[:opts.K]
+	}
+	// A cluster published before summaries existed has no collection for
+	// them until the next publish.
+	if !opts.NoSummaries && !slices.Contains(missing, SummaryClass) {
+		if err := c.attachSummaries(ctx, hits, opts.SummaryModel); err != nil {
+			return nil, err
+		}
 	}
 	return hits, nil
 }
@@ -171,7 +189,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	if opts.Kind != "" {
 		conds = append(conds, eq("kind", strings.ToLower(opts.Kind)))
 	}
-	text := strings.Join(lexical.Tokens(opts.Query), " ")
+	q := opts.Parsed
+	text := strings.Join(q.Tokens, " ")
 	if text == "" {
 		text = opts.Query // only stop words: let BM25 find nothing rather than fail
 	}
@@ -190,8 +209,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	out := make([]ranked, 0, len(rows))
 	seen := map[string]bool{}
 	// An exact name match comes first, as the local symbol arm puts it.
-	if q := strings.TrimSpace(opts.Query); !strings.ContainsAny(q, " \t") {
-		exact, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q))...), limit: opts.K})
+	if len(q.Words) == 1 {
+		exact, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q.Text))...), limit: opts.K})
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +220,7 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 		}
 	}
 	exact := len(out)
-	inWords := len(strings.Fields(opts.Query)) >= 3
+	inWords := q.InWords()
 	for _, r := range rows {
 		if id := str(r, "_id"); !seen[id] {
 			seen[id] = true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/weaviatetest"
+	userq "github.com/bcindex/bcindex/query"
 )
 
 // TestThreeNodes runs a 3-node cluster (collections sharded over the three
@@ -327,6 +328,8 @@ func describeNode(ctx context.Context, url string, q SearchOptions) string {
 	chunks, _ := c.Count(ctx, ChunkClass)
 	files, _ := c.Count(ctx, FileClass)
 	vs, _ := q.Embedder.Embed(ctx, []string{q.Query}, embed.RoleQuery)
+	pq, _ := userq.Parse(q.Query) // as Search parses it before ranking
+	q.Parsed = &pq
 	rs, err := c.rankChunks(ctx, q, q.Embedder.ID(), vs[0], 8)
 	var names []string
 	for _, r := range rs {

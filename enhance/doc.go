@@ -13,5 +13,6 @@
 // store/schema.go), batch by batch: a text is never asked for twice,
 // whichever revision, branch or path holds it, and a run killed at any
 // point resumes where it stopped. They are generated text, marked so, and
-// never shown as the author's documentation.
+// never shown as the author's documentation. Each run ends by rewriting the
+// summary index search ranks with (Reindex, store/sumindex.go).
 package enhance

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ var idLine = regexp.MustCompile(`### id (\d+): (\S+) (\S*) in`)
 type model struct {
 	mu    sync.Mutex
 	asked []string
+	say   map[string]string // name → its summary, instead of "Summary of NAME, a KIND."
 }
 
 func (m *model) answer(req llm.Request) chattest.Step {
@@ -60,7 +62,11 @@ func (m *model) answer(req llm.Request) chattest.Step {
 		m.asked = append(m.asked, g[3])
 		id := 0
 		fmt.Sscan(g[1], &id)
-		chunks = append(chunks, map[string]any{"id": id, "summary": "Summary of " + g[3] + ", a " + g[2] + ".",
+		sum := "Summary of " + g[3] + ", a " + g[2] + "."
+		if s, ok := m.say[g[3]]; ok {
+			sum = s
+		}
+		chunks = append(chunks, map[string]any{"id": id, "summary": sum,
 			"keywords": []string{g[3], "alpha", "beta", "gamma"}, "purpose": "purpose of " + g[3]})
 	}
 	m.mu.Unlock()
@@ -176,14 +182,20 @@ func TestEnhanceResume(t *testing.T) {
 	items, _ := Collect(context.Background(), repo, nil, 1<<20)
 	m := &model{}
 	ctx, cancel := context.WithCancel(context.Background())
+	// Ctrl-C while the second batch is in flight: its answer is held back
+	// until the cancelled run has returned, so the run can never receive
+	// it, however the machine schedules the two sides.
+	released := make(chan struct{})
 	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
 		if n == 1 {
-			cancel() // Ctrl-C while the second batch is in flight
+			cancel()
+			return func(http.ResponseWriter, llm.Request) { <-released }
 		}
 		return m.answer(req)
 	})
 	st := Store{IndexDir: repo.IndexDir}
 	stats, err := Run(ctx, newClient(t, s), st, items, Options{Batch: 2})
+	close(released)
 	if !errors.Is(err, context.Canceled) || stats.Enhanced != 2 {
 		t.Fatalf("%+v, %v", stats, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/llm"
 )
 
@@ -18,6 +19,9 @@ type Options struct {
 	// Progress is called after each batch with the chunks handled so far
 	// and the number this run will handle.
 	Progress func(done, total int)
+	// Embedder embeds the summaries for the vector search (nil: only
+	// their words are searched). See Reindex.
+	Embedder embed.Embedder
 }
 
 // Stats report a run.
@@ -33,6 +37,7 @@ type Stats struct {
 	Requests  int  `json:"requests"`   // requests sent
 	Tokens    int  `json:"tokens"`     // tokens spent, as the service counted them
 	Budget    bool `json:"budget_hit"` // the token budget stopped the run
+	Searched  int  `json:"searched"`   // summaries search ranks with (Reindex) after the run
 }
 
 // answerTokens estimates the answer to one chunk.
@@ -71,8 +76,11 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 	for _, b := range batches {
 		s.EstTokens += estimate(b)
 	}
-	if opts.DryRun || len(todo) == 0 {
+	if opts.DryRun {
 		return s, nil
+	}
+	if len(todo) == 0 {
+		return s, s.reindex(ctx, st, client.Model(), opts.Embedder)
 	}
 	parents := map[[16]byte]Summary{}
 	w := &writer{st: st, model: client.Model(), pending: map[[16]byte]Summary{}, last: time.Now()}
@@ -114,7 +122,18 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 			opts.Progress(handled, len(todo))
 		}
 	}
-	return s, w.flush(ctx)
+	if err := w.flush(ctx); err != nil {
+		return s, err
+	}
+	return s, s.reindex(ctx, st, client.Model(), opts.Embedder)
+}
+
+// reindex brings the summary index search reads up to date with the
+// store. An interrupted run leaves it to the next: the summaries it wrote
+// are stored either way.
+func (s *Stats) reindex(ctx context.Context, st Store, model string, emb embed.Embedder) (err error) {
+	s.Searched, err = Reindex(ctx, st, model, emb)
+	return err
 }
 
 // flushEvery is how long answers wait in memory before they are written.

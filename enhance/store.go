@@ -32,20 +32,7 @@ func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
 }
 
 func (s Store) withWait(ctx context.Context, wait time.Duration, fn func(*store.Store) error) error {
-	lock, err := store.AcquireLock(ctx, s.IndexDir, wait)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	st, err := store.OpenStore(s.IndexDir)
-	if err != nil {
-		return err
-	}
-	err = fn(st)
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return store.WithLocked(ctx, s.IndexDir, wait, fn)
 }
 
 // Done returns the content hashes model has summarised under the current

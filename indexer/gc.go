@@ -19,24 +19,27 @@ import (
 
 // GCSummary reports what a garbage collection removed.
 type GCSummary struct {
-	Refs           int           `json:"refs"`            // commits the live set was computed from
-	LiveBlobs      int           `json:"live_blobs"`      // blobs reachable from a ref
-	DeadBlobs      int           `json:"dead_blobs"`      // blobs dropped from segments
-	SegmentsBefore int           `json:"segments_before"` // live segments before
-	SegmentsAfter  int           `json:"segments_after"`
-	BlobRecords    int           `json:"blob_records_deleted"` // Badger blob records deleted
-	Vectors        int           `json:"vectors_deleted"`      // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
-	LogFiles       int           `json:"log_files_rewritten"`  // Badger value-log files rewritten to reclaim deleted vectors
-	Listings       int           `json:"listings_deleted"`     // cached tree listings deleted
-	BytesBefore    int64         `json:"bytes_before"`
-	BytesAfter     int64         `json:"bytes_after"`
-	Elapsed        time.Duration `json:"-"`
+	Refs                int           `json:"refs"`            // commits the live set was computed from
+	LiveBlobs           int           `json:"live_blobs"`      // blobs reachable from a ref
+	DeadBlobs           int           `json:"dead_blobs"`      // blobs dropped from segments
+	SegmentsBefore      int           `json:"segments_before"` // live segments before
+	SegmentsAfter       int           `json:"segments_after"`
+	BlobRecords         int           `json:"blob_records_deleted"`          // Badger blob records deleted
+	Vectors             int           `json:"vectors_deleted"`               // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
+	LogFiles            int           `json:"log_files_rewritten"`           // Badger value-log files rewritten to reclaim deleted vectors
+	Listings            int           `json:"listings_deleted"`              // cached tree listings deleted
+	Summaries           int           `json:"summaries_deleted"`             // generated summaries of texts only dead blobs held
+	SummaryIndexEntries int           `json:"summary_index_entries_deleted"` // entries dropped from the summary index
+	BytesBefore         int64         `json:"bytes_before"`
+	BytesAfter          int64         `json:"bytes_after"`
+	Elapsed             time.Duration `json:"-"`
 }
 
 // GC drops everything no ref reaches: blobs from the segments (which are
 // rewritten, and merged into as few as possible, when any blob is dead),
 // blob records and vectors from Badger (vectors of other models than the
-// indexer's too), and cached listings of unreachable trees. Refs are HEAD,
+// indexer's too), generated summaries of texts only dead blobs hold, and
+// cached listings of unreachable trees. Refs are HEAD,
 // branches, remote branches and tags; keep lists extra trees to retain.
 //
 // It holds the index lock throughout, so no indexer runs meanwhile, and
@@ -90,7 +93,10 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err != nil {
 		return nil, err
 	}
-	err = ix.compact(st, m, live, sum)
+	err = ix.sweepSummaries(st, m, live, sum)
+	if err == nil {
+		err = ix.compact(st, m, live, sum)
+	}
 	if err == nil {
 		err = ix.sweepStore(st, live, vecsBefore, sum)
 	}
@@ -268,14 +274,7 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, ve
 	if err != nil {
 		return fmt.Errorf("gc: scan store: %w", err)
 	}
-	wb := st.DB.NewWriteBatch()
-	for _, k := range dead {
-		if err := wb.Delete(k); err != nil {
-			wb.Cancel()
-			return fmt.Errorf("gc: delete: %w", err)
-		}
-	}
-	if err := wb.Flush(); err != nil {
+	if err := st.DeleteKeys(dead); err != nil {
 		return fmt.Errorf("gc: delete: %w", err)
 	}
 	orphans, err := st.DeleteOrphanVectors(m.Segments)

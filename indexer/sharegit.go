@@ -100,6 +100,13 @@ func readShareTree(r *gitindex.Repo, commit plumbing.Hash, entries map[string]ma
 }
 
 func forEachShareEntry(r *gitindex.Repo, commit plumbing.Hash, fn func(dir, name string, h plumbing.Hash) error) error {
+	return forEachEntry(r, commit, 40, fn)
+}
+
+// forEachEntry calls fn with each entry of a fan-out tree <ab>/<cdef…>
+// whose name is n hex digits long in all: 40 for a blob SHA (the index
+// share), 32 for a content hash (summaries).
+func forEachEntry(r *gitindex.Repo, commit plumbing.Hash, n int, fn func(dir, name string, h plumbing.Hash) error) error {
 	c, err := r.Git.CommitObject(commit)
 	if err != nil {
 		return fmt.Errorf("share: read commit %s: %w", commit, err)
@@ -117,7 +124,7 @@ func forEachShareEntry(r *gitindex.Repo, commit plumbing.Hash, fn func(dir, name
 			return fmt.Errorf("share: read tree %s: %w", d.Hash, err)
 		}
 		for _, e := range sub.Entries {
-			if len(d.Name)+len(e.Name) != 40 || e.Mode != filemode.Regular {
+			if len(d.Name)+len(e.Name) != n || e.Mode != filemode.Regular {
 				continue
 			}
 			if err := fn(d.Name, e.Name, e.Hash); err != nil {
@@ -131,22 +138,27 @@ func forEachShareEntry(r *gitindex.Repo, commit plumbing.Hash, fn func(dir, name
 // fetchShareRef fetches remote's ShareRef into remoteShareRef and returns
 // its commit, or zero when the remote has none.
 func fetchShareRef(ctx context.Context, r *gitindex.Repo, remote, model string) (plumbing.Hash, error) {
-	local := remoteShareRef(remote, model)
-	out, err := gitOutput(ctx, r, "ls-remote", remote, string(ShareRef(model)))
+	return fetchRef(ctx, r, remote, ShareRef(model), remoteShareRef(remote, model))
+}
+
+// fetchRef fetches remote's ref into local and returns its commit, or zero
+// when the remote has none.
+func fetchRef(ctx context.Context, r *gitindex.Repo, remote string, ref, local plumbing.ReferenceName) (plumbing.Hash, error) {
+	out, err := gitOutput(ctx, r, "ls-remote", remote, string(ref))
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("list %s on %s: %w", ShareRef(model), remote, err)
+		return plumbing.ZeroHash, fmt.Errorf("list %s on %s: %w", ref, remote, err)
 	}
 	if strings.TrimSpace(out) == "" {
 		return plumbing.ZeroHash, nil
 	}
-	if err := runGit(ctx, r, "fetch", "--quiet", "--no-tags", remote, "+"+string(ShareRef(model))+":"+string(local)); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("fetch %s from %s: %w", ShareRef(model), remote, err)
+	if err := runGit(ctx, r, "fetch", "--quiet", "--no-tags", remote, "+"+string(ref)+":"+string(local)); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("fetch %s from %s: %w", ref, remote, err)
 	}
-	ref, err := r.Git.Reference(local, true)
+	got, err := r.Git.Reference(local, true)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", local, err)
 	}
-	return ref.Hash(), nil
+	return got.Hash(), nil
 }
 
 func runGit(ctx context.Context, r *gitindex.Repo, args ...string) error {

@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 )
 
 // armDepth is how many candidates each arm hands to fusion.
@@ -27,16 +27,13 @@ const symbolExactCase = 4
 // above case-insensitive above a match ignoring separators ("parse config"
 // and "parse_config" both find parseConfig) above prefix. The query is
 // first matched as typed; when it is qualified (Class.method, pkg::func,
-// Class#method) and names nothing as typed, by its last part. A qualified
-// name (Ruby's self.method) also matches by its last part, a little below
-// a whole name matching the same way.
-func (v *view) symbolArm(query string) []cand {
-	q := strings.TrimSpace(query)
-	out := v.symbolMatches(q)
-	if i := strings.LastIndexAny(q, ".:#"); i >= 0 && i < len(q)-1 && !strings.ContainsAny(q, " \t") {
-		if len(out) == 0 || out[0].score < symbolExact {
-			out = v.symbolMatches(q[i+1:])
-		}
+// Class#method) and names nothing as typed, by its last part (q.Last). A
+// qualified name (Ruby's self.method) also matches by its last part, a
+// little below a whole name matching the same way.
+func (v *view) symbolArm(q *query.Query) []cand {
+	out := v.symbolMatches(q.Text)
+	if q.Last != "" && (len(out) == 0 || out[0].score < symbolExact) {
+		out = v.symbolMatches(q.Last)
 	}
 	return out
 }
@@ -154,11 +151,11 @@ type textTop struct {
 	terms float64
 }
 
-// textArm ranks rows by BM25 over the revision's rows: document frequencies
-// and lengths are those of the rows visible at this revision. It also
+// textArm ranks rows by BM25 of terms (a query's Terms: its tokens
+// without repeats) over the revision's rows: document frequencies and
+// lengths are those of the rows visible at this revision. It also
 // describes the top row (textTop).
-func (v *view) textArm(query string) ([]cand, textTop) {
-	terms := dedupe(lexical.Tokens(query))
+func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if len(terms) == 0 {
 		return nil, textTop{}
 	}
@@ -179,8 +176,12 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 	}
 	avgdl := float64(totalLen) / float64(n)
 	best, idfs := 0.0, 0.0
+	// A posting's frequency is normalised by its row's length; a generated
+	// summary adds its own, normalised alike (summaries.go): BM25F, with
+	// one saturation below.
 	type posting struct {
-		seg, row, tf int
+		k  [2]int
+		tf float64
 	}
 	scores := map[[2]int]float64{}
 	held := map[[2]int]float64{} // IDF of the query terms each row holds
@@ -191,22 +192,29 @@ func (v *view) textArm(query string) ([]cand, textTop) {
 			it := seg.Lex.Postings(t)
 			for it.Next() {
 				if allow.Test(uint(it.Row())) {
-					ps = append(ps, posting{s, it.Row(), it.Freq()})
+					dl := float64(seg.Lex.DocLen(it.Row()))
+					ps = append(ps, posting{[2]int{s, it.Row()}, float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
 				}
 			}
 		}
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		if extra := v.summaryTF(t, v.fusion.summaryText); len(extra) > 0 {
+			for i := range ps {
+				if x, ok := extra[ps[i].k]; ok {
+					ps[i].tf += x
+					delete(extra, ps[i].k)
+				}
+			}
+			for k, x := range extra {
+				ps = append(ps, posting{k, x})
+			}
+		}
+		df := float64(len(ps))
+		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		best += idf * (bm25K1 + 1)
 		idfs += idf
-		if len(ps) == 0 {
-			continue
-		}
 		for _, p := range ps {
-			dl := float64(v.snap.Segments[p.seg].Lex.DocLen(p.row))
-			tf := float64(p.tf)
-			k := [2]int{p.seg, p.row}
-			scores[k] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
-			held[k] += idf
+			scores[p.k] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1)
+			held[p.k] += idf
 		}
 	}
 	out := make([]cand, 0, len(scores))
@@ -246,7 +254,16 @@ func (v *view) vectorArm(ctx context.Context, emb embed.Embedder, query string) 
 	if len(vecs) != 1 {
 		return nil, nil
 	}
-	return v.vectorArmVec(vecs[0])
+	out, err := v.vectorArmVec(vecs[0])
+	if err != nil || v.sums == nil {
+		return out, err
+	}
+	out = v.summaryVectors(emb.ID(), vecs[0], out)
+	sortCands(out)
+	if len(out) > armDepth {
+		out = out[:armDepth]
+	}
+	return out, nil
 }
 
 // vectorArmVec ranks rows by cosine similarity with a query vector. It

@@ -9,5 +9,7 @@
 // (definitions over file-level text, exact symbol hits, path matches, types
 // below code for a query in words, tests down-weighted unless the query
 // asks for tests). --mode runs one arm alone through the same code, so each
-// arm can be measured on its own.
+// arm can be measured on its own. Generated summaries (`git bcindex
+// enhance`) join the text and vector arms through the summary index, by
+// content hash (summaries.go).
 package search

@@ -1,40 +1,10 @@
 package search
 
 import (
-	"strings"
-
 	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
-
-// exactLiteral returns the text a query asks for verbatim: the inside of
-// a query in double quotes, or a query that reads as code: brackets or
-// operators (`err != nil`, `os.ReadFile(`, `a->b`), or a dot joining two
-// words (`http.Client`). Prose, commas and full stops included, asks for
-// meaning and gets none; so does a bare identifier, which the symbol arm
-// answers.
-func exactLiteral(q string) (string, bool) {
-	q = strings.TrimSpace(q)
-	if len(q) >= 3 && q[0] == '"' && q[len(q)-1] == '"' {
-		return q[1 : len(q)-1], true
-	}
-	if len(q) < 3 {
-		return "", false
-	}
-	if strings.ContainsAny(q, "()[]{}<>=!+*/\\&|^%~#@$`;") {
-		return q, true
-	}
-	for i := 1; i+1 < len(q); i++ {
-		if (q[i] == '.' || q[i] == ':') && isWordByte(q[i-1]) && isWordByte(q[i+1]) {
-			return q, true
-		}
-	}
-	return "", false
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
-}
 
 // exactTierMaxBlobs bounds the blobs the tier reads: past it (a common
 // string such as "err != nil"), only the blobs of the best-ranked hits
@@ -45,17 +15,13 @@ const (
 )
 
 // exactFirst moves the hits whose chunk holds the query's literal verbatim
-// (see exactLiteral) ahead of the rest, keeping each group's order, and
+// (query.Query's Literal) ahead of the rest, keeping each group's order, and
 // adds the chunks that hold it but no arm found, after the ones an arm
 // did. A chunk holds a match when it is the innermost visible chunk
 // around the match's first byte.
-func (v *view) exactFirst(query string, ranked []fused) []fused {
-	lit, ok := exactLiteral(query)
-	if !ok || strings.TrimSpace(lit) == "" {
-		return ranked
-	}
-	m, err := exact.Compile([]string{lit}, exact.Options{Fixed: true})
-	if err != nil {
+func (v *view) exactFirst(q *query.Query, ranked []fused) []fused {
+	m := q.Exact()
+	if m == nil {
 		return ranked
 	}
 	blobs := v.exactCandidates(m.Query())

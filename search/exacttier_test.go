@@ -6,27 +6,6 @@ import (
 	"github.com/bcindex/bcindex/internal/gittest"
 )
 
-func TestExactLiteral(t *testing.T) {
-	for q, want := range map[string]string{
-		`"Transaction Conflict. Please retry"`:   "Transaction Conflict. Please retry",
-		`Transaction Conflict. Please retry`:     "",
-		`Parse reads the file, then returns it.`: "",
-		`http.Client timeout`:                    "http.Client timeout",
-		`err != nil`:                             "err != nil",
-		`os.ReadFile(`:                           "os.ReadFile(",
-		`retry with backoff`:                     "",
-		`how do I retry?`:                        "",
-		`RetryWithBackoff`:                       "",
-		`parse_config_file`:                      "",
-		`ab`:                                     "",
-	} {
-		got, ok := exactLiteral(q)
-		if got != want || ok != (want != "") {
-			t.Errorf("exactLiteral(%q) = %q, %v; want %q", q, got, ok, want)
-		}
-	}
-}
-
 // TestVerbatimFirst: an error message copied from a log ranks the code
 // that holds it first, above documentation that talks about it.
 func TestVerbatimFirst(t *testing.T) {

@@ -37,6 +37,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		if row.Indexed {
 			h.ContentHash = fmt.Sprintf("%x", row.Hash)
 		}
+		h.GeneratedSummary = v.summaryOf(row.Hash, row.Indexed)
 		h.Breadcrumb = append(h.Breadcrumb, h.Path)
 		var chain []string
 		for p := row.Parent; p >= 0; {

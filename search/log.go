@@ -61,6 +61,9 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	if opts.K <= 0 {
 		opts.K = 5
 	}
+	if err := parseQuery(&opts); err != nil {
+		return nil, err
+	}
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
@@ -93,6 +96,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	defer snap.Close()
 	h.snap = snap
 	v := newView(repo, res.Tip, snap, h.listings, nil, nil, &opts)
+	v.loadSummaries(&opts, nil)
 	ranked, err := v.rank(ctx, &opts)
 	if err != nil {
 		return nil, err

@@ -81,6 +81,7 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 		setLs := listings[len(uniq):]
 		view.restrictToSets(setLs[:len(opts.OnlyIn)], setLs[len(opts.OnlyIn):])
 	}
+	view.loadSummaries(&opts, res)
 	fused, err := view.rank(ctx, &opts)
 	if err != nil {
 		return nil, err

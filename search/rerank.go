@@ -7,7 +7,8 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
+
+	"github.com/bcindex/bcindex/query"
 )
 
 // A learned second stage reorders the hybrid's best candidates. The convex
@@ -113,12 +114,12 @@ func treeValue(t []treeNode, x *[nFeatures]float64) float64 {
 // model; the rest keeps its order below the pool. collect, when set,
 // receives the query, its arms, the first stage's order and the pool with
 // its features (the training tool and the benchmark).
-func (v *view) rerank(query string, arms []arm, out []fused) []fused {
+func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 	m, collect := v.fusion.rerank, v.fusion.collect
 	// One word is a name to look up (Ruby's empty?, self.call, <=>),
 	// which the first stage finds (exact-name recall@1 0.999 on the dev
 	// half): nothing to learn there.
-	if (m == nil && collect == nil) || len(out) == 0 || len(strings.Fields(query)) < 2 {
+	if (m == nil && collect == nil) || len(out) == 0 || len(pq.Words) < 2 {
 		return out
 	}
 	at := make(map[[2]int]int, len(out))
@@ -140,7 +141,7 @@ func (v *view) rerank(query string, arms []arm, out []fused) []fused {
 			}
 		}
 	}
-	q, av := shapeOf(query, arms), viewArms(arms)
+	q, av := shapeOf(pq, arms), viewArms(arms)
 	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym)
 	for i, f := range out {
 		if !inPool[i] {
@@ -151,7 +152,7 @@ func (v *view) rerank(query string, arms []arm, out []fused) []fused {
 		pool = append(pool, c)
 	}
 	if collect != nil {
-		collect(v, query, arms, out, pool)
+		collect(v, pq.Raw, arms, out, pool)
 	}
 	if m == nil {
 		return out

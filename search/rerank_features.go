@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 )
 
 // The second stage's features (rerank.go): what each arm said about a
@@ -46,10 +47,10 @@ type queryShape struct {
 	tcov, tterms float64  // the text arm's top hit: coverage and share of terms
 }
 
-func shapeOf(query string, arms []arm) queryShape {
-	s := queryShape{tokens: dedupe(lexical.Tokens(query))}
-	s.words = math.Min(float64(len(strings.Fields(query))), 12) / 12
-	if isIdentifier(query) {
+func shapeOf(q *query.Query, arms []arm) queryShape {
+	s := queryShape{tokens: q.Terms}
+	s.words = math.Min(float64(len(q.Words)), 12) / 12
+	if q.Shape == query.Identifier {
 		s.ident = 1
 	}
 	for _, a := range arms {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/query"
 )
 
 // TestRerankModelLoads checks the shipped model against this build's
@@ -38,13 +40,14 @@ func BenchmarkRerank(b *testing.B) {
 	b.Run("pool", func(b *testing.B) {
 		f := defaultFusion()
 		pooled := 0
-		f.collect = func(v *view, query string, arms []arm, first []fused, pool []rerankCand) {
+		f.collect = func(v *view, raw string, arms []arm, first []fused, pool []rerankCand) {
+			pq, _ := query.Parse(raw)
 			pooled = len(pool)
 			saved := v.fusion
 			v.fusion.collect = nil
 			b.ResetTimer()
 			for range b.N {
-				v.rerank(query, arms, first)
+				v.rerank(&pq, arms, first)
 			}
 			b.StopTimer()
 			v.fusion = saved

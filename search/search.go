@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -24,7 +23,7 @@ const (
 )
 
 // ErrEmptyQuery is returned for a query with nothing to search for.
-var ErrEmptyQuery = errors.New("empty query")
+var ErrEmptyQuery = query.ErrEmpty
 
 // ErrBadMode is returned for an unknown --mode.
 var ErrBadMode = errors.New("unknown search mode")
@@ -34,7 +33,12 @@ var ErrBadFilter = errors.New("unknown filter value")
 
 // Options of one search.
 type Options struct {
+	// Query is the text to search for. It is parsed once, where the
+	// search starts; a caller that parsed it already (to highlight the
+	// hits) passes Parsed instead, and every part of the search reads
+	// that value. Inside a search both are set and agree.
 	Query    string
+	Parsed   *query.Query
 	Rev      string   // default HEAD
 	K        int      // number of hits; default 10
 	Mode     string   // hybrid (default), symbol, text, vector
@@ -60,13 +64,18 @@ type Options struct {
 	Index     indexer.Options
 	LockWait  time.Duration // how long to wait for a running indexer
 	OnIndexed func(*indexer.Summary)
+	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
+	// of the ranking and the hits, to compare.
+	NoSummaries bool
 
 	// Unexported, for the package's own tuning tools and tests: ranking
-	// replaces the tuned fusion settings (nil: defaultFusion), and
+	// replaces the tuned fusion settings (nil: defaultFusion),
 	// afterReady runs once the query's segments are open, before they are
-	// read, where a test collects garbage under the query.
+	// read, where a test collects garbage under the query, and parse
+	// replaces query.Parse, where a test counts the parses of a search.
 	ranking    *fusionConfig
 	afterReady func()
+	parse      func(string) (query.Query, error)
 }
 
 // Hit is one search result. Its identity (Blob + byte range) is the same
@@ -106,6 +115,10 @@ type Hit struct {
 	// Refs are the searched revisions holding this content, each with the
 	// path and lines it has there, in the order they were asked.
 	Refs []RefHit `json:"refs,omitempty"`
+	// GeneratedSummary is what a chat model wrote of the chunk (`git
+	// bcindex enhance`): generated text, shown marked so and never as the
+	// author's doc comment (Meta.Doc).
+	GeneratedSummary *store.GeneratedSummary `json:"generated_summary,omitempty"`
 	store.Meta
 }
 
@@ -131,6 +144,9 @@ type Result struct {
 
 // Search runs a query against one revision of repo.
 func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
+	if err := parseQuery(&opts); err != nil {
+		return nil, err
+	}
 	return onceMore(func() (*Result, error) { return searchOnce(ctx, repo, opts) })
 }
 
@@ -192,12 +208,13 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}
 
+	view.loadSummaries(&opts, res)
 	fused, err := view.rank(ctx, &opts)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
-		fused = view.exactFirst(opts.Query, fused)
+		fused = view.exactFirst(opts.Parsed, fused)
 	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
@@ -209,49 +226,50 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	singleRefs(hits)
 	res.Hits = hits
 	res.Revisions = []gitindex.Commit{res.Commit}
-	res.NoExactName = isIdentifier(opts.Query) && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
+	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	return res, nil
-}
-
-// isIdentifier reports whether q is one identifier (letters, digits, _ and
-// $, not starting with a digit), the form a symbol search takes.
-func isIdentifier(q string) bool {
-	q = strings.TrimSpace(q)
-	for i, r := range q {
-		if r != '_' && r != '$' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return q != ""
 }
 
 // rank runs the arms opts.Mode asks for over the view and fuses them.
 func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 	var arms []arm
+	q := opts.Parsed
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		cands := v.symbolArm(opts.Query)
+		cands := v.symbolArm(q)
 		v.namedExactly = len(cands) > 0 && cands[0].score >= symbolExact
 		arms = append(arms, arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol], cands: cands})
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
-		cands, top := v.textArm(opts.Query)
+		cands, top := v.textArm(q.Terms)
 		arms = append(arms, arm{name: ModeText, weight: v.fusion.weights[ModeText], cands: cands, top: top})
 	}
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
-		cands, err := v.vectorArm(ctx, opts.Embedder, opts.Query)
+		cands, err := v.vectorArm(ctx, opts.Embedder, q.Raw)
 		if err != nil {
 			return nil, err
 		}
 		arms = append(arms, arm{name: ModeVector, weight: v.fusion.weights[ModeVector], cands: cands})
 	}
-	return v.fuse(opts.Query, arms, opts.Mode == ModeHybrid), nil
+	return v.fuse(q, arms, opts.Mode == ModeHybrid), nil
+}
+
+// parseQuery parses the query text, once per search: every later step
+// reads opts.Parsed. A query the caller parsed is taken as it is.
+func parseQuery(opts *Options) error {
+	parse := opts.parse
+	if parse == nil {
+		parse = query.Parse
+	}
+	q, err := query.Of(opts.Query, opts.Parsed, parse)
+	if err != nil {
+		return err
+	}
+	opts.Query, opts.Parsed = q.Raw, q
+	return nil
 }
 
 // checkOptions validates and defaults the options shared by every query.
 func checkOptions(opts *Options) error {
-	if strings.TrimSpace(opts.Query) == "" {
-		return ErrEmptyQuery
-	}
 	if opts.K <= 0 {
 		opts.K = 10
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -50,7 +52,6 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 }
 
 func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	opts.Query = "-" // no text query: only the options are checked
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
@@ -110,7 +111,7 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		if err != nil {
 			return nil, err
 		}
-		cands, _ := v.textArm(changedText(snap.Segments[q.seg], q, content))
+		cands, _ := v.textArm(dedupe(lexical.Tokens(changedText(snap.Segments[q.seg], q, content))))
 		arms := []arm{{name: ModeText, weight: 1, cands: cands}}
 		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
 			qv, scale, err := seg.Vec.RowErr(q.row)
@@ -129,7 +130,10 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 				arms = append(arms, arm{name: ModeVector, weight: 1, cands: vc})
 			}
 		}
-		for _, f := range v.fuse(q.Name, arms, false) {
+		// The changed chunk's name stands for the query fusion weighs
+		// paths and test files by; a chunk with none asks for nothing.
+		name, _ := query.Parse(q.Name)
+		for _, f := range v.fuse(&name, arms, false) {
 			k := [2]int{f.seg, f.row}
 			if f.score > best[k].score {
 				best[k], like[k] = f, qi
@@ -153,6 +157,8 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		ranked = ranked[:opts.K]
 	}
 	v.rev = res.Target.Rev
+	// Code is compared with code; the hits only show their summaries.
+	v.loadSummaries(&opts, nil)
 	hits, err := v.hits(ranked, &opts)
 	if err != nil {
 		return nil, err

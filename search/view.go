@@ -34,6 +34,9 @@ type view struct {
 	// namedExactly is set by rank when a chunk is named by the query
 	// (the symbol arm matched it exactly, case aside).
 	namedExactly bool
+	// sums are the generated summaries of the visible rows' texts
+	// (summaries.go); nil: none, or Options.NoSummaries.
+	sums *summaries
 }
 
 // visibleBlob is a blob the view shows, at the paths it has there.

@@ -69,6 +69,12 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 			}
 		}
 	}
+	if _, err := OpenSummaryIndex(indexDir); !errors.Is(err, ErrNoSummaryIndex) {
+		rep.Files++
+		if err != nil {
+			rep.Damaged = append(rep.Damaged, Damage{Part: "summary index", Detail: detail(err), path: filepath.Join(indexDir, SummaryIndexFile)})
+		}
+	}
 	root := filepath.Join(indexDir, "trees")
 	dirs, _ := os.ReadDir(root)
 	for _, d := range dirs {
@@ -138,7 +144,8 @@ func detail(err error) string {
 // rebuilds the missing parts from git. A damaged database is set aside
 // with the segments (see MoveDamagedStore); a damaged segment leaves the
 // manifest; a damaged manifest drops the segments it named; a damaged tree
-// listing is deleted (it is walked again when needed).
+// listing is deleted (it is walked again when needed), and so is a damaged
+// summary index (`git bcindex enhance` writes it again from the database).
 func Repair(ctx context.Context, indexDir string, rep *CheckReport, lockWait time.Duration) error {
 	if len(rep.Damaged) == 0 {
 		return nil
@@ -166,7 +173,7 @@ func Repair(ctx context.Context, indexDir string, rep *CheckReport, lockWait tim
 			}
 		case "segment":
 			bad = append(bad, d.Name)
-		case "tree listing":
+		case "tree listing", "summary index":
 			if err := os.Remove(d.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("repair: %w", err)
 			}

@@ -46,3 +46,23 @@ func AcquireLock(ctx context.Context, indexDir string, wait time.Duration) (*Loc
 
 // Release drops the lock.
 func (l *Lock) Release() error { return l.fl.Unlock() }
+
+// WithLocked runs fn on the open store under the index lock, waiting for a
+// running indexer up to wait: the way a command that only reads or writes
+// a few keys (summaries) shares the store with indexing.
+func WithLocked(ctx context.Context, indexDir string, wait time.Duration, fn func(*Store) error) error {
+	lock, err := AcquireLock(ctx, indexDir, wait)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	st, err := OpenStore(indexDir)
+	if err != nil {
+		return err
+	}
+	err = fn(st)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

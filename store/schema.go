@@ -24,6 +24,11 @@ package store
 //	                            and revision holding the text shares it; a
 //	                            store without "e/" keys has none yet, so they
 //	                            need no schema version (summary.go)
+//	summaries.bin           the summary index: the "e/" summaries of one chat
+//	                        model and prompt version with BM25 postings over
+//	                        their words and, for one embedder, their vectors,
+//	                        by content hash, CRC-32C at the end; derived data
+//	                        `enhance` rewrites (sumindex.go), no schema version
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)

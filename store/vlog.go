@@ -247,14 +247,7 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 	if len(keys) == 0 {
 		return 0, nil
 	}
-	wb := s.DB.NewWriteBatch()
-	for _, k := range keys {
-		if err := wb.Delete(k); err != nil {
-			wb.Cancel()
-			return 0, fmt.Errorf("delete vector parts: %w", err)
-		}
-	}
-	if err := wb.Flush(); err != nil {
+	if err := s.DeleteKeys(keys); err != nil {
 		return 0, fmt.Errorf("delete vector parts: %w", err)
 	}
 	return rows, nil

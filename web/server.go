@@ -21,6 +21,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/safepath"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -146,6 +147,12 @@ type form struct {
 	Q, Ref, Mode, Path, Lang, Kind string
 	K                              int
 	Exact                          exactForm // mode "exact"
+	// query is Q parsed once for the page: the search and the marks in
+	// its snippets read it. The zero Query when Q is blank.
+	query query.Query
+	// NoSummaries (summaries=off) ranks and shows without the generated
+	// summaries, as the CLI's --no-summaries.
+	NoSummaries bool
 }
 
 // maxK is the most hits a page shows.
@@ -167,12 +174,20 @@ func readForm(r *http.Request, defK int) (f form, bad string) {
 		}
 		f.K = k
 	}
+	switch v := q.Get("summaries"); v {
+	case "", "on":
+	case "off":
+		f.NoSummaries = true
+	default:
+		return f, fmt.Sprintf("summaries=%q: on (default) or off", v)
+	}
 	f.Exact = readExactForm(q)
+	f.query, _ = query.Parse(f.Q)
 	return f, ""
 }
 
 func (f form) options() search.Options {
-	return search.Options{Query: f.Q, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind}
+	return search.Options{Parsed: &f.query, Rev: f.Ref, K: f.K, Mode: f.Mode, Path: f.Path, Lang: f.Lang, Kind: f.Kind, NoSummaries: f.NoSummaries}
 }
 
 // refs lists HEAD, the branches and the tags for the revision picker.
@@ -253,7 +268,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusNotFound, "file.html", p)
 		return
 	}
-	v := newFileView(file, f.Q, start, end)
+	v := newFileView(file, &f.query, start, end)
 	if f.Mode == "exact" {
 		if err := markExact(&v, file.Content, f); err != nil {
 			p.Error = err.Error()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/safepath"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -198,7 +199,7 @@ func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request) {
 	c, err := s.repo.Resolve(q.Get("rev"))
 	var v commitView
 	if err == nil {
-		v, err = s.commitView(c.Hash, q, f.Q)
+		v, err = s.commitView(c.Hash, q, &f.query)
 	}
 	if err != nil {
 		p.Error = err.Error()
@@ -210,7 +211,7 @@ func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "commit.html", p)
 }
 
-func (s *Server) commitView(h plumbing.Hash, q url.Values, query string) (commitView, error) {
+func (s *Server) commitView(h plumbing.Hash, q url.Values, asked *query.Query) (commitView, error) {
 	obj, err := s.repo.Git.CommitObject(h)
 	if err != nil {
 		return commitView{}, fmt.Errorf("read commit %s: %w", h, err)
@@ -238,7 +239,7 @@ func (s *Server) commitView(h plumbing.Hash, q url.Values, query string) (commit
 		return v, nil
 	}
 	start, end := lineRange(q.Get("lines"))
-	fv := newFileView(file, query, start, end)
+	fv := newFileView(file, asked, start, end)
 	if start > 0 && start <= len(fv.Lines) {
 		lo, hi := max(start-4, 0), min(end+3, len(fv.Lines))
 		fv.Lines = fv.Lines[lo:hi]

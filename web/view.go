@@ -3,12 +3,11 @@ package web
 import (
 	"html/template"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/bcindex/bcindex/internal/safepath"
-	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -42,39 +41,16 @@ type line struct {
 	InChunk bool // inside the hit's chunk (or the selected lines)
 }
 
-// marker wraps the parts of a line whose tokens are query tokens in <mark>,
-// with the keyword index's tokenizer, so that "backoff" marks the Backoff
-// of retryWithBackoff.
-type marker map[string]bool
-
-func newMarker(query string) marker {
-	m := marker{}
-	for _, t := range lexical.Tokens(query) {
-		m[t] = true
-	}
-	return m
-}
-
-func (m marker) mark(text string) template.HTML {
-	var hits []lexical.Span
-	if len(m) > 0 {
-		for _, s := range lexical.Spans(text) {
-			if m[s.Token] {
-				hits = append(hits, s)
-			}
-		}
-	}
-	sort.Slice(hits, func(i, j int) bool { return hits[i].Start < hits[j].Start })
+// mark escapes a line and wraps the parts whose tokens are query tokens
+// in <mark> (query.Query's Marks: the keyword index's tokenizer, so that
+// "backoff" marks the Backoff of retryWithBackoff).
+func mark(q *query.Query, text string) template.HTML {
 	var b strings.Builder
 	at := 0
-	for i := 0; i < len(hits); {
-		start, end := hits[i].Start, hits[i].End
-		for i++; i < len(hits) && hits[i].Start <= end; i++ {
-			end = max(end, hits[i].End)
-		}
-		b.WriteString(template.HTMLEscapeString(text[at:start]))
-		b.WriteString("<mark>" + template.HTMLEscapeString(text[start:end]) + "</mark>")
-		at = end
+	for _, m := range q.Marks(text) {
+		b.WriteString(template.HTMLEscapeString(text[at:m[0]]))
+		b.WriteString("<mark>" + template.HTMLEscapeString(text[m[0]:m[1]]) + "</mark>")
+		at = m[1]
 	}
 	b.WriteString(template.HTMLEscapeString(text[at:]))
 	return template.HTML(b.String())
@@ -94,7 +70,6 @@ type results struct {
 }
 
 func newResults(f form, res *search.Result) results {
-	m := newMarker(f.Q)
 	out := results{Ref: f.Ref}
 	for _, h := range res.Hits {
 		v := hitView{Hit: h}
@@ -108,7 +83,7 @@ func newResults(f form, res *search.Result) results {
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {
 			n := h.SnippetStart + j
-			v.Lines = append(v.Lines, line{N: n, HTML: m.mark(l), InChunk: n >= h.StartLine && n <= h.EndLine})
+			v.Lines = append(v.Lines, line{N: n, HTML: mark(&f.query, l), InChunk: n >= h.StartLine && n <= h.EndLine})
 		}
 		if last := h.SnippetStart + len(lines) - 1; last < h.EndLine {
 			v.More = h.EndLine - last
@@ -125,13 +100,12 @@ type fileView struct {
 	Start, End int
 }
 
-func newFileView(f safepath.File, query string, start, end int) fileView {
-	m := newMarker(query)
+func newFileView(f safepath.File, q *query.Query, start, end int) fileView {
 	v := fileView{File: f, Start: start, End: end}
 	text := strings.TrimSuffix(string(f.Content), "\n")
 	for i, l := range strings.Split(text, "\n") {
 		n := i + 1
-		v.Lines = append(v.Lines, line{N: n, HTML: m.mark(l), InChunk: n >= start && n <= end})
+		v.Lines = append(v.Lines, line{N: n, HTML: mark(q, l), InChunk: n >= start && n <= end})
 	}
 	return v
 }

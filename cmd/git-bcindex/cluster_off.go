@@ -7,6 +7,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/mcp"
+	"github.com/bcindex/bcindex/query"
 )
 
 // clusterLinked: this build leaves the Weaviate client out (install.sh's
@@ -17,6 +18,6 @@ const clusterLinked = false
 
 func runPublish(c *cli.Context) error { return runClusterBinary(c) }
 
-func runRemoteSearch(c *cli.Context, _ string) error { return runClusterBinary(c) }
+func runRemoteSearch(c *cli.Context, _ *query.Query) error { return runClusterBinary(c) }
 
 func remoteSearcher(string, embed.Embedder) mcp.RemoteSearcher { return nil }

@@ -30,8 +30,8 @@ func (r clusterSearcher) SearchRemote(ctx context.Context, q mcp.RemoteQuery) ([
 	if err != nil {
 		return nil, "", err
 	}
-	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Query: q.Query, K: q.K, Repo: q.Repo, Refs: q.Refs,
-		Path: q.Path, Lang: q.Lang, Kind: q.Kind, MaxLines: q.MaxLines, Embedder: r.emb})
+	hits, err := cluster.Search(ctx, c, cluster.SearchOptions{Parsed: &q.Query, K: q.K, Repo: q.Repo, Refs: q.Refs,
+		Path: q.Path, Lang: q.Lang, Kind: q.Kind, MaxLines: q.MaxLines, Embedder: r.emb, NoSummaries: q.NoSummaries})
 	if err != nil {
 		return nil, "", err
 	}

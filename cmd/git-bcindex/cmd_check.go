@@ -70,6 +70,9 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("check --repair: index again: %w", err)
 	}
+	if err := reindexSummaries(c, repo, s.embedder()); err != nil {
+		return fmt.Errorf("check --repair: %w", err)
+	}
 	after, err := store.Check(c.Context, repo.IndexDir, repo.CheckListing)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)

@@ -48,7 +48,7 @@ func runEnhance(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := enhance.Options{DryRun: c.Bool("dry-run"), MaxChunks: c.Int("max-chunks"), BudgetTokens: c.Int("budget-tokens"), Batch: c.Int("batch")}
+	opts := enhance.Options{DryRun: c.Bool("dry-run"), MaxChunks: c.Int("max-chunks"), BudgetTokens: c.Int("budget-tokens"), Batch: c.Int("batch"), Embedder: s.embedder()}
 	if isTerminal(c.App.ErrWriter) && !opts.DryRun {
 		var bar *progressbar.ProgressBar
 		opts.Progress = func(done, total int) {

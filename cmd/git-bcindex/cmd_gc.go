@@ -20,8 +20,8 @@ func gcCommand() *cli.Command {
 		Usage: "drop what no ref (HEAD, branches, remote branches, tags) reaches any more",
 		Description: "Removes unreachable blobs from the segments (rewriting and merging them, without\n" +
 			"re-embedding), their records and vectors from the store, vectors of models no longer\n" +
-			"configured, and cached listings of unreachable trees. Safe while searches run; waits\n" +
-			"for a running indexer.",
+			"configured, generated summaries of chunk texts no indexed revision holds, and cached\n" +
+			"listings of unreachable trees. Safe while searches run; waits for a running indexer.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 			&cli.BoolFlag{Name: "reflog", Usage: "also keep what the reflogs name (e.g. HEAD@{3})"},
@@ -53,6 +53,9 @@ func gcCommand() *cli.Command {
 			}
 			fmt.Fprintf(w, "gc: %d live blobs from %d refs; dropped %d blobs from the segments (%d → %d segments)\n",
 				sum.LiveBlobs, sum.Refs, sum.DeadBlobs, sum.SegmentsBefore, sum.SegmentsAfter)
+			if sum.Summaries > 0 || sum.SummaryIndexEntries > 0 {
+				fmt.Fprintf(w, "  deleted %d generated summaries (%d from the summary index)\n", sum.Summaries, sum.SummaryIndexEntries)
+			}
 			fmt.Fprintf(w, "  deleted %d blob records, %d vectors, %d tree listings; rewrote %d log files; %.1f MB → %.1f MB in %s\n",
 				sum.BlobRecords, sum.Vectors, sum.Listings, sum.LogFiles, float64(sum.BytesBefore)/1e6, float64(sum.BytesAfter)/1e6, sum.Elapsed.Round(time.Millisecond))
 			return nil

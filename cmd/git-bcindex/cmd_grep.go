@@ -136,7 +136,7 @@ func runGrep(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 		}
 	}
-	o, err := openOutput(c, repo, "")
+	o, err := openOutput(c, repo, nil)
 	if err != nil {
 		return err
 	}

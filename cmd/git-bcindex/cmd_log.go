@@ -44,7 +44,7 @@ func runLog(c *cli.Context) error {
 	if pickaxeMode(c) {
 		return runPickaxe(c)
 	}
-	query, err := queryArgs(c, 1000)
+	q, err := queryArgs(c, 1000)
 	if err != nil {
 		return err
 	}
@@ -58,13 +58,13 @@ func runLog(c *cli.Context) error {
 		}
 	}
 	res, err := search.Log(c.Context, repo, search.Options{
-		Query: query, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
+		Parsed: q, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
 	})
 	if err != nil {
 		return err
 	}
-	if lit, ok := exactLogQuery(c); ok {
+	if lit, ok := exactLogQuery(c, q); ok {
 		if err := sinceIntroduced(c, repo, s, lit, res); err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func runLog(c *cli.Context) error {
 			}
 		}
 	} else {
-		o, err := openOutput(c, repo, query)
+		o, err := openOutput(c, repo, q)
 		if err != nil {
 			return err
 		}

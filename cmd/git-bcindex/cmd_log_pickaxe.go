@@ -16,6 +16,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/pickaxe"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -42,25 +43,14 @@ func pickaxeMode(c *cli.Context) bool { return c.IsSet("S") || c.IsSet("G") }
 // underscore or a digit: ErrConflict, parse_config, utf8Len), unless
 // --mode, --lang or --kind ask for the semantic log alone. A query in
 // words has none.
-func exactLogQuery(c *cli.Context) (string, bool) {
+func exactLogQuery(c *cli.Context, q *query.Query) (string, bool) {
 	if c.IsSet("mode") || c.IsSet("lang") || c.IsSet("kind") || c.NArg() != 1 {
 		return "", false
 	}
-	q := strings.TrimSpace(c.Args().First())
-	if len(q) >= 3 && q[0] == '"' && q[len(q)-1] == '"' {
-		return q[1 : len(q)-1], true
+	if q.Shape == query.Phrase {
+		return q.Literal, q.Literal != ""
 	}
-	shaped := false
-	for i, r := range q {
-		switch {
-		case r == '_' || r >= '0' && r <= '9' && i > 0 || r >= 'A' && r <= 'Z' && i > 0:
-			shaped = true
-		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-		default:
-			return "", false
-		}
-	}
-	return q, shaped && len(q) >= 3
+	return q.Text, q.CodeName()
 }
 
 // runPickaxe lists the first-parent commits of --ref where a file's
@@ -94,7 +84,10 @@ func runPickaxe(c *cli.Context) error {
 			}
 		}
 	} else {
-		o, err := openOutput(c, repo, opts.Pattern.Text)
+		// The pattern's tokens are highlighted as a query's are; a blank
+		// pattern (the zero Query) marks nothing.
+		pattern, _ := query.Parse(opts.Pattern.Text)
+		o, err := openOutput(c, repo, &pattern)
 		if err != nil {
 			return err
 		}

@@ -19,10 +19,12 @@ func publishCommand() *cli.Command {
 			"last publication; readers see the old commit or the new one, never a mix. Killed, it resumes\n" +
 			"when run again. The API key, if any, comes from $BCINDEX_REMOTE_API_KEY (or $WEAVIATE_API_KEY).\n" +
 			"With bcindex.remote.grpc set to the cluster's gRPC address (HOST:50051), objects are written\n" +
-			"over gRPC, which takes less CPU on both sides than the URL's REST API (http:// URLs only).",
+			"over gRPC, which takes less CPU on both sides than the URL's REST API (http:// URLs only).\n" +
+			"With bcindex.enhance.model set, the summaries that chat model wrote (git bcindex enhance) and\n" +
+			"the cluster lacks follow, marked generated; search --remote shows them on the hits.",
 		Flags: flags(refFlags(), []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path)"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref, then one for the summaries, if any"},
 		}),
 		Action: runPublish,
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/cluster"
+	"github.com/bcindex/bcindex/enhance"
+	"github.com/bcindex/bcindex/gitindex"
 )
 
 func runPublish(c *cli.Context) error {
@@ -44,6 +46,10 @@ func runPublish(c *cli.Context) error {
 		opts.Progress = publishProgress(c)
 	}
 	sums, err := cluster.Publish(c.Context, cl, src, opts)
+	var srep *cluster.SummaryReport
+	if err == nil {
+		srep, err = publishSummaries(c, repo, cl, src, opts.Progress)
+	}
 	if w := cl.Warning(); w != "" {
 		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
 	}
@@ -66,7 +72,29 @@ func runPublish(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "%s %s: published %s as generation %d: %d files (+%d -%d), %d chunk objects sent, %d already there\n",
 			sum.Repo, sum.Ref, short(sum.Commit), sum.Generation, sum.Files, sum.FilesAdded, sum.FilesRemoved, sum.ChunksNew, sum.ChunksKnown)
 	}
+	if srep != nil && srep.Local > 0 {
+		if c.Bool("json") {
+			return json.NewEncoder(c.App.Writer).Encode(srep)
+		}
+		fmt.Fprintf(c.App.Writer, "generated summaries by %s (prompt %d): %d sent, %d already there\n", srep.Model, srep.Prompt, srep.Sent, srep.Present)
+	}
 	return err
+}
+
+// publishSummaries sends the summaries bcindex.enhance.model wrote under
+// the current prompt version that the cluster lacks, after the refs, so
+// that summaries written since the chunks were published arrive too;
+// nil without a configured model.
+func publishSummaries(c *cli.Context, repo *gitindex.Repo, cl *cluster.Client, src *cluster.Local, progress cluster.Progress) (*cluster.SummaryReport, error) {
+	model, err := enhanceModel(repo)
+	if err != nil || model == "" {
+		return nil, err
+	}
+	sums, err := src.Summaries(c.Context, model, enhance.PromptVersion, lockWait(c))
+	if err != nil {
+		return nil, err
+	}
+	return cluster.PublishSummaries(c.Context, cl, sums, 0, progress)
 }
 
 // publishProgress draws a bar per stage on a terminal; nil when piped.

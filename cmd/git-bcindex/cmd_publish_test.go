@@ -119,9 +119,10 @@ func TestRepoName(t *testing.T) {
 	}
 }
 
-// checkMCPRemote calls the MCP search_remote tool, wired to the cluster as
-// `git bcindex mcp` wires it, over an in-process transport.
-func checkMCPRemote(t *testing.T, dir, url string) {
+// callMCPRemote calls the MCP search_remote tool, wired to the cluster as
+// `git bcindex mcp` wires it, over an in-process transport, and returns
+// its text and its structured answer.
+func callMCPRemote(t *testing.T, dir, url string, args map[string]any) (string, []byte) {
 	t.Helper()
 	repo, err := gitindex.OpenRepo(dir)
 	if err != nil {
@@ -139,12 +140,24 @@ func checkMCPRemote(t *testing.T, dir, url string) {
 		t.Fatal(err)
 	}
 	defer func() { cs.Close(); ss.Wait() }()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_remote",
-		Arguments: map[string]any{"query": "open the repository at a path", "lang": "go", "k": 3}})
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "search_remote", Arguments: args})
 	if err != nil || res.IsError {
 		t.Fatalf("search_remote: %v %+v", err, res)
 	}
 	b, _ := json.Marshal(res.StructuredContent)
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	return text.String(), b
+}
+
+// checkMCPRemote checks the MCP search_remote tool's hits.
+func checkMCPRemote(t *testing.T, dir, url string) {
+	t.Helper()
+	_, b := callMCPRemote(t, dir, url, map[string]any{"query": "open the repository at a path", "lang": "go", "k": 3})
 	var got struct {
 		Hits []struct {
 			Repo, Path, Name, Snippet string

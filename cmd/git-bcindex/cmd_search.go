@@ -11,9 +11,9 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 )
 
 func searchCommand() *cli.Command {
@@ -31,18 +31,19 @@ func searchCommand() *cli.Command {
 			&cli.BoolFlag{Name: "worktree", Aliases: []string{"w"}, Usage: "search HEAD with uncommitted changes (modified and untracked files)"},
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
+			&cli.BoolFlag{Name: "no-summaries", Usage: "rank and show without the summaries `git bcindex enhance` wrote, to compare"},
 		}, filterFlags(), snippetFlags(), listFlags(), displayFlags(), remoteFlags()),
 		Action: runSearch,
 	}
 }
 
 func runSearch(c *cli.Context) error {
-	query, err := queryArgs(c, 10000)
+	q, err := queryArgs(c, 10000)
 	if err != nil {
 		return err
 	}
 	if c.Bool("remote") {
-		return runRemoteSearch(c, query)
+		return runRemoteSearch(c, q)
 	}
 	if c.IsSet("repo") {
 		return usageError{"--repo selects repositories in the cluster: use it with --remote"}
@@ -61,12 +62,13 @@ func runSearch(c *cli.Context) error {
 		return err
 	}
 	opts := search.Options{
-		Query: query, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
+		Parsed: q, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(), LockWait: 2 * time.Minute,
 		Index:  s.indexOptions(),
 		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
+		NoSummaries: c.Bool("no-summaries"),
 	}
 	what := revLabel(opts.Refs)
 	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {
@@ -92,21 +94,24 @@ func runSearch(c *cli.Context) error {
 	}
 	res.Hits = res.Hits[min(offset, len(res.Hits)):]
 	for _, d := range res.Damaged {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (run `git bcindex index` to rebuild it)\n", d)
+		hint := "run `git bcindex index` to rebuild it"
+		if d == store.SummaryIndexFile {
+			d, hint = "the summary index "+d+" is damaged", "run `git bcindex enhance` to write it anew"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s; left out (%s)\n", d, hint)
 	}
 	if res.Pending > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d blobs of %s are not indexed yet; results may miss them\n", res.Pending, what)
 	}
-	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, strings.TrimSpace(query)) {
-		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", strings.TrimSpace(query))
+	if res.NoExactName && len(res.Hits) > 0 && !anySnippetHas(res.Hits, q.Text) {
+		fmt.Fprintf(c.App.ErrWriter, "no exact match for %s; related code:\n", q.Text)
 	}
 	if res.NoVectors > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
 	}
-	sums := hitSummaries(c.Context, repo, res.Hits)
 	switch {
 	case byRef:
-		o, err := openOutput(c, repo, query)
+		o, err := openOutput(c, repo, q)
 		if err != nil {
 			return err
 		}
@@ -118,12 +123,12 @@ func runSearch(c *cli.Context) error {
 	case asJSON:
 		enc := json.NewEncoder(c.App.Writer)
 		for _, h := range res.Hits {
-			if err := enc.Encode(withSummary(h, sums)); err != nil {
+			if err := enc.Encode(h); err != nil {
 				return err
 			}
 		}
 	default:
-		if err := printResults(c, repo, query, res.Hits, len(res.Revisions) > 1, sums); err != nil {
+		if err := printResults(c, repo, q, res.Hits, len(res.Revisions) > 1); err != nil {
 			return err
 		}
 	}
@@ -133,11 +138,9 @@ func runSearch(c *cli.Context) error {
 	return nil
 }
 
-func printHits(w io.Writer, p colorizer, hits []search.Hit) { printHitsSummarised(w, p, hits, nil) }
-
-// printHitsSummarised is printHits with each hit's generated summary, if
-// sums holds one, under its header line.
-func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[string]enhance.Record) {
+// printHits prints each hit's header line, its generated summary if it
+// has one, and its snippet.
+func printHits(w io.Writer, p colorizer, hits []search.Hit) {
 	for i, h := range hits {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -148,8 +151,8 @@ func printHitsSummarised(w io.Writer, p colorizer, hits []search.Hit, sums map[s
 		}
 		fmt.Fprintf(w, "%s%s  %s  %s\n", p.path(h.Path, ":"), p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
 			p.paint(sgrSep, strings.Join(crumbs, " › ")), p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
-		if r, ok := sums[h.ContentHash]; ok {
-			printGenerated(w, p, r)
+		if h.GeneratedSummary != nil {
+			printGenerated(w, p, h.GeneratedSummary)
 		}
 		lines := strings.Split(strings.TrimRight(h.Snippet, "\n"), "\n")
 		for j, l := range lines {

@@ -9,13 +9,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/cluster"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
 // runRemoteSearch runs the query on the cluster with the local embedder
 // (the model the repositories were published with) and prints hits as
 // local search does, each with its repository.
-func runRemoteSearch(c *cli.Context, query string) error {
+func runRemoteSearch(c *cli.Context, q *query.Query) error {
 	for _, f := range []string{"worktree", "only-in", "not-in", "no-index", "all-branches", "tags", "group-by"} {
 		if c.IsSet(f) {
 			return usageError{"--" + f + " searches the local index; it does not combine with --remote"}
@@ -24,7 +25,12 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	if m := c.String("mode"); m != search.ModeHybrid {
 		return usageError{"--remote runs the cluster's hybrid query; --mode does not combine with it"}
 	}
-	_, s, rs, err := openWithRemote(c)
+	repo, s, rs, err := openWithRemote(c)
+	if err != nil {
+		return err
+	}
+	// Of several summaries of a hit, the configured chat model's.
+	prefer, err := enhanceModel(repo)
 	if err != nil {
 		return err
 	}
@@ -36,8 +42,9 @@ func runRemoteSearch(c *cli.Context, query string) error {
 	if offset < 0 {
 		return usageError{"--offset must be 0 or more"}
 	}
-	opts := cluster.SearchOptions{Query: query, K: offset + c.Int("k"), Repo: c.String("repo"),
-		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder()}
+	opts := cluster.SearchOptions{Parsed: q, K: offset + c.Int("k"), Repo: c.String("repo"),
+		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), MaxLines: c.Int("max-lines"), Embedder: s.embedder(),
+		NoSummaries: c.Bool("no-summaries"), SummaryModel: prefer}
 	// --ref names published refs, globs allowed; none means every one.
 	opts.Refs = refSelection(c).Patterns
 	hits, err := cluster.Search(c.Context, cl, opts)
@@ -61,7 +68,7 @@ func runRemoteSearch(c *cli.Context, query string) error {
 			shown[i] = h.Hit
 			shown[i].Path = h.Repo + "@" + h.Ref + ":" + h.Path
 		}
-		printHits(c.App.Writer, newColorizer(wantColor("auto", c.App.Writer), query), shown)
+		printHits(c.App.Writer, newColorizer(wantColor("auto", c.App.Writer), q), shown)
 	}
 	if len(hits) == 0 {
 		return errNoResults

@@ -17,10 +17,11 @@ import (
 func pushCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "push",
-		Usage:     "share the index (chunk metadata and vectors) with REMOTE under refs/bcindex/<model>",
+		Usage:     "share the index (chunk metadata and vectors) with REMOTE under refs/bcindex/<model>, and generated summaries under refs/bcindex-summaries/",
 		ArgsUsage: "[REMOTE]",
 		Description: "Adds every indexed blob the shared index lacks to refs/bcindex/<model> and pushes\n" +
-			"it; git sends only objects the remote does not have.",
+			"it; git sends only objects the remote does not have. The summaries the model named by\n" +
+			"bcindex.enhance.model wrote (git bcindex enhance) go beside it, marked generated.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"}},
 		Action: func(c *cli.Context) error {
 			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*indexer.ShareSummary, error) {
@@ -38,7 +39,9 @@ func fetchCommand() *cli.Command {
 		Description: "Entries for blobs this repository does not have, or whose chunk hashes do not\n" +
 			"match the blob's content, are refused. HEAD is then indexed: the blobs the\n" +
 			"fetched index covers are neither parsed nor embedded again, so HEAD is fully\n" +
-			"indexed (chunks, lexical data, vectors) and the next `index` has nothing to do.",
+			"indexed (chunks, lexical data, vectors) and the next `index` has nothing to do.\n" +
+			"With bcindex.enhance.model set, the summaries REMOTE shares by that model are fetched\n" +
+			"too (checksummed, marked generated) and search ranks with them; no model is asked.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
@@ -72,17 +75,27 @@ func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string,
 		return usageError{"vectors are off (git config bcindex.vectors false): there is nothing worth sharing"}
 	}
 	sum, err := do(repo, remote, emb.ID(), emb.Dim())
+	var ss *indexer.SummaryShare
+	if err == nil {
+		ss, err = shareSummaries(c, repo, remote, emb)
+	}
 	if sum != nil {
-		printShare(c.App.Writer, c.Command.Name, remote, sum, c.Bool("json"))
+		printShare(c.App.Writer, c.Command.Name, remote, sum, ss, c.Bool("json"))
 	}
 	return err
 }
 
-func printShare(w io.Writer, verb, remote string, s *indexer.ShareSummary, asJSON bool) {
+func printShare(w io.Writer, verb, remote string, s *indexer.ShareSummary, ss *indexer.SummaryShare, asJSON bool) {
 	if asJSON {
-		b, _ := json.Marshal(s)
+		b, _ := json.Marshal(struct {
+			*indexer.ShareSummary
+			Summaries *indexer.SummaryShare `json:"summaries,omitempty"`
+		}{s, ss})
 		fmt.Fprintln(w, string(b))
 		return
+	}
+	if ss != nil {
+		defer printSummaryShare(w, verb, ss)
 	}
 	short := s.Commit
 	if len(short) > 12 {
@@ -95,13 +108,18 @@ func printShare(w io.Writer, verb, remote string, s *indexer.ShareSummary, asJSO
 	fmt.Fprintf(w, "fetched %s (%s) from %s: %d blobs shared, %d imported (%d vectors), %d already indexed, %d not in this repository\n",
 		s.Ref, short, remote, s.Entries, s.Imported, s.Vectors, s.Present, s.Unknown)
 	if len(s.Rejected) > 0 {
-		var parts []string
-		for why, n := range s.Rejected {
-			parts = append(parts, fmt.Sprintf("%s %d", why, n))
-		}
-		sort.Strings(parts)
-		fmt.Fprintf(w, "  refused: %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "  refused: %s\n", rejectedList(s.Rejected))
 	}
+}
+
+// rejectedList names the reasons entries were refused, with their counts.
+func rejectedList(rejected map[string]int) string {
+	var parts []string
+	for why, n := range rejected {
+		parts = append(parts, fmt.Sprintf("%s %d", why, n))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
 }
 
 // indexAfterFetch indexes HEAD with the chunk lists a fetch verified, so

@@ -64,7 +64,7 @@ func runSimilar(c *cli.Context) error {
 			}
 		}
 	} else {
-		o, err := openOutput(c, repo, "")
+		o, err := openOutput(c, repo, nil)
 		if err != nil {
 			return err
 		}

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/config"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 )
 
 // Colours, as git paints grep and log output: file names magenta, line
@@ -114,8 +113,8 @@ func wantColor(when string, stdout io.Writer) bool {
 
 // colorizer writes SGR sequences when colour is on and plain text otherwise.
 type colorizer struct {
-	on    bool
-	terms map[string]bool // query tokens to highlight
+	on bool
+	q  *query.Query // whose tokens to highlight; nil: none
 	// null (-z): a path is printed as it is, not quoted, and ends with a
 	// NUL instead of the separator (or newline) that follows it, as with
 	// git grep -z, so that scripts read any path.
@@ -130,16 +129,7 @@ func (p colorizer) path(s, sep string) string {
 	return p.paint(sgrPath, quotePath(s)) + p.paint(sgrSep, sep)
 }
 
-func newColorizer(on bool, query string) colorizer {
-	p := colorizer{on: on}
-	if on && query != "" {
-		p.terms = map[string]bool{}
-		for _, t := range lexical.Tokens(query) {
-			p.terms[t] = true
-		}
-	}
-	return p
-}
+func newColorizer(on bool, q *query.Query) colorizer { return colorizer{on: on, q: q} }
 
 func (p colorizer) paint(sgr, s string) string {
 	if !p.on || s == "" {
@@ -148,35 +138,23 @@ func (p colorizer) paint(sgr, s string) string {
 	return sgr + s + sgrReset
 }
 
-// highlight paints the parts of a code line whose tokens are query tokens,
-// using the same tokenizer as the keyword index: "backoff" lights up in
-// retryWithBackoff. Overlapping spans (a whole identifier and its parts)
-// merge.
+// highlight paints the parts of a code line whose tokens are query tokens
+// (query.Query's Marks: the keyword index's tokenizer, so "backoff"
+// lights up in retryWithBackoff).
 func (p colorizer) highlight(line string) string {
-	if !p.on || len(p.terms) == 0 {
+	if !p.on || p.q == nil {
 		return line
 	}
-	var hits []lexical.Span
-	for _, s := range lexical.Spans(line) {
-		if p.terms[s.Token] {
-			hits = append(hits, s)
-		}
-	}
-	if len(hits) == 0 {
+	marks := p.q.Marks(line)
+	if len(marks) == 0 {
 		return line
 	}
-	// An identifier's whole span follows its parts: order by start to merge.
-	sort.Slice(hits, func(i, j int) bool { return hits[i].Start < hits[j].Start })
 	var b strings.Builder
 	at := 0
-	for i := 0; i < len(hits); {
-		start, end := hits[i].Start, hits[i].End
-		for i++; i < len(hits) && hits[i].Start <= end; i++ {
-			end = max(end, hits[i].End)
-		}
-		b.WriteString(line[at:start])
-		b.WriteString(sgrMatch + line[start:end] + sgrReset)
-		at = end
+	for _, m := range marks {
+		b.WriteString(line[at:m[0]])
+		b.WriteString(sgrMatch + line[m[0]:m[1]] + sgrReset)
+		at = m[1]
 	}
 	b.WriteString(line[at:])
 	return b.String()

@@ -35,7 +35,7 @@ func enhanceAfterIndex(ctx context.Context, repo *gitindex.Repo, head gitindex.C
 		return "", err
 	}
 	st, err := enhance.Run(ctx, client, enhance.Store{IndexDir: repo.IndexDir, LockWait: hooks.LockWait}, items,
-		enhance.Options{MaxChunks: hookMaxChunks})
+		enhance.Options{MaxChunks: hookMaxChunks, Embedder: s.embedder()})
 	if err != nil {
 		return "", err
 	}

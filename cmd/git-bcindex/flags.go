@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 // filterFlags are the result filters shared by search, log and similar.
@@ -36,14 +36,15 @@ func flags(lists ...[]cli.Flag) []cli.Flag {
 	return out
 }
 
-// queryArgs returns the query the arguments spell and checks -k.
-func queryArgs(c *cli.Context, maxK int) (string, error) {
-	query := strings.Join(c.Args().Slice(), " ")
-	if strings.TrimSpace(query) == "" {
-		return "", search.ErrEmptyQuery
+// queryArgs parses the query the arguments spell, once for the whole
+// command (the search and the highlighting read it), and checks -k.
+func queryArgs(c *cli.Context, maxK int) (*query.Query, error) {
+	q, err := query.Parse(strings.Join(c.Args().Slice(), " "))
+	if err != nil {
+		return nil, err
 	}
 	if k := c.Int("k"); k < 1 || k > maxK {
-		return "", usageError{fmt.Sprintf("-k must be between 1 and %d", maxK)}
+		return nil, usageError{fmt.Sprintf("-k must be between 1 and %d", maxK)}
 	}
-	return query, nil
+	return &q, nil
 }

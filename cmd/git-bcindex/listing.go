@@ -7,9 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -27,11 +26,11 @@ func listing(c *cli.Context) bool { return c.Bool("vimgrep") || c.Bool("files-wi
 
 // printResults prints hits in the form the flags ask for, through the pager
 // and in colour when those apply.
-func printResults(c *cli.Context, repo *gitindex.Repo, query string, hits []search.Hit, withRefs bool, sums map[string]enhance.Record) error {
+func printResults(c *cli.Context, repo *gitindex.Repo, q *query.Query, hits []search.Hit, withRefs bool) error {
 	if c.Bool("vimgrep") && c.Bool("files-with-matches") {
 		return usageError{"--vimgrep and --files-with-matches are exclusive"}
 	}
-	o, err := openOutput(c, repo, query)
+	o, err := openOutput(c, repo, q)
 	if err != nil {
 		return err
 	}
@@ -40,11 +39,11 @@ func printResults(c *cli.Context, repo *gitindex.Repo, query string, hits []sear
 	case c.Bool("files-with-matches"):
 		printFiles(o.w, o.paint, hits)
 	case c.Bool("vimgrep"):
-		printVimgrep(o.w, o.paint, query, hits)
+		printVimgrep(o.w, o.paint, q, hits)
 	case withRefs:
 		printHitsWithRefs(o.w, o.paint, hits)
 	default:
-		printHitsSummarised(o.w, o.paint, hits, sums)
+		printHits(o.w, o.paint, hits)
 	}
 	return nil
 }
@@ -63,11 +62,7 @@ func printFiles(w io.Writer, p colorizer, hits []search.Hit) {
 // printVimgrep prints the lines of each hit's chunk that hold a query token,
 // with the 1-based byte column of the first one; a hit with none (found by
 // meaning alone) prints its first line at column 1, so every hit is listed.
-func printVimgrep(w io.Writer, p colorizer, query string, hits []search.Hit) {
-	terms := map[string]bool{}
-	for _, t := range lexical.Tokens(query) {
-		terms[t] = true
-	}
+func printVimgrep(w io.Writer, p colorizer, q *query.Query, hits []search.Hit) {
 	// Chunks nest (a class and its methods): each line is listed once.
 	seen := map[string]bool{}
 	vimLine := func(path string, line, col int, text string) {
@@ -89,12 +84,9 @@ func printVimgrep(w io.Writer, p colorizer, query string, hits []search.Hit) {
 			if first == "" {
 				first = l
 			}
-			for _, s := range lexical.Spans(l) {
-				if terms[s.Token] {
-					vimLine(h.Path, n, s.Start+1, l)
-					printed = true
-					break
-				}
+			if at := q.FirstMark(l); at >= 0 {
+				vimLine(h.Path, n, at+1, l)
+				printed = true
 			}
 		}
 		if !printed {

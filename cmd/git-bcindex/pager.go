@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/query"
 )
 
 // noPagerFlag is --no-pager, accepted before the command (as git takes it)
@@ -32,14 +33,14 @@ type output struct {
 
 // openOutput decides colour and starts the pager. query's tokens are
 // highlighted in snippets. close waits for the pager to exit.
-func openOutput(c *cli.Context, repo *gitindex.Repo, query string) (*output, error) {
+func openOutput(c *cli.Context, repo *gitindex.Repo, q *query.Query) (*output, error) {
 	cfg := gitConfig(repo)
 	when, err := colorWhen(c, cfg)
 	if err != nil {
 		return nil, err
 	}
 	stdout := c.App.Writer
-	o := &output{w: stdout, paint: newColorizer(wantColor(when, stdout), query), close: func() error { return nil }}
+	o := &output{w: stdout, paint: newColorizer(wantColor(when, stdout), q), close: func() error { return nil }}
 	o.paint.null = c.Bool("null")
 	if globalBool(c, "no-pager") || !isTerminal(stdout) {
 		return o, nil
