@@ -12,11 +12,14 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/pathspec"
 	"github.com/bcindex/bcindex/store"
 )
 
 // GrepOptions are the options of an exact search.
 type GrepOptions struct {
+	// Matcher finds the lines (with their spans) of a search over Rev or
+	// Refs. Program replaces it for a search over Sources.
 	Matcher *exact.Matcher
 	Rev     string                // default HEAD
 	Refs    gitindex.RefSelection // several revisions; replaces Rev
@@ -30,6 +33,23 @@ type GrepOptions struct {
 	// with no lines.
 	Invert bool
 
+	// Sources, when set, are what git grep searches, in order: revisions'
+	// trees, blobs, files of the working tree or the index. Each file is
+	// yielded for each source holding it, selected lines by Program, and
+	// Pathspec filters the paths of trees and files (not blobs).
+	Sources  []GrepSource
+	Program  *exact.Program
+	Pathspec *pathspec.Set
+	// Binary is how a binary file (a NUL in its first 8000 bytes) is
+	// read: BinaryNoMatch passes over it (git grep -I, and what a search
+	// over Rev or Refs does), BinaryMatch matches it and yields it with
+	// Binary set, BinaryText reads it as text (-a).
+	Binary int
+	// Render, when set, is called for each file with a selected line (or
+	// without one, with Invert), on the goroutine that matched it: its
+	// result is the file's Output, which yield then writes in order.
+	Render func(*GrepFile) []byte
+
 	// Embedder computes the vectors of blobs indexed before the search
 	// (the configured model, as search uses), so that a grep that indexes
 	// leaves nothing for search to fill in; nil indexes without vectors.
@@ -40,6 +60,29 @@ type GrepOptions struct {
 	OnIndexed func(*indexer.Summary)
 }
 
+// How binary files are read; see GrepOptions.Binary.
+const (
+	BinaryNoMatch = iota
+	BinaryMatch
+	BinaryText
+)
+
+// GrepSource is one thing a search over Sources reads.
+type GrepSource struct {
+	// Name is printed before each path ("HEAD:" for a revision), or is
+	// a blob's whole name.
+	Name string
+	// Commit, when set, is indexed before the search (a revision, or HEAD
+	// for the working tree).
+	Commit *gitindex.Commit
+	Tree   plumbing.Hash // a tree whose files are searched
+	Blob   plumbing.Hash // a blob: the source is that one file, Name
+	// Files are files of the working tree or the index; those without a
+	// blob are read from Dir.
+	Files []gitindex.WorkFile
+	Dir   string
+}
+
 // GrepFile is one file's matches: a blob at a path, in every searched
 // revision that holds that blob at that path.
 type GrepFile struct {
@@ -48,6 +91,14 @@ type GrepFile struct {
 	Refs    []GrepRef
 	Content []byte
 	Lines   []exact.Line
+	// Source is the file's source (an index of GrepOptions.Sources); Disk
+	// the file it was read from, when it was not a blob.
+	Source int
+	Disk   string
+	// Binary is set for a binary file read with BinaryMatch.
+	Binary bool
+	Output []byte // see GrepOptions.Render
+	known  bool   // the index proves no line matches
 }
 
 // GrepRef is a searched revision holding a file.
@@ -80,6 +131,9 @@ var ErrStop = errors.New("stop")
 // grep -I at those revisions. A yield error stops the search and is
 // returned, except ErrStop, which stops it quietly.
 func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+	if len(opts.Sources) > 0 {
+		return grepSources(ctx, repo, &opts, yield)
+	}
 	if opts.Matcher == nil {
 		return nil, ErrEmptyQuery
 	}

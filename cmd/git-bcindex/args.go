@@ -22,8 +22,8 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[i])
-	if cmd == nil || len(cmd.Subcommands) > 0 {
-		return args
+	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
+		return args // a command that reads its options itself, as git grep
 	}
 	var flags, pos []string
 	rest := args[i+1:]

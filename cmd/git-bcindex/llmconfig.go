@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/go-git/go-git/v5/config"
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -30,11 +29,9 @@ func chatClient(repo *gitindex.Repo) (*llm.Client, error) {
 // enhanceConfig returns the [bcindex "enhance"] section of git config
 // (repository, then global).
 func enhanceConfig(repo *gitindex.Repo) (*format.Subsection, error) {
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return nil, fmt.Errorf("read git config: %w", err)
-		}
+		return nil, err
 	}
 	return cfg.Raw.Section("bcindex").Subsection("enhance"), nil
 }
