@@ -86,9 +86,17 @@ func (p *Program) Matcher() *Matcher { return p.m }
 // file in which some top-level term matches no line has no selected line.
 func (p *Program) Lines(content []byte, yield func(Line) bool) {
 	if p.Simple() {
+		last, more := 0, true
 		p.m.scan(content, p.m.finders(content), func(number, start, end int, _ []bool) bool {
-			return yield(Line{Number: number, Start: start, End: end})
+			last = number
+			more = yield(Line{Number: number, Start: start, End: end})
+			return more
 		})
+		// The look-ahead that finds it starts after the last hit, at a
+		// line of the file: none is left after a hit on the last line.
+		if lines := bytes.Count(content, []byte{'\n'}); more && last < lines && p.phantom(content) {
+			yield(Line{Number: lines + 1, Start: len(content), End: len(content)})
+		}
 		return
 	}
 	if p.opts.AllMatch && !p.allMatch(content) {
@@ -128,6 +136,25 @@ func (p *Program) Lines(content []byte, yield func(Line) bool) {
 	if !stopped {
 		fill(len(content))
 	}
+}
+
+// phantom reports whether git grep finds a line after a file's final
+// newline. It does with basic and extended patterns (not -P, -F or -w) of
+// which one matches an empty line, such as ^$: its look-ahead searches the
+// rest of the file as one string, where such a pattern matches at the
+// very end, and takes that for a line. Programs with an expression or -v
+// do not look ahead.
+func (p *Program) phantom(content []byte) bool {
+	o := p.m.opts
+	if len(content) == 0 || content[len(content)-1] != '\n' || o.Fixed || o.Syntax == PCRE || o.Word {
+		return false
+	}
+	for _, f := range p.m.finders(nil) {
+		if s, _ := f.find(nil, false); s >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // value is whether a line is selected, given which atoms match it.

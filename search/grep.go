@@ -45,6 +45,10 @@ type GrepOptions struct {
 	// over Rev or Refs does), BinaryMatch matches it and yields it with
 	// Binary set, BinaryText reads it as text (-a).
 	Binary int
+	// BinaryAttr, when set, says what git attributes make of a file of a
+	// source with Attributes: 1 binary whatever it holds, 0 text, -1
+	// decided by its content.
+	BinaryAttr func(path string) int
 	// Render, when set, is called for each file with a selected line (or
 	// without one, with Invert), on the goroutine that matched it: its
 	// result is the file's Output, which yield then writes in order.
@@ -81,6 +85,9 @@ type GrepSource struct {
 	// blob are read from Dir.
 	Files []gitindex.WorkFile
 	Dir   string
+	// Attributes applies BinaryAttr to the source's paths (git does for
+	// the working tree, the index and commits, not for trees or blobs).
+	Attributes bool
 }
 
 // GrepFile is one file's matches: a blob at a path, in every searched
@@ -99,6 +106,7 @@ type GrepFile struct {
 	Binary bool
 	Output []byte // see GrepOptions.Render
 	known  bool   // the index proves no line matches
+	attr   int8   // BinaryAttr's verdict; 0 when it has none
 }
 
 // GrepRef is a searched revision holding a file.

@@ -46,6 +46,12 @@ func grepSources(ctx context.Context, repo *gitindex.Repo, opts *GrepOptions, yi
 	seen := map[plumbing.Hash]store.Coverage{}
 	add := func(f *GrepFile) error {
 		st.Files++
+		if opts.BinaryAttr != nil && opts.Sources[f.Source].Attributes {
+			f.attr = int8(opts.BinaryAttr(f.Path) + 1) // 0 none, 1 text, 2 binary
+		}
+		if f.attr == 2 && opts.Binary == BinaryNoMatch {
+			return nil
+		}
 		if f.Disk != "" {
 			st.Unindexed++
 			todo = append(todo, f)
@@ -68,7 +74,7 @@ func grepSources(ctx context.Context, repo *gitindex.Repo, opts *GrepOptions, yi
 		}
 		switch {
 		case cov == store.RuledOut && !opts.Invert:
-		case cov == store.Binary && opts.Binary == BinaryNoMatch:
+		case cov == store.Binary && opts.Binary == BinaryNoMatch && f.attr != 1:
 		default:
 			if cov == store.RuledOut {
 				f.known = true // no line matches: listed by -L unread

@@ -17,6 +17,7 @@ import (
 type grepJob struct {
 	sha     plumbing.Hash
 	disk    string
+	attr    int8 // see GrepFile.attr
 	known   bool // no line matches: nothing to read
 	files   []*GrepFile
 	content []byte
@@ -36,6 +37,7 @@ const inFlight = 64
 type jobKey struct {
 	sha  plumbing.Hash
 	disk string
+	attr int8
 }
 
 // verify reads and matches each distinct blob of files once, on every
@@ -46,13 +48,13 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	byFile := make([]*grepJob, len(files))
 	var order []*grepJob
 	for i, f := range files {
-		k := jobKey{f.Blob, f.Disk}
+		k := jobKey{f.Blob, f.Disk, f.attr}
 		if f.Disk != "" {
 			k.sha = plumbing.ZeroHash
 		}
 		j := jobs[k]
 		if j == nil {
-			j = &grepJob{sha: f.Blob, disk: f.Disk, known: f.known, done: make(chan struct{})}
+			j = &grepJob{sha: f.Blob, disk: f.Disk, attr: f.attr, known: f.known, done: make(chan struct{})}
 			jobs[k] = j
 			order = append(order, j)
 		}
@@ -189,7 +191,7 @@ func (j *grepJob) read(repo *gitindex.Repo) error {
 
 // match finds the job's matching lines, as many as opts allow.
 func (j *grepJob) match(opts *GrepOptions) {
-	if isBinary(j.content) {
+	if j.attr == 2 || j.attr != 1 && isBinary(j.content) {
 		switch opts.Binary {
 		case BinaryNoMatch:
 			j.skip = true

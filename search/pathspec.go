@@ -8,7 +8,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 )
 
-// pathspec is a git pathspec: a directory or file prefix, or a wildcard
+// gitSpec is a git pathspec: a directory or file prefix, or a wildcard
 // pattern whose * and ? also match '/', as git grep reads them.
 type gitSpec struct {
 	prefix string

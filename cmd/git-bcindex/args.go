@@ -30,9 +30,6 @@ func interspersed(app *cli.App, args []string) []string {
 	for j := 0; j < len(rest); j++ {
 		a := rest[j]
 		if a == "--" {
-			if cmd.Name == "grep" {
-				pos = append(pos, a) // grep's revisions end there, its pathspecs begin
-			}
 			pos = append(pos, rest[j+1:]...)
 			break
 		}

@@ -299,7 +299,7 @@ func (g *grepRun) compile() (*exact.Program, error) {
 // that the files that still hold its blobs are answered from the index.
 func (g *grepRun) workSources() ([]search.GrepSource, error) {
 	o, repo := g.o, g.repo
-	src := search.GrepSource{Dir: g.top}
+	src := search.GrepSource{Dir: g.top, Attributes: repo != nil}
 	var err error
 	switch {
 	case o.noIndex && repo == nil:
@@ -348,6 +348,9 @@ func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *ex
 		opts.Binary = search.BinaryText
 	case binaryDefault:
 		opts.Binary = search.BinaryMatch
+	}
+	if err := g.attributes(&opts, r); err != nil {
+		return err
 	}
 	for _, p := range o.paths {
 		if err := opts.Paths.AddGlob(p); err != nil {
@@ -436,4 +439,45 @@ func commitOf(src search.GrepSource) plumbing.Hash {
 		return src.Commit.Hash
 	}
 	return plumbing.ZeroHash
+}
+
+// attributes applies the working tree's git attributes, as git grep
+// does: the diff attribute (and binary, which unsets it) decides whether
+// a file is binary, and a diff driver makes -p and -W find functions with
+// the chunker (where git uses the driver's regular expression).
+func (g *grepRun) attributes(opts *search.GrepOptions, r *grepRender) error {
+	if g.repo == nil || g.repo.WorkTree == "" {
+		return nil
+	}
+	attrs, err := g.repo.WorktreeAttributes()
+	if err != nil || attrs == nil {
+		return err
+	}
+	cfg := gitConfig(g.repo)
+	driver := func(name string, key string) string {
+		if cfg == nil {
+			return ""
+		}
+		return cfg.Raw.Section("diff").Subsection(name).Option(key)
+	}
+	opts.BinaryAttr = func(p string) int {
+		d := attrs.Diff(p)
+		if d.Binary < 0 && d.Name != "" && configBool(driver(d.Name, "binary")) {
+			return 1
+		}
+		return d.Binary
+	}
+	if g.o.funcname || g.o.funcbody {
+		r.defsOf = func(f *search.GrepFile) []definition {
+			if !opts.Sources[f.Source].Attributes {
+				return nil
+			}
+			d := attrs.Diff(f.Path)
+			if d.Name == "" || !userdiffDrivers[d.Name] && driver(d.Name, "xfuncname") == "" && driver(d.Name, "funcname") == "" {
+				return nil
+			}
+			return definitions(f.Path, f.Content)
+		}
+	}
+	return nil
 }

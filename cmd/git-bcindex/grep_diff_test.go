@@ -44,8 +44,13 @@ func grepFixture(t *testing.T) *gittest.Repo {
 		t.Fatal(err)
 	}
 	r.Commit("two", map[string]string{
-		"src/main.go":    v1["src/main.go"] + "\nfunc extra() { _ = \"err two\" }\n",
-		"src/added.go":   "package main\n\n// added err\n",
+		"src/main.go":  v1["src/main.go"] + "\nfunc extra() { _ = \"err two\" }\n",
+		"src/added.go": "package main\n\n// added err\n",
+		// Attributes: binary and -diff make a text file binary, diff makes
+		// a binary one text.
+		".gitattributes": "*.dat binary\nforced.txt -diff\nbin/data.bin diff\n",
+		"table.dat":      "err in a dat file\n",
+		"forced.txt":     "err forced binary\n",
 		"docs/guide.txt": v1["docs/guide.txt"] + "added in two\n",
 	})
 	// The working tree: unstaged, staged-then-changed, deleted, untracked
@@ -162,6 +167,7 @@ func grepCases() []grepCase {
 		a("-z", "-n", "-A1", "TODO"),
 		// Binary files: matched and named by default, -I, -a.
 		a("data"), a("-c", "err", "--", "bin"), a("-I", "err"), a("-a", "-n", "err", "--", "bin"), a("-l", "data"),
+		a("err", "HEAD"), a("-I", "-l", "err", "HEAD"), a("err", "HEAD~1"), a("-c", "err", "HEAD^{tree}"),
 		// Revisions: one, several, tags, ancestry, trees, blobs, unknown.
 		a("-n", "err", "HEAD"), a("err", "old"), a("-c", "err", "HEAD", "old"), a("err", "v1"), a("err", "HEAD~1"),
 		a("err", "main^{tree}"), a("err", "HEAD:src"), a("-n", "err", "HEAD:src/main.go"), a("err", "HEAD:"),
@@ -208,6 +214,9 @@ func grepCases() []grepCase {
 		a("-E", "("), a("-n", "-e", "Join", "-e", "Split", "--all-match"),
 		a("-n", "--column", "-w", "err"), a("-o", "-b", "err"), a("--and"), a("-e"), a("-A"),
 		a("-l", "err", "HEAD", "old", "v1"), a("-c", "err", "HEAD:src", "HEAD:docs"),
+		// git's line after the final newline, which ^$ finds.
+		a("-n", "^$"), a("-c", "^$"), a("-l", "^$"), a("-L", "^$"), a("-n", "-A1", "^$"), a("-n", "-A100", "^$", "--", "docs"),
+		a("-n", "-P", "^$"), a("-n", "-w", "^$"), a("-n", "-m1", "^$"), a("-E", "-c", "^$|nomatch"), a("-c", "-v", "^$"),
 		// Abbreviations and negations.
 		a("--line", "err"), a("--no-line-number", "err"), a("--files-with", "err"), a("--count", "--no-count", "err"),
 	}

@@ -51,6 +51,9 @@ type grepRender struct {
 	name                                func(f *search.GrepFile) string
 	json, vimgrep                       bool
 	jsonFile                            func(f *search.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
+	// defsOf, when set, gives a file's definitions for -p and -W (see
+	// grep_funcs.go), or nil for git's default rule.
+	defsOf func(f *search.GrepFile) []definition
 }
 
 // skipFirstLine reports whether the first line of the output is a hunk
@@ -67,6 +70,7 @@ type fileState struct {
 	name      string
 	content   []byte
 	lastShown int
+	defs      []definition // the chunker's definitions; nil: git's default rule
 }
 
 func (r *grepRender) render(f *search.GrepFile) []byte {
@@ -105,6 +109,9 @@ func (r *grepRender) render(f *search.GrepFile) []byte {
 		}
 		return s.out.Bytes()
 	}
+	if (r.funcname || r.funcbody) && r.defsOf != nil {
+		s.defs = r.defsOf(f)
+	}
 	s.lines(f.Lines)
 	return s.out.Bytes()
 }
@@ -131,21 +138,33 @@ func (s *fileState) spans(l exact.Line) [][2]int {
 func (s *fileState) lines(hits []exact.Line) {
 	r, c := s.r, s.content
 	lastHit, showFunction, peek := 0, false, -1
+	funcEnd := 0 // with definitions: the last line of the hit's function
 	h := 0
 	lno, bol := 1, 0
-	for bol < len(c) {
+	for {
+		if s.defs != nil {
+			showFunction = lno <= funcEnd
+		}
 		if !(lastHit > 0 && (showFunction || lno <= lastHit+r.after)) {
-			if h == len(hits) {
+			// The next hit can be git's line after the final newline
+			// (exact.Program.phantom), reached by this jump only, and
+			// only from a line of the file.
+			if h == len(hits) || bol >= len(c) {
 				break
 			}
 			lno, bol = hits[h].Number, hits[h].Start
+		} else if bol >= len(c) {
+			break
 		}
 		eol := lineEnd(c, bol)
 		if h < len(hits) && hits[h].Number == lno {
 			h++
-			if r.before > 0 || r.funcbody {
+			switch {
+			case s.defs != nil:
+				s.preContextDefs(bol, lno)
+			case r.before > 0 || r.funcbody:
 				s.preContext(bol, eol, lno)
-			} else if r.funcname {
+			case r.funcname:
 				s.funcnameLine(bol, lno)
 			}
 			cno := 0
@@ -158,11 +177,13 @@ func (s *fileState) lines(hits []exact.Line) {
 			}
 			s.showLine(bol, eol, lno, cno, ':')
 			lastHit = lno
-			if r.funcbody {
+			if r.funcbody && s.defs == nil {
 				showFunction = true
+			} else if d := enclosing(s.defs, lno); r.funcbody && d != nil {
+				funcEnd = max(funcEnd, d.end)
 			}
 		} else {
-			if showFunction && (peek < 0 || peek < bol) {
+			if s.defs == nil && showFunction && (peek < 0 || peek < bol) {
 				peek = bol
 				pe := eol
 				for peek <= len(c) && isEmptyLine(c[peek:pe]) {
@@ -249,6 +270,47 @@ func (s *fileState) preContext(bol, eol, lno int) {
 		bol = eol + 1
 		cur++
 	}
+}
+
+// preContextDefs is preContext with the chunker's definitions: with -W
+// the hit's whole definition (doc comment included) from its start, with
+// -p its declaration line, marked '=' as git marks a function line.
+func (s *fileState) preContextDefs(bol, lno int) {
+	r := s.r
+	from := max(1, lno-r.before)
+	funcLno := 0
+	if d := enclosing(s.defs, lno); d != nil {
+		if r.funcbody {
+			from = min(from, d.start)
+		}
+		if d.sig < lno {
+			funcLno = d.sig
+		}
+	}
+	from = max(from, s.lastShown+1)
+	if r.funcname && funcLno > s.lastShown && funcLno < from {
+		b := lineBack(s.content, bol, lno, funcLno)
+		s.showLine(b, lineEnd(s.content, b), funcLno, 0, '=')
+	}
+	b := lineBack(s.content, bol, lno, from)
+	for cur := from; cur < lno; cur++ {
+		e := lineEnd(s.content, b)
+		sign := byte('-')
+		if cur == funcLno {
+			sign = '='
+		}
+		s.showLine(b, e, cur, 0, sign)
+		b = e + 1
+	}
+}
+
+// lineBack returns where line target starts, given that line lno starts
+// at bol (target <= lno).
+func lineBack(c []byte, bol, lno, target int) int {
+	for ; lno > target && bol > 0; lno-- {
+		bol = lineStart(c, bol-1)
+	}
+	return bol
 }
 
 // funcnameLine is show_funcname_line: the nearest function line above

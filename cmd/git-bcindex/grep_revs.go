@@ -58,7 +58,7 @@ func (g *grepRun) revisions(args []string) ([]search.GrepSource, []string, error
 		switch obj.Type {
 		case plumbing.CommitObject:
 			c := obj.Commit
-			src.Commit, src.Tree = &c, obj.Tree
+			src.Commit, src.Tree, src.Attributes = &c, obj.Tree, true
 		case plumbing.TreeObject:
 			src.Tree = obj.Tree
 		default:
