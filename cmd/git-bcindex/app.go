@@ -63,6 +63,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			gcCommand(),
 			checkCommand(),
 			mcpCommand(),
+			agentsCommand(),
 			serveCommand(),
 			manCommand(),
 			versionCommand(),
