@@ -34,7 +34,9 @@
 //	          the literal and its trigram plan), read by every part of a search
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob
-//	exact     git grep's matching (-F, -i, -w) and its trigram query plan
+//	exact     git grep's matching (-F, -E, -G, -i, -w, pattern expressions)
+//	          and its trigram query plan
+//	pathspec  git pathspecs: magic, the current directory, wildmatch
 //	vector    int8 vectors: records, flat segment files, the scan
 //
 // Helpers under internal/, each for the packages named:

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -135,7 +134,7 @@ func GrepDirectory(dir string) ([]WorkFile, error) {
 // the blob's (line endings, filters, ident, an encoding), so that the
 // working tree's files must be read to know what they hold.
 func (r *Repo) checkoutConverts(idx *GitIndex) bool {
-	if cfg, err := r.Git.ConfigScoped(config.GlobalScope); err == nil {
+	if cfg, err := r.Config(); err == nil {
 		core := cfg.Raw.Section("core")
 		if v := strings.ToLower(core.Option("autocrlf")); v == "true" || v == "1" || v == "yes" || v == "on" {
 			return true
@@ -160,17 +159,25 @@ func (r *Repo) checkoutConverts(idx *GitIndex) bool {
 	return false
 }
 
-// attributesConvert reports whether an attributes file names anything
-// that changes bytes at checkout.
+// attributesConvert reports whether an attributes file sets anything that
+// changes bytes at checkout: eol=crlf, a filter, ident or an encoding.
 func attributesConvert(path string) bool {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return false
 	}
-	s := strings.ToLower(string(b))
-	for _, w := range []string{"crlf", "filter", "ident", "working-tree-encoding"} {
-		if strings.Contains(s, w) {
-			return true
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		for _, a := range f[1:] {
+			name, value, _ := strings.Cut(a, "=")
+			switch {
+			case name == "eol" && value == "crlf", name == "ident",
+				name == "filter" && value != "", name == "working-tree-encoding" && value != "":
+				return true
+			}
 		}
 	}
 	return false
