@@ -24,12 +24,13 @@
 //	store     the Badger store, segments, the manifest, the lock
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
+//	query     a search query parsed once (words, code tokens, phrases, shape,
+//	          the literal and its trigram plan), and its path filter, read by every part
+//	          of a search
 //	gitindex  git repositories (its own loose and pack readers, go-git for the
 //	          rest): revisions, tree listings, diffs, history
 //	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
-//	query     a search query parsed once (words, code tokens, phrases, shape,
-//	          the literal and its trigram plan), read by every part of a search
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob
 //	exact     git grep's matching (-F, -i, -w) and its trigram query plan

@@ -8,7 +8,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
-	"github.com/bcindex/bcindex/search"
+	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 )
 
 // maxAlsoIn caps the other places listed for a chunk found in many forks.
@@ -49,7 +49,7 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 	for _, id := range ids {
 		want[id] = true
 	}
-	paths, err := search.NewPathFilter(opts.Path, opts.Exclude)
+	paths, err := userq.NewPathFilter(opts.Path, opts.Exclude)
 	if err != nil {
 		return nil, err
 	}

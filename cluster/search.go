@@ -74,7 +74,7 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 			return nil, fmt.Errorf("invalid glob %q", g)
 		}
 	}
-	if _, err := search.NewPathFilter(opts.Path, opts.Exclude); err != nil {
+	if _, err := userq.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return nil, err
 	}
 	missing, err := c.checkSchema(ctx)

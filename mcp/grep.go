@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/safepath"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -173,7 +174,7 @@ func (s *Server) grepOptions(in grepIn) (search.GrepOptions, int, int, error) {
 // repository root, no "..", nothing absolute. The glob only filters the
 // revision's own files, so it cannot reach anything else; refusing such
 // globs still tells the agent at once why it found nothing.
-func grepPath(pf *search.PathFilter, glob string) error {
+func grepPath(pf *query.PathFilter, glob string) error {
 	g := strings.TrimSpace(glob)
 	if g == "" {
 		return nil

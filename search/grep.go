@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -20,7 +21,7 @@ type GrepOptions struct {
 	Matcher *exact.Matcher
 	Rev     string                // default HEAD
 	Refs    gitindex.RefSelection // several revisions; replaces Rev
-	Paths   PathFilter
+	Paths   query.PathFilter
 	// MaxCount stops reading a file after that many matching lines (git
 	// grep -m); 0: no limit.
 	MaxCount int
@@ -163,7 +164,7 @@ func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, e
 // searches and the filter accepts: every file but symlinks, submodules and
 // paths no file system holds. A file held by several revisions is listed
 // once, naming each of them.
-func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *PathFilter) []*GrepFile {
+func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *query.PathFilter) []*GrepFile {
 	type key struct {
 		path string
 		blob plumbing.Hash

@@ -10,6 +10,7 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -53,7 +54,7 @@ func grepCommand() *cli.Command {
 // grepArgs splits the positional arguments as git grep does: the pattern
 // (unless -e gave it), then revisions, then after "--" pathspecs; an
 // argument before "--" that is not a revision starts the pathspecs.
-func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf search.PathFilter, err error) {
+func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf query.PathFilter, err error) {
 	args := c.Args().Slice()
 	patterns = c.StringSlice("regexp")
 	if len(patterns) == 0 {

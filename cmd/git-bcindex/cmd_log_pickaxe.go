@@ -150,7 +150,7 @@ func pickaxeOptions(c *cli.Context, implicit string) (pickaxe.Options, error) {
 		if !doublestar.ValidatePattern(glob) {
 			return o, usageError{fmt.Sprintf("--path %q is not a valid glob", glob)}
 		}
-		o.PathMatch = func(p string) bool { return search.PathMatches(glob, p) }
+		o.PathMatch = func(p string) bool { return query.PathMatches(glob, p) }
 	}
 	o.Max = c.Int("max-count")
 	if c.Bool("first") {
