@@ -82,20 +82,21 @@ var ErrStop = errors.New("stop")
 // returned, except ErrStop, which stops it quietly.
 func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
 	if opts.Matcher == nil {
-		return nil, ErrEmptyQuery
+		return nil, query.ErrEmpty
 	}
 	commits, err := grepRevisions(repo, &opts)
 	if err != nil {
 		return nil, err
 	}
-	sopts := &Options{Embedder: opts.Embedder, NoIndex: opts.NoIndex, Index: opts.Index, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
-	res := &Result{}
-	rd, err := ready(ctx, repo, commits, sopts, res)
+	iopts := opts.Index
+	iopts.Embedder = opts.Embedder
+	want := indexer.Want{Commits: commits, NoIndex: opts.NoIndex, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
+	rd, err := indexer.NewIndexer(repo, iopts).Ready(ctx, want)
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Snap.Close()
-	st := &GrepStats{Revisions: commits, Indexed: res.Indexed, Damaged: res.Damaged}
+	st := &GrepStats{Revisions: commits, Indexed: rd.Indexed, Damaged: rd.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
 	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
