@@ -16,7 +16,9 @@
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
 //	search    the three arms (symbol, BM25, vector), fusion and ranking, history
-//	          queries, exact matches (Grep)
+//	          queries
+//	grep      exact search: every line git grep -I finds, candidates from the
+//	          trigram postings verified against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background

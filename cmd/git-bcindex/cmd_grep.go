@@ -9,9 +9,9 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/search"
 )
 
 func grepCommand() *cli.Command {
@@ -118,7 +118,7 @@ func runGrep(c *cli.Context) error {
 		return err
 	}
 	pr.multi = len(sel.Patterns) > 1 || sel.AllBranches || sel.Tags || sel.All
-	opts := search.GrepOptions{
+	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
 		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(),
@@ -142,7 +142,7 @@ func runGrep(c *cli.Context) error {
 		return err
 	}
 	pr.bind(o)
-	st, err := search.Grep(c.Context, repo, opts, pr.file)
+	st, err := grep.Grep(c.Context, repo, opts, pr.file)
 	cerr := o.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {
