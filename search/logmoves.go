@@ -47,7 +47,7 @@ func (h *history) bestMatch(at, other int, id identity, ref *instance) (identity
 	var best identity
 	var bestIn *instance
 	bestSim := 0.0
-	for _, e := range changedEntries(h.listings[other], h.listings[at]) {
+	for _, e := range gitindex.ChangedEntries(h.listings[other], h.listings[at]) {
 		loc, ok := h.snap.FindBlob(e.Blob)
 		if !ok {
 			continue
@@ -78,26 +78,6 @@ func (h *history) bestMatch(at, other int, id identity, ref *instance) (identity
 		}
 	}
 	return best, bestIn, bestIn != nil
-}
-
-// changedEntries returns the indexable entries of b whose path is new or
-// whose blob differs from a's.
-func changedEntries(a, b *gitindex.Listing) []gitindex.Entry {
-	var out []gitindex.Entry
-	i := 0
-	for _, e := range b.Entries {
-		for i < len(a.Entries) && a.Entries[i].Path < e.Path {
-			i++
-		}
-		if e.Skip != gitindex.SkipNone {
-			continue
-		}
-		if i < len(a.Entries) && a.Entries[i].Path == e.Path && a.Entries[i].Blob == e.Blob {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // similarity is the Jaccard similarity of two chunks' token sets (1 for the

@@ -235,7 +235,7 @@ func changedText(seg *store.Segment, q changedQuery, content []byte) string {
 // else in its file changed: it changes with any edit between definitions.
 func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQuery {
 	var out []changedQuery
-	for _, e := range changedEntries(base, end) {
+	for _, e := range gitindex.ChangedEntries(base, end) {
 		old := hashSet{}
 		es := base.Entries
 		if j := sort.Search(len(es), func(j int) bool { return es[j].Path >= e.Path }); j < len(es) && es[j].Path == e.Path {
