@@ -60,10 +60,10 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	if opts.K <= 0 {
 		opts.K = 5
 	}
-	if err := parseQuery(&opts); err != nil {
+	if err := ParseQuery(&opts); err != nil {
 		return nil, err
 	}
-	if err := checkOptions(&opts); err != nil {
+	if err := CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	all, err := repo.History(ctx, gitindex.HistoryOptions{Revs: []string{opts.Rev}})
@@ -94,9 +94,9 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	}
 	defer snap.Close()
 	h.snap = snap
-	v := newView(repo, res.Tip, snap, h.listings, nil, nil, &opts)
-	v.loadSummaries(&opts, nil)
-	ranked, err := v.rank(ctx, &opts)
+	v := NewView(repo, res.Tip, snap, h.listings, &opts)
+	v.LoadSummaries(&opts)
+	ranked, err := v.Rank(ctx, &opts)
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +105,8 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 		if len(res.Timelines) >= opts.K || len(seen) >= 8*opts.K {
 			break
 		}
-		seg := snap.Segments[f.seg]
-		row := seg.Row(f.row)
+		seg := snap.Segments[f.Seg]
+		row := seg.Row(f.Row)
 		for row.Kind == "block" && row.Parent >= 0 {
 			// A block's name carries its line ("if@L149"): follow the
 			// definition around it instead.
@@ -115,7 +115,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 		if row.Name == "" && row.Kind != "file" {
 			continue // windows have no identity to follow
 		}
-		id := identity{path: v.pathOf(f.seg, f.row), name: row.Name, kind: row.Kind}
+		id := identity{path: v.PathOf(f), name: row.Name, kind: row.Kind}
 		t := h.timeline(id)
 		if len(t.Events) == 0 {
 			continue
@@ -126,7 +126,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 			continue
 		}
 		seen[key] = true
-		t.Score = roundScore(f.score)
+		t.Score = RoundScore(f.Score)
 		res.Timelines = append(res.Timelines, t)
 	}
 	return res, nil
