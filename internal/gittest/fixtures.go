@@ -21,3 +21,21 @@ func RetryWithBackoff(fn func() error, attempts int) error {
 	return err
 }
 `
+
+// ConfigPy is a Python class with a documented method and an unrelated
+// function beside it.
+const ConfigPy = `import json
+
+
+class ConfigLoader:
+    """Loads settings from disk."""
+
+    def parse_config_file(self, path):
+        """Parse the config file at path and return a dict."""
+        with open(path) as f:
+            return json.load(f)
+
+
+def unrelated_helper(x):
+    return x * 2
+`
