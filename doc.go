@@ -15,8 +15,9 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
-//	search    the three arms (symbol, BM25, vector), fusion and ranking, history
-//	          queries
+//	timeline  log: the chunks of an indexed history that match a query, and when
+//	          each appeared, changed, moved and disappeared
+//	search    the three arms (symbol, BM25, vector), fusion and ranking
 //	grep      exact search: every line git grep -I finds, candidates from the
 //	          trigram postings verified against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a

@@ -1,4 +1,4 @@
-package search
+package timeline
 
 import (
 	"github.com/go-git/go-git/v5/plumbing"

@@ -1,4 +1,4 @@
-package search
+package timeline
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -56,14 +57,14 @@ type LogResult struct {
 // (every commit whose tree listing is cached, i.e. was indexed) and returns,
 // for the opts.K best-matching chunks, when each appeared, changed, moved and
 // disappeared. Code deleted from the tip is found like any other.
-func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, error) {
+func Log(ctx context.Context, repo *gitindex.Repo, opts search.Options) (*LogResult, error) {
 	if opts.K <= 0 {
 		opts.K = 5
 	}
-	if err := ParseQuery(&opts); err != nil {
+	if err := search.ParseQuery(&opts); err != nil {
 		return nil, err
 	}
-	if err := CheckOptions(&opts); err != nil {
+	if err := search.CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	all, err := repo.History(ctx, gitindex.HistoryOptions{Revs: []string{opts.Rev}})
@@ -94,7 +95,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 	}
 	defer snap.Close()
 	h.snap = snap
-	v := NewView(repo, res.Tip, snap, h.listings, &opts)
+	v := search.NewView(repo, res.Tip, snap, h.listings, &opts)
 	v.LoadSummaries(&opts)
 	ranked, err := v.Rank(ctx, &opts)
 	if err != nil {
@@ -126,7 +127,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts Options) (*LogResult, er
 			continue
 		}
 		seen[key] = true
-		t.Score = RoundScore(f.Score)
+		t.Score = search.RoundScore(f.Score)
 		res.Timelines = append(res.Timelines, t)
 	}
 	return res, nil

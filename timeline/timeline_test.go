@@ -1,4 +1,4 @@
-package search
+package timeline
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/search"
 )
 
 func indexHistory(t *testing.T, repo *gitindex.Repo) {
@@ -24,9 +25,9 @@ func indexHistory(t *testing.T, repo *gitindex.Repo) {
 // reports each of those commits.
 func TestLogTimeline(t *testing.T) {
 	r := gittest.New(t)
-	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	c2 := r.CommitAt("2024-02-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1)})
-	r.CommitAt("2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": configPy + "\n\ndef more():\n    return 1\n"})
+	r.CommitAt("2024-03-01T00:00:00Z", "config", map[string]string{"cfg/config.py": gittest.ConfigPy + "\n\ndef more():\n    return 1\n"})
 	r.Git("mv", "net/retry.go", "net/backoff.go")
 	c4 := r.CommitAt("2024-04-01T00:00:00Z", "move", nil)
 	renamed := strings.ReplaceAll(strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1), "RetryWithBackoff", "RetryBackoff")
@@ -36,7 +37,7 @@ func TestLogTimeline(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 	indexHistory(t, repo)
 
-	res, err := Log(context.Background(), repo, Options{Query: "retry with exponential backoff", Embedder: embed.Default()})
+	res, err := Log(context.Background(), repo, search.Options{Query: "retry with exponential backoff", Embedder: embed.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}
