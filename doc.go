@@ -23,6 +23,8 @@
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
+//	share     an index's chunk lists, vectors and summaries through git refs
+//	          (push, fetch), each entry verified against the blobs it describes
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
 //	store     the Badger store, segments, the manifest, the lock
 //	train     mining, training, evaluating and adapting the built-in model
@@ -48,6 +50,7 @@
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
 //	internal/suite         the multilingual quality suite (tests)
 //	internal/gittest       real git repositories in temporary directories (tests)
+//	internal/storetest     a real store's records read and written (tests)
 //	internal/weaviatetest  real Weaviate servers on loopback (tests)
 //
 // doc/design.md explains the index design; store/schema.go holds the

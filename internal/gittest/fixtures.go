@@ -1,5 +1,7 @@
 package gittest
 
+import "fmt"
+
 // RetryGo is a documented Go function that search, MCP and web tests look
 // for by name, by keyword and by meaning ("retry with backoff").
 const RetryGo = `package net
@@ -39,3 +41,27 @@ class ConfigLoader:
 def unrelated_helper(x):
     return x * 2
 `
+
+// CalcGo is a small Go file of two documented functions.
+const CalcGo = `package calc
+
+// Add returns the sum of a and b.
+func Add(a, b int) int {
+	return a + b
+}
+
+// Mul returns the product of a and b.
+func Mul(a, b int) int {
+	return a * b
+}
+`
+
+// ManyFiles returns n small Go files in ten packages, each with one
+// documented function.
+func ManyFiles(n int) map[string]string {
+	files := map[string]string{}
+	for i := 0; i < n; i++ {
+		files[fmt.Sprintf("pkg%d/f%d.go", i%10, i)] = fmt.Sprintf("package pkg%d\n\n// F%d does thing %d.\nfunc F%d() int { return %d }\n", i%10, i, i, i, i)
+	}
+	return files
+}

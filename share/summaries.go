@@ -1,4 +1,4 @@
-package indexer
+package share
 
 // Sharing generated summaries (`git bcindex enhance`) through git, beside
 // the index share (share.go): refs/bcindex-summaries/<model>-p<prompt>

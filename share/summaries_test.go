@@ -1,4 +1,4 @@
-package indexer
+package share
 
 import (
 	"context"
@@ -12,42 +12,9 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/storetest"
 	"github.com/bcindex/bcindex/store"
 )
-
-func putSummaries(t *testing.T, r *gitindex.Repo, recs map[[16]byte]store.GeneratedSummary) {
-	t.Helper()
-	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
-		b := st.NewBatch()
-		for h, g := range recs {
-			v, _ := json.Marshal(g)
-			if err := b.Put(store.SummaryKey(h, g.Prompt, g.Model), v); err != nil {
-				return err
-			}
-		}
-		return b.Flush()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func storedSummaries(t *testing.T, r *gitindex.Repo, model string, prompt int) map[[16]byte]store.GeneratedSummary {
-	t.Helper()
-	out := map[[16]byte]store.GeneratedSummary{}
-	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
-		return st.Summaries(prompt, model, func(h [16]byte, v []byte) error {
-			var g store.GeneratedSummary
-			err := json.Unmarshal(v, &g)
-			out[h] = g
-			return err
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // Summaries travel through a bare remote: checksummed, still marked
 // generated and naming their model; a second push sends nothing new, a
@@ -73,9 +40,9 @@ func TestSummariesThroughBareRemote(t *testing.T) {
 		{1}: {Summary: "Adds two numbers and returns the sum.", Keywords: []string{"add", "sum"}, Purpose: "add", Model: "m:7b", Prompt: 1, Generated: true},
 		{2}: {Summary: "Multiplies two numbers together.", Model: "m:7b", Prompt: 1, Generated: true},
 	}
-	putSummaries(t, repo, want)
+	storetest.PutSummaries(t, repo, want)
 	// Another model's summary stays home.
-	putSummaries(t, repo, map[[16]byte]store.GeneratedSummary{{3}: {Summary: "Someone else's summary.", Model: "other", Prompt: 1, Generated: true}})
+	storetest.PutSummaries(t, repo, map[[16]byte]store.GeneratedSummary{{3}: {Summary: "Someone else's summary.", Model: "other", Prompt: 1, Generated: true}})
 	sum, err := PushSummaries(ctx, repo, "origin", "m:7b", 1, 0)
 	if err != nil || sum.Written != 2 || sum.Entries != 2 {
 		t.Fatalf("push: %+v %v", sum, err)
@@ -98,7 +65,7 @@ func TestSummariesThroughBareRemote(t *testing.T) {
 	if err != nil || got.Imported != 2 || len(got.Rejected) != 0 {
 		t.Fatalf("fetch: %+v %v", got, err)
 	}
-	have := storedSummaries(t, crepo, "m:7b", 1)
+	have := storetest.StoredSummaries(t, crepo, "m:7b", 1)
 	if len(have) != 2 || have[[16]byte{1}].Summary != want[[16]byte{1}].Summary || !have[[16]byte{2}].Generated || len(have[[16]byte{1}].Keywords) != 2 {
 		t.Fatalf("stored in the clone: %+v", have)
 	}
@@ -138,7 +105,7 @@ func TestSummariesThroughBareRemote(t *testing.T) {
 		got.Rejected["not marked generated"] != 1 || got.Rejected["malformed"] != 2 {
 		t.Fatalf("fetch of bad entries: %+v %v", got, err)
 	}
-	if n := len(storedSummaries(t, crepo, "m:7b", 1)); n != 2 {
+	if n := len(storetest.StoredSummaries(t, crepo, "m:7b", 1)); n != 2 {
 		t.Errorf("the clone holds %d summaries after refusing bad ones, want 2", n)
 	}
 }

@@ -1,4 +1,4 @@
-package indexer
+package share
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/gittest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -67,7 +68,7 @@ func TestShareThroughBareRemote(t *testing.T) {
 	// As `git bcindex fetch` does: the index run takes the verified chunk
 	// lists and vectors.
 	counting := &countingEmbedder{Embedder: emb}
-	isum, err := NewIndexer(crepo, Options{Embedder: counting, Shared: got.Verified, SharedVectors: got.SharedVectors}).Index(ctx, []string{"HEAD"}, 0)
+	isum, err := indexer.NewIndexer(crepo, indexer.Options{Embedder: counting, Shared: got.Verified, SharedVectors: got.SharedVectors}).Index(ctx, []string{"HEAD"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestIndexTakesSharedChunks(t *testing.T) {
 	f := chunk.Split("a.go", []byte(src))
 	f.Chunks[1].Name = "FromTheShare" // a name the parse would not give
 	shared := map[plumbing.Hash][]chunk.Chunk{l.Entries[0].Blob: f.Chunks}
-	if _, err := NewIndexer(repo, Options{Shared: shared}).Index(context.Background(), []string{"HEAD"}, time.Second); err != nil {
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Shared: shared}).Index(context.Background(), []string{"HEAD"}, time.Second); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := store.OpenSnapshot(repo.IndexDir, "")

@@ -1,4 +1,4 @@
-package indexer
+package share
 
 // Sharing the index through git. The content-keyed part of the index, what
 // each blob chunks into and each chunk's vector, is stored as git objects
@@ -23,6 +23,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -62,7 +63,7 @@ type ShareSummary struct {
 	Verified map[plumbing.Hash][]chunk.Chunk `json:"-"`
 	// SharedVectors are their vectors, by content hash: the index run
 	// stores them instead of embedding (Options.SharedVectors).
-	SharedVectors map[[16]byte]SharedVector `json:"-"`
+	SharedVectors map[[16]byte]indexer.SharedVector `json:"-"`
 }
 
 // ExportShare adds every indexed blob of the snapshot that the share lacks to
@@ -200,9 +201,9 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 				continue
 			}
 			if sum.SharedVectors == nil {
-				sum.SharedVectors = map[[16]byte]SharedVector{}
+				sum.SharedVectors = map[[16]byte]indexer.SharedVector{}
 			}
-			sum.SharedVectors[c.rec.Hash] = SharedVector{Q: c.vec, Scale: c.scale}
+			sum.SharedVectors[c.rec.Hash] = indexer.SharedVector{Q: c.vec, Scale: c.scale}
 			sum.Vectors++
 		}
 		sum.Imported++
