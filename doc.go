@@ -46,12 +46,16 @@
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
 //	internal/mmap          read-only file mappings (ngram)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
-//	internal/chattest      a stand-in chat-completions server (tests)
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
-//	internal/suite         the multilingual quality suite (tests)
-//	internal/gittest       real git repositories in temporary directories (tests)
-//	internal/storetest     a real store's records read and written (tests)
-//	internal/weaviatetest  real Weaviate servers on loopback (tests)
+//
+// Test fakes live under internal/testkit, which only tests import (a test
+// of this package fails otherwise):
+//
+//	internal/testkit/chattest      a stand-in chat-completions server
+//	internal/testkit/suite         the multilingual quality suite
+//	internal/testkit/gittest       real git repositories in temporary directories
+//	internal/testkit/storetest     a real store's records read and written
+//	internal/testkit/weaviatetest  real Weaviate servers on loopback
 //
 // doc/design.md explains the index design; store/schema.go holds the
 // on-disk layout and its version.

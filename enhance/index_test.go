@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/llm"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"

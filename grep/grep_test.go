@@ -14,8 +14,8 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
 	"github.com/bcindex/bcindex/internal/reserved"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // grepCorpus is real code from the module cache (in go.sum), not one of

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/chattest"
 	"github.com/bcindex/bcindex/internal/httpapi"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/llm"
 )
 

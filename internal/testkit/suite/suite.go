@@ -25,7 +25,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/chunk"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // Query is a query and the definition that answers it.
