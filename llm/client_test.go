@@ -87,8 +87,8 @@ func TestChatRetries(t *testing.T) {
 // A request that hangs past the timeout is retried, then given up.
 func TestChatTimeout(t *testing.T) {
 	release := make(chan struct{})
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step {
-		return func(http.ResponseWriter, llm.Request) {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return func(http.ResponseWriter, chattest.Request) {
 			select {
 			case <-release:
 			case <-time.After(5 * time.Second):

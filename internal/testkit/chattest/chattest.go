@@ -13,12 +13,10 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-
-	"github.com/bcindex/bcindex/llm"
 )
 
 // Step answers one request.
-type Step func(w http.ResponseWriter, req llm.Request)
+type Step func(w http.ResponseWriter, req Request)
 
 // Server is a scripted chat-completions service.
 type Server struct {
@@ -26,15 +24,15 @@ type Server struct {
 	t   testing.TB
 
 	mu       sync.Mutex
-	requests []llm.Request
+	requests []Request
 	auth     []string // Authorization headers seen
-	next     func(n int, req llm.Request) Step
+	next     func(n int, req Request) Step
 }
 
 // New serves steps in order, one per request; a request past the script
 // fails the test.
 func New(t testing.TB, steps ...Step) *Server {
-	return NewFunc(t, func(n int, _ llm.Request) Step {
+	return NewFunc(t, func(n int, _ Request) Step {
 		if n >= len(steps) {
 			return nil
 		}
@@ -44,7 +42,7 @@ func New(t testing.TB, steps ...Step) *Server {
 
 // NewFunc serves the step next picks for the n-th request (from 0); nil
 // fails the test.
-func NewFunc(t testing.TB, next func(n int, req llm.Request) Step) *Server {
+func NewFunc(t testing.TB, next func(n int, req Request) Step) *Server {
 	s := &Server{t: t, next: next}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(srv.Close)
@@ -58,7 +56,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	var req llm.Request
+	var req Request
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
@@ -81,10 +79,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // Requests returns the requests received so far.
-func (s *Server) Requests() []llm.Request {
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]llm.Request(nil), s.requests...)
+	return append([]Request(nil), s.requests...)
 }
 
 // Auth returns the Authorization headers received so far.
@@ -95,9 +93,9 @@ func (s *Server) Auth() []string {
 }
 
 // Reply answers with msg and finish, counting usage from the sizes.
-func Reply(msg llm.Message, finish string) Step {
-	return func(w http.ResponseWriter, req llm.Request) {
-		msg.Role = llm.RoleAssistant
+func Reply(msg Message, finish string) Step {
+	return func(w http.ResponseWriter, req Request) {
+		msg.Role = "assistant"
 		in := 0
 		for _, m := range req.Messages {
 			in += len(m.Content)
@@ -113,22 +111,22 @@ func Reply(msg llm.Message, finish string) Step {
 }
 
 // Text answers with text and finish_reason "stop".
-func Text(text string) Step { return Reply(llm.Message{Content: text}, "stop") }
+func Text(text string) Step { return Reply(Message{Content: text}, "stop") }
 
 // Calls answers with tool calls and finish_reason "tool_calls".
-func Calls(calls ...llm.ToolCall) Step {
-	return Reply(llm.Message{ToolCalls: calls}, "tool_calls")
+func Calls(calls ...ToolCall) Step {
+	return Reply(Message{ToolCalls: calls}, "tool_calls")
 }
 
 // Call is a function call with id, the tool's name and raw JSON arguments.
-func Call(id, name, args string) llm.ToolCall {
-	return llm.ToolCall{ID: id, Type: "function", Function: llm.FunctionCall{Name: name, Arguments: args}}
+func Call(id, name, args string) ToolCall {
+	return ToolCall{ID: id, Type: "function", Function: FunctionCall{Name: name, Arguments: args}}
 }
 
 // Status answers with an HTTP error in OpenAI's error format; header holds
 // name, value pairs such as "Retry-After", "1".
 func Status(code int, typ, msg string, header ...string) Step {
-	return func(w http.ResponseWriter, _ llm.Request) {
+	return func(w http.ResponseWriter, _ Request) {
 		for i := 0; i+1 < len(header); i += 2 {
 			w.Header().Set(header[i], header[i+1])
 		}
@@ -140,13 +138,13 @@ func Status(code int, typ, msg string, header ...string) Step {
 
 // Raw answers 200 with body as it is, e.g. truncated JSON.
 func Raw(body string) Step {
-	return func(w http.ResponseWriter, _ llm.Request) {
+	return func(w http.ResponseWriter, _ Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, body)
 	}
 }
 
-func lastContent(req llm.Request) string {
+func lastContent(req Request) string {
 	if len(req.Messages) == 0 {
 		return "(no messages)"
 	}
