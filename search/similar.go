@@ -251,7 +251,7 @@ func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQ
 			}
 			q := changedQuery{Changed: Changed{Path: e.Path, Name: row.Name, Kind: row.Kind, StartLine: row.StartLine, EndLine: row.EndLine},
 				blob: e.Blob, seg: loc.Seg, row: r, hash: row.Hash, startByte: row.StartByte, endByte: row.EndByte}
-			if row.Kind == "file" {
+			if row.Kind == chunk.KindFile {
 				file = append(file, q)
 			} else {
 				defs = append(defs, q)
