@@ -8,6 +8,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
+	"github.com/bcindex/bcindex/chunk"
 	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 )
 
@@ -163,7 +164,7 @@ func makeHit(r ranked, ps []place, opts SearchOptions) Hit {
 		h.Breadcrumb = append(h.Breadcrumb, parts...)
 		h.Parent = parts[len(parts)-1]
 	}
-	if h.Kind != "file" && h.Name != "" {
+	if h.Kind != chunk.KindFile && h.Name != "" {
 		h.Breadcrumb = append(h.Breadcrumb, h.Name)
 	}
 	for _, o := range ps[1:] {
