@@ -45,6 +45,8 @@
 //
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
 //	internal/mmap          read-only file mappings (ngram)
+//	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
+//	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
 //

@@ -4,9 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"os"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // ErrCorrupt is wrapped by every error about a malformed postings file.
@@ -184,7 +185,7 @@ func (ix *Index) VerifyChecksum() error {
 	if ix.data == nil {
 		return fmt.Errorf("lexical: %s: index is closed", ix.path)
 	}
-	if got := crc32.Checksum(ix.data[headerSize:], castagnoli); got != ix.checksum {
+	if got := checksum.Sum(ix.data[headerSize:]); got != ix.checksum {
 		return corrupt(ix.path, "checksum mismatch (stored %08x, computed %08x)", ix.checksum, got)
 	}
 	return nil
@@ -196,7 +197,7 @@ func (ix *Index) Verify() error {
 	if ix.data == nil {
 		return fmt.Errorf("lexical: %s: index is closed", ix.path)
 	}
-	if got := crc32.Checksum(ix.data[headerSize:], castagnoli); got != ix.checksum {
+	if got := checksum.Sum(ix.data[headerSize:]); got != ix.checksum {
 		return corrupt(ix.path, "checksum mismatch (stored %08x, computed %08x)", ix.checksum, got)
 	}
 	c := ix.cursor(0)

@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"strings"
 	"unicode"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -63,10 +63,8 @@ func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
 			}
 		}
 	}
-	return binary.LittleEndian.AppendUint32(e.Buf, crc32.Checksum(e.Buf, castagnoli))
+	return binary.LittleEndian.AppendUint32(e.Buf, checksum.Sum(e.Buf))
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // errEntryChecksum is a share entry whose bytes do not match its checksum.
 var errEntryChecksum = errors.New("checksum mismatch")
@@ -82,7 +80,7 @@ func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
 			return 0, nil, errors.New("short entry")
 		}
 		body := p[:len(p)-4]
-		if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(p[len(body):]) {
+		if checksum.Sum(body) != binary.LittleEndian.Uint32(p[len(body):]) {
 			return 0, nil, errEntryChecksum
 		}
 		p = body

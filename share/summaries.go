@@ -16,13 +16,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -54,7 +54,7 @@ type SummaryShare struct {
 
 func encodeSummaryEntry(record []byte) []byte {
 	b := append([]byte(summaryShareMagic), record...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, checksum.Sum(b))
 }
 
 // decodeSummaryEntry checks an entry and returns its record, re-encoded
@@ -64,7 +64,7 @@ func decodeSummaryEntry(raw []byte, model string, prompt int) ([]byte, string) {
 		return nil, "malformed"
 	}
 	body := raw[:len(raw)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(raw[len(body):]) {
+	if checksum.Sum(body) != binary.LittleEndian.Uint32(raw[len(body):]) {
 		return nil, "checksum mismatch"
 	}
 	var g store.GeneratedSummary

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math/bits"
 	"os"
 	"sync"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // chunkTable is a memory-mapped chunks.bin.
@@ -77,10 +77,10 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	le := binary.LittleEndian
 	// Every byte is checked when the file is mapped: CRC-32C runs at
 	// memory speed, and a flipped byte must never be served as a row.
-	if crc32.Checksum(data[:60], castagnoli) != le.Uint32(data[60:]) {
+	if checksum.Sum(data[:60]) != le.Uint32(data[60:]) {
 		return nil, fmt.Errorf("header checksum mismatch")
 	}
-	if verify && crc32.Checksum(data[headerSize:], castagnoli) != le.Uint32(data[28:]) {
+	if verify && checksum.Sum(data[headerSize:]) != le.Uint32(data[28:]) {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
 	t := &chunkTable{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}

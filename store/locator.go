@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -42,7 +42,7 @@ func WriteLocator(segDir, name string, dim, rows int, locs []PartLoc) error {
 		b = le.AppendUint64(b, uint64(l.Off))
 		b = le.AppendUint64(b, uint64(l.Len))
 	}
-	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = le.AppendUint32(b, checksum.Sum(b))
 	if err := gitindex.WriteFileAtomic(filepath.Join(segDir, name), b); err != nil {
 		return fmt.Errorf("write vector locator: %w", err)
 	}
@@ -65,7 +65,7 @@ func ReadLocator(path string) (*Locator, error) {
 	if len(b) < 28 || string(b[:8]) != locMagic {
 		return nil, errors.New("not a vector locator")
 	}
-	if got, want := crc32.Checksum(b[:len(b)-4], castagnoli), le.Uint32(b[len(b)-4:]); got != want {
+	if got, want := checksum.Sum(b[:len(b)-4]), le.Uint32(b[len(b)-4:]); got != want {
 		return nil, fmt.Errorf("vector locator checksum mismatch (stored %08x, computed %08x)", want, got)
 	}
 	l := &Locator{Dim: int(le.Uint32(b[8:])), Rows: int(le.Uint64(b[16:]))}

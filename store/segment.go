@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -12,10 +11,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 )
-
-// castagnoli is the CRC-32C table of every checksum in the store.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // chunks.bin layout (little endian):
 //
@@ -227,8 +224,8 @@ func (w *SegmentWriter) Encode() []byte {
 	out = append(out, dict.Bytes()...)
 	out = append(out, names.Bytes()...)
 	out = append(out, details.Bytes()...)
-	le.PutUint32(out[28:], crc32.Checksum(out[headerSize:], castagnoli))
-	le.PutUint32(out[60:], crc32.Checksum(out[:60], castagnoli))
+	le.PutUint32(out[28:], checksum.Sum(out[headerSize:]))
+	le.PutUint32(out[60:], checksum.Sum(out[:60]))
 	return out
 }
 

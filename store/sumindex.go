@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"math"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/lexical"
 )
 
@@ -225,7 +225,7 @@ func WriteSummaryIndex(indexDir string, h SummaryIndexHeader, entries []SummaryE
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binary.LittleEndian.AppendUint32(b, checksum.Sum(b))
 	if err := gitindex.WriteFileAtomic(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
 		return fmt.Errorf("write summary index: %w", err)
 	}

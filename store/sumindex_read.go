@@ -4,7 +4,8 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // bounded reads a count or length that cannot exceed what is left of d
@@ -26,7 +27,7 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 		return nil, errors.New("not a summary index")
 	}
 	body := b[:len(b)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	if checksum.Sum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch")
 	}
 	r := &Decoder{Buf: body[len(sumMagic):]}

@@ -3,7 +3,6 @@ package vector
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"sort"
 	"sync"
 	"unsafe"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // Segment is a read-only, memory-mapped set of vector rows: one segment
@@ -187,7 +188,7 @@ func (s *Segment) VerifyPart(i int) (err error) {
 	}
 	defer guardFault(debug.SetPanicOnFault(true), &err)
 	p := &s.parts[i]
-	if got := crc32.Checksum(p.body, castagnoli); got != p.bodyCRC {
+	if got := checksum.Sum(p.body); got != p.bodyCRC {
 		return fmt.Errorf("vector: part %d: checksum mismatch (stored %08x, computed %08x)", i, p.bodyCRC, got)
 	}
 	return nil
