@@ -44,7 +44,8 @@
 // Helpers under internal/, each for the packages named:
 //
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
-//	internal/mmap          read-only file mappings (ngram)
+//	internal/mmap          read-only file mappings, the one helper with build tags
+//	                       (lexical, ngram, vector, gitindex, store)
 //	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
 //	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share

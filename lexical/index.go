@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // ErrCorrupt is wrapped by every error about a malformed postings file.
@@ -53,16 +54,16 @@ func Open(path string) (*Index, error) {
 	if uint64(size) > math.MaxInt {
 		return nil, corrupt(path, "file too large (%d bytes)", size)
 	}
-	data, unmap, err := mapFile(f, int(size))
+	data, err := mmap.Map(f, 0, int(size))
 	if err != nil {
 		return nil, fmt.Errorf("lexical: %s: %w", path, err)
 	}
 	ix, err := parse(path, data)
 	if err != nil {
-		unmap(data)
+		mmap.Unmap(data)
 		return nil, err
 	}
-	ix.unmap = unmap
+	ix.unmap = mmap.Unmap
 	return ix, nil
 }
 

@@ -9,11 +9,11 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/sys/unix"
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // chunkTable is a memory-mapped chunks.bin.
@@ -53,13 +53,13 @@ func mapChunkTable(path string, verify bool) (*chunkTable, error) {
 	if fi.Size() < headerSize {
 		return nil, fmt.Errorf("open segment %s: %w: file too short", path, ErrCorrupt)
 	}
-	data, err := unix.Mmap(int(f.Fd()), 0, int(fi.Size()), unix.PROT_READ, unix.MAP_SHARED)
+	data, err := mmap.Map(f, 0, int(fi.Size()))
 	if err != nil {
 		return nil, fmt.Errorf("map segment %s: %w", path, err)
 	}
 	t, err := parseChunkTableVerify(data, verify)
 	if err != nil {
-		unix.Munmap(data)
+		mmap.Unmap(data)
 		return nil, fmt.Errorf("open segment %s: %w: %v", path, ErrCorrupt, err)
 	}
 	return t, nil
@@ -130,7 +130,7 @@ func readDict(d []byte) ([]string, []byte, error) {
 	return names, d, nil
 }
 
-func (t *chunkTable) Close() error { return unix.Munmap(t.data) }
+func (t *chunkTable) Close() error { return mmap.Unmap(t.data) }
 
 // FindBlob returns the row range of a blob, by binary search of the table.
 func (t *chunkTable) FindBlob(sha plumbing.Hash) (first, n int, ok bool) {

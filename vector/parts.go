@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // Segment is a read-only, memory-mapped set of vector rows: one segment
@@ -68,12 +69,12 @@ func OpenRegions(regions []Region) (*Segment, error) {
 			return nil, err
 		}
 		if i > 0 && p.dim != s.dim {
-			unmapFile(p.mapping)
+			mmap.Unmap(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d has dimension %d, part 0 has %d", r.Path, i, p.dim, s.dim)
 		}
 		if i < len(regions)-1 && p.rows%64 != 0 {
-			unmapFile(p.mapping)
+			mmap.Unmap(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d holds %d rows, not a multiple of 64", r.Path, i, p.rows)
 		}
@@ -124,7 +125,7 @@ func mapPart(r Region) (part, error) {
 	}
 	// Maps start at a page boundary; the region starts wherever it is.
 	lead := r.Off % int64(os.Getpagesize())
-	data, err := mapFileAt(f, r.Off-lead, int(lead+h.size))
+	data, err := mmap.Map(f, r.Off-lead, int(lead+h.size))
 	if err != nil {
 		return fail("mmap: %w", err)
 	}
@@ -211,7 +212,7 @@ func (s *Segment) Close() error {
 func (s *Segment) unmap() error {
 	var first error
 	for _, p := range s.parts {
-		if err := unmapFile(p.mapping); err != nil && first == nil {
+		if err := mmap.Unmap(p.mapping); err != nil && first == nil {
 			first = fmt.Errorf("vector: munmap: %w", err)
 		}
 	}
