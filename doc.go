@@ -26,15 +26,18 @@
 //	share     an index's chunk lists, vectors and summaries through git refs
 //	          (push, fetch), each entry verified against the blobs it describes
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
-//	store     the Badger store, segments, the manifest, the lock
+//	store     the Badger store, the manifest, the lock, snapshots of the live
+//	          segments
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
 //	query     a search query parsed once (words, code tokens, phrases, shape,
-//	          the literal and its trigram plan), and its path filter, read by every part
-//	          of a search
+//	          the literal and its trigram plan) and its path filter, read by
+//	          every part of a search
+//	chunk     tree-sitter and text chunkers
+//	segment   the segment format: every file of a segment directory, its names,
+//	          writing, reading, merging and checking
 //	gitindex  git repositories (its own loose and pack readers, go-git for the
 //	          rest): revisions, tree listings, diffs, history
-//	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob

@@ -116,10 +116,11 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 	if loc.N == 0 {
 		return nil, nil // skipped by a content rule (binary, too big, generated)
 	}
-	f, ok := snap.BlobFile(sha)
+	rows, first, info, ok := snap.BlobRows(sha)
 	if !ok {
 		return nil, nil
 	}
+	f := chunk.Stored(first, rows, info)
 	content, err := l.repo.ReadBlob(sha)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", blob, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -36,7 +37,7 @@ func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error 
 	}
 	var segs []sized
 	for _, id := range m.Segments {
-		ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+		ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, "chunks.bin"))
 		if err != nil {
 			return err
 		}
@@ -59,7 +60,7 @@ func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error 
 // file name (nil accepts all). The merged segments' vectors leave Badger.
 func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	var (
-		seg    store.SegmentWriter
+		seg    segment.TableWriter
 		lw     = lexical.NewWriter()
 		gw     = ngram.NewWriter()
 		vecs   = map[string]*vecRows{}
@@ -131,18 +132,18 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 }
 
 // appendSegment copies the kept blobs of one segment into the writers.
-func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *store.SegmentWriter, lw *lexical.Writer, gw *ngram.Writer, vecs map[string]*vecRows) error {
-	ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *segment.TableWriter, lw *lexical.Writer, gw *ngram.Writer, vecs map[string]*vecRows) error {
+	ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, "chunks.bin"))
 	if err != nil {
 		return err
 	}
 	defer ct.Close()
-	lex, err := lexical.Open(store.SegmentFile(ix.repo.IndexDir, id, "lex.bin"))
+	lex, err := lexical.Open(segment.File(ix.repo.IndexDir, id, "lex.bin"))
 	if err != nil {
 		return err
 	}
 	defer lex.Close()
-	grams, err := ngram.Open(store.SegmentFile(ix.repo.IndexDir, id, store.GramsFile))
+	grams, err := ngram.Open(segment.File(ix.repo.IndexDir, id, segment.GramsFile))
 	if err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 	}
 	srcVecs := map[string]*vector.Segment{}
 	for _, name := range models {
-		vs, err := store.OpenSegmentVectors(ix.repo.IndexDir, id, name)
+		vs, err := segment.OpenSegmentVectors(ix.repo.IndexDir, id, name)
 		if err != nil {
 			return err
 		}
@@ -193,7 +194,7 @@ func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.
 			return err
 		}
 		details = bytes.Clone(details) // the source is unmapped before the merged segment is written
-		rows := make([]store.Row, n)
+		rows := make([]segment.Row, n)
 		for i := range rows {
 			r := ct.Row(first + i)
 			if r.Parent >= 0 {

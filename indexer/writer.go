@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -30,7 +31,7 @@ type runWriter struct {
 	store     *store.Store
 	m         *store.Manifest
 	batch     *store.Batch
-	seg       store.SegmentWriter
+	seg       segment.TableWriter
 	lex       *lexical.Writer
 	grams     *ngram.Writer
 	stored    *storedVectors // learns the vectors the run computed
@@ -68,18 +69,18 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		return err
 	}
 	base := len(w.seg.Rows)
-	rows := make([]store.Row, len(r.rec.Chunks))
+	rows := make([]segment.Row, len(r.rec.Chunks))
 	for i, c := range r.rec.Chunks {
 		parent := -1
 		if c.Parent >= 0 {
 			parent = base + c.Parent
 		}
-		rows[i] = store.Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
+		rows[i] = segment.Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
 			Indexed: r.tokens[i] != nil, StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
 			EndByte: c.EndByte, Name: c.Name, Signature: c.Signature, Hash: c.Hash}
 		meta := c.Meta
-		meta.Doc = store.Clip(c.Doc, maxDocBytes)
-		rows[i].MetaBytes = store.EncodeMeta(meta)
+		meta.Doc = segment.Clip(c.Doc, maxDocBytes)
+		rows[i].MetaBytes = segment.EncodeMeta(meta)
 		if r.tokens[i] != nil {
 			w.lex.Add(base+i, r.tokens[i])
 		}
@@ -94,7 +95,7 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	} else if r.binary {
 		w.grams.AddBinary(r.sha)
 	}
-	w.seg.AddBlob(r.sha, store.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
+	w.seg.AddBlob(r.sha, segment.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
 	w.pending++
 	w.left--
 	if r.exactOnly {
@@ -136,7 +137,7 @@ func (w *runWriter) publish(flushed func()) error {
 	id := fmt.Sprintf("%08d", w.m.Next)
 	vecs := map[string]*vecRows{}
 	if emb := w.ix.opts.Embedder; emb != nil {
-		vecs[store.VectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
+		vecs[segment.VectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
 	}
 	enc, err := encodeVectors(vecs)
 	if err != nil {
@@ -181,7 +182,7 @@ func (w *runWriter) publish(flushed func()) error {
 	if flushed != nil && merging {
 		flushed()
 	}
-	w.seg = store.SegmentWriter{}
+	w.seg = segment.TableWriter{}
 	w.lex = w.newLexical()
 	w.grams = ngram.NewWriter()
 	w.pending = 0
@@ -202,7 +203,7 @@ type encodedVectors struct {
 	dim, rows int
 	parts     [][]byte
 	sizes     []int64 // each part without its padding
-	locs      []store.PartLoc
+	locs      []segment.PartLoc
 }
 
 // encodeVectors encodes each vector file's rows as parts (keyed by file
@@ -279,7 +280,7 @@ func writeLocators(dir string, enc map[string]*encodedVectors) error {
 		return err
 	}
 	for name, e := range enc {
-		if err := store.WriteLocator(dir, name, e.dim, e.rows, e.locs); err != nil {
+		if err := segment.WriteLocator(dir, name, e.dim, e.rows, e.locs); err != nil {
 			return err
 		}
 	}
@@ -288,7 +289,7 @@ func writeLocators(dir string, enc map[string]*encodedVectors) error {
 
 // writeSegmentFiles completes a segment directory: chunk table, postings
 // and trigrams.
-func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer, grams *ngram.Writer) error {
+func writeSegmentFiles(dir string, seg *segment.TableWriter, lex *lexical.Writer, grams *ngram.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -302,7 +303,7 @@ func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer
 		if err != nil {
 			return err
 		}
-		return gitindex.WriteFileAtomic(filepath.Join(dir, store.GramsFile), data)
+		return gitindex.WriteFileAtomic(filepath.Join(dir, segment.GramsFile), data)
 	})
 	if err := g.Wait(); err != nil {
 		return err
@@ -310,7 +311,7 @@ func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer
 	if err := syncDir(dir); err != nil {
 		return err
 	}
-	store.RecordWritten(dir, "chunks.bin", "lex.bin", store.GramsFile)
+	segment.RecordWritten(dir, "chunks.bin", "lex.bin", segment.GramsFile)
 	return nil
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/checksum"
-	"github.com/bcindex/bcindex/store"
+	segfmt "github.com/bcindex/bcindex/segment" // the index's varint records
 )
 
 // The change table caches, for each first-parent commit, the paths it
@@ -104,7 +104,7 @@ func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
 	if checksum.Sum(body) != sum {
 		return nil, fmt.Errorf("change table %s: checksum mismatch: %w", newest, errBadSegment)
 	}
-	d := &segmentDecoder{store.Decoder{Buf: body[len(tableMagic):]}}
+	d := &segmentDecoder{segfmt.Decoder{Buf: body[len(tableMagic):]}}
 	s := &segment{base: d.hash()}
 	n := d.Uint()
 	for i := uint64(0); i < n && d.Err == nil; i++ {
@@ -134,7 +134,7 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // segmentDecoder reads the fields of a segment; the first short read sets
 // Err and every later read returns zero values.
-type segmentDecoder struct{ store.Decoder }
+type segmentDecoder struct{ segfmt.Decoder }
 
 func (d *segmentDecoder) hash() (h plumbing.Hash) {
 	copy(h[:], d.Bytes(len(h)))

@@ -8,7 +8,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // fusionConfig holds the ranking constants. A hybrid query fuses its arms by a
@@ -126,7 +126,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}
-	rows := make(map[[2]int]store.Row, len(scores))
+	rows := make(map[[2]int]segment.Row, len(scores))
 	for k := range scores {
 		row := v.snap.Segments[k[0]].Row(k[1])
 		rows[k] = row

@@ -6,6 +6,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -66,7 +67,7 @@ func (v *View) Like(name *query.Query, text string, vec []float32) ([]Ranked, er
 }
 
 // Restrict hides the visible rows for which keep is false.
-func (v *View) Restrict(keep func(store.Row) bool) { v.v.restrict(keep) }
+func (v *View) Restrict(keep func(segment.Row) bool) { v.v.restrict(keep) }
 
 // Hide hides one row of segment seg.
 func (v *View) Hide(seg, row int) { v.v.allow[seg].Clear(uint(row)) }

@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -88,7 +89,7 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		res.Changed = append(res.Changed, q.Changed)
 	}
 	v := &View{viewOf(repo, res.Target, rd, 1, &opts)}
-	v.Restrict(func(r store.Row) bool {
+	v.Restrict(func(r segment.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched
 	})
@@ -210,17 +211,17 @@ type changedQuery struct {
 // text the index holds for it (a class reads as its header and its members'
 // signatures, as it was indexed), or its source when that is empty (windows
 // carry a long chunk's text) or its rows cannot be read.
-func changedText(seg *store.Segment, q changedQuery, content []byte) string {
+func changedText(seg *segment.Segment, q changedQuery, content []byte) string {
 	source := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
 	first, n, ok := seg.FindBlob(q.blob)
 	if !ok || q.row < first || q.row >= first+n {
 		return source
 	}
-	chunks, err := seg.Chunks(first, n)
+	rows, err := seg.Details(first, n)
 	if err != nil {
 		return source
 	}
-	if text := chunk.IndexText(content, chunk.File{Chunks: chunks}, q.row-first); text != "" {
+	if text := chunk.IndexText(content, chunk.Stored(first, rows, segment.BlobInfo{}), q.row-first); text != "" {
 		return text
 	}
 	return source

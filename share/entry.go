@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -21,7 +22,7 @@ type sharedChunk struct {
 }
 
 // segmentChunks reads the rows of one blob and their vectors.
-func segmentChunks(seg *store.Segment, first, n int) ([]sharedChunk, error) {
+func segmentChunks(seg *segment.Segment, first, n int) ([]sharedChunk, error) {
 	out := make([]sharedChunk, n)
 	for r := first; r < first+n; r++ {
 		row := seg.RowDetail(r)
@@ -46,7 +47,7 @@ func segmentChunks(seg *store.Segment, first, n int) ([]sharedChunk, error) {
 // encodeShareEntry encodes the chunks of one blob, their metadata and
 // their vectors, followed by the checksum.
 func encodeShareEntry(version, dim int, chunks []sharedChunk) []byte {
-	e := store.Encoder{}
+	e := segment.Encoder{}
 	e.Buf = append(e.Buf, shareMagic...)
 	e.Uint(uint64(version))
 	e.Uint(uint64(dim))
@@ -85,7 +86,7 @@ func decodeShareEntry(p []byte) (version int, chunks []sharedChunk, err error) {
 		}
 		p = body
 	}
-	d := store.Decoder{Buf: p[len(shareMagic):]}
+	d := segment.Decoder{Buf: p[len(shareMagic):]}
 	version = int(d.Uint())
 	dim := int(d.Uint())
 	n := d.Uint()

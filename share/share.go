@@ -24,6 +24,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -39,7 +40,7 @@ const (
 
 // ShareRef is the ref holding the shared index of a model.
 func ShareRef(model string) plumbing.ReferenceName {
-	return plumbing.ReferenceName("refs/bcindex/" + strings.TrimSuffix(strings.TrimPrefix(store.VectorFileName(model), "vec-"), ".bin"))
+	return plumbing.ReferenceName("refs/bcindex/" + strings.TrimSuffix(strings.TrimPrefix(segment.VectorFileName(model), "vec-"), ".bin"))
 }
 
 // remoteShareRef is where a fetched share is kept, per remote.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -37,7 +38,7 @@ const (
 // SummaryShareRef is the ref holding the summaries model wrote under
 // prompt version prompt.
 func SummaryShareRef(model string, prompt int) plumbing.ReferenceName {
-	safe := strings.TrimSuffix(strings.TrimPrefix(store.VectorFileName(model), "vec-"), ".loc")
+	safe := strings.TrimSuffix(strings.TrimPrefix(segment.VectorFileName(model), "vec-"), ".loc")
 	return plumbing.ReferenceName(fmt.Sprintf("refs/bcindex-summaries/%s-p%d", safe, prompt))
 }
 

@@ -4,10 +4,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // ModelCoverage is how many of a revision's chunks have vectors of one
-// model. Vector files are named after the model (VectorFileName), so the
+// model. Vector files are named after the model (segment.VectorFileName), so the
 // name shown is that file's: the model ID with / \ : and spaces as _.
 type ModelCoverage struct {
 	Model   string `json:"model"`
@@ -20,7 +22,7 @@ type ModelCoverage struct {
 func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	by := map[string]int{}
 	for id, n := range rowsBySeg {
-		names, _ := filepath.Glob(filepath.Join(SegmentFile(indexDir, id, "vec-*.loc")))
+		names, _ := filepath.Glob(filepath.Join(segment.File(indexDir, id, "vec-*.loc")))
 		for _, p := range names {
 			by[modelOfVectorFile(filepath.Base(p))] += n
 		}
@@ -33,7 +35,7 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	return out
 }
 
-// modelOfVectorFile inverts VectorFileName as far as it can.
+// modelOfVectorFile inverts segment.VectorFileName as far as it can.
 func modelOfVectorFile(name string) string {
 	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
 	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
@@ -44,5 +46,5 @@ func modelOfVectorFile(name string) string {
 
 // VectorFileLabel is how coverage names model: the label of its file.
 func VectorFileLabel(model string) string {
-	return modelOfVectorFile(VectorFileName(model))
+	return modelOfVectorFile(segment.VectorFileName(model))
 }

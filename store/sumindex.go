@@ -15,6 +15,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // The summary index (summaries.bin in the index directory) is derived data
@@ -124,7 +125,7 @@ func (x *SummaryIndex) Postings(term string) []SummaryPosting {
 	if !ok {
 		return nil
 	}
-	r := &Decoder{Buf: b}
+	r := &segment.Decoder{Buf: b}
 	n := bounded(r)
 	out := make([]SummaryPosting, 0, min(n, len(b)))
 	e := 0

@@ -6,16 +6,17 @@ import (
 	"errors"
 
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // bounded reads a count or length that cannot exceed what is left of d
 // (any real one fits in the bytes it counts), so that a bad one neither
 // overflows int nor allocates more than the file.
-func bounded(d *Decoder) int {
+func bounded(d *segment.Decoder) int {
 	v := d.Uint()
 	if v > uint64(len(d.Buf)) {
 		if d.Err == nil {
-			d.Err = errShort
+			d.Err = segment.ErrTruncated
 		}
 		return 0
 	}
@@ -30,7 +31,7 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 	if checksum.Sum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch")
 	}
-	r := &Decoder{Buf: body[len(sumMagic):]}
+	r := &segment.Decoder{Buf: body[len(sumMagic):]}
 	x := &SummaryIndex{ByHash: map[[16]byte]int{}}
 	if err := json.Unmarshal(r.Bytes(bounded(r)), &x.Header); err != nil && r.Err == nil {
 		return nil, err

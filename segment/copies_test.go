@@ -1,4 +1,4 @@
-package store
+package segment
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 
 // copiesFixture is two blobs whose rows repeat content across the blobs,
 // with rows that have no text of their own.
-func copiesFixture() *SegmentWriter {
+func copiesFixture() *TableWriter {
 	h := func(b byte) [16]byte { return [16]byte{b, 1, 2, 3} }
-	var w SegmentWriter
+	var w TableWriter
 	w.AddBlob([20]byte{1}, BlobInfo{Size: 10}, []Row{
 		{Kind: "file", Parent: -1}, // 0: no text of its own
 		{Kind: "function", Parent: 0, Indexed: true, Hash: h(7), Name: "A"}, // 1
@@ -34,7 +34,7 @@ func copiesFixture() *SegmentWriter {
 func TestCopiesColumn(t *testing.T) {
 	w := copiesFixture()
 	data := w.Encode()
-	ct, err := ParseChunkTable(data)
+	ct, err := ParseTable(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestCopiesColumn(t *testing.T) {
 // not add up to the file is refused even with checksums that match.
 func TestChunkTableDamage(t *testing.T) {
 	data := copiesFixture().Encode()
-	ct, err := ParseChunkTable(data)
+	ct, err := ParseTable(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +76,13 @@ func TestChunkTableDamage(t *testing.T) {
 		for _, off := range []int{at, at + len(sec) - 1} {
 			bad := bytes.Clone(data)
 			bad[off] ^= 0x10
-			if _, err := ParseChunkTable(bad); err == nil {
+			if _, err := ParseTable(bad); err == nil {
 				t.Errorf("%s: a flipped byte at %d was accepted", name, off)
 			}
 		}
 	}
 	for _, n := range []int{len(data) - 1, headerSize + 16*len(copiesFixture().Rows), headerSize} {
-		if _, err := ParseChunkTable(data[:n]); err == nil {
+		if _, err := ParseTable(data[:n]); err == nil {
 			t.Errorf("table truncated to %d bytes was accepted", n)
 		}
 	}
@@ -91,7 +91,7 @@ func TestChunkTableDamage(t *testing.T) {
 	bad := bytes.Clone(data)
 	binary.LittleEndian.PutUint32(bad[12:], binary.LittleEndian.Uint32(bad[12:])-1)
 	binary.LittleEndian.PutUint32(bad[60:], checksum.Sum(bad[:60]))
-	if _, err := ParseChunkTable(bad); err == nil {
+	if _, err := ParseTable(bad); err == nil {
 		t.Error("a header with one row fewer than the file was accepted")
 	}
 }

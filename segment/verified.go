@@ -1,4 +1,4 @@
-package store
+package segment
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"golang.org/x/sys/unix"
+	"github.com/bcindex/bcindex/vector"
 )
 
 // A segment's files are verified against their checksums when they are
@@ -50,15 +50,6 @@ func loadStamps(segDir string) *stamps {
 		}
 	}
 	return s
-}
-
-// fileIdentity names one version of a file.
-func fileIdentity(p string) string {
-	var st unix.Stat_t
-	if unix.Stat(p, &st) != nil {
-		return ""
-	}
-	return fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
 }
 
 // verified reports whether this version of the file passed before.
@@ -110,4 +101,42 @@ func RecordWritten(segDir string, names ...string) {
 		s.passed(n)
 	}
 	s.save()
+}
+
+// RecordParts records the regions of a segment's named vector file (in
+// locator order) as verified: the store wrote them and their checksums
+// came from the bytes written.
+func RecordParts(segDir, name string, regions []vector.Region) {
+	stampsMu.Lock()
+	defer stampsMu.Unlock()
+	st := loadStamps(segDir)
+	for i, r := range regions {
+		st.passedAs(partStampKey(name, i), regionIdentity(r))
+	}
+	st.save()
+}
+
+// partStampKey names part i of a segment's named vector file in the
+// segment's record of verified versions.
+func partStampKey(name string, i int) string { return fmt.Sprintf("%s#%d", name, i) }
+
+// VerifyOnce runs check on each named file of dir, asking it to verify
+// every byte (verify) when full or when this version of the file has not
+// passed before, and records the versions that pass: the record segments
+// keep, for other immutable files (the database's tables).
+func VerifyOnce(dir string, names []string, full bool, check func(i int, verify bool) error) error {
+	stampsMu.Lock()
+	defer stampsMu.Unlock()
+	st := loadStamps(dir)
+	defer st.save()
+	for i, name := range names {
+		verify := full || !st.verified(name)
+		if err := check(i, verify); err != nil {
+			return err
+		}
+		if verify {
+			st.passed(name)
+		}
+	}
+	return nil
 }

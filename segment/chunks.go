@@ -1,9 +1,8 @@
-package store
+package segment
 
 import (
 	"bytes"
 	"encoding/binary"
-	"path/filepath"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -94,8 +93,8 @@ func EncodeMeta(m Meta) []byte {
 	return e.Buf
 }
 
-// SegmentWriter accumulates rows for one segment, blob by blob.
-type SegmentWriter struct {
+// TableWriter accumulates rows for one segment, blob by blob.
+type TableWriter struct {
 	Blobs []segBlob
 	Rows  []Row
 }
@@ -116,21 +115,21 @@ type BlobInfo struct {
 	Fallback     bool
 }
 
-func (w *SegmentWriter) AddBlob(sha [20]byte, info BlobInfo, rows []Row) {
+func (w *TableWriter) AddBlob(sha [20]byte, info BlobInfo, rows []Row) {
 	w.Blobs = append(w.Blobs, segBlob{sha: sha, first: len(w.Rows), n: len(rows), info: info, originalIdx: len(w.Blobs)})
 	w.Rows = append(w.Rows, rows...)
 }
 
 // AddBlobDetails adds a blob whose rows' details are already compressed
 // (copied from another segment); the rows' Signature and Meta are ignored.
-func (w *SegmentWriter) AddBlobDetails(sha [20]byte, info BlobInfo, rows []Row, details []byte) {
+func (w *TableWriter) AddBlobDetails(sha [20]byte, info BlobInfo, rows []Row, details []byte) {
 	w.AddBlob(sha, info, rows)
 	w.Blobs[len(w.Blobs)-1].details = details
 }
 
 // BlobIndex returns a lookup of each added blob's index in the encoded
 // blob table, which is sorted by SHA.
-func (w *SegmentWriter) BlobIndex() func(sha [20]byte) (int, bool) {
+func (w *TableWriter) BlobIndex() func(sha [20]byte) (int, bool) {
 	shas := make([][20]byte, len(w.Blobs))
 	for i, b := range w.Blobs {
 		shas[i] = b.sha
@@ -142,7 +141,7 @@ func (w *SegmentWriter) BlobIndex() func(sha [20]byte) (int, bool) {
 	}
 }
 
-func (w *SegmentWriter) Encode() []byte {
+func (w *TableWriter) Encode() []byte {
 	sorted := append([]segBlob(nil), w.Blobs...)
 	sort.Slice(sorted, func(i, j int) bool { return bytes.Compare(sorted[i].sha[:], sorted[j].sha[:]) < 0 })
 	blobIdx := make([]int, len(w.Blobs))
@@ -291,8 +290,6 @@ func (c *codec) init() {
 
 func (c *codec) encoder() *zstd.Encoder { c.init(); return c.enc }
 func (c *codec) decoder() *zstd.Decoder { c.init(); return c.dec }
-
-func SegmentFile(dir, id, name string) string { return filepath.Join(dir, "segments", id, name) }
 
 // copiesColumn fills the copies section: for each row, the first row with
 // the same content hash, or noText for a row without text of its own.

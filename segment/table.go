@@ -1,4 +1,4 @@
-package store
+package segment
 
 import (
 	"bytes"
@@ -10,14 +10,13 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/internal/mmap"
 )
 
-// chunkTable is a memory-mapped chunks.bin.
-type chunkTable struct {
+// Table is a memory-mapped chunks.bin.
+type Table struct {
 	data         []byte
 	Nblobs       int
 	Nrows        int
@@ -35,12 +34,12 @@ type chunkTable struct {
 	}
 }
 
-// OpenChunkTable maps a chunks.bin and verifies its checksums.
-func OpenChunkTable(path string) (*chunkTable, error) { return mapChunkTable(path, true) }
+// OpenTable maps a chunks.bin and verifies its checksums.
+func OpenTable(path string) (*Table, error) { return mapTable(path, true) }
 
-// mapChunkTable maps a chunks.bin; without verify only the header's
+// mapTable maps a chunks.bin; without verify only the header's
 // checksum is checked (the body's passed before, see stamps).
-func mapChunkTable(path string, verify bool) (*chunkTable, error) {
+func mapTable(path string, verify bool) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open segment %s: %w", path, err)
@@ -57,7 +56,7 @@ func mapChunkTable(path string, verify bool) (*chunkTable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("map segment %s: %w", path, err)
 	}
-	t, err := parseChunkTableVerify(data, verify)
+	t, err := parseTableVerify(data, verify)
 	if err != nil {
 		mmap.Unmap(data)
 		return nil, fmt.Errorf("open segment %s: %w: %v", path, ErrCorrupt, err)
@@ -65,9 +64,9 @@ func mapChunkTable(path string, verify bool) (*chunkTable, error) {
 	return t, nil
 }
 
-func ParseChunkTable(data []byte) (*chunkTable, error) { return parseChunkTableVerify(data, true) }
+func ParseTable(data []byte) (*Table, error) { return parseTableVerify(data, true) }
 
-func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
+func parseTableVerify(data []byte, verify bool) (*Table, error) {
 	if len(data) < headerSize {
 		return nil, fmt.Errorf("file too short")
 	}
@@ -83,7 +82,7 @@ func parseChunkTableVerify(data []byte, verify bool) (*chunkTable, error) {
 	if verify && checksum.Sum(data[headerSize:]) != le.Uint32(data[28:]) {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
-	t := &chunkTable{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
+	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
 	want := headerSize + t.Nrows*(hashSize+copySize+rowSize) + t.Nblobs*blobSize + dictLen + namesLen + detailsLen
 	if want != len(data) {
@@ -130,10 +129,10 @@ func readDict(d []byte) ([]string, []byte, error) {
 	return names, d, nil
 }
 
-func (t *chunkTable) Close() error { return mmap.Unmap(t.data) }
+func (t *Table) Close() error { return mmap.Unmap(t.data) }
 
 // FindBlob returns the row range of a blob, by binary search of the table.
-func (t *chunkTable) FindBlob(sha plumbing.Hash) (first, n int, ok bool) {
+func (t *Table) FindBlob(sha plumbing.Hash) (first, n int, ok bool) {
 	i, ok := t.BlobIndex(sha)
 	if !ok {
 		return 0, 0, false
@@ -146,7 +145,7 @@ func (t *chunkTable) FindBlob(sha plumbing.Hash) (first, n int, ok bool) {
 // the first eight bytes, read as a number, predict the position; the search
 // gallops from there and then bisects, comparing those eight bytes as one
 // integer and the whole SHA only on a match.
-func (t *chunkTable) BlobIndex(sha plumbing.Hash) (int, bool) {
+func (t *Table) BlobIndex(sha plumbing.Hash) (int, bool) {
 	n := t.Nblobs
 	if n == 0 {
 		return 0, false
@@ -182,14 +181,14 @@ func (t *chunkTable) BlobIndex(sha plumbing.Hash) (int, bool) {
 }
 
 // BlobRange returns the rows of blob i of the table.
-func (t *chunkTable) BlobRange(i int) (first, n int) {
+func (t *Table) BlobRange(i int) (first, n int) {
 	rec := t.blobs[i*blobSize:]
 	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
 }
 
 // firstOfRow returns the first row of row i's blob, or -1 when the row's
 // blob index is out of range.
-func (t *chunkTable) firstOfRow(i int) int {
+func (t *Table) firstOfRow(i int) int {
 	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
 	if b < 0 || b >= t.Nblobs {
 		return -1
@@ -199,7 +198,7 @@ func (t *chunkTable) firstOfRow(i int) int {
 }
 
 // BlobInfo returns what the table records about blob i.
-func (t *chunkTable) BlobInfo(i int) BlobInfo {
+func (t *Table) BlobInfo(i int) BlobInfo {
 	rec := t.blobs[i*blobSize:]
 	info := BlobInfo{Size: int64(binary.LittleEndian.Uint32(rec[28:])),
 		SyntaxErrors: int(binary.LittleEndian.Uint16(rec[33:])), Fallback: rec[35]&1 != 0}
@@ -209,13 +208,13 @@ func (t *chunkTable) BlobInfo(i int) BlobInfo {
 	return info
 }
 
-func (t *chunkTable) BlobSHA(i int) plumbing.Hash {
+func (t *Table) BlobSHA(i int) plumbing.Hash {
 	var h plumbing.Hash
 	copy(h[:], t.blobs[i*blobSize:i*blobSize+20])
 	return h
 }
 
-func (t *chunkTable) Row(i int) Row {
+func (t *Table) Row(i int) Row {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
 	le := binary.LittleEndian
 	r := Row{
@@ -240,19 +239,19 @@ func (t *chunkTable) Row(i int) Row {
 }
 
 // rowHash reads the hashes and copies columns only, never the row.
-func (t *chunkTable) rowHash(i int) (h [16]byte, indexed bool) {
+func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
 	copy(h[:], t.hashes[i*hashSize:])
 	return h, t.indexed(i)
 }
 
 // indexed reports whether row i has text of its own.
-func (t *chunkTable) indexed(i int) bool {
+func (t *Table) indexed(i int) bool {
 	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
 }
 
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own).
-func (t *chunkTable) firstCopy(i int) int {
+func (t *Table) firstCopy(i int) int {
 	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
 	if c > i {
 		return i // noText, or never written so: a first copy comes first
@@ -262,7 +261,7 @@ func (t *chunkTable) firstCopy(i int) int {
 
 // RowDetail is row with the signature and metadata, which it decompresses
 // from the blob's details (a corrupt frame leaves them empty).
-func (t *chunkTable) RowDetail(i int) Row {
+func (t *Table) RowDetail(i int) Row {
 	r := t.Row(i)
 	first, _ := t.BlobRange(r.Blob)
 	raw, err := t.blobDetails(r.Blob)
@@ -279,16 +278,16 @@ func (t *chunkTable) RowDetail(i int) Row {
 	return r
 }
 
-// chunks rebuilds the chunks of one blob from its n rows starting at first
-// (see Segment.Chunks).
-func (t *chunkTable) chunks(first, n int) ([]chunk.Chunk, error) {
+// Details decodes the n rows of one blob starting at first with their
+// signatures and metadata, checking that the blob's details are whole.
+func (t *Table) Details(first, n int) ([]Row, error) {
 	b := t.Row(first).Blob
 	raw, err := t.blobDetails(b)
 	if err != nil {
 		return nil, err
 	}
 	d := Decoder{Buf: raw}
-	out := make([]chunk.Chunk, n)
+	out := make([]Row, n)
 	for k := range n {
 		r := t.Row(first + k)
 		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
@@ -301,20 +300,15 @@ func (t *chunkTable) chunks(first, n int) ([]chunk.Chunk, error) {
 		if md.Err != nil {
 			return nil, fmt.Errorf("row %d: corrupt metadata", first+k)
 		}
-		parent := -1
-		if r.Parent >= 0 {
-			parent = r.Parent - first
-		}
-		out[k] = chunk.Chunk{Kind: r.Kind, Name: r.Name, Parent: parent, Signature: string(sig), Doc: m.Doc,
-			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte, SyntaxError: r.SyntaxError,
-			QualifiedName: m.QualifiedName, Access: m.Access, Decorators: m.Decorators, Imports: m.Imports, ErrorDetail: m.ErrorDetail}
+		r.Signature, r.MetaBytes = string(sig), meta
+		out[k] = r
 	}
 	return out, nil
 }
 
 // blobDetails returns the decompressed details of blob i. The result must
 // not be modified.
-func (t *chunkTable) blobDetails(i int) ([]byte, error) {
+func (t *Table) blobDetails(i int) ([]byte, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.last.blob == i {
@@ -333,7 +327,7 @@ func (t *chunkTable) blobDetails(i int) ([]byte, error) {
 }
 
 // DetailFrame returns blob i's compressed details.
-func (t *chunkTable) DetailFrame(i int) ([]byte, error) {
+func (t *Table) DetailFrame(i int) ([]byte, error) {
 	rec := t.blobs[i*blobSize:]
 	off, n := binary.LittleEndian.Uint32(rec[36:]), binary.LittleEndian.Uint32(rec[40:])
 	if uint64(off)+uint64(n) > uint64(len(t.details)) {
@@ -343,10 +337,10 @@ func (t *chunkTable) DetailFrame(i int) ([]byte, error) {
 }
 
 // name returns just the row's name, without decoding the rest.
-func (t *chunkTable) name(i int) string { return string(t.nameBytes(i)) }
+func (t *Table) name(i int) string { return string(t.nameBytes(i)) }
 
 // nameBytes is name without a copy.
-func (t *chunkTable) nameBytes(i int) []byte {
+func (t *Table) nameBytes(i int) []byte {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
 	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[32:])
 	if uint64(off)+uint64(n) > uint64(len(t.names)) {

@@ -1,4 +1,4 @@
-package store
+package segment
 
 import (
 	"encoding/binary"
@@ -151,4 +151,15 @@ func OpenSegmentVectors(indexDir, id, name string) (*vector.Segment, error) {
 		return nil, fmt.Errorf("open vectors of segment %s: %w", id, err)
 	}
 	return v, nil
+}
+
+// PartLoc is where one vector part lies in Badger's value log.
+type PartLoc struct {
+	Fid      uint32 // the log file, <db>/<fid as %06d>.vlog
+	Off, Len int64  // the part's bytes (without padding) in that file
+}
+
+// VlogPath is the path of a Badger value log file.
+func VlogPath(indexDir string, fid uint32) string {
+	return filepath.Join(indexDir, "db", fmt.Sprintf("%06d.vlog", fid))
 }

@@ -1,10 +1,12 @@
-package store
+package segment_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/bcindex/bcindex/segment"
+	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -15,12 +17,12 @@ import (
 // none of them again.
 func TestWrittenPartsStayVerified(t *testing.T) {
 	indexDir := t.TempDir()
-	s, err := OpenStore(indexDir)
+	s, err := store.OpenStore(indexDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const dim, rows = 16, 100
-	name := VectorFileName("test-model")
+	name := segment.VectorFileName("test-model")
 	segs := []string{"00000001", "00000002", "00000003"}
 	for k, seg := range segs {
 		q := make([][]int8, rows)
@@ -30,7 +32,7 @@ func TestWrittenPartsStayVerified(t *testing.T) {
 			q[i][i%dim] = int8(k + 1)
 			scales[i] = 0.01
 		}
-		parts, err := vector.EncodeParts(dim, q, scales, MinPart)
+		parts, err := vector.EncodeParts(dim, q, scales, store.MinPart)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +51,7 @@ func TestWrittenPartsStayVerified(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteLocator(dir, name, dim, rows, locs); err != nil {
+		if err := segment.WriteLocator(dir, name, dim, rows, locs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -58,13 +60,13 @@ func TestWrittenPartsStayVerified(t *testing.T) {
 	}
 	for _, seg := range segs {
 		dir := filepath.Join(indexDir, "segments", seg)
-		l, err := ReadLocator(filepath.Join(dir, name))
+		l, err := segment.ReadLocator(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		st := loadStamps(dir)
+		st := segment.LoadStamps(dir)
 		for i, r := range l.Regions(indexDir) {
-			if !st.verifiedAs(partStampKey(name, i), regionIdentity(r)) {
+			if !st.VerifiedAs(segment.PartStampKey(name, i), segment.RegionIdentity(r)) {
 				t.Errorf("segment %s part %d: not recorded as verified for its log file's version after the session", seg, i)
 			}
 		}

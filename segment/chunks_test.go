@@ -1,4 +1,4 @@
-package store
+package segment
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func segmentFixture() (shas [][20]byte, rows [][]Row) {
 	return shas, rows
 }
 
-func checkRows(t *testing.T, ct *chunkTable, want [][]Row) {
+func checkRows(t *testing.T, ct *Table, want [][]Row) {
 	t.Helper()
 	// Visit rows out of order, so that the details cache changes blobs.
 	var order []int
@@ -72,18 +72,18 @@ func checkRows(t *testing.T, ct *chunkTable, want [][]Row) {
 
 func TestSegmentDetailsRoundTrip(t *testing.T) {
 	shas, rows := segmentFixture()
-	var w SegmentWriter
+	var w TableWriter
 	for b := range shas {
 		w.AddBlob(shas[b], BlobInfo{Size: 100}, rows[b])
 	}
-	ct, err := ParseChunkTable(w.Encode())
+	ct, err := ParseTable(w.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkRows(t, ct, rows)
 
 	// A merge copies each blob's compressed details as they are.
-	var m SegmentWriter
+	var m TableWriter
 	for b := range shas {
 		i, ok := ct.BlobIndex(shas[b])
 		if !ok {
@@ -104,7 +104,7 @@ func TestSegmentDetailsRoundTrip(t *testing.T) {
 		}
 		m.AddBlobDetails(shas[b], ct.BlobInfo(i), copied, frame)
 	}
-	merged, err := ParseChunkTable(m.Encode())
+	merged, err := ParseTable(m.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,12 +113,12 @@ func TestSegmentDetailsRoundTrip(t *testing.T) {
 
 func TestSegmentCorruptDetails(t *testing.T) {
 	shas, rows := segmentFixture()
-	var w SegmentWriter
+	var w TableWriter
 	for b := range shas {
 		w.AddBlob(shas[b], BlobInfo{}, rows[b])
 	}
 	data := w.Encode()
-	ct, err := ParseChunkTable(data)
+	ct, err := ParseTable(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestSegmentCorruptDetails(t *testing.T) {
 	if _, err := ct.blobDetails(0); err == nil {
 		t.Fatal("corrupt details decompressed without error")
 	}
-	if _, err := ParseChunkTable(data[:len(data)-1]); err == nil {
+	if _, err := ParseTable(data[:len(data)-1]); err == nil {
 		t.Fatal("truncated table parsed")
 	}
 }
