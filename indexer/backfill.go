@@ -66,7 +66,7 @@ func (ix *Indexer) segmentsWithoutVectors(m *store.Manifest) []string {
 const backfillBatch = 512
 
 func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored *storedVectors, id string, emb embed.Embedder, sum *Summary) error {
-	ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, "chunks.bin"))
+	ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, segment.ChunksFile))
 	if err != nil {
 		return err
 	}
@@ -145,15 +145,15 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 		return err
 	}
 	name := segment.VectorFileName(emb.ID())
-	enc, err := storeVectors(st, id, map[string]*vecRows{name: {dim: emb.Dim(), q: vecs, scales: scales}})
+	enc, err := storeVectors(st, id, map[string]*segment.VectorRows{name: {Dim: emb.Dim(), Q: vecs, Scales: scales}})
 	if err != nil {
 		return err
 	}
 	dir := filepath.Join(ix.repo.IndexDir, "segments", id)
-	if err := writeLocators(dir, enc); err != nil {
+	if err := segment.WriteLocators(dir, enc); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return segment.SyncDir(dir)
 }
 
 // pendingVectors are the chunks of a backfill waiting for one Embed call.

@@ -174,3 +174,13 @@ func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
 	i, _ := s.Table.BlobIndex(sha)
 	return i
 }
+
+// VectorFileLabel inverts VectorFileName as far as it can: the model's
+// label in the file name.
+func VectorFileLabel(name string) string {
+	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
+	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
+		s = s[:i]
+	}
+	return s
+}

@@ -1,9 +1,7 @@
 package store
 
 import (
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/bcindex/bcindex/segment"
 )
@@ -22,9 +20,9 @@ type ModelCoverage struct {
 func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	by := map[string]int{}
 	for id, n := range rowsBySeg {
-		names, _ := filepath.Glob(filepath.Join(segment.File(indexDir, id, "vec-*.loc")))
-		for _, p := range names {
-			by[modelOfVectorFile(filepath.Base(p))] += n
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			by[segment.VectorFileLabel(name)] += n
 		}
 	}
 	out := make([]ModelCoverage, 0, len(by))
@@ -33,18 +31,4 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
-}
-
-// modelOfVectorFile inverts segment.VectorFileName as far as it can.
-func modelOfVectorFile(name string) string {
-	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
-	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
-		s = s[:i]
-	}
-	return s
-}
-
-// VectorFileLabel is how coverage names model: the label of its file.
-func VectorFileLabel(model string) string {
-	return modelOfVectorFile(segment.VectorFileName(model))
 }

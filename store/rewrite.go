@@ -103,9 +103,9 @@ func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 func (s *Store) relocate(indexDir string, ids []string) error {
 	for _, id := range ids {
 		dir := filepath.Join(indexDir, "segments", id)
-		names, _ := filepath.Glob(filepath.Join(dir, "vec-*.loc"))
-		for _, p := range names {
-			name := filepath.Base(p)
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			p := filepath.Join(dir, name)
 			l, err := segment.ReadLocator(p)
 			if err != nil {
 				continue // damaged: the next run drops the segment

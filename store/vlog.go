@@ -238,9 +238,9 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 func VectorRows(indexDir string, ids []string) int {
 	n := 0
 	for _, id := range ids {
-		names, _ := filepath.Glob(segment.File(indexDir, id, "vec-*.loc"))
-		for _, p := range names {
-			if l, err := segment.ReadLocator(p); err == nil {
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			if l, err := segment.ReadLocator(segment.File(indexDir, id, name)); err == nil {
 				n += l.Rows
 			}
 		}
