@@ -5,6 +5,8 @@
 // model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
 // from the top down: each imports only packages listed below it.
 //
+//	agents    registering the mcp server with coding agents, in each one's
+//	          own settings file (doc/agents.md)
 //	ask       answers to questions by a chat model calling the mcp tools,
 //	          with every citation checked against git (doc/llm.md)
 //	mcp       the Model Context Protocol server for coding agents

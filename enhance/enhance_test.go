@@ -254,3 +254,29 @@ func TestEnhanceBudgetsAndRefs(t *testing.T) {
 		t.Errorf("%+v, %v, asked %v", stats, err, m.asked)
 	}
 }
+
+// A service that answers no request usefully (here: not JSON at all) stops
+// the run after a few batches with an error that says why, instead of
+// being asked for every chunk and reporting success.
+func TestEnhanceAllFailed(t *testing.T) {
+	repo, _ := fixture(t)
+	items, _ := Collect(context.Background(), repo, nil, 1<<20)
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return chattest.Raw("<html>502 Bad Gateway</html>")
+	})
+	stats, err := Run(context.Background(), newClient(t, s), Store{IndexDir: repo.IndexDir}, items, Options{Batch: 1})
+	if !errors.Is(err, ErrNoSummaries) || !strings.Contains(err.Error(), "502 Bad Gateway") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(items) <= giveUpAfter || stats.Requests != 2*giveUpAfter || stats.Enhanced != 0 {
+		t.Errorf("%d items, stats %+v", len(items), stats)
+	}
+	// Answers that are JSON but hold no valid summary fail the same way.
+	s = chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return chattest.Text(`{"chunks":[{"id":1,"summary":"short"}]}`)
+	})
+	_, err = Run(context.Background(), newClient(t, s), Store{IndexDir: repo.IndexDir}, items[:1], Options{})
+	if !errors.Is(err, ErrNoSummaries) || !strings.Contains(err.Error(), "10 or more characters") {
+		t.Errorf("err = %v", err)
+	}
+}

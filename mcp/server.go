@@ -75,12 +75,15 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // Serve serves one client reading in and writing out (newline-delimited
-// JSON-RPC) until the input ends or ctx does. Every request read before
-// the input ended is answered first (drain.go).
+// JSON-RPC) until the input ends or ctx does. A line that holds no request
+// gets an error reply and the server reads on; every request read before
+// the input ended is answered first (stdio.go).
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) error {
-	p := newPending()
-	t := &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p}, Writer: &answerWriter{w: out, p: p}}
+	t := &lineTransport{in: in, out: out}
 	err := s.sdk.Run(ctx, t)
+	if t.conn != nil && t.conn.writeErr() != nil {
+		err = t.conn.writeErr() // the client closed its end: say so, whatever the SDK saw
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("serve mcp over stdio: %w", err)
 	}
