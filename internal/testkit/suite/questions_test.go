@@ -104,7 +104,7 @@ func TestQuestionFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("prepares the quality suite")
 	}
-	_, pkgs := Load(t, filepath.Join("..", ".."))
+	_, pkgs := Load(t, filepath.Join("..", "..", ".."))
 	n := 0
 	for _, p := range pkgs {
 		n += len(p.Questions)
