@@ -3,7 +3,7 @@ package gitindex
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestConfigFromEnvironment: the settings git passes to the commands it

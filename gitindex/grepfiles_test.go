@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestGrepWorktree: files whose status in git's index still holds are

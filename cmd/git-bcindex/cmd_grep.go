@@ -16,9 +16,9 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/pathspec"
-	"github.com/bcindex/bcindex/search"
 )
 
 func grepCommand() *cli.Command {
@@ -297,14 +297,14 @@ func (g *grepRun) compile() (*exact.Program, error) {
 // tree's tracked files, the index (--cached), untracked files too
 // (--untracked), or a directory (--no-index). HEAD is indexed first, so
 // that the files that still hold its blobs are answered from the index.
-func (g *grepRun) workSources() ([]search.GrepSource, error) {
+func (g *grepRun) workSources() ([]grep.GrepSource, error) {
 	o, repo := g.o, g.repo
-	src := search.GrepSource{Dir: g.top, Attributes: repo != nil}
+	src := grep.GrepSource{Dir: g.top, Attributes: repo != nil}
 	var err error
 	switch {
 	case o.noIndex && repo == nil:
 		src.Files, err = gitindex.GrepDirectory(g.top)
-		return []search.GrepSource{src}, err
+		return []grep.GrepSource{src}, err
 	case o.noIndex || o.untracked:
 		exclude := o.excludeStandard == 1 || o.excludeStandard < 0 && o.untracked
 		if o.noIndex && !exclude {
@@ -324,11 +324,11 @@ func (g *grepRun) workSources() ([]search.GrepSource, error) {
 	if head, err := repo.Resolve("HEAD"); err == nil {
 		src.Commit = &head
 	}
-	return []search.GrepSource{src}, nil
+	return []grep.GrepSource{src}, nil
 }
 
 // search runs the search and prints what it finds.
-func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
+func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
 	o := g.o
 	if o.pager != nil {
 		return g.openInPager(sources, ps, prog)
@@ -337,7 +337,7 @@ func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *ex
 	if err != nil {
 		return err
 	}
-	opts := search.GrepOptions{
+	opts := grep.GrepOptions{
 		Sources: sources, Program: prog, Pathspec: ps, Render: r.render,
 		MaxCount: max(o.maxCount, 0), Invert: o.unmatchName,
 		FirstOnly: o.nameOnly || o.unmatchName || o.quiet,
@@ -345,9 +345,9 @@ func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *ex
 	}
 	switch o.binary {
 	case binaryText:
-		opts.Binary = search.BinaryText
+		opts.Binary = grep.BinaryText
 	case binaryDefault:
-		opts.Binary = search.BinaryMatch
+		opts.Binary = grep.BinaryMatch
 	}
 	if err := g.attributes(&opts, r); err != nil {
 		return err
@@ -384,9 +384,9 @@ func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *ex
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	skip := r.skipFirstLine()
-	st, err := search.Grep(g.c.Context, g.repo, opts, func(f *search.GrepFile) error {
+	st, err := grep.Grep(g.c.Context, g.repo, opts, func(f *grep.GrepFile) error {
 		if o.quiet {
-			return search.ErrStop
+			return grep.ErrStop
 		}
 		out := f.Output
 		if skip && len(out) > 0 {
@@ -426,7 +426,7 @@ func (g *grepRun) search(sources []search.GrepSource, ps *pathspec.Set, prog *ex
 }
 
 // blobSourceName is the name git prints for a file of a source.
-func blobSourceName(src search.GrepSource, path string) (name string, treeLen int) {
+func blobSourceName(src grep.GrepSource, path string) (name string, treeLen int) {
 	if !src.Blob.IsZero() {
 		return src.Name, 0
 	}
@@ -434,7 +434,7 @@ func blobSourceName(src search.GrepSource, path string) (name string, treeLen in
 }
 
 // commitOf is the commit a source names, for JSON.
-func commitOf(src search.GrepSource) plumbing.Hash {
+func commitOf(src grep.GrepSource) plumbing.Hash {
 	if src.Commit != nil {
 		return src.Commit.Hash
 	}
@@ -445,7 +445,7 @@ func commitOf(src search.GrepSource) plumbing.Hash {
 // does: the diff attribute (and binary, which unsets it) decides whether
 // a file is binary, and a diff driver makes -p and -W find functions with
 // the chunker (where git uses the driver's regular expression).
-func (g *grepRun) attributes(opts *search.GrepOptions, r *grepRender) error {
+func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 	if g.repo == nil || g.repo.WorkTree == "" {
 		return nil
 	}
@@ -468,7 +468,7 @@ func (g *grepRun) attributes(opts *search.GrepOptions, r *grepRender) error {
 		return d.Binary
 	}
 	if g.o.funcname || g.o.funcbody {
-		r.defsOf = func(f *search.GrepFile) []definition {
+		r.defsOf = func(f *grep.GrepFile) []definition {
 			if !opts.Sources[f.Source].Attributes {
 				return nil
 			}

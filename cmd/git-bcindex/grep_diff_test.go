@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // grepFixture is a repository with what git grep's options meet: white

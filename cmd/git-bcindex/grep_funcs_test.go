@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestGrepFunctionsFromChunker: with a diff driver named in

@@ -16,12 +16,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/pathspec"
-	"github.com/bcindex/bcindex/search"
 )
 
 // renderer sets up the printing of a search over sources.
-func (g *grepRun) renderer(prog *exact.Program, sources []search.GrepSource) (*grepRender, error) {
+func (g *grepRun) renderer(prog *exact.Program, sources []grep.GrepSource) (*grepRender, error) {
 	o := g.o
 	if o.json && o.vimgrep {
 		return nil, usageError{"--json and --vimgrep do not combine: pick one"}
@@ -34,7 +34,7 @@ func (g *grepRun) renderer(prog *exact.Program, sources []search.GrepSource) (*g
 		invert: o.invert, json: o.json, vimgrep: o.vimgrep, colors: defaultGrepColors,
 	}
 	relative := !o.fullName.on && g.prefix != ""
-	r.name = func(f *search.GrepFile) string {
+	r.name = func(f *grep.GrepFile) string {
 		name, tl := blobSourceName(sources[f.Source], f.Path)
 		switch {
 		case o.null && relative:
@@ -46,7 +46,7 @@ func (g *grepRun) renderer(prog *exact.Program, sources []search.GrepSource) (*g
 		}
 		return name[:tl] + quotePath(name[tl:])
 	}
-	r.jsonFile = func(f *search.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
+	r.jsonFile = func(f *grep.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
 		return grepJSONLines(f, sources[f.Source], o, lines, spans)
 	}
 	return r, nil
@@ -145,7 +145,7 @@ func pipeErr(err error) error {
 // openInPager is -O: the names of the matching files, relative to the
 // current directory, given to the pager (for less and vi, with a search
 // for the pattern), run there.
-func (g *grepRun) openInPager(sources []search.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
+func (g *grepRun) openInPager(sources []grep.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
 	pager := *g.o.pager
 	if pager == "" {
 		pager = pagerCommand(gitConfig(g.repo))
@@ -154,11 +154,11 @@ func (g *grepRun) openInPager(sources []search.GrepSource, ps *pathspec.Set, pro
 		}
 	}
 	var names []string
-	opts := search.GrepOptions{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, NoIndex: g.o.noUpdate, Binary: search.BinaryMatch}
+	opts := grep.GrepOptions{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, NoIndex: g.o.noUpdate, Binary: grep.BinaryMatch}
 	if g.repo != nil {
 		opts.Index, opts.Embedder = g.settings.indexOptions(), g.settings.embedder()
 	}
-	st, err := search.Grep(g.c.Context, g.repo, opts, func(f *search.GrepFile) error {
+	st, err := grep.Grep(g.c.Context, g.repo, opts, func(f *grep.GrepFile) error {
 		names = append(names, pathspec.Relative(f.Path, g.prefix))
 		return nil
 	})
@@ -212,7 +212,7 @@ type grepSourceJSON struct {
 
 // grepJSONLines renders a file as JSON Lines: one object per selected
 // line (or one per file with -c, -l, -L, or a binary file).
-func grepJSONLines(f *search.GrepFile, src search.GrepSource, o *grepOpts, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
+func grepJSONLines(f *grep.GrepFile, src grep.GrepSource, o *grepOpts, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -7,8 +7,9 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 // runRefs searches bcindex's ref selection (--ref, --all-branches, --tags,
@@ -41,7 +42,7 @@ func (g *grepRun) runRefs() error {
 	if o.invert || o.allMatch {
 		return usageError{"-v and --all-match do not combine with --ref, --all-branches, --tags or --all"}
 	}
-	var pf search.PathFilter
+	var pf query.PathFilter
 	for _, a := range args {
 		if a == "--" {
 			continue
@@ -76,7 +77,7 @@ func (g *grepRun) runRefs() error {
 		return err
 	}
 	sel := gitindex.RefSelection{Patterns: o.refs, AllBranches: o.allBranches, Tags: o.tags, All: o.all}
-	opts := search.GrepOptions{
+	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: max(o.maxCount, 0),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
 		NoIndex: o.noUpdate, Index: g.settings.indexOptions(), Embedder: g.settings.embedder(),
@@ -95,7 +96,7 @@ func (g *grepRun) runRefs() error {
 		return err
 	}
 	pr.bind(out)
-	st, err := search.Grep(g.c.Context, g.repo, opts, pr.file)
+	st, err := grep.Grep(g.c.Context, g.repo, opts, pr.file)
 	cerr := out.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {

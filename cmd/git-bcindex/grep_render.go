@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/grep"
 )
 
 // Colour slots of git grep (color.grep.<slot>), in grep.h's order.
@@ -48,12 +48,12 @@ type grepRender struct {
 	invert                              bool
 	color                               bool
 	colors                              [numSlots]string
-	name                                func(f *search.GrepFile) string
+	name                                func(f *grep.GrepFile) string
 	json, vimgrep                       bool
-	jsonFile                            func(f *search.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
+	jsonFile                            func(f *grep.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
 	// defsOf, when set, gives a file's definitions for -p and -W (see
 	// grep_funcs.go), or nil for git's default rule.
-	defsOf func(f *search.GrepFile) []definition
+	defsOf func(f *grep.GrepFile) []definition
 }
 
 // skipFirstLine reports whether the first line of the output is a hunk
@@ -73,7 +73,7 @@ type fileState struct {
 	defs      []definition // the chunker's definitions; nil: git's default rule
 }
 
-func (r *grepRender) render(f *search.GrepFile) []byte {
+func (r *grepRender) render(f *grep.GrepFile) []byte {
 	if r.quiet {
 		return nil
 	}

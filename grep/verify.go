@@ -1,0 +1,216 @@
+package grep
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// grepJob is one distinct blob (or file of the working tree) to verify.
+type grepJob struct {
+	sha     plumbing.Hash
+	disk    string
+	attr    int8 // see GrepFile.attr
+	known   bool // no line matches: nothing to read
+	files   []*GrepFile
+	content []byte
+	lines   []exact.Line
+	binary  bool
+	skip    bool // not a file to search (gone, not regular, binary with -I)
+	left    int  // files still to emit that hold it
+	emitted bool
+	done    chan struct{}
+}
+
+// inFlight bounds the blobs read but not yet emitted, and so the memory a
+// search holds.
+const inFlight = 64
+
+// jobKey identifies what a job reads.
+type jobKey struct {
+	sha  plumbing.Hash
+	disk string
+	attr int8
+}
+
+// verify reads and matches each distinct blob of files once, on every
+// core (inflating the blobs is most of the work), and yields the files in
+// order.
+func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *GrepOptions, yield func(*GrepFile) error) error {
+	jobs := map[jobKey]*grepJob{}
+	byFile := make([]*grepJob, len(files))
+	var order []*grepJob
+	for i, f := range files {
+		k := jobKey{f.Blob, f.Disk, f.attr}
+		if f.Disk != "" {
+			k.sha = plumbing.ZeroHash
+		}
+		j := jobs[k]
+		if j == nil {
+			j = &grepJob{sha: f.Blob, disk: f.Disk, attr: f.attr, known: f.known, done: make(chan struct{})}
+			jobs[k] = j
+			order = append(order, j)
+		}
+		j.files = append(j.files, f)
+		j.left++
+		byFile[i] = j
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	g, gctx := errgroup.WithContext(ctx)
+	slots := make(chan struct{}, inFlight)
+	work := make(chan *grepJob, inFlight)
+	g.Go(func() error {
+		defer close(work)
+		for _, j := range order {
+			select {
+			case slots <- struct{}{}:
+			case <-gctx.Done():
+				return nil
+			}
+			select {
+			case work <- j:
+			case <-gctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		g.Go(func() error {
+			for j := range work {
+				if err := j.run(repo, opts); err != nil {
+					return err
+				}
+				close(j.done)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer cancel()
+		for i, f := range files {
+			j := byFile[i]
+			select {
+			case <-j.done:
+			case <-gctx.Done():
+				return nil
+			}
+			if j.selected(opts) {
+				out := *f
+				out.Content, out.Binary = j.content, j.binary
+				if !opts.Invert {
+					out.Lines = j.lines
+				}
+				if opts.Render != nil {
+					out.Output = f.Output
+				}
+				if err := yield(&out); err != nil {
+					return err
+				}
+			}
+			// The slot goes at the blob's first file, so that a blob held
+			// at a later path as well never holds the reader back; its
+			// bytes go at its last.
+			if !j.emitted {
+				j.emitted = true
+				<-slots
+			}
+			if j.left--; j.left == 0 {
+				j.content, j.lines = nil, nil
+			}
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return parent.Err()
+}
+
+// selected reports whether the job's files are yielded.
+func (j *grepJob) selected(opts *GrepOptions) bool {
+	return !j.skip && (len(j.lines) > 0) != opts.Invert
+}
+
+// run reads the job's content, matches it and renders its files.
+func (j *grepJob) run(repo *gitindex.Repo, opts *GrepOptions) error {
+	if !j.known {
+		if err := j.read(repo); err != nil {
+			return err
+		}
+		if !j.skip {
+			j.match(opts)
+		}
+	}
+	if opts.Render != nil && j.selected(opts) {
+		for _, f := range j.files {
+			out := *f
+			out.Content, out.Binary = j.content, j.binary
+			if !opts.Invert {
+				out.Lines = j.lines
+			}
+			f.Output = opts.Render(&out)
+		}
+	}
+	return nil
+}
+
+// read reads the blob, or the working tree's file: one that is gone or
+// not a regular file is passed over, as git grep does.
+func (j *grepJob) read(repo *gitindex.Repo) error {
+	if j.disk == "" {
+		content, err := repo.ReadBlob(j.sha)
+		j.content = content
+		return err
+	}
+	fi, err := os.Lstat(j.disk)
+	if err != nil || !fi.Mode().IsRegular() {
+		j.skip = true
+		return nil
+	}
+	content, err := os.ReadFile(j.disk)
+	if err != nil {
+		if os.IsNotExist(err) {
+			j.skip = true
+			return nil
+		}
+		return fmt.Errorf("read %s: %w", j.disk, err)
+	}
+	j.content = content
+	return nil
+}
+
+// match finds the job's matching lines, as many as opts allow.
+func (j *grepJob) match(opts *GrepOptions) {
+	if j.attr == 2 || j.attr != 1 && isBinary(j.content) {
+		switch opts.Binary {
+		case BinaryNoMatch:
+			j.skip = true
+			return
+		case BinaryMatch:
+			j.binary = true
+		}
+	}
+	limit := opts.MaxCount
+	if opts.FirstOnly || opts.Invert {
+		limit = 1
+	}
+	add := func(l exact.Line) bool {
+		j.lines = append(j.lines, l)
+		return limit <= 0 || len(j.lines) < limit
+	}
+	if opts.Program != nil {
+		opts.Program.Lines(j.content, add)
+		return
+	}
+	opts.Matcher.Lines(j.content, add)
+}
