@@ -21,8 +21,8 @@
 //	          each appeared, changed, moved and disappeared
 //	search    the three arms (symbol, BM25, vector), fusion and ranking
 //	grep      exact search: what git grep finds, in revisions, the working tree
-//	          or the index, candidates from the
-//	          trigram postings verified against the blobs
+//	          or the index, candidates from the trigram postings verified
+//	          against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
