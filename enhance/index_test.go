@@ -40,7 +40,7 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 	}
 
 	q := search.Options{Query: "negotiate mailbox heartbeat", Mode: search.ModeText, Embedder: emb}
-	res, err := search.Search(context.Background(), repo, q)
+	res, err := search.SearchIndexed(context.Background(), repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 		t.Fatalf("hits %+v, want helper with its summary first", res.Hits)
 	}
 	q.NoSummaries = true
-	if res, err := search.Search(context.Background(), repo, q); err != nil || len(res.Hits) > 0 && res.Hits[0].Name == "helper" {
+	if res, err := search.SearchIndexed(context.Background(), repo, q); err != nil || len(res.Hits) > 0 && res.Hits[0].Name == "helper" {
 		t.Errorf("without summaries: %v, %+v", err, res)
 	}
 

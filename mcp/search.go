@@ -111,18 +111,24 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 		return nil, out, err
 	}
 	opts := search.Options{Parsed: &q, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
-		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
-		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize}}
+		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines,
+		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder}
 	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revs, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
 			opts.Refs.Patterns = append([]string{in.Rev}, in.Revs...)
 		}
 	}
-	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
+	want, err := search.Plan(s.repo, opts)
+	if err != nil {
+		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	res, err := search.Search(ctx, s.repo, opts)
+	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.All, in.NoIndex)
+	if err != nil {
+		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
+	}
+	defer v.Close()
+	res, err := search.Search(ctx, v, opts)
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
@@ -132,8 +138,8 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 			out.Revisions = append(out.Revisions, revOut{c.Rev, c.Hash.String()})
 		}
 	}
-	if res.Indexed != nil {
-		out.NewBlobs = res.Indexed.BlobsNew
+	if sum != nil {
+		out.NewBlobs = sum.BlobsNew
 	}
 	hits := res.Hits[min(offset, len(res.Hits)):]
 	used := 0

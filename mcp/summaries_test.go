@@ -16,7 +16,7 @@ import (
 // it describes; no_summaries leaves it out.
 func TestSearchShowsGeneratedSummaries(t *testing.T) {
 	f := newFixture(t)
-	res, err := search.Search(context.Background(), f.repo, search.Options{Query: "unrelated_helper", Mode: search.ModeSymbol, Embedder: embed.Default()})
+	res, err := search.SearchIndexed(context.Background(), f.repo, search.Options{Query: "unrelated_helper", Mode: search.ModeSymbol, Embedder: embed.Default()})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "unrelated_helper" {
 		t.Fatalf("%v %+v", err, res)
 	}

@@ -39,7 +39,7 @@ func TestSimilarFindsUntouchedCopy(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 
 	for _, spec := range []string{"HEAD", "HEAD~1..HEAD"} {
-		res, err := Similar(context.Background(), repo, spec, Options{Embedder: embed.Default(), K: 5})
+		res, err := similarRepo(context.Background(), repo, spec, Options{Embedder: embed.Default(), K: 5})
 		if err != nil {
 			t.Fatalf("similar %s: %v", spec, err)
 		}
@@ -72,7 +72,7 @@ func TestChangedTextIsIndexText(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 	ctx := context.Background()
 	emb := embed.Default()
-	if _, err := Similar(ctx, repo, "HEAD", Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
+	if _, err := similarRepo(ctx, repo, "HEAD", Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
 		t.Fatal(err)
 	}
 	snap, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
