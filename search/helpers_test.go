@@ -33,20 +33,6 @@ func searchRepo(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	return res, err
 }
 
-// similarRepo runs similar as the command does, indexing first.
-func similarRepo(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	want, err := PlanSimilar(repo, spec, opts)
-	if err != nil {
-		return nil, err
-	}
-	v, _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: opts.Embedder}).Ensure(ctx, want, indexer.All, time.Minute)
-	if err != nil {
-		return nil, err
-	}
-	defer v.Close()
-	return Similar(ctx, v, spec, opts)
-}
-
 // runIndexing is run, returning the indexing run's summary too.
 func runIndexing(t *testing.T, repo *gitindex.Repo, opts Options) (*Result, *indexer.Summary) {
 	t.Helper()

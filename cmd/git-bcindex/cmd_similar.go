@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/similar"
 )
 
 func similarCommand() *cli.Command {
@@ -52,7 +53,7 @@ func runSimilar(c *cli.Context) error {
 	if !asJSON {
 		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	want, err := search.PlanSimilar(repo, c.Args().First(), opts)
+	want, err := similar.Plan(repo, c.Args().First(), opts)
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func runSimilar(c *cli.Context) error {
 		return err
 	}
 	defer v.Close()
-	res, err := search.Similar(c.Context, v, c.Args().First(), opts)
+	res, err := similar.Similar(c.Context, v, c.Args().First(), opts)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func runSimilar(c *cli.Context) error {
 	return nil
 }
 
-func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *search.SimilarResult) {
+func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *similar.SimilarResult) {
 	if len(res.Changed) == 0 {
 		fmt.Fprintln(stderr, "the change adds or changes no indexed chunk")
 		return

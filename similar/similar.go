@@ -1,4 +1,4 @@
-package search
+package similar
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -29,7 +30,7 @@ type Changed struct {
 // SimilarHit is a chunk resembling a change, and the changed chunk it
 // resembles most.
 type SimilarHit struct {
-	Hit
+	search.Hit
 	Like Changed `json:"like"`
 }
 
@@ -48,15 +49,15 @@ type SimilarResult struct {
 // changed chunks themselves are left out, so what remains is code like the
 // change that the change did not touch: siblings that may need the same fix.
 //
-// v is the view of the revisions PlanSimilar named, opened by the front
+// v is the view of the revisions Plan named, opened by the front
 // end.
-func Similar(ctx context.Context, v *store.View, spec string, opts Options) (*SimilarResult, error) {
-	return OnceMore(v, func() (*SimilarResult, error) { return similarOnce(ctx, v, spec, opts) })
+func Similar(ctx context.Context, v *store.View, spec string, opts search.Options) (*SimilarResult, error) {
+	return search.OnceMore(v, func() (*SimilarResult, error) { return similarOnce(ctx, v, spec, opts) })
 }
 
-// PlanSimilar resolves the revisions Similar reads for spec: the target
+// Plan resolves the revisions Similar reads for spec: the target
 // (opts.Rev, default the change's end), the change's end and its base.
-func PlanSimilar(repo *gitindex.Repo, spec string, opts Options) (store.Want, error) {
+func Plan(repo *gitindex.Repo, spec string, opts search.Options) (store.Want, error) {
 	res, err := resolveSimilar(repo, spec, opts)
 	if err != nil {
 		return store.Want{}, err
@@ -64,8 +65,8 @@ func PlanSimilar(repo *gitindex.Repo, spec string, opts Options) (store.Want, er
 	return store.Want{Commits: similarCommits(res)}, nil
 }
 
-func resolveSimilar(repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	if err := CheckOptions(&opts); err != nil {
+func resolveSimilar(repo *gitindex.Repo, spec string, opts search.Options) (*SimilarResult, error) {
+	if err := search.CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	res := &SimilarResult{}
@@ -90,13 +91,13 @@ func similarCommits(res *SimilarResult) []gitindex.Commit {
 	return commits
 }
 
-func similarOnce(ctx context.Context, rd *store.View, spec string, opts Options) (*SimilarResult, error) {
+func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.Options) (*SimilarResult, error) {
 	repo := rd.Repo
 	res, err := resolveSimilar(repo, spec, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckOptions(&opts); err != nil {
+	if err := search.CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	snap, listings := rd.Snap, rd.Listings
@@ -111,7 +112,7 @@ func similarOnce(ctx context.Context, rd *store.View, spec string, opts Options)
 		changed[q.hash] = struct{}{}
 		res.Changed = append(res.Changed, q.Changed)
 	}
-	v := ViewOf(rd, res.Target, &opts)
+	v := search.ViewOf(rd, res.Target, &opts)
 	v.Restrict(func(r segment.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched
@@ -124,7 +125,7 @@ func similarOnce(ctx context.Context, rd *store.View, spec string, opts Options)
 			v.Hide(q.seg, p)
 		}
 	}
-	best := map[[2]int]Ranked{}
+	best := map[[2]int]search.Ranked{}
 	like := map[[2]int]int{}
 	for qi, q := range queries {
 		if err := ctx.Err(); err != nil {
@@ -161,7 +162,7 @@ func similarOnce(ctx context.Context, rd *store.View, spec string, opts Options)
 			}
 		}
 	}
-	ranked := make([]Ranked, 0, len(best))
+	ranked := make([]search.Ranked, 0, len(best))
 	for _, f := range best {
 		ranked = append(ranked, f)
 	}
@@ -259,7 +260,7 @@ func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQ
 		old := map[[16]byte]struct{}{}
 		es := base.Entries
 		if j := sort.Search(len(es), func(j int) bool { return es[j].Path >= e.Path }); j < len(es) && es[j].Path == e.Path {
-			AddBlobHashes(snap, es[j].Blob, old)
+			search.AddBlobHashes(snap, es[j].Blob, old)
 		}
 		loc, ok := snap.FindBlob(e.Blob)
 		if !ok {
