@@ -52,6 +52,8 @@
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
 //	internal/mmap          read-only file mappings, the one helper with build tags
 //	                       (lexical, ngram, vector, gitindex, store)
+//	internal/atomicfile    files written whole or not at all (store, segment, pickaxe,
+//	                       gitindex's listing cache)
 //	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
 //	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
