@@ -7,17 +7,11 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
-func openRepo(t *testing.T, dir string) *gitindex.Repo {
-	t.Helper()
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
+func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 // ensure opens the revisions of opts after indexer.Ensure with parts.
 func ensure(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts GrepOptions, parts indexer.Parts) *store.View {

@@ -3,7 +3,6 @@ package grep
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
@@ -11,19 +10,9 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
-
-// countingEmbedder counts the texts it is asked to embed.
-type countingEmbedder struct {
-	embed.Embedder
-	n atomic.Int64
-}
-
-func (c *countingEmbedder) Embed(ctx context.Context, texts []string, role embed.Role) ([][]float32, error) {
-	c.n.Add(int64(len(texts)))
-	return c.Embedder.Embed(ctx, texts, role)
-}
 
 // TestGrepComputesNoVector: a grep of a revision never indexed indexes
 // its exact part only — with an embedder configured, no vector is
@@ -33,7 +22,7 @@ func TestGrepComputesNoVector(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	repo := openRepo(t, r.Dir)
-	emb := &countingEmbedder{Embedder: embed.Default()}
+	emb := &indextest.CountingEmbedder{Embedder: embed.Default()}
 	iopts := indexer.Options{Embedder: emb}
 	m, err := exact.Compile([]string{"RetryWithBackoff"}, exact.Options{})
 	if err != nil {
@@ -43,7 +32,7 @@ func TestGrepComputesNoVector(t *testing.T) {
 	if !slices.Equal(got, []string{"net/retry.go:5", "net/retry.go:7"}) {
 		t.Fatalf("grep of an unindexed revision: %v", got)
 	}
-	if n := emb.n.Load(); n != 0 {
+	if n := emb.Count(); n != 0 {
 		t.Fatalf("grep computed %d vectors", n)
 	}
 	if st.Unindexed != 0 {
@@ -68,7 +57,7 @@ func TestGrepComputesNoVector(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	if sum == nil || sum.Embedded == 0 || emb.n.Load() == 0 || v.NoVectors != 0 {
+	if sum == nil || sum.Embedded == 0 || emb.Count() == 0 || v.NoVectors != 0 {
 		t.Fatalf("the search after grep computed no vectors: %+v, %d without", sum, v.NoVectors)
 	}
 }

@@ -13,17 +13,11 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
-func openRepo(t *testing.T, dir string) *gitindex.Repo {
-	t.Helper()
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
+func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 func run(t *testing.T, repo *gitindex.Repo, opts Options) *Result {
 	t.Helper()

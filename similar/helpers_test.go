@@ -7,17 +7,11 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/search"
 )
 
-func openRepo(t *testing.T, dir string) *gitindex.Repo {
-	t.Helper()
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
+func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 // similarRepo runs similar as the command does, indexing first.
 func similarRepo(ctx context.Context, repo *gitindex.Repo, spec string, opts search.Options) (*SimilarResult, error) {
