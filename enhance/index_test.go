@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
@@ -39,6 +40,10 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 		t.Fatalf("stats %+v; index header %+v with %d entries", stats, x.Header, x.Len())
 	}
 
+	// As `git bcindex search` does: the revision indexed first.
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		t.Fatal(err)
+	}
 	q := search.Options{Query: "negotiate mailbox heartbeat", Mode: search.ModeText, Embedder: emb}
 	res, err := search.SearchIndexed(context.Background(), repo, q)
 	if err != nil {
