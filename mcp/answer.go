@@ -9,7 +9,7 @@ import (
 
 // An answer is read by a model that pays for every token, top to bottom,
 // until it finds what it was looking for. Measured on the code-search
-// suites (bench/tokens; doc/agents.md has the figures), what made answers
+// suites (doc/agents.md has the figures), what made answers
 // cheap was reaching further down the ranking for little: more hits, most
 // of them one line, one per file, and code only where it is likely to
 // answer. So the text of a search answer is, by default,
