@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/chattest"
 	"github.com/bcindex/bcindex/internal/httpapi"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/llm"
 )
 
@@ -89,8 +89,8 @@ func TestChatRetries(t *testing.T) {
 // be as slow again); meanwhile Waiting hears of it.
 func TestChatTimeout(t *testing.T) {
 	release := make(chan struct{})
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step {
-		return func(http.ResponseWriter, llm.Request) {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return func(http.ResponseWriter, chattest.Request) {
 			select {
 			case <-release:
 			case <-time.After(5 * time.Second):

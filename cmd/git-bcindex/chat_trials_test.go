@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // The chat-model commands as a new user meets them, against chattest's
@@ -28,8 +27,8 @@ func TestChatCommandsHang(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"store/repo.go": sample})
 	release := make(chan struct{})
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step {
-		return func(http.ResponseWriter, llm.Request) {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return func(http.ResponseWriter, chattest.Request) {
 			select {
 			case <-release:
 			case <-time.After(time.Minute):
@@ -68,7 +67,7 @@ func TestEnhanceAllFailedExits2(t *testing.T) {
 		files["pkg/"+name+".go"] = "package pkg\n\n// Do" + name + " does " + name + ".\nfunc Do" + name + "() int { return 1 }\n"
 	}
 	r.Commit("init", files)
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step { return chattest.Raw("<html>gateway</html>") })
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step { return chattest.Raw("<html>gateway</html>") })
 	r.Git("config", "bcindex.enhance.url", s.URL)
 	r.Git("config", "bcindex.enhance.model", "nonsense")
 	code, out, errOut := runCLI(t, r.Dir, "enhance", "--batch", "1")

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestMCPClosedStdout: a client that closes the server's stdout while
