@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/pathspec"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
@@ -19,8 +16,6 @@ import (
 
 // GrepOptions are the options of an exact search.
 type GrepOptions struct {
-	// Matcher finds the lines (with their spans) of a search over Rev or
-	// Refs. Program replaces it for a search over Sources.
 	Matcher *exact.Matcher
 	Rev     string                // default HEAD
 	Refs    gitindex.RefSelection // several revisions; replaces Rev
@@ -37,7 +32,8 @@ type GrepOptions struct {
 	// Sources, when set, are what git grep searches, in order: revisions'
 	// trees, blobs, files of the working tree or the index. Each file is
 	// yielded for each source holding it, selected lines by Program, and
-	// Pathspec filters the paths of trees and files (not blobs).
+	// Pathspec filters the paths of trees and files (not blobs). The
+	// view's commits are the sources' commits, in order (PlanSources).
 	Sources  []GrepSource
 	Program  *exact.Program
 	Pathspec *pathspec.Set
@@ -54,15 +50,6 @@ type GrepOptions struct {
 	// without one, with Invert), on the goroutine that matched it: its
 	// result is the file's Output, which yield then writes in order.
 	Render func(*GrepFile) []byte
-
-	// Embedder computes the vectors of blobs indexed before the search
-	// (the configured model, as search uses), so that a grep that indexes
-	// leaves nothing for search to fill in; nil indexes without vectors.
-	Embedder  embed.Embedder
-	NoIndex   bool
-	Index     indexer.Options
-	LockWait  time.Duration
-	OnIndexed func(*indexer.Summary)
 }
 
 // How binary files are read; see GrepOptions.Binary.
@@ -77,8 +64,9 @@ type GrepSource struct {
 	// Name is printed before each path ("HEAD:" for a revision), or is
 	// a blob's whole name.
 	Name string
-	// Commit, when set, is indexed before the search (a revision, or HEAD
-	// for the working tree).
+	// Commit, when set, is a revision whose tree is Tree (indexed first
+	// by the front end), or HEAD for the working tree, whose blobs are
+	// indexed first.
 	Commit *gitindex.Commit
 	Tree   plumbing.Hash // a tree whose files are searched
 	Blob   plumbing.Hash // a blob: the source is that one file, Name
@@ -107,7 +95,7 @@ type GrepFile struct {
 	Binary bool
 	Output []byte // see GrepOptions.Render
 	known  bool   // the index proves no line matches
-	attr   int8   // BinaryAttr's verdict; 0 when it has none
+	attr   int8   // BinaryAttr's verdict, plus one; 0 when it has none
 }
 
 // GrepRef is a searched revision holding a file.
@@ -124,7 +112,6 @@ type GrepStats struct {
 	Candidates int // blobs the trigram index could not rule out, read and verified
 	Unindexed  int // blobs the index does not cover (vendored, too large, pending), read and verified
 	Matched    int // files yielded
-	Indexed    *indexer.Summary
 	Damaged    []string
 }
 
@@ -139,26 +126,20 @@ var ErrStop = errors.New("stop")
 // read and verified too, so the answer is complete: the same lines as git
 // grep -I at those revisions. A yield error stops the search and is
 // returned, except ErrStop, which stops it quietly.
-func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+//
+// rd is the view of the revisions Plan named, opened by the front end
+// (indexer.Ensure with indexer.Exact indexes what is missing, without
+// vectors).
+func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
 	if len(opts.Sources) > 0 {
-		return grepSources(ctx, repo, &opts, yield)
+		return grepSources(ctx, rd, &opts, yield)
 	}
 	if opts.Matcher == nil {
 		return nil, query.ErrEmpty
 	}
-	commits, err := grepRevisions(repo, &opts)
-	if err != nil {
-		return nil, err
-	}
-	iopts := opts.Index
-	iopts.Embedder = opts.Embedder
-	want := indexer.Want{Commits: commits, NoIndex: opts.NoIndex, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
-	rd, err := indexer.NewIndexer(repo, iopts).Ready(ctx, want)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Snap.Close()
-	st := &GrepStats{Revisions: commits, Indexed: rd.Indexed, Damaged: rd.Damaged}
+	repo := rd.Repo
+	commits := rd.Want.Commits
+	st := &GrepStats{Revisions: commits, Damaged: rd.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
 	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
@@ -185,7 +166,7 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 			todo = append(todo, f)
 		}
 	}
-	err = verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
+	err := verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
 		st.Matched++
 		return yield(f)
 	})
@@ -193,6 +174,13 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 		err = nil
 	}
 	return st, err
+}
+
+// Plan resolves the revisions a grep of opts reads, for the front end to
+// open and pass to Grep.
+func Plan(repo *gitindex.Repo, opts GrepOptions) (store.Want, error) {
+	commits, err := grepRevisions(repo, &opts)
+	return store.Want{Commits: commits}, err
 }
 
 func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, error) {

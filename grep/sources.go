@@ -8,38 +8,37 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
+// PlanSources is the view a search over sources reads: their commits, in
+// order, for the front end to index and open (HEAD for the working tree,
+// so that the files still holding its blobs are answered from the
+// index).
+func PlanSources(sources []GrepSource) store.Want {
+	var want store.Want
+	for _, s := range sources {
+		if s.Commit != nil {
+			want.Commits = append(want.Commits, *s.Commit)
+		}
+	}
+	return want
+}
+
 // grepSources is Grep over opts.Sources, as git grep reads them: each
 // source's files in order, each file yielded once per source holding it.
 // Blobs are read once however many files hold them; blobs the index
-// covers are read only if their trigrams do not rule them out.
-func grepSources(ctx context.Context, repo *gitindex.Repo, opts *GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+// covers are read only if their trigrams do not rule them out. rd is the
+// view of PlanSources (its Snap nil when there is no index yet, its Repo
+// nil outside a repository).
+func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
 	if opts.Program == nil {
 		return nil, query.ErrEmpty
 	}
-	st := &GrepStats{}
-	var commits []gitindex.Commit
-	for _, s := range opts.Sources {
-		if s.Commit != nil {
-			commits = append(commits, *s.Commit)
-		}
-	}
-	var snap *store.Snapshot
-	var listings []*gitindex.Listing
-	if repo != nil {
-		var err error
-		if snap, listings, err = grepReady(ctx, repo, commits, opts, st); err != nil {
-			return nil, err
-		}
-		if snap != nil {
-			defer snap.Close()
-		}
-	}
-	st.Revisions = commits
+	repo, snap := rd.Repo, rd.Snap
+	st := &GrepStats{Revisions: rd.Want.Commits, Damaged: rd.Damaged}
+	listings := rd.Listings
 	filter := func(plumbing.Hash) (store.Coverage, error) { return store.Uncovered, nil }
 	if snap != nil {
 		filter = snap.ExactFilter(opts.Program.Query())
@@ -137,32 +136,4 @@ func grepSources(ctx context.Context, repo *gitindex.Repo, opts *GrepOptions, yi
 		err = nil
 	}
 	return st, err
-}
-
-// grepReady indexes the commits' missing blobs (unless opts.NoIndex) and
-// opens the index; with no index and NoIndex, it opens none, and every
-// blob is read.
-func grepReady(ctx context.Context, repo *gitindex.Repo, commits []gitindex.Commit, opts *GrepOptions, st *GrepStats) (*store.Snapshot, []*gitindex.Listing, error) {
-	if len(commits) == 0 {
-		snap, err := store.OpenSnapshot(repo.IndexDir, "")
-		if err != nil {
-			if errors.Is(err, store.ErrNoIndex) {
-				return nil, nil, nil
-			}
-			return nil, nil, err
-		}
-		return snap, nil, nil
-	}
-	iopts := opts.Index
-	iopts.Embedder = opts.Embedder
-	want := indexer.Want{Commits: commits, NoIndex: opts.NoIndex, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
-	rd, err := indexer.NewIndexer(repo, iopts).Ready(ctx, want)
-	if err != nil {
-		if errors.Is(err, store.ErrNoIndex) && opts.NoIndex {
-			return nil, nil, nil
-		}
-		return nil, nil, err
-	}
-	st.Indexed, st.Damaged = rd.Indexed, rd.Damaged
-	return rd.Snap, rd.Listings, nil
 }

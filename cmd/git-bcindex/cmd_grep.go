@@ -19,6 +19,7 @@ import (
 	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/pathspec"
+	"github.com/bcindex/bcindex/store"
 )
 
 func grepCommand() *cli.Command {
@@ -341,7 +342,6 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 		Sources: sources, Program: prog, Pathspec: ps, Render: r.render,
 		MaxCount: max(o.maxCount, 0), Invert: o.unmatchName,
 		FirstOnly: o.nameOnly || o.unmatchName || o.quiet,
-		NoIndex:   o.noUpdate, LockWait: time.Second,
 	}
 	switch o.binary {
 	case binaryText:
@@ -362,17 +362,11 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 			return usageError{err.Error()}
 		}
 	}
-	if g.repo != nil {
-		opts.Index, opts.Embedder = g.settings.indexOptions(), g.settings.embedder()
-		if !o.json {
-			opts.Index.Progress = newProgress(g.c.App.ErrWriter)
-		}
+	v, err := g.view(sources, !o.json)
+	if err != nil {
+		return err
 	}
-	opts.OnIndexed = func(sum *indexer.Summary) {
-		if sum.Repaired != "" {
-			fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-		}
-	}
+	defer v.Close()
 	var w io.Writer = g.c.App.Writer
 	closeOut := func() error { return nil }
 	if !o.quiet {
@@ -384,7 +378,7 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	skip := r.skipFirstLine()
-	st, err := grep.Grep(g.c.Context, g.repo, opts, func(f *grep.GrepFile) error {
+	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.GrepFile) error {
 		if o.quiet {
 			return grep.ErrStop
 		}
@@ -480,4 +474,30 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 		}
 	}
 	return nil
+}
+
+// view indexes what the sources' commits lack (unless --no-update; blobs
+// only, no vectors: grep reads the exact index) and opens them. The
+// answer is complete without the index, so a running indexer is waited
+// for a second at most, and a repository without an index is searched
+// all the same.
+func (g *grepRun) view(sources []grep.GrepSource, progress bool) (*store.View, error) {
+	if g.repo == nil {
+		return &store.View{}, nil
+	}
+	iopts := g.settings.indexOptions()
+	if progress {
+		iopts.Progress = newProgress(g.c.App.ErrWriter)
+	}
+	v, sum, err := ensure(g.c.Context, g.repo, iopts, grep.PlanSources(sources), indexer.Exact, g.o.noUpdate, time.Second)
+	if err != nil {
+		if g.o.noUpdate && errors.Is(err, store.ErrNoIndex) {
+			return &store.View{Repo: g.repo}, nil
+		}
+		return nil, err
+	}
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
+	}
+	return v, nil
 }

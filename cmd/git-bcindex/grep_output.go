@@ -154,11 +154,13 @@ func (g *grepRun) openInPager(sources []grep.GrepSource, ps *pathspec.Set, prog 
 		}
 	}
 	var names []string
-	opts := grep.GrepOptions{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, NoIndex: g.o.noUpdate, Binary: grep.BinaryMatch}
-	if g.repo != nil {
-		opts.Index, opts.Embedder = g.settings.indexOptions(), g.settings.embedder()
+	opts := grep.GrepOptions{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, Binary: grep.BinaryMatch}
+	v, err := g.view(sources, true)
+	if err != nil {
+		return err
 	}
-	st, err := grep.Grep(g.c.Context, g.repo, opts, func(f *grep.GrepFile) error {
+	defer v.Close()
+	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.GrepFile) error {
 		names = append(names, pathspec.Relative(f.Path, g.prefix))
 		return nil
 	})

@@ -80,23 +80,29 @@ func (g *grepRun) runRefs() error {
 	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: max(o.maxCount, 0),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
-		NoIndex: o.noUpdate, Index: g.settings.indexOptions(), Embedder: g.settings.embedder(),
-		LockWait: time.Second,
 	}
+	want, err := grep.Plan(g.repo, opts)
+	if err != nil {
+		return err
+	}
+	iopts := g.settings.indexOptions()
 	if !pr.json {
-		opts.Index.Progress = newProgress(g.c.App.ErrWriter)
+		iopts.Progress = newProgress(g.c.App.ErrWriter)
 	}
-	opts.OnIndexed = func(sum *indexer.Summary) {
-		if sum.Repaired != "" {
-			fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-		}
+	v, sum, err := ensure(g.c.Context, g.repo, iopts, want, indexer.Exact, o.noUpdate, time.Second)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 	}
 	out, err := g.output(nil)
 	if err != nil {
 		return err
 	}
 	pr.bind(out)
-	st, err := grep.Grep(g.c.Context, g.repo, opts, pr.file)
+	st, err := grep.Grep(g.c.Context, v, opts, pr.file)
 	cerr := out.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {
