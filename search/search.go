@@ -67,6 +67,11 @@ type Options struct {
 	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
 	// of the ranking and the hits, to compare.
 	NoSummaries bool
+	// Raw ranks by one arm's own scores (Mode symbol, text or vector),
+	// without the code-aware adjustments, the collapsing of a definition's
+	// pieces and the exact-match tier: with Mode text, plain BM25 over the
+	// chunks, a benchmark's baseline.
+	Raw bool
 
 	// Unexported, for the package's own tuning tools and tests: ranking
 	// replaces the tuned fusion settings (nil: defaultFusion),
@@ -213,7 +218,7 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
+	if (opts.Mode == ModeHybrid || opts.Mode == ModeText) && !opts.Raw {
 		fused = view.exactFirst(opts.Parsed, fused)
 	}
 	if len(fused) > opts.K {
@@ -250,7 +255,22 @@ func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 		}
 		arms = append(arms, arm{name: ModeVector, weight: v.fusion.weights[ModeVector], cands: cands})
 	}
+	if opts.Raw {
+		return rawOrder(arms), nil
+	}
 	return v.fuse(q, arms, opts.Mode == ModeHybrid), nil
+}
+
+// rawOrder is one arm's ranking as the arm scored it (Options.Raw).
+func rawOrder(arms []arm) []fused {
+	if len(arms) != 1 {
+		return nil
+	}
+	out := make([]fused, len(arms[0].cands))
+	for i, c := range arms[0].cands {
+		out[i] = fused{seg: c.seg, row: c.row, score: c.score}
+	}
+	return out
 }
 
 // parseQuery parses the query text, once per search: every later step
@@ -280,6 +300,9 @@ func checkOptions(opts *Options) error {
 	case ModeHybrid, ModeSymbol, ModeText, ModeVector:
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
+	}
+	if opts.Raw && opts.Mode == ModeHybrid {
+		return fmt.Errorf("%w: a raw ranking is one arm's: use symbol, text or vector", ErrBadMode)
 	}
 	if _, err := NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return err
