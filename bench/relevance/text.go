@@ -12,7 +12,7 @@ import (
 // the hybrid's and BM25's other measures, then every repository.
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "suite %s: %d repositories, %d queries; model %s; %s", r.Suite, len(r.Repos), r.All.Modes[r.Modes[0]].Queries, r.Model, r.Elapsed)
+	fmt.Fprintf(tw, "suite %s: %d repositories, %d queries; model %s; %s", r.Suite, len(r.All.Repos), r.All.Modes[r.Modes[0]].Queries, r.Model, r.Elapsed)
 	if r.Load != "" {
 		fmt.Fprintf(tw, "; load %s", r.Load)
 	}
@@ -71,6 +71,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%.3f\t\n", m, x.NDCG10, x.NDCG5, x.Hit1, x.Hit3)
 	}
 	fmt.Fprintf(tw, "\nindex (cold, in-process) mean %.0f ms; hybrid query p50 mean %.2f ms\n", r.All.IndexMs, r.All.P50ms)
+	if len(r.Repos) == 0 {
+		return tw.Flush()
+	}
 	fmt.Fprintf(tw, "\nrepository\tlanguage\tchunks\tindex ms\tp50 ms\t%s", strings.Join(r.Modes, "\t"))
 	if hasRef {
 		fmt.Fprint(tw, "\treference")

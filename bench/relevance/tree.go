@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	pathpkg "path"
 	"path/filepath"
 	"strings"
 )
@@ -74,7 +75,8 @@ func buildTree(ctx context.Context, src, dst string, s Spec) error {
 	if err != nil {
 		return fmt.Errorf("%s: no tree %s: %w", s.Name, treeish, err)
 	}
-	if have, err := git(ctx, dst, nil, "rev-parse", "-q", "--verify", branch+"^{tree}"); err == nil && have == tree {
+	srcTree := tree
+	if have, err := git(ctx, dst, nil, "log", "-1", "--format=%s", branch); err == nil && have == subject(s, srcTree) {
 		if _, err := os.Stat(filepath.Join(dst, "objects", "info", "alternates")); errors.Is(err, os.ErrNotExist) {
 			return nil
 		}
@@ -96,9 +98,12 @@ func buildTree(ctx context.Context, src, dst string, s Spec) error {
 	if err := os.WriteFile(alt, []byte(srcObjects+"\n"), 0o644); err != nil {
 		return err
 	}
+	if tree, err = followLinks(ctx, dst, s, tree); err != nil {
+		return fmt.Errorf("%s: follow symbolic links: %w", s.Name, err)
+	}
 	env := []string{"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@localhost", "GIT_COMMITTER_NAME=bench",
 		"GIT_COMMITTER_EMAIL=bench@localhost", "GIT_AUTHOR_DATE=2000-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2000-01-01T00:00:00Z"}
-	c, err := git(ctx, dst, env, "commit-tree", tree, "-m", s.Name+" "+s.Revision+" "+s.Root)
+	c, err := git(ctx, dst, env, "commit-tree", tree, "-m", subject(s, srcTree))
 	if err != nil {
 		return err
 	}
@@ -119,4 +124,89 @@ func buildTree(ctx context.Context, src, dst string, s Spec) error {
 		return fmt.Errorf("%s: the packed copy is incomplete: %w", s.Name, err)
 	}
 	return nil
+}
+
+// subject is the built commit's message: what it was built from.
+func subject(s Spec, tree string) string {
+	return fmt.Sprintf("%s %s:%s tree %s", s.Name, s.Revision, s.Root, tree)
+}
+
+// followLinks returns tree with its symbolic links to files and
+// directories of the same revision replaced by what they point at, as a
+// checkout read through the file system shows them (some projects keep
+// their sources in one place and link them into another, the indexed one).
+// A link pointing outside the revision stays a link. The tree is written
+// in dst, which borrows the source's objects.
+func followLinks(ctx context.Context, dst string, s Spec, tree string) (string, error) {
+	ls, err := git(ctx, dst, nil, "ls-tree", "-r", "-z", tree)
+	if err != nil {
+		return "", err
+	}
+	var info strings.Builder
+	for _, e := range strings.Split(ls, "\x00") {
+		meta, p, ok := strings.Cut(e, "\t")
+		if !ok || !strings.HasPrefix(meta, "120000 ") {
+			continue
+		}
+		mode, kind, sha, ok := resolveLink(ctx, dst, s, p, strings.Fields(meta)[2])
+		if !ok {
+			continue
+		}
+		if kind == "blob" {
+			fmt.Fprintf(&info, "%s %s\t%s\n", mode, sha, p)
+			continue
+		}
+		sub, err := git(ctx, dst, nil, "ls-tree", "-r", "-z", sha)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&info, "0 %s\t%s\n", strings.Repeat("0", 40), p) // drop the link
+		for _, f := range strings.Split(sub, "\x00") {
+			if m, q, ok := strings.Cut(f, "\t"); ok && !strings.HasPrefix(m, "120000 ") {
+				fs := strings.Fields(m)
+				fmt.Fprintf(&info, "%s %s\t%s/%s\n", fs[0], fs[2], p, q)
+			}
+		}
+	}
+	if info.Len() == 0 {
+		return tree, nil
+	}
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(dst, "bench-index")}
+	defer os.Remove(filepath.Join(dst, "bench-index"))
+	if _, err := git(ctx, dst, env, "read-tree", tree); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "git", "--git-dir="+dst, "update-index", "--index-info")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(info.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("git update-index: %w: %s", err, out)
+	}
+	return git(ctx, dst, env, "write-tree")
+}
+
+// resolveLink follows the link at p (relative to s.Root; its blob holds
+// the target) through at most 8 links, to a blob or tree of s.Revision.
+func resolveLink(ctx context.Context, dst string, s Spec, p, blob string) (mode, kind, sha string, ok bool) {
+	at := pathpkg.Join(s.Root, p)
+	for range 8 {
+		target, err := git(ctx, dst, nil, "cat-file", "blob", blob)
+		if err != nil || target == "" || pathpkg.IsAbs(target) {
+			return "", "", "", false
+		}
+		at = pathpkg.Clean(pathpkg.Join(pathpkg.Dir(at), target))
+		if at == ".." || strings.HasPrefix(at, "../") {
+			return "", "", "", false
+		}
+		e, err := git(ctx, dst, nil, "ls-tree", s.Revision, "--", at)
+		if err != nil || e == "" {
+			return "", "", "", false
+		}
+		f := strings.Fields(e)
+		if f[0] != "120000" {
+			return f[0], f[1], f[2], true
+		}
+		blob = f[2]
+	}
+	return "", "", "", false
 }

@@ -32,7 +32,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Reference, "reference", "", "another system's per-repository figures (semble's results JSON), shown beside the hybrid")
 	var subsets subsetFlag
 	fs.Var(&subsets, "subset", "NAME=repo1,repo2: also report this group of repositories apart (repeatable)")
-	aggregates := fs.Bool("aggregates", false, "print aggregates only, no per-repository rows (a held-out suite)")
+	aggregates := fs.Bool("aggregates", false, "report aggregates only: no per-repository rows or progress lines (a held-out suite)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	jsonFile := fs.String("json-file", "", "also write the report as JSON to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -49,7 +49,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	cfg.Modes = splitList(*modes)
 	cfg.Repos = splitList(*repos)
 	cfg.Subsets = subsets
-	if !*quiet {
+	if !*quiet && !*aggregates {
 		cfg.Log = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
