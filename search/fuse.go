@@ -75,7 +75,7 @@ type fusionConfig struct {
 // unless Options.ranking replaces them (the tuning tools' sweeps). A fresh
 // value each call: no query can change another's weights map.
 func defaultFusion() fusionConfig {
-	return fusionConfig{
+	f := fusionConfig{
 		k:              30,
 		weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
 		singleK:        10,
@@ -92,7 +92,15 @@ func defaultFusion() fusionConfig {
 		rerank:         builtinRerank,
 		summaryText:    0.5,
 	}
+	if fusionTweak != nil {
+		fusionTweak(&f)
+	}
+	return f
 }
+
+// fusionTweak, when set, changes the defaults of every query from here
+// on: the tuning tools' sweeps over the dev suite (export_test.go).
+var fusionTweak func(*fusionConfig)
 
 // fused is a row with its final score.
 type fused struct {

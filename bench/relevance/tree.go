@@ -131,12 +131,13 @@ func subject(s Spec, tree string) string {
 	return fmt.Sprintf("%s %s:%s tree %s", s.Name, s.Revision, s.Root, tree)
 }
 
-// followLinks returns tree with its symbolic links to files and
-// directories of the same revision replaced by what they point at, as a
-// checkout read through the file system shows them (some projects keep
-// their sources in one place and link them into another, the indexed one).
-// A link pointing outside the revision stays a link. The tree is written
-// in dst, which borrows the source's objects.
+// followLinks returns tree with its symbolic links to files of the same
+// revision replaced by the files, as a walk of a checkout that opens each
+// file it lists sees them (some projects keep their sources in one place
+// and link them into the indexed one); such a walk does not descend into
+// a linked directory, so those stay links, as do links pointing outside
+// the revision. The tree is written in dst, which borrows the source's
+// objects.
 func followLinks(ctx context.Context, dst string, s Spec, tree string) (string, error) {
 	ls, err := git(ctx, dst, nil, "ls-tree", "-r", "-z", tree)
 	if err != nil {
@@ -148,24 +149,8 @@ func followLinks(ctx context.Context, dst string, s Spec, tree string) (string, 
 		if !ok || !strings.HasPrefix(meta, "120000 ") {
 			continue
 		}
-		mode, kind, sha, ok := resolveLink(ctx, dst, s, p, strings.Fields(meta)[2])
-		if !ok {
-			continue
-		}
-		if kind == "blob" {
+		if mode, kind, sha, ok := resolveLink(ctx, dst, s, p, strings.Fields(meta)[2]); ok && kind == "blob" {
 			fmt.Fprintf(&info, "%s %s\t%s\n", mode, sha, p)
-			continue
-		}
-		sub, err := git(ctx, dst, nil, "ls-tree", "-r", "-z", sha)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&info, "0 %s\t%s\n", strings.Repeat("0", 40), p) // drop the link
-		for _, f := range strings.Split(sub, "\x00") {
-			if m, q, ok := strings.Cut(f, "\t"); ok && !strings.HasPrefix(m, "120000 ") {
-				fs := strings.Fields(m)
-				fmt.Fprintf(&info, "%s %s\t%s/%s\n", fs[0], fs[2], p, q)
-			}
 		}
 	}
 	if info.Len() == 0 {
