@@ -126,9 +126,13 @@ func buildTree(ctx context.Context, src, dst string, s Spec) error {
 	return nil
 }
 
-// subject is the built commit's message: what it was built from.
+// buildVersion changes whenever buildTree makes a different tree of the
+// same source, so that a tree built before by other rules is built again.
+const buildVersion = 2
+
+// subject is the built commit's message: what it was built from, and how.
 func subject(s Spec, tree string) string {
-	return fmt.Sprintf("%s %s:%s tree %s", s.Name, s.Revision, s.Root, tree)
+	return fmt.Sprintf("%s %s:%s tree %s (build %d)", s.Name, s.Revision, s.Root, tree, buildVersion)
 }
 
 // followLinks returns tree with its symbolic links to files of the same
