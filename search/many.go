@@ -33,6 +33,9 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	if opts.Worktree {
 		return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
 	}
+	if opts.Files {
+		return nil, fmt.Errorf("--files ranks the files of one revision; it does not combine with several revisions")
+	}
 	all, err := resolveRevisions(repo, revs)
 	if err != nil {
 		return nil, err

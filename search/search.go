@@ -67,6 +67,9 @@ type Options struct {
 	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
 	// of the ranking and the hits, to compare.
 	NoSummaries bool
+	// Files ranks files instead of chunks: K files, each with its best
+	// chunks (Result.Files); Hits then holds those chunks, file by file.
+	Files bool
 	// Raw ranks by one arm's own scores (Mode symbol, text or vector),
 	// without the code-aware adjustments, the collapsing of a definition's
 	// pieces and the exact-match tier: with Mode text, plain BM25 over the
@@ -145,6 +148,8 @@ type Result struct {
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
 	Revisions []gitindex.Commit
+	// Files is the file ranking (Options.Files).
+	Files []FileHit
 }
 
 // Search runs a query against one revision of repo.
@@ -221,6 +226,12 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeText) && !opts.Raw {
 		fused = view.exactFirst(opts.Parsed, fused)
 	}
+	res.Revisions = []gitindex.Commit{res.Commit}
+	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
+	if opts.Files {
+		res.Files, res.Hits, err = view.fileHits(fused, &opts)
+		return res, err
+	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
@@ -230,8 +241,6 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 	}
 	singleRefs(hits)
 	res.Hits = hits
-	res.Revisions = []gitindex.Commit{res.Commit}
-	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	return res, nil
 }
 
