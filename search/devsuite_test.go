@@ -2,8 +2,10 @@ package search_test
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,6 +19,7 @@ var (
 	devWork  = flag.String("dev.work", "", "dev suite: where the built trees and their indexes are kept between runs")
 	devKnobs = flag.String("dev.knobs", "", "dev suite: ranking settings to compare, name=value,name=value; variants separated by ';' (an empty variant: the defaults)")
 	devModes = flag.String("dev.modes", "hybrid", "dev suite: modes to score")
+	devJSON  = flag.String("dev.json", "", "dev suite: write the last variant's report, every query's ranks and hits included, to this file")
 )
 
 // TestDevSuite is the tool ranking is tuned with: it scores the dev suite
@@ -38,10 +41,19 @@ func TestDevSuite(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, err := relevance.Run(context.Background(), relevance.Config{Suite: *devSuite, ReposDir: *devRepos, Work: work,
-			Modes: strings.Split(*devModes, ",")})
+			Modes: strings.Split(*devModes, ","), PerQuery: *devJSON != ""})
 		restore()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if *devJSON != "" {
+			b, err := json.MarshalIndent(rep, "", " ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(*devJSON, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "variant %q:\n", variant)

@@ -55,4 +55,10 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 	"typePrior":    func(f *fusionConfig, x float64) { f.typePrior = x },
 	"valuePrior":   func(f *fusionConfig, x float64) { f.valuePrior = x },
 	"noHitFloor":   func(f *fusionConfig, x float64) { f.noHitFloor = x },
+	"fileText":     func(f *fusionConfig, x float64) { f.fileText = x },
+	"fileTextName": func(f *fusionConfig, x float64) { f.fileTextName = x },
+	"nameFile":     func(f *fusionConfig, x float64) { f.nameFile = x },
+	"priors":       func(f *fusionConfig, x float64) { f.priors = x != 0 },
+	"coherence":    func(f *fusionConfig, x float64) { f.coherence = x },
+	"fileDecay":    func(f *fusionConfig, x float64) { f.fileDecay = x },
 }

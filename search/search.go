@@ -214,6 +214,9 @@ func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result
 		res.Commit = commits[0]
 	}
 	view := viewOf(repo, res.Commit, rd, 1, &opts)
+	if opts.Files && opts.ranking == nil {
+		view.fusion.rankFiles()
+	}
 	if len(rd.Listings) > 1 {
 		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}

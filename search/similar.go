@@ -89,6 +89,7 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		res.Changed = append(res.Changed, q.Changed)
 	}
 	v := viewOf(repo, res.Target, rd, 1, &opts)
+	v.fusion.chunksOnly()
 	v.restrict(func(r store.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched

@@ -14,11 +14,13 @@ import (
 	"github.com/bcindex/bcindex/search"
 )
 
-// Modes a suite is asked in: each arm alone, the hybrid, and plain BM25
-// over the chunks (the text arm's scores without bcindex's code-aware
-// ranking), in report order.
+// Modes a suite is asked in: each arm alone, the hybrid, the hybrid's
+// ranking of files (search --files: each file's best chunk, best file
+// first), and plain BM25 over the chunks (the text arm's scores without
+// bcindex's code-aware ranking), in report order.
 const (
 	ModeHybrid = search.ModeHybrid
+	ModeFiles  = "files"
 	ModeSymbol = search.ModeSymbol
 	ModeText   = search.ModeText
 	ModeVector = search.ModeVector
@@ -26,7 +28,7 @@ const (
 )
 
 // Modes is every mode, in report order.
-var Modes = []string{ModeHybrid, ModeSymbol, ModeText, ModeVector, ModeBM25}
+var Modes = []string{ModeHybrid, ModeFiles, ModeSymbol, ModeText, ModeVector, ModeBM25}
 
 // OpenOptions say where a repository comes from and where its tree is
 // built.
@@ -129,6 +131,8 @@ func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error)
 	switch mode {
 	case ModeBM25:
 		opts.Mode, opts.Raw = ModeText, true
+	case ModeFiles:
+		opts.Mode, opts.Files, opts.Embedder = ModeHybrid, true, r.emb
 	case ModeHybrid, ModeVector:
 		opts.Embedder = r.emb
 	}
@@ -136,8 +140,15 @@ func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error)
 	if err != nil {
 		return nil, fmt.Errorf("%s: search %q (%s): %w", r.Spec.Name, q, mode, err)
 	}
-	out := make([]Hit, len(res.Hits))
-	for i, h := range res.Hits {
+	hits := res.Hits
+	if mode == ModeFiles {
+		hits = hits[:0:0]
+		for _, f := range res.Files {
+			hits = append(hits, f.Hits[0])
+		}
+	}
+	out := make([]Hit, len(hits))
+	for i, h := range hits {
 		out[i] = Hit{Span: Span{Path: r.repoPath(h.Path), StartLine: h.StartLine, EndLine: h.EndLine}, Hit: h}
 	}
 	return out, nil

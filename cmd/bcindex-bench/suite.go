@@ -25,7 +25,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.ReposDir, "repos", "", "directory of the repositories by name (a git dir, a work tree or a symlink); others are cloned from their URL")
 	fs.StringVar(&cfg.Work, "work", "", "directory for the built trees and their indexes, kept for the next run (default: a temporary one)")
 	fs.BoolVar(&cfg.Reindex, "reindex", false, "index every tree again even where -work holds an index (cold index times)")
-	modes := fs.String("modes", strings.Join(relevance.Modes, ","), "modes to ask: hybrid, symbol, text, vector, bm25 (plain BM25 over the chunks)")
+	modes := fs.String("modes", strings.Join(relevance.Modes, ","), "modes to ask: hybrid, files (search --files, each file's best chunk), symbol, text, vector, bm25 (plain BM25 over the chunks)")
 	repos := fs.String("repo", "", "comma-separated repositories to run (default: all)")
 	fs.IntVar(&cfg.LatencyReps, "reps", 3, "times each hybrid query runs for its latency (the median counts)")
 	fs.BoolVar(&cfg.PerQuery, "per-query", false, "keep every query's ranks and hits in the JSON report (never for a held-out suite)")
