@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 const checksumGo = `
