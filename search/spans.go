@@ -3,7 +3,7 @@ package search
 import (
 	"context"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // ChunkSpan is where one chunk a search can return lies.
@@ -13,26 +13,19 @@ type ChunkSpan struct {
 	Kind, Name         string
 }
 
-// ChunkSpans lists every chunk of an indexed revision that a search can
-// return, once per path that holds it: what a benchmark needs to tell a
-// target the index covers from one it cannot find at all. It indexes
-// nothing (the revision must be indexed).
-func ChunkSpans(ctx context.Context, repo *gitindex.Repo, rev string) ([]ChunkSpan, error) {
-	opts := Options{Query: "-", Rev: rev, NoIndex: true}
+// ChunkSpans lists every chunk of the first revision of rd that a search
+// can return, once per path that holds it: what a benchmark needs to tell
+// a target the index covers from one it cannot find at all.
+func ChunkSpans(ctx context.Context, rd *store.View) ([]ChunkSpan, error) {
+	opts := Options{Query: "-"}
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	commits, err := resolveAll(repo, []string{opts.Rev})
-	if err != nil {
-		return nil, err
+	commit := rd.Commit
+	if len(rd.Want.Commits) > 0 {
+		commit = rd.Want.Commits[0]
 	}
-	res := &Result{}
-	rd, err := ready(ctx, repo, commits, &opts, res)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Snap.Close()
-	v := viewOf(repo, commits[0], rd, 1, &opts)
+	v := viewOf(rd.Repo, commit, rd, 1, &opts)
 	var out []ChunkSpan
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]

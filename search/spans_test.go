@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/store"
 )
 
 const checksumGo = `
@@ -45,7 +46,16 @@ func TestRawAndChunkSpans(t *testing.T) {
 			t.Errorf("raw hits out of BM25 order: %v", raw.Hits)
 		}
 	}
-	spans, err := ChunkSpans(context.Background(), repo, "HEAD")
+	want, err := Plan(repo, Options{Query: "checksum", Rev: "HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(context.Background(), repo, want, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	spans, err := ChunkSpans(context.Background(), rd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +70,7 @@ func TestRawAndChunkSpans(t *testing.T) {
 			t.Errorf("span of ComputeChecksum in %s = %+v (found %v)", p, s, ok)
 		}
 	}
-	if _, err := Search(context.Background(), repo, Options{Query: "checksum", Raw: true}); !errors.Is(err, ErrBadMode) {
+	if _, err := searchRepo(context.Background(), repo, Options{Query: "checksum", Raw: true}); !errors.Is(err, ErrBadMode) {
 		t.Errorf("raw hybrid: %v", err)
 	}
 }

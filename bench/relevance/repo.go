@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Modes a suite is asked in: each arm alone, the hybrid, the hybrid's
@@ -57,6 +58,7 @@ type Repo struct {
 	// Spans are every chunk a search can return.
 	Spans []Span
 	repo  *gitindex.Repo
+	view  *store.View // the index of the tree, opened once for every query
 	emb   embed.Embedder
 }
 
@@ -103,7 +105,16 @@ func Open(ctx context.Context, s Spec, o OpenOptions) (*Repo, error) {
 		r.IndexTime = time.Since(start)
 		r.Chunks = sum.Chunks
 	}
-	cs, err := search.ChunkSpans(ctx, r.repo, branch)
+	want, err := search.Plan(r.repo, search.Options{Query: s.Name, Rev: branch})
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	if r.view, err = store.Open(ctx, r.repo, want, emb.ID()); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("open the index of %s: %w", s.Name, err)
+	}
+	cs, err := search.ChunkSpans(ctx, r.view)
 	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("list the chunks of %s: %w", s.Name, err)
@@ -127,7 +138,7 @@ func (r *Repo) repoPath(p string) string {
 
 // Search asks one query in one mode and returns the k best hits.
 func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error) {
-	opts := search.Options{Query: q, Rev: branch, Mode: mode, K: k, NoIndex: true}
+	opts := search.Options{Query: q, Rev: branch, Mode: mode, K: k}
 	switch mode {
 	case ModeBM25:
 		opts.Mode, opts.Raw = ModeText, true
@@ -136,7 +147,7 @@ func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error)
 	case ModeHybrid, ModeVector:
 		opts.Embedder = r.emb
 	}
-	res, err := search.Search(ctx, r.repo, opts)
+	res, err := search.Search(ctx, r.view, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: search %q (%s): %w", r.Spec.Name, q, mode, err)
 	}
@@ -156,6 +167,9 @@ func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error)
 
 // Close releases the repository.
 func (r *Repo) Close() error {
+	if r.view != nil {
+		r.view.Close()
+	}
 	if r.repo == nil {
 		return nil
 	}
