@@ -26,11 +26,13 @@ import (
 // tree-sitter reuses the previous parse's nodes past the part that
 // changed), so a large file with errors (C full of macros) could otherwise
 // be parsed 25 times over: indexing git's own history spent 86% of its time
-// here.
+// here. Since candidates are only lines in broken code, four times the file
+// found 0.1% more well-formed definitions than twice on six C and C++
+// libraries, for 12% more of their chunking time.
 const (
 	maxRecoverParses = 24
-	recoverFactor    = 4
-	minRecoverBytes  = 64 << 10
+	recoverFactor    = 2
+	minRecoverBytes  = 32 << 10
 )
 
 // cut is where a segment starts: line start at, parsed after the context

@@ -173,7 +173,7 @@ func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, ol
 	li := newLineIndex(src)
 	var errs []synErr
 	if root.HasError() {
-		f.SyntaxErrors, errs = syntaxErrors(root, src, li)
+		f.SyntaxErrors, errs, f.broken = syntaxErrors(root, src, li)
 	}
 	w := &walker{root: root, src: src, li: li, g: g, errs: errs}
 	n := len(src)
