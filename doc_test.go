@@ -27,12 +27,7 @@ func TestPackageMapMatchesImports(t *testing.T) {
 			order = append(order, m[1])
 		}
 	}
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Imports " "}}`) {
 		pkg := strings.TrimPrefix(fields[0], module)
 		if pkg == fields[0] || strings.HasPrefix(pkg, "cmd/") {
 			continue // the root package and the commands
@@ -57,6 +52,46 @@ func TestPackageMapMatchesImports(t *testing.T) {
 				t.Errorf("%s imports %s, which doc.go's map lists above it", pkg, dep)
 			}
 		}
+	}
+}
+
+// goList runs go list over the module with a template, one line per
+// package split into fields.
+func goList(t *testing.T, template string) [][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", template, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var pkgs [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkgs = append(pkgs, strings.Fields(line))
+	}
+	return pkgs
+}
+
+// TestFakesOnlyInTests: the test fakes under internal/testkit are imported
+// by tests only (and by each other); a program linking one would ship a
+// stand-in for a server.
+func TestFakesOnlyInTests(t *testing.T) {
+	const fakes = "github.com/bcindex/bcindex/internal/testkit/"
+	tested := 0
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Imports " "}} | {{join .TestImports " "}} {{join .XTestImports " "}}`) {
+		pkg, inTests := fields[0], false
+		for _, imp := range fields[1:] {
+			switch {
+			case imp == "|":
+				inTests = true
+			case !strings.HasPrefix(imp, fakes):
+			case inTests:
+				tested++
+			case !strings.HasPrefix(pkg, fakes):
+				t.Errorf("%s imports the test fake %s outside its tests", pkg, imp)
+			}
+		}
+	}
+	if tested == 0 {
+		t.Errorf("no test imports a package under %s: is the path still right?", fakes)
 	}
 }
 

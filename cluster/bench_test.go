@@ -12,7 +12,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/search"
 )
 

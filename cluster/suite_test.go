@@ -10,8 +10,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/suite"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/search"
 )
 

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
@@ -25,7 +24,7 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 	}
 	// helper's summary says what its code never does.
 	m := &model{say: map[string]string{"helper": "Negotiates the mailbox heartbeat with the remote peer."}}
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step { return m.answer(req) })
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step { return m.answer(req) })
 	st := Store{IndexDir: repo.IndexDir}
 	emb := embed.Default()
 	stats, err := Run(context.Background(), newClient(t, s), st, items, Options{Embedder: emb})

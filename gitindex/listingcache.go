@@ -3,11 +3,11 @@ package gitindex
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -34,7 +34,7 @@ func writeListing(indexDir string, l *Listing) error {
 			buf := append([]byte(deltaMagic), b.Tree[:]...)
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
-			buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+			buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
 			return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
 		}
 		l.base = nil
@@ -43,7 +43,7 @@ func writeListing(indexDir string, l *Listing) error {
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
 	return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
 }
 
@@ -153,9 +153,6 @@ func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	copy(h[:], head[len(deltaMagic):])
 	return h, true
 }
-
-// castagnoli is the CRC-32C table for listing checksums.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // WriteCacheFile writes a file that can be rebuilt (a tree listing)
 // atomically for concurrent readers, but without fsync: after a crash a

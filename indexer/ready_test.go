@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestReadyIndexesAndLocates: Ready indexes only what is missing, hands

@@ -20,14 +20,16 @@ import (
 type searchIn struct {
 	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
 	Rev      string `json:"rev,omitempty" jsonschema:"revision: branch, tag, SHA, HEAD~3...; default HEAD"`
-	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
+	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 50 (10 with verbose), ceiling 100"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"hits to skip, to page past earlier ones; offset+k at most 1000"`
 	Mode     string `json:"mode,omitempty" jsonschema:"hybrid (default), symbol, text or vector"`
 	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
 	Lang     string `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
 	Kind     string `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
-	Context  *int   `json:"context,omitempty" jsonschema:"lines of context around each snippet; default 2, ceiling 20"`
-	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400 (get_chunk gives the whole chunk)"`
+	Context  *int   `json:"context,omitempty" jsonschema:"with verbose: lines of context around each snippet; default 2, ceiling 20"`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"lines of code of each hit shown with code; default 4 (12 with verbose), ceiling 400 (read_file or get_chunk give the whole chunk)"`
+	Snippets *int   `json:"snippets,omitempty" jsonschema:"hits shown with code, the first of their file; the others are a line each; default 2"`
+	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
 	// NoSummaries is the CLI's --no-summaries.
@@ -49,7 +51,7 @@ type hitOut struct {
 	Signature  string   `json:"signature,omitempty"`
 	Breadcrumb []string `json:"breadcrumb"`
 	Score      float64  `json:"score"`
-	Snippet    string   `json:"snippet" jsonschema:"numbered lines: the chunk's first lines with context"`
+	Snippet    string   `json:"snippet" jsonschema:"with verbose, numbered lines: the chunk's first lines with context; otherwise the lines of code the text shows (none for a hit shown as one line)"`
 	Rev        string   `json:"rev"`
 	Commit     string   `json:"commit"`
 	Blob       string   `json:"blob"`
@@ -87,7 +89,8 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, errQueryRequired
 	}
-	k, err := intArg("k", in.K, searchK, searchKMax)
+	shape := newShape(in)
+	k, err := intArg("k", in.K, shape.k, searchKMax)
 	if err != nil {
 		return nil, out, err
 	}
@@ -98,11 +101,11 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if offset+k > searchWindowMax {
 		return nil, out, fmt.Errorf("offset+k is %d, above the ceiling %d; narrow the query or filter by path, lang or kind", offset+k, searchWindowMax)
 	}
-	ctxLines, err := optIntArg("context", in.Context, searchContext, searchContextMax)
+	ctxLines, err := optIntArg("context", in.Context, shape.context, searchContextMax)
 	if err != nil {
 		return nil, out, err
 	}
-	maxLines, err := intArg("max_lines", in.MaxLines, searchLines, searchLinesMax)
+	maxLines, err := intArg("max_lines", in.MaxLines, shape.lines, searchLinesMax)
 	if err != nil {
 		return nil, out, err
 	}
@@ -135,30 +138,18 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if res.Indexed != nil {
 		out.NewBlobs = res.Indexed.BlobsNew
 	}
-	hits := res.Hits[min(offset, len(res.Hits)):]
-	used := 0
-	for i, h := range hits {
-		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
-			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
-			ChunkID: h.ChunkID, AlsoIn: h.AlsoIn, Refs: h.Refs, Generated: h.GeneratedSummary}
-		ho.Snippet, _ = numbered(splitLines([]byte(h.Snippet)), h.SnippetStart, maxBytes)
-		size := jsonSize(ho)
-		if used+size > maxBytes && i > 0 {
-			out.Truncated = true
-			out.Note = fmt.Sprintf("truncated: %d more hits did not fit the %d-byte budget; continue with offset=%d, lower max_lines or context, or raise max_bytes (ceiling %d)",
-				len(hits)-i, maxBytes, offset+i, searchBytesMax)
-			break
-		}
-		used += size
-		out.Hits = append(out.Hits, ho)
-	}
+	shape.lines, shape.bytes = maxLines, maxBytes
+	blocks := shape.fill(&out, res.Hits[min(offset, len(res.Hits)):], offset)
 	if out.Pending > 0 {
 		out.Note = joinNote(out.Note, fmt.Sprintf("%d blobs of %s are not indexed yet; results may miss them", out.Pending, out.Rev))
 	}
 	if len(out.Hits) == 0 {
 		out.Note = joinNote(out.Note, "no hits; try other words, mode=text for exact identifiers, or fewer filters")
 	}
-	return text(renderHits(out)), out, nil
+	if shape.verbose {
+		return text(renderHits(out)), out, nil
+	}
+	return text(renderCompact(out, blocks)), out, nil
 }
 
 // refsLine names the revisions holding a hit, with the path and lines

@@ -9,7 +9,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // repoWithLogToRewrite makes a repository whose index has dead vectors in
@@ -20,7 +20,7 @@ func repoWithLogToRewrite(t *testing.T, emb embed.Embedder) *gitindex.Repo {
 	t.Helper()
 	r := gittest.New(t)
 	copyGo := strings.ReplaceAll(strings.ReplaceAll(headerGo, "package wire", "package frame"), "ParseHeader", "ReadFrameHeader")
-	files := map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy, "wire/header.go": headerGo, "frame/frame.go": copyGo}
+	files := map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy, "wire/header.go": headerGo, "frame/frame.go": copyGo}
 	for i := 0; i < 30; i++ {
 		files[fmt.Sprintf("pkg/f%d.go", i)] = fmt.Sprintf("package pkg\n\n// F%d returns %d.\nfunc F%d() int { return %d }\n", i, i, i, i)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -223,7 +224,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, 
 	}
 	found := make([]map[int]place, nTrees)
 	extra := make([][]string, len(hits))
-	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	var cur []gitindex.Entry
 	for i, fresh := range chain.fresh {
 		if i > 0 {

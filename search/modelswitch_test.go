@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // previousBuiltin stands for the built-in model of an earlier release: same
@@ -23,7 +23,7 @@ func TestSearchAfterTheBuiltinModelChanged(t *testing.T) {
 		t.Fatal("the stand-in for an earlier model has the built-in model's ID")
 	}
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	repo := openRepo(t, r.Dir)
 	old := previousBuiltin{embed.Hash{}}
 	if res := run(t, repo, Options{Query: "retry", Embedder: old}); res.Indexed == nil || res.Indexed.Embedded == 0 {

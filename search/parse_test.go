@@ -8,8 +8,9 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/store"
 )
 
 // countParses sets o to parse its query through a counter.
@@ -24,31 +25,30 @@ func countParses(o *Options) *int {
 
 // TestQueryParsedOnce: a search parses its text once, whatever runs:
 // every arm, fusion and the exact tier (a code query), several revisions,
-// the log, and a search run again because gc moved its vectors. A caller
+// a ranking through View (as the timeline ranks), and a search run again because gc moved its vectors. A caller
 // that parsed the query already passes it, and the search parses nothing.
 func TestQueryParsedOnce(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	r.Git("branch", "old")
 	r.Commit("more", map[string]string{"net/more.go": "package net\n\n// Check fails when err != nil.\nfunc Check(err error) { if err != nil { panic(err) } }\n"})
 	repo := openRepo(t, r.Dir)
-	indexHistory(t, repo)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
 		opts Options
-		log  bool
+		view bool
 	}{
 		{name: "hybrid, code", opts: Options{Query: "err != nil", Embedder: embed.Default()}},
 		{name: "symbol", opts: Options{Query: "RetryWithBackoff", Mode: ModeSymbol}},
 		{name: "text", opts: Options{Query: "retry with backoff", Mode: ModeText}},
 		{name: "revisions", opts: Options{Query: "retry with backoff", Embedder: embed.Default(), Refs: gitindex.RefSelection{Patterns: []string{"main", "old"}}}},
-		{name: "log", opts: Options{Query: "retry with backoff", Embedder: embed.Default()}, log: true},
+		{name: "view", opts: Options{Query: "retry with backoff", Embedder: embed.Default()}, view: true},
 	} {
 		n := countParses(&c.opts)
 		var err error
-		if c.log {
-			_, err = Log(ctx, repo, c.opts)
+		if c.view {
+			err = rankView(ctx, repo, c.opts)
 		} else {
 			var res *Result
 			if res, err = Search(ctx, repo, c.opts); err == nil && len(res.Hits) == 0 {
@@ -102,4 +102,32 @@ func TestQueryParsedOnceWhenRunAgain(t *testing.T) {
 	if *n != 1 {
 		t.Errorf("the query was parsed %d times over two runs; want once", *n)
 	}
+}
+
+// rankView ranks HEAD through a View, as the timeline ranks a history.
+func rankView(ctx context.Context, repo *gitindex.Repo, opts Options) error {
+	if err := ParseQuery(&opts); err != nil {
+		return err
+	}
+	if err := CheckOptions(&opts); err != nil {
+		return err
+	}
+	c, err := repo.Resolve("HEAD")
+	if err != nil {
+		return err
+	}
+	l, err := repo.CachedListing(c.Tree)
+	if err != nil {
+		return err
+	}
+	snap, err := store.OpenSnapshot(repo.IndexDir, opts.Embedder.ID())
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	ranked, err := NewView(repo, c, snap, []*gitindex.Listing{l}, &opts).Rank(ctx, &opts)
+	if err == nil && len(ranked) == 0 {
+		err = errors.New("no rows ranked")
+	}
+	return err
 }

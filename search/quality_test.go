@@ -17,8 +17,8 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden quality file")

@@ -43,7 +43,7 @@ type Options struct {
 	K        int      // number of hits; default 10
 	Mode     string   // hybrid (default), symbol, text, vector
 	Path     string   // glob over the file path, e.g. "pkg/**/*.go"; "!GLOB" excludes
-	Exclude  []string // globs of paths to leave out (PathFilter)
+	Exclude  []string // globs of paths to leave out (query.PathFilter)
 	Lang     string   // language, e.g. "go"
 	Kind     string   // chunk kind, e.g. "function"; "function,method" allows either
 	Context  int      // lines of context around the snippet
@@ -281,7 +281,7 @@ func checkOptions(opts *Options) error {
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
 	}
-	if _, err := NewPathFilter(opts.Path, opts.Exclude); err != nil {
+	if _, err := query.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return err
 	}
 	return checkFilters(opts.Lang, opts.Kind)

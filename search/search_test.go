@@ -12,25 +12,9 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
-
-const configPy = `import json
-
-
-class ConfigLoader:
-    """Loads settings from disk."""
-
-    def parse_config_file(self, path):
-        """Parse the config file at path and return a dict."""
-        with open(path) as f:
-            return json.load(f)
-
-
-def unrelated_helper(x):
-    return x * 2
-`
 
 func openRepo(t *testing.T, dir string) *gitindex.Repo {
 	t.Helper()
@@ -64,7 +48,7 @@ func hasHit(res *Result, name string) bool {
 
 func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	r.Commit("add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	r.Git("rm", "-q", "net/retry.go")
 	r.Git("commit", "-qm", "remove retry")
 	repo := openRepo(t, r.Dir)
@@ -91,7 +75,7 @@ func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 
 func TestHybridFindsByMeaningAndFilters(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy,
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy,
 		"docs/guide.md": "# Guide\n\nIntro.\n\n## Retry policy\n\nFailed calls are retried with exponential backoff.\n"})
 	repo := openRepo(t, r.Dir)
 
@@ -187,13 +171,13 @@ func TestCopiedCodeShowsOnce(t *testing.T) {
 
 func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy, ".gitignore": "secret/\n"})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy, ".gitignore": "secret/\n"})
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "RetryWithBackoff"}) // index HEAD
 	r.Write(map[string]string{
 		"net/halfway.go": "package net\n\n// JitteredSleepDuration picks a random pause.\nfunc JitteredSleepDuration() int {\n",
 		"secret/keys.go": "package secret\n\nfunc IgnoredFunction() {}\n",
-		"cfg/config.py":  strings.Replace(configPy, "unrelated_helper", "renamed_helper", 1),
+		"cfg/config.py":  strings.Replace(gittest.ConfigPy, "unrelated_helper", "renamed_helper", 1),
 	})
 	r.Remove("net/retry.go")
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -52,7 +52,7 @@ func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options
 }
 
 func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	if err := checkOptions(&opts); err != nil {
+	if err := CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	res := &SimilarResult{}
@@ -88,8 +88,8 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		changed[q.hash] = struct{}{}
 		res.Changed = append(res.Changed, q.Changed)
 	}
-	v := viewOf(repo, res.Target, rd, 1, &opts)
-	v.restrict(func(r store.Row) bool {
+	v := &View{viewOf(repo, res.Target, rd, 1, &opts)}
+	v.Restrict(func(r segment.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched
 	})
@@ -98,10 +98,10 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 	for _, q := range queries {
 		seg := snap.Segments[q.seg]
 		for p := seg.Row(q.row).Parent; p >= 0; p = seg.Row(p).Parent {
-			v.allow[q.seg].Clear(uint(p))
+			v.Hide(q.seg, p)
 		}
 	}
-	best := map[[2]int]fused{}
+	best := map[[2]int]Ranked{}
 	like := map[[2]int]int{}
 	for qi, q := range queries {
 		if err := ctx.Err(); err != nil {
@@ -111,60 +111,57 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 		if err != nil {
 			return nil, err
 		}
-		cands, _ := v.textArm(dedupe(lexical.Tokens(changedText(snap.Segments[q.seg], q, content))))
-		arms := []arm{{name: ModeText, weight: 1, cands: cands}}
+		var vec []float32
 		if seg := snap.Segments[q.seg]; seg.Vec != nil && opts.Embedder != nil {
 			qv, scale, err := seg.Vec.RowErr(q.row)
 			if err != nil {
 				return nil, err
 			}
 			if qv != nil {
-				vec := make([]float32, len(qv))
+				vec = make([]float32, len(qv))
 				for i, x := range qv {
 					vec[i] = float32(x) * scale
 				}
-				vc, err := v.vectorArmVec(vec)
-				if err != nil {
-					return nil, err
-				}
-				arms = append(arms, arm{name: ModeVector, weight: 1, cands: vc})
 			}
 		}
 		// The changed chunk's name stands for the query fusion weighs
 		// paths and test files by; a chunk with none asks for nothing.
 		name, _ := query.Parse(q.Name)
-		for _, f := range v.fuse(&name, arms, false) {
-			k := [2]int{f.seg, f.row}
-			if f.score > best[k].score {
+		found, err := v.Like(&name, changedText(snap.Segments[q.seg], q, content), vec)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			k := [2]int{f.Seg, f.Row}
+			if f.Score > best[k].Score {
 				best[k], like[k] = f, qi
 			}
 		}
 	}
-	ranked := make([]fused, 0, len(best))
+	ranked := make([]Ranked, 0, len(best))
 	for _, f := range best {
 		ranked = append(ranked, f)
 	}
 	sort.Slice(ranked, func(i, j int) bool {
-		if ranked[i].score != ranked[j].score {
-			return ranked[i].score > ranked[j].score
+		if ranked[i].Score != ranked[j].Score {
+			return ranked[i].Score > ranked[j].Score
 		}
-		if ranked[i].seg != ranked[j].seg {
-			return ranked[i].seg < ranked[j].seg
+		if ranked[i].Seg != ranked[j].Seg {
+			return ranked[i].Seg < ranked[j].Seg
 		}
-		return ranked[i].row < ranked[j].row
+		return ranked[i].Row < ranked[j].Row
 	})
 	if len(ranked) > opts.K {
 		ranked = ranked[:opts.K]
 	}
-	v.rev = res.Target.Rev
 	// Code is compared with code; the hits only show their summaries.
-	v.loadSummaries(&opts, nil)
-	hits, err := v.hits(ranked, &opts)
+	v.LoadSummaries(&opts)
+	hits, err := v.Hits(ranked, res.Target.Rev, &opts)
 	if err != nil {
 		return nil, err
 	}
 	for i, h := range hits {
-		res.Hits = append(res.Hits, SimilarHit{Hit: h, Like: queries[like[[2]int{ranked[i].seg, ranked[i].row}]].Changed})
+		res.Hits = append(res.Hits, SimilarHit{Hit: h, Like: queries[like[[2]int{ranked[i].Seg, ranked[i].Row}]].Changed})
 	}
 	return res, nil
 }
@@ -214,17 +211,17 @@ type changedQuery struct {
 // text the index holds for it (a class reads as its header and its members'
 // signatures, as it was indexed), or its source when that is empty (windows
 // carry a long chunk's text) or its rows cannot be read.
-func changedText(seg *store.Segment, q changedQuery, content []byte) string {
+func changedText(seg *segment.Segment, q changedQuery, content []byte) string {
 	source := string(content[min(q.startByte, len(content)):min(q.endByte, len(content))])
 	first, n, ok := seg.FindBlob(q.blob)
 	if !ok || q.row < first || q.row >= first+n {
 		return source
 	}
-	chunks, err := seg.Chunks(first, n)
+	rows, err := seg.Details(first, n)
 	if err != nil {
 		return source
 	}
-	if text := chunk.IndexText(content, chunk.File{Chunks: chunks}, q.row-first); text != "" {
+	if text := chunk.IndexText(content, chunk.Stored(first, rows, segment.BlobInfo{}), q.row-first); text != "" {
 		return text
 	}
 	return source
@@ -235,7 +232,7 @@ func changedText(seg *store.Segment, q changedQuery, content []byte) string {
 // else in its file changed: it changes with any edit between definitions.
 func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQuery {
 	var out []changedQuery
-	for _, e := range changedEntries(base, end) {
+	for _, e := range gitindex.ChangedEntries(base, end) {
 		old := hashSet{}
 		es := base.Entries
 		if j := sort.Search(len(es), func(j int) bool { return es[j].Path >= e.Path }); j < len(es) && es[j].Path == e.Path {
@@ -255,7 +252,7 @@ func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQ
 			}
 			q := changedQuery{Changed: Changed{Path: e.Path, Name: row.Name, Kind: row.Kind, StartLine: row.StartLine, EndLine: row.EndLine},
 				blob: e.Blob, seg: loc.Seg, row: r, hash: row.Hash, startByte: row.StartByte, endByte: row.EndByte}
-			if row.Kind == "file" {
+			if row.Kind == chunk.KindFile {
 				file = append(file, q)
 			} else {
 				defs = append(defs, q)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -33,7 +33,7 @@ func TestSimilarFindsUntouchedCopy(t *testing.T) {
 	r := gittest.New(t)
 	copyGo := strings.ReplaceAll(strings.ReplaceAll(headerGo, "package wire", "package frame"), "ParseHeader", "ReadFrameHeader")
 	r.Commit("init", map[string]string{"wire/header.go": headerGo, "frame/frame.go": copyGo,
-		"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+		"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	fixed := strings.Replace(headerGo, "if len(buf) < n {", "if len(buf) < 2+n {", 1)
 	r.Commit("fix bounds check", map[string]string{"wire/header.go": fixed})
 	repo := openRepo(t, r.Dir)

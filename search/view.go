@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -102,7 +103,7 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n in
 // changed back) finds its blob in the view and only adds its path.
 func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
-	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {

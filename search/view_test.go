@@ -9,7 +9,7 @@ import (
 	"github.com/bits-and-blooms/bitset"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
 

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // ErrNoIndex is returned when a repository has not been indexed yet.
@@ -33,7 +33,7 @@ func encodeManifest(m Manifest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Sum = crc32.Checksum(b, castagnoli)
+	m.Sum = checksum.Sum(b)
 	return json.MarshalIndent(m, "", "  ")
 }
 

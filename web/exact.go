@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/grep"
 )
 
 // Exact mode: every line matching a fixed string or a regex, as git grep
@@ -84,7 +84,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 		s.render(w, http.StatusBadRequest, "exact.html", p)
 		return
 	}
-	opts := search.GrepOptions{Matcher: m, Rev: f.Ref, Embedder: s.opts.Embedder, Index: s.opts.Index, LockWait: 30 * time.Second}
+	opts := grep.GrepOptions{Matcher: m, Rev: f.Ref, Embedder: s.opts.Embedder, Index: s.opts.Index, LockWait: 30 * time.Second}
 	if f.Path != "" {
 		if err := opts.Paths.AddGlob(f.Path); err != nil {
 			p.Error = err.Error() + ": use a glob like pkg/**/*.go, *.py or !vendor/**"
@@ -98,7 +98,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 	}
 	res := exactResults{Ref: f.Ref, From: f.Exact.Offset + 1}
 	skip := f.Exact.Offset
-	st, err := search.Grep(r.Context(), s.repo, opts, func(g *search.GrepFile) error {
+	st, err := grep.Grep(r.Context(), s.repo, opts, func(g *grep.GrepFile) error {
 		var ef *exactFile
 		for _, l := range g.Lines {
 			if skip > 0 {
@@ -107,7 +107,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 			}
 			if res.Lines == pageLines {
 				res.Next = "/?" + f.exactQuery(f.Ref, f.Exact.Offset+pageLines).Encode()
-				return search.ErrStop
+				return grep.ErrStop
 			}
 			if ef == nil {
 				res.Files = append(res.Files, exactFile{Path: g.Path})

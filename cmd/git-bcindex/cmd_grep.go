@@ -9,8 +9,9 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 func grepCommand() *cli.Command {
@@ -53,7 +54,7 @@ func grepCommand() *cli.Command {
 // grepArgs splits the positional arguments as git grep does: the pattern
 // (unless -e gave it), then revisions, then after "--" pathspecs; an
 // argument before "--" that is not a revision starts the pathspecs.
-func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf search.PathFilter, err error) {
+func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf query.PathFilter, err error) {
 	args := c.Args().Slice()
 	patterns = c.StringSlice("regexp")
 	if len(patterns) == 0 {
@@ -117,7 +118,7 @@ func runGrep(c *cli.Context) error {
 		return err
 	}
 	pr.multi = len(sel.Patterns) > 1 || sel.AllBranches || sel.Tags || sel.All
-	opts := search.GrepOptions{
+	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
 		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(),
@@ -141,7 +142,7 @@ func runGrep(c *cli.Context) error {
 		return err
 	}
 	pr.bind(o)
-	st, err := search.Grep(c.Context, repo, opts, pr.file)
+	st, err := grep.Grep(c.Context, repo, opts, pr.file)
 	cerr := o.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {
