@@ -17,6 +17,7 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
+//	similar   similar: code like a change that the change did not touch
 //	timeline  log: the chunks of an indexed history that match a query, and when
 //	          each appeared, changed, moved and disappeared
 //	search    the three arms (symbol, BM25, vector), fusion and ranking
@@ -51,6 +52,8 @@
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
 //	internal/mmap          read-only file mappings, the one helper with build tags
 //	                       (lexical, ngram, vector, gitindex, store)
+//	internal/atomicfile    files written whole or not at all (store, segment, pickaxe,
+//	                       gitindex's listing cache)
 //	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
 //	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
@@ -62,6 +65,7 @@
 //	internal/testkit/chattest      a stand-in chat-completions server
 //	internal/testkit/suite         the multilingual quality suite
 //	internal/testkit/gittest       real git repositories in temporary directories
+//	internal/testkit/indextest     test repositories opened, embeddings counted
 //	internal/testkit/storetest     a real store's records read and written
 //	internal/testkit/weaviatetest  real Weaviate servers on loopback
 //

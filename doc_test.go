@@ -124,3 +124,64 @@ func TestDocsShortAndLinked(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignMatchesImports keeps doc/design.md's package table and its
+// "who writes what" true: every package of the module is in the table,
+// every writer named exists, and no reader imports a writer, directly or
+// through another package.
+func TestDesignMatchesImports(t *testing.T) {
+	const module = "github.com/bcindex/bcindex/"
+	src, err := os.ReadFile("doc/design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src)
+	row := regexp.MustCompile("(?m)^\\| `([a-z][a-z/-]*)` \\|")
+	listed := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(doc[:strings.Index(doc, "| writer | writes |")], -1) {
+		listed[m[1]] = true
+	}
+	at := strings.Index(doc, "| writer | writes |")
+	end := strings.Index(doc[at:], "\n\n")
+	var writers []string
+	for _, m := range row.FindAllStringSubmatch(doc[at:at+end], -1) {
+		writers = append(writers, m[1])
+	}
+	rm := regexp.MustCompile("(?m)^Readers: (.*)\\.$").FindStringSubmatch(doc)
+	if len(writers) == 0 || rm == nil {
+		t.Fatal("doc/design.md has no writers table or no Readers line")
+	}
+	var readers []string
+	for _, r := range strings.Split(rm[1], ",") {
+		readers = append(readers, strings.Trim(strings.TrimSpace(r), "`"))
+	}
+	pkgs := map[string][]string{} // package → its packages of the module, every one it depends on
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Deps " "}}`) {
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, d := range fields[1:] {
+			if dep, ok := strings.CutPrefix(d, module); ok {
+				pkgs[pkg] = append(pkgs[pkg], dep)
+			}
+		}
+		if _, ok := pkgs[pkg]; !ok {
+			pkgs[pkg] = nil
+		}
+	}
+	for pkg := range pkgs {
+		if pkg != strings.TrimSuffix(module, "/") && !listed[pkg] {
+			t.Errorf("doc/design.md's package table does not list %s", pkg)
+		}
+	}
+	for _, w := range append(append([]string{}, writers...), readers...) {
+		if _, ok := pkgs[w]; !ok {
+			t.Errorf("doc/design.md names %s, which is no package of the module", w)
+		}
+	}
+	for _, r := range readers {
+		for _, dep := range pkgs[r] {
+			if slices.Contains(writers, dep) {
+				t.Errorf("%s, a reader, depends on %s, a writer", r, dep)
+			}
+		}
+	}
+}

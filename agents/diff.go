@@ -7,7 +7,8 @@ import (
 
 // Diff shows the change as a unified diff of the lines that differ, with
 // two lines of context: enough for --dry-run, since every change here is
-// one region of the file.
+// one region of the file. name heads it: a repository path gets git's a/
+// and b/, a user's file (~/...) is written as it is.
 func (c Change) Diff(name string) string {
 	a := splitLines(c.Before)
 	b := splitLines(c.After)
@@ -20,6 +21,9 @@ func (c Change) Diff(name string) string {
 		suf++
 	}
 	from, to := "a/"+name, "b/"+name
+	if strings.HasPrefix(name, "~") || strings.HasPrefix(name, "/") {
+		from, to = name, name // a user's file, not the repository's
+	}
 	if c.Before == nil {
 		from = "/dev/null"
 	}

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
@@ -30,15 +27,6 @@ type GrepOptions struct {
 	// Invert selects the files without a match (-L): they are yielded
 	// with no lines.
 	Invert bool
-
-	// Embedder computes the vectors of blobs indexed before the search
-	// (the configured model, as search uses), so that a grep that indexes
-	// leaves nothing for search to fill in; nil indexes without vectors.
-	Embedder  embed.Embedder
-	NoIndex   bool
-	Index     indexer.Options
-	LockWait  time.Duration
-	OnIndexed func(*indexer.Summary)
 }
 
 // GrepFile is one file's matches: a blob at a path, in every searched
@@ -65,7 +53,6 @@ type GrepStats struct {
 	Candidates int // blobs the trigram index could not rule out, read and verified
 	Unindexed  int // blobs the index does not cover (vendored, too large, pending), read and verified
 	Matched    int // files yielded
-	Indexed    *indexer.Summary
 	Damaged    []string
 }
 
@@ -80,23 +67,17 @@ var ErrStop = errors.New("stop")
 // read and verified too, so the answer is complete: the same lines as git
 // grep -I at those revisions. A yield error stops the search and is
 // returned, except ErrStop, which stops it quietly.
-func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+//
+// rd is the view of the revisions Plan named, opened by the front end
+// (indexer.Ensure with indexer.Exact indexes what is missing, without
+// vectors).
+func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
 	if opts.Matcher == nil {
 		return nil, query.ErrEmpty
 	}
-	commits, err := grepRevisions(repo, &opts)
-	if err != nil {
-		return nil, err
-	}
-	iopts := opts.Index
-	iopts.Embedder = opts.Embedder
-	want := indexer.Want{Commits: commits, NoIndex: opts.NoIndex, LockWait: opts.LockWait, OnIndexed: opts.OnIndexed}
-	rd, err := indexer.NewIndexer(repo, iopts).Ready(ctx, want)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Snap.Close()
-	st := &GrepStats{Revisions: commits, Indexed: rd.Indexed, Damaged: rd.Damaged}
+	repo := rd.Repo
+	commits := rd.Want.Commits
+	st := &GrepStats{Revisions: commits, Damaged: rd.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
 	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
@@ -123,7 +104,7 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 			todo = append(todo, f)
 		}
 	}
-	err = verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
+	err := verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
 		st.Matched++
 		return yield(f)
 	})
@@ -131,6 +112,13 @@ func Grep(ctx context.Context, repo *gitindex.Repo, opts GrepOptions, yield func
 		err = nil
 	}
 	return st, err
+}
+
+// Plan resolves the revisions a grep of opts reads, for the front end to
+// open and pass to Grep.
+func Plan(repo *gitindex.Repo, opts GrepOptions) (store.Want, error) {
+	commits, err := grepRevisions(repo, &opts)
+	return store.Want{Commits: commits}, err
 }
 
 func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, error) {

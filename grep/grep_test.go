@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/reserved"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
@@ -87,10 +88,21 @@ func gitGrep(t *testing.T, r *gittest.Repo, rev string, flags []string, pattern 
 	return got
 }
 
+// grepLines greps as the command does: the revisions' exact index
+// brought up to date first (indexer.Ensure with indexer.Exact).
 func grepLines(t *testing.T, repo *gitindex.Repo, opts GrepOptions) ([]string, *GrepStats) {
 	t.Helper()
+	return grepParts(t, repo, indexer.Options{}, opts, indexer.Exact)
+}
+
+// grepParts greps after indexer.Ensure with parts (indexer.None: the
+// index as it is, --no-index).
+func grepParts(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts GrepOptions, parts indexer.Parts) ([]string, *GrepStats) {
+	t.Helper()
+	v := ensure(t, repo, iopts, opts, parts)
+	defer v.Close()
 	var got []string
-	st, err := Grep(context.Background(), repo, opts, func(f *GrepFile) error {
+	st, err := Grep(context.Background(), v, opts, func(f *GrepFile) error {
 		for _, l := range f.Lines {
 			got = append(got, fmt.Sprintf("%s:%d", f.Path, l.Number))
 		}
@@ -187,7 +199,10 @@ func TestGrepManyRevisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files []string
-	_, err = Grep(context.Background(), repo, GrepOptions{Matcher: m, Refs: gitindex.RefSelection{Patterns: []string{"HEAD", "old"}}}, func(f *GrepFile) error {
+	opts := GrepOptions{Matcher: m, Refs: gitindex.RefSelection{Patterns: []string{"HEAD", "old"}}}
+	v := ensure(t, repo, indexer.Options{}, opts, indexer.Exact)
+	defer v.Close()
+	_, err = Grep(context.Background(), v, opts, func(f *GrepFile) error {
 		var names []string
 		for _, ref := range f.Refs {
 			names = append(names, ref.Name)
@@ -233,7 +248,7 @@ func TestGrepDamagedTrigramsServeNothingWrong(t *testing.T) {
 	if err := os.WriteFile(files[0], b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, st := grepLines(t, repo, GrepOptions{Matcher: m, NoIndex: true})
+	got, st := grepParts(t, repo, indexer.Options{}, GrepOptions{Matcher: m}, indexer.None)
 	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) == 0 {
 		t.Fatalf("damaged: got %v, damaged %v", got, st.Damaged)
 	}

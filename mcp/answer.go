@@ -9,20 +9,22 @@ import (
 
 // An answer is read by a model that pays for every token, top to bottom,
 // until it finds what it was looking for. Measured on the code-search
-// suites (bench/tokens; doc/agents.md has the figures), what made answers
+// suites (doc/agents.md has the figures), what made answers
 // cheap was reaching further down the ranking for little: more hits, most
-// of them one line, and code only where it is likely to answer. So the
-// text of a search answer is, by default,
+// of them one line, one per file, and code only where it is likely to
+// answer. So the text of a search answer is, by default,
 //
-//   - fifty hits, each a line "N. path:a-b  breadcrumb  kind";
-//   - under the first two of distinct files, their first four lines of
-//     code (from the chunk's start, its doc comment included, without line
-//     numbers: the header gives the first), and the signature when those
-//     lines do not hold it;
+//   - thirty files, each once, at its best chunk, in one line:
+//     "N. path:a-b  breadcrumb  kind  (also c-d, e-f)", the lines of the
+//     file's other chunks among the ranked ones after it;
+//   - under the first two, their first four lines of code (from the
+//     chunk's start, its doc comment included, without line numbers: the
+//     header gives the first), and the signature when those lines do not
+//     hold it;
 //
 // with no score and no chunk ID: the structured result keeps both, and
 // read_file reads a hit whole from its header. verbose=true writes the
-// fuller form: ten hits, each with numbered code and context, its
+// fuller form: ten chunks, each with numbered code and context, its
 // signature, score and chunk ID.
 
 // shape is how much of each hit an answer shows.
@@ -36,7 +38,10 @@ type shape struct {
 }
 
 const (
-	compactK, compactLines, compactSnippets = 50, 4, 2
+	compactK, compactLines, compactSnippets = 30, 4, 2
+	// perFile is how many ranked chunks are read per file asked for: the
+	// files of the best 3k chunks are enough for k files nearly always.
+	perFile = 3
 )
 
 // newShape takes the defaults of the form asked for.
@@ -51,13 +56,42 @@ func newShape(in searchIn) *shape {
 	return sh
 }
 
+// want is how many chunks to rank for hits offset to offset+k.
+func (sh *shape) want(offset, k int) int {
+	if sh.verbose {
+		return offset + k
+	}
+	return min((offset+k)*perFile, searchWindowMax)
+}
+
+// byFile keeps each file's best chunk, in rank order, with the lines of
+// its other chunks; then the files from offset, k of them.
+func byFile(hits []search.Hit, offset, k int) ([]search.Hit, map[string][][2]int) {
+	also := map[string][][2]int{}
+	var files []search.Hit
+	for _, h := range hits {
+		if lines, ok := also[h.Path]; ok {
+			also[h.Path] = append(lines, [2]int{h.StartLine, h.EndLine})
+			continue
+		}
+		also[h.Path] = nil
+		files = append(files, h)
+	}
+	files = files[min(offset, len(files)):]
+	return files[:min(k, len(files))], also
+}
+
 // fill puts as many hits into out as fit the byte budget (the JSON of
 // each hit with verbose, the text an agent reads without) and returns the
 // compact text of each.
-func (sh *shape) fill(out *searchOut, hits []search.Hit, offset int) []string {
+func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []string {
+	hits := ranked[min(offset, len(ranked)):]
+	var also map[string][][2]int
+	if !sh.verbose {
+		hits, also = byFile(ranked, offset, k)
+	}
 	var blocks []string
-	shown := map[string]bool{}
-	withCode, used := 0, 0
+	used := 0
 	for i, h := range hits {
 		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
 			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
@@ -68,12 +102,10 @@ func (sh *shape) fill(out *searchOut, hits []search.Hit, offset int) []string {
 			size = jsonSize(ho)
 		} else {
 			var code []string
-			if withCode < sh.snippets && !shown[h.Path] {
+			if i < sh.snippets {
 				code = codeLines(h, sh.lines)
-				withCode++
 			}
-			shown[h.Path] = true
-			ho.Snippet = strings.Join(code, "\n")
+			ho.Snippet, ho.Also = strings.Join(code, "\n"), also[h.Path]
 			blocks = append(blocks, compactBlock(len(out.Hits)+offset, ho, code, len(out.Revisions) > 0))
 			size = len(blocks[len(blocks)-1])
 		}
@@ -107,9 +139,9 @@ func codeLines(h search.Hit, n int) []string {
 	return lines
 }
 
-// compactBlock is one hit's text: "N. path:a-b  breadcrumb  kind", the
-// revisions holding it when several were searched, a generated summary,
-// its signature unless the code shows it, its code.
+// compactBlock is one hit's text: "N. path:a-b  breadcrumb  kind  (also
+// c-d)", the revisions holding it when several were searched, a generated
+// summary, its signature unless the code shows it, its code.
 func compactBlock(i int, h hitOut, code []string, revisions bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d. %s:%d-%d", i+1, h.Path, h.StartLine, h.EndLine)
@@ -120,7 +152,15 @@ func compactBlock(i int, h hitOut, code []string, revisions bool) string {
 	if crumb != "" {
 		b.WriteString("  " + crumb)
 	}
-	b.WriteString("  " + h.Kind + "\n")
+	b.WriteString("  " + h.Kind)
+	if len(h.Also) > 0 {
+		spans := make([]string, len(h.Also))
+		for i, a := range h.Also {
+			spans[i] = fmt.Sprintf("%d-%d", a[0], a[1])
+		}
+		b.WriteString("  (also " + strings.Join(spans, ", ") + ")")
+	}
+	b.WriteString("\n")
 	if revisions {
 		b.WriteString(refsLine(h))
 	}

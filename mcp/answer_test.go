@@ -1,16 +1,17 @@
 package mcp
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestSearchAnswerShape: by default a hit is one line ("N. path:a-b
-// breadcrumb  kind"), the first two hits of distinct files carry their
-// first lines of code without line numbers, and the text has no scores or
-// chunk IDs (the structured result keeps them); verbose gives the fuller
-// form.
+// TestSearchAnswerShape: by default a hit is a file, at its best chunk,
+// in one line ("N. path:a-b  breadcrumb  kind  (also c-d)"), the first two
+// carry their first lines of code without line numbers, and the text has
+// no scores or chunk IDs (the structured result keeps them); verbose
+// gives the fuller form, chunk by chunk.
 func TestSearchAnswerShape(t *testing.T) {
 	f := newFixture(t)
 	c := connect(t, f.repo)
@@ -19,6 +20,9 @@ func TestSearchAnswerShape(t *testing.T) {
 		t.Fatalf("%d hits:\n%s", len(out.Hits), txt)
 	}
 	header := regexp.MustCompile(`^\d+\. \S+:\d+-\d+  .*\S$`)
+	if len(out.Hits) > compactK {
+		t.Errorf("%d hits, more than the default %d", len(out.Hits), compactK)
+	}
 	headers, code := 0, 0
 	for _, line := range strings.Split(strings.TrimSpace(txt), "\n") {
 		switch {
@@ -40,18 +44,27 @@ func TestSearchAnswerShape(t *testing.T) {
 	if strings.Contains(txt, "chunk_id") || strings.Contains(txt, "score") || strings.Contains(txt, out.Hits[0].ChunkID) {
 		t.Errorf("scores or chunk IDs in the compact text:\n%s", txt)
 	}
-	withCode, files := 0, map[string]bool{}
+	withCode, files, also := 0, map[string]bool{}, 0
 	for _, h := range out.Hits {
 		if h.ChunkID == "" || h.Blob == "" {
 			t.Errorf("structured hit without its provenance: %+v", h)
 		}
 		if h.Snippet != "" {
 			withCode++
-			if files[h.Path] {
-				t.Errorf("a second hit of %s with code", h.Path)
-			}
+		}
+		if files[h.Path] {
+			t.Errorf("%s is two hits", h.Path)
 		}
 		files[h.Path] = true
+		for _, a := range h.Also {
+			also++
+			if a[0] < 1 || a[1] < a[0] || !strings.Contains(txt, fmt.Sprintf("%d-%d", a[0], a[1])) {
+				t.Errorf("%s: other chunk %v not in the text", h.Path, a)
+			}
+		}
+	}
+	if also == 0 || !strings.Contains(txt, "  (also ") {
+		t.Errorf("no file shows its other chunks:\n%s", txt)
 	}
 	if withCode != 2 || out.Hits[0].Snippet == "" {
 		t.Errorf("%d hits with code, want the first two files':\n%s", withCode, txt)

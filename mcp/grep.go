@@ -68,12 +68,18 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	if err != nil {
 		return nil, out, err
 	}
-	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
+	want, err := grep.Plan(s.repo, opts)
+	if err != nil {
+		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
+	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.Exact, in.NoIndex)
+	if err != nil {
+		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
+	}
+	defer v.Close()
 	skip, used := in.Offset, 0
 	var lastPath, lastBlob string // of the previous match, to count files
-	st, err := grep.Grep(ctx, s.repo, opts, func(f *grep.GrepFile) error {
+	st, err := grep.Grep(ctx, v, opts, func(f *grep.GrepFile) error {
 		for _, l := range f.Lines {
 			if skip > 0 {
 				skip--
@@ -114,8 +120,8 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 			out.Revisions = append(out.Revisions, revOut{c.Rev, c.Hash.String()})
 		}
 	}
-	if st.Indexed != nil {
-		out.NewBlobs = st.Indexed.BlobsNew
+	if sum != nil {
+		out.NewBlobs = sum.BlobsNew
 	}
 	for _, d := range st.Damaged {
 		out.Note = joinNote(out.Note, d+"; its blobs were read from git instead")
@@ -156,8 +162,7 @@ func (s *Server) grepOptions(in grepIn) (grep.GrepOptions, int, int, error) {
 		}
 		return opts, 0, 0, err
 	}
-	opts = grep.GrepOptions{Matcher: m, Rev: in.Rev, NoIndex: in.NoIndex, LockWait: s.opts.LockWait,
-		Embedder: s.opts.Embedder, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize, Embedder: s.opts.Embedder}}
+	opts = grep.GrepOptions{Matcher: m, Rev: in.Rev}
 	if len(in.Revisions) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revisions, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {

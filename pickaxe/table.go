@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
 	segfmt "github.com/bcindex/bcindex/segment" // the index's varint records
 )
@@ -80,7 +81,7 @@ func writeSegment(indexDir string, s *segment) error {
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
 	newest := s.commits[len(s.commits)-1].Hash
-	return gitindex.WriteCacheFile(segmentPath(indexDir, newest), buf)
+	return atomicfile.Cache(segmentPath(indexDir, newest), buf)
 }
 
 func appendString(buf []byte, s string) []byte {

@@ -51,7 +51,7 @@ func TestQueryParsedOnce(t *testing.T) {
 			err = rankView(ctx, repo, c.opts)
 		} else {
 			var res *Result
-			if res, err = Search(ctx, repo, c.opts); err == nil && len(res.Hits) == 0 {
+			if res, err = searchRepo(ctx, repo, c.opts); err == nil && len(res.Hits) == 0 {
 				t.Errorf("%s: no hits", c.name)
 			}
 		}
@@ -69,7 +69,7 @@ func TestQueryParsedOnce(t *testing.T) {
 	}
 	o := Options{Parsed: &q, Embedder: embed.Default()}
 	n := countParses(&o)
-	got, err := Search(ctx, repo, o)
+	got, err := searchRepo(ctx, repo, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestQueryParsedOnce(t *testing.T) {
 		t.Errorf("the parsed query found %d hits, the text %d, or another first", len(got.Hits), len(want.Hits))
 	}
 
-	if _, err := Search(ctx, repo, Options{Query: "retry", Parsed: &q}); err == nil || !strings.Contains(err.Error(), "two queries") {
+	if _, err := searchRepo(ctx, repo, Options{Query: "retry", Parsed: &q}); err == nil || !strings.Contains(err.Error(), "two queries") {
 		t.Errorf("two different queries: %v; want an error naming them", err)
 	}
-	if _, err := Search(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
+	if _, err := searchRepo(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
 		t.Errorf("a blank query: %v; want ErrEmptyQuery", err)
 	}
 }
@@ -94,11 +94,18 @@ func TestQueryParsedOnce(t *testing.T) {
 func TestQueryParsedOnceWhenRunAgain(t *testing.T) {
 	emb := embed.Default()
 	repo := repoWithLogToRewrite(t, emb)
-	o := Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb, NoIndex: true}
-	attempts, sum := gcUnderFirstQuery(t, repo, emb, &o)
+	o := Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb}
+	w, err := Plan(repo, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, first, sum := gcUnderView(t, repo, emb, w)
+	defer v.Close()
 	n := countParses(&o)
-	run(t, repo, o)
-	checkRanAgain(t, *attempts, *sum)
+	if _, err := Search(context.Background(), v, o); err != nil {
+		t.Fatal(err)
+	}
+	checkRanAgain(t, v, first, sum)
 	if *n != 1 {
 		t.Errorf("the query was parsed %d times over two runs; want once", *n)
 	}

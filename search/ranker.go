@@ -8,6 +8,7 @@ import (
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // View is the ranking as the other query packages use it: one query's
@@ -92,4 +93,20 @@ func rankedOf(fs []fused) []Ranked {
 		out[i] = Ranked{Seg: f.seg, Row: f.row, Score: f.score, copies: f.copies}
 	}
 	return out
+}
+
+// ViewOf is the View of the first revision of an opened view, named by
+// commit.
+func ViewOf(rd *store.View, commit gitindex.Commit, opts *Options) *View {
+	return &View{viewOf(rd.Repo, commit, rd, 1, opts)}
+}
+
+// OnceMore runs a query over rd, and once more when its scan faulted
+// because gc rewrote the log holding vectors it had mapped: rd is opened
+// again first.
+func OnceMore[T any](rd *store.View, query func() (T, error)) (T, error) { return onceMore(rd, query) }
+
+// AddBlobHashes adds the content hashes of one blob's rows to set.
+func AddBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set map[[16]byte]struct{}) {
+	addBlobHashes(snap, blob, set)
 }

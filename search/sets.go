@@ -27,7 +27,7 @@ func listingHashes(snap *store.Snapshot, l *gitindex.Listing) hashSet {
 }
 
 // addBlobHashes adds the content hashes of one blob's rows to set.
-func addBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set hashSet) {
+func addBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set map[[16]byte]struct{}) {
 	loc, ok := snap.FindBlob(blob)
 	if !ok {
 		return

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -43,7 +43,7 @@ func WriteLocator(segDir, name string, dim, rows int, locs []PartLoc) error {
 		b = le.AppendUint64(b, uint64(l.Len))
 	}
 	b = le.AppendUint32(b, checksum.Sum(b))
-	if err := gitindex.WriteFileAtomic(filepath.Join(segDir, name), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(segDir, name), b); err != nil {
 		return fmt.Errorf("write vector locator: %w", err)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -85,7 +85,7 @@ func (s *stamps) save() {
 	for name, id := range s.ids {
 		fmt.Fprintf(&b, "%s\t%s\n", name, id)
 	}
-	gitindex.WriteCacheFile(filepath.Join(s.dir, verifiedFile), []byte(b.String()))
+	atomicfile.Cache(filepath.Join(s.dir, verifiedFile), []byte(b.String()))
 }
 
 // RecordWritten records the named files of a segment the indexer has just

@@ -6,7 +6,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/vector"
@@ -118,14 +118,14 @@ func (w *Writer) WriteFiles(dir string) error {
 	// The files are independent: encoding one (sorting the postings,
 	// compressing details) overlaps with writing and syncing the other.
 	var g errgroup.Group
-	g.Go(func() error { return gitindex.WriteFileAtomic(filepath.Join(dir, ChunksFile), seg.Encode()) })
+	g.Go(func() error { return atomicfile.Write(filepath.Join(dir, ChunksFile), seg.Encode()) })
 	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, LexFile)) })
 	g.Go(func() error {
 		data, err := grams.Encode(len(seg.Blobs), seg.BlobIndex())
 		if err != nil {
 			return err
 		}
-		return gitindex.WriteFileAtomic(filepath.Join(dir, GramsFile), data)
+		return atomicfile.Write(filepath.Join(dir, GramsFile), data)
 	})
 	if err := g.Wait(); err != nil {
 		return err

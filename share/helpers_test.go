@@ -2,7 +2,6 @@ package share
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
@@ -27,17 +26,3 @@ func indexRevs(t *testing.T, dir string, emb embed.Embedder, revs ...string) *in
 	}
 	return sum
 }
-
-// countingEmbedder counts the texts it is asked to embed.
-type countingEmbedder struct {
-	embed.Embedder
-	n atomic.Int64
-}
-
-func (c *countingEmbedder) Embed(ctx context.Context, texts []string, role embed.Role) ([][]float32, error) {
-	c.n.Add(int64(len(texts)))
-	return c.Embedder.Embed(ctx, texts, role)
-}
-
-// reset returns the texts counted since the last reset.
-func (c *countingEmbedder) reset() int { return int(c.n.Swap(0)) }

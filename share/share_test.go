@@ -14,6 +14,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -67,12 +68,12 @@ func TestShareThroughBareRemote(t *testing.T) {
 	}
 	// As `git bcindex fetch` does: the index run takes the verified chunk
 	// lists and vectors.
-	counting := &countingEmbedder{Embedder: emb}
+	counting := &indextest.CountingEmbedder{Embedder: emb}
 	isum, err := indexer.NewIndexer(crepo, indexer.Options{Embedder: counting, Shared: got.Verified, SharedVectors: got.SharedVectors}).Index(ctx, []string{"HEAD"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := counting.reset(); n != 0 || isum.Embedded != 0 || isum.VectorsReused != got.Vectors {
+	if n := counting.Reset(); n != 0 || isum.Embedded != 0 || isum.VectorsReused != got.Vectors {
 		t.Fatalf("first index of the clone embedded %d texts (summary %+v), want 0", n, isum)
 	}
 	// The clone's rows carry what a parse gives: the doc comments too.

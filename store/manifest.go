@@ -9,7 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
 )
 
@@ -88,5 +88,5 @@ func WriteManifest(indexDir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	return gitindex.WriteFileAtomic(manifestPath(indexDir), append(b, '\n'))
+	return atomicfile.Write(manifestPath(indexDir), append(b, '\n'))
 }

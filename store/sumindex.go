@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/segment"
@@ -227,7 +227,7 @@ func WriteSummaryIndex(indexDir string, h SummaryIndexHeader, entries []SummaryE
 		}
 	}
 	b = binary.LittleEndian.AppendUint32(b, checksum.Sum(b))
-	if err := gitindex.WriteFileAtomic(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
 		return fmt.Errorf("write summary index: %w", err)
 	}
 	return nil

@@ -4,13 +4,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 )
 
-func openRepo(t *testing.T, dir string) *gitindex.Repo {
-	t.Helper()
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
+func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }

@@ -121,28 +121,35 @@ func runGrep(c *cli.Context) error {
 	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
-		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(),
-		// The answer is complete without the index (unindexed blobs are
-		// read), so a running indexer is not waited for long.
-		LockWait: time.Second,
 	}
 	if len(sel.Patterns) == 1 && !sel.AllBranches && !sel.Tags && !sel.All {
 		opts.Refs, opts.Rev = gitindex.RefSelection{}, sel.Patterns[0]
 	}
+	iopts := s.indexOptions()
 	if !pr.json {
-		opts.Index.Progress = newProgress(c.App.ErrWriter)
+		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	opts.OnIndexed = func(sum *indexer.Summary) {
-		if sum.Repaired != "" {
-			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-		}
+	want, err := grep.Plan(repo, opts)
+	if err != nil {
+		return err
+	}
+	// Grep reads the exact index only: blobs are indexed without vectors.
+	// The answer is complete without the index (unindexed blobs are read),
+	// so a running indexer is not waited for long.
+	v, sum, err := ensure(c.Context, repo, iopts, want, indexer.Exact, c.Bool("no-index"), time.Second)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 	}
 	o, err := openOutput(c, repo, nil)
 	if err != nil {
 		return err
 	}
 	pr.bind(o)
-	st, err := grep.Grep(c.Context, repo, opts, pr.file)
+	st, err := grep.Grep(c.Context, v, opts, pr.file)
 	cerr := o.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {

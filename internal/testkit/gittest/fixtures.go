@@ -65,3 +65,20 @@ func ManyFiles(n int) map[string]string {
 	}
 	return files
 }
+
+// HeaderGo parses a length-prefixed header; similar's tests copy it and
+// fix one copy.
+const HeaderGo = `package wire
+
+// ParseHeader reads the length-prefixed header at the start of buf.
+func ParseHeader(buf []byte) ([]byte, error) {
+	if len(buf) < 2 {
+		return nil, errShort
+	}
+	n := int(buf[0])<<8 | int(buf[1])
+	if len(buf) < n {
+		return nil, errShort
+	}
+	return buf[2 : 2+n], nil
+}
+`

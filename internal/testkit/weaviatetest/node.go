@@ -66,7 +66,7 @@ func (nd *Node) Start() error {
 	}
 	cmd := exec.Command(nd.bin, nd.args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = nd.env, logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ownGroup()
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return fmt.Errorf("start %s: %w", nd.Name, err)

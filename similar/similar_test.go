@@ -1,4 +1,4 @@
-package search
+package similar
 
 import (
 	"context"
@@ -8,38 +8,24 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
-
-const headerGo = `package wire
-
-// ParseHeader reads the length-prefixed header at the start of buf.
-func ParseHeader(buf []byte) ([]byte, error) {
-	if len(buf) < 2 {
-		return nil, errShort
-	}
-	n := int(buf[0])<<8 | int(buf[1])
-	if len(buf) < n {
-		return nil, errShort
-	}
-	return buf[2 : 2+n], nil
-}
-`
 
 // TestSimilarFindsUntouchedCopy: a bug is fixed in one of two copies of the
 // same code; similar on the fixing commit names the other copy first, and
 // says which changed chunk it resembles.
 func TestSimilarFindsUntouchedCopy(t *testing.T) {
 	r := gittest.New(t)
-	copyGo := strings.ReplaceAll(strings.ReplaceAll(headerGo, "package wire", "package frame"), "ParseHeader", "ReadFrameHeader")
-	r.Commit("init", map[string]string{"wire/header.go": headerGo, "frame/frame.go": copyGo,
+	copyGo := strings.ReplaceAll(strings.ReplaceAll(gittest.HeaderGo, "package wire", "package frame"), "ParseHeader", "ReadFrameHeader")
+	r.Commit("init", map[string]string{"wire/header.go": gittest.HeaderGo, "frame/frame.go": copyGo,
 		"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
-	fixed := strings.Replace(headerGo, "if len(buf) < n {", "if len(buf) < 2+n {", 1)
+	fixed := strings.Replace(gittest.HeaderGo, "if len(buf) < n {", "if len(buf) < 2+n {", 1)
 	r.Commit("fix bounds check", map[string]string{"wire/header.go": fixed})
 	repo := openRepo(t, r.Dir)
 
 	for _, spec := range []string{"HEAD", "HEAD~1..HEAD"} {
-		res, err := Similar(context.Background(), repo, spec, Options{Embedder: embed.Default(), K: 5})
+		res, err := similarRepo(context.Background(), repo, spec, search.Options{Embedder: embed.Default(), K: 5})
 		if err != nil {
 			t.Fatalf("similar %s: %v", spec, err)
 		}
@@ -72,7 +58,7 @@ func TestChangedTextIsIndexText(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 	ctx := context.Background()
 	emb := embed.Default()
-	if _, err := Similar(ctx, repo, "HEAD", Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
+	if _, err := similarRepo(ctx, repo, "HEAD", search.Options{Embedder: emb, K: 5}); err != nil { // indexes both commits
 		t.Fatal(err)
 	}
 	snap, err := store.OpenSnapshot(repo.IndexDir, emb.ID())

@@ -1,4 +1,4 @@
-package search
+package similar
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -29,7 +30,7 @@ type Changed struct {
 // SimilarHit is a chunk resembling a change, and the changed chunk it
 // resembles most.
 type SimilarHit struct {
-	Hit
+	search.Hit
 	Like Changed `json:"like"`
 }
 
@@ -47,12 +48,25 @@ type SimilarResult struct {
 // vector and by its text, against opts.Rev (default the range's end). The
 // changed chunks themselves are left out, so what remains is code like the
 // change that the change did not touch: siblings that may need the same fix.
-func Similar(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	return onceMore(func() (*SimilarResult, error) { return similarOnce(ctx, repo, spec, opts) })
+//
+// v is the view of the revisions Plan named, opened by the front
+// end.
+func Similar(ctx context.Context, v *store.View, spec string, opts search.Options) (*SimilarResult, error) {
+	return search.OnceMore(v, func() (*SimilarResult, error) { return similarOnce(ctx, v, spec, opts) })
 }
 
-func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Options) (*SimilarResult, error) {
-	if err := CheckOptions(&opts); err != nil {
+// Plan resolves the revisions Similar reads for spec: the target
+// (opts.Rev, default the change's end), the change's end and its base.
+func Plan(repo *gitindex.Repo, spec string, opts search.Options) (store.Want, error) {
+	res, err := resolveSimilar(repo, spec, opts)
+	if err != nil {
+		return store.Want{}, err
+	}
+	return store.Want{Commits: similarCommits(res)}, nil
+}
+
+func resolveSimilar(repo *gitindex.Repo, spec string, opts search.Options) (*SimilarResult, error) {
+	if err := search.CheckOptions(&opts); err != nil {
 		return nil, err
 	}
 	res := &SimilarResult{}
@@ -66,29 +80,39 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 			return nil, err
 		}
 	}
+	return res, nil
+}
+
+func similarCommits(res *SimilarResult) []gitindex.Commit {
 	commits := []gitindex.Commit{res.Target, res.End}
 	if !res.Base.Hash.IsZero() {
 		commits = append(commits, res.Base)
 	}
-	sr := &Result{}
-	rd, err := ready(ctx, repo, commits, &opts, sr)
+	return commits
+}
+
+func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.Options) (*SimilarResult, error) {
+	repo := rd.Repo
+	res, err := resolveSimilar(repo, spec, opts)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Snap.Close()
+	if err := search.CheckOptions(&opts); err != nil {
+		return nil, err
+	}
 	snap, listings := rd.Snap, rd.Listings
-	res.Pending = sr.Pending
+	res.Pending = rd.Pending
 	base := &gitindex.Listing{}
 	if len(listings) > 2 {
 		base = listings[2]
 	}
 	queries := changedChunks(snap, base, listings[1])
-	changed := hashSet{}
+	changed := map[[16]byte]struct{}{}
 	for _, q := range queries {
 		changed[q.hash] = struct{}{}
 		res.Changed = append(res.Changed, q.Changed)
 	}
-	v := &View{viewOf(repo, res.Target, rd, 1, &opts)}
+	v := search.ViewOf(rd, res.Target, &opts)
 	v.Restrict(func(r segment.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched
@@ -101,7 +125,7 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 			v.Hide(q.seg, p)
 		}
 	}
-	best := map[[2]int]Ranked{}
+	best := map[[2]int]search.Ranked{}
 	like := map[[2]int]int{}
 	for qi, q := range queries {
 		if err := ctx.Err(); err != nil {
@@ -138,7 +162,7 @@ func similarOnce(ctx context.Context, repo *gitindex.Repo, spec string, opts Opt
 			}
 		}
 	}
-	ranked := make([]Ranked, 0, len(best))
+	ranked := make([]search.Ranked, 0, len(best))
 	for _, f := range best {
 		ranked = append(ranked, f)
 	}
@@ -233,10 +257,10 @@ func changedText(seg *segment.Segment, q changedQuery, content []byte) string {
 func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQuery {
 	var out []changedQuery
 	for _, e := range gitindex.ChangedEntries(base, end) {
-		old := hashSet{}
+		old := map[[16]byte]struct{}{}
 		es := base.Entries
 		if j := sort.Search(len(es), func(j int) bool { return es[j].Path >= e.Path }); j < len(es) && es[j].Path == e.Path {
-			addBlobHashes(snap, es[j].Blob, old)
+			search.AddBlobHashes(snap, es[j].Blob, old)
 		}
 		loc, ok := snap.FindBlob(e.Blob)
 		if !ok {

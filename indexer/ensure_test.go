@@ -7,13 +7,14 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/store"
 )
 
-// TestReadyIndexesAndLocates: Ready indexes only what is missing, hands
-// back one listing per revision and where every listed blob is, agreeing
-// with FindBlob on the snapshot it returns; with NoIndex it counts the
+// TestEnsureIndexesAndLocates: Ensure indexes only what is missing and
+// opens a view of one listing per revision and where every listed blob
+// is, agreeing with FindBlob on its snapshot; with None it counts the
 // missing blobs instead.
-func TestReadyIndexesAndLocates(t *testing.T) {
+func TestEnsureIndexesAndLocates(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("one", manyFiles(20))
 	indexRevs(t, r.Dir, nil, "HEAD")
@@ -26,7 +27,7 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 	ix := NewIndexer(repo, Options{})
 	ctx := context.Background()
 
-	check := func(what string, rd *Ready, commits ...gitindex.Commit) {
+	check := func(what string, rd *store.View, commits ...gitindex.Commit) {
 		t.Helper()
 		if len(rd.Listings) != len(commits) || len(rd.Located) != len(commits) {
 			t.Fatalf("%s: %d listings, %d located for %d revisions", what, len(rd.Listings), len(rd.Located), len(commits))
@@ -56,44 +57,43 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 		}
 	}
 
-	rd, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{head}, NoIndex: true})
+	rd, sum, err := ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{head}}, None, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("no-index", rd, head)
-	if rd.Pending != 1 || rd.Indexed != nil {
-		t.Errorf("no-index: pending %d, indexed %+v; want 1 and no run", rd.Pending, rd.Indexed)
+	if rd.Pending != 1 || sum != nil {
+		t.Errorf("no-index: pending %d, indexed %+v; want 1 and no run", rd.Pending, sum)
 	}
-	rd.Snap.Close()
+	rd.Close()
 
-	var reported *Summary
-	rd, err = ix.Ready(ctx, Want{Commits: []gitindex.Commit{head}, OnIndexed: func(s *Summary) { reported = s }})
+	rd, sum, err = ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{head}}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("index", rd, head)
-	if rd.Pending != 0 || rd.Indexed == nil || rd.Indexed.BlobsNew != 1 || reported != rd.Indexed {
-		t.Errorf("index: pending %d, run %+v, reported %p; want 0 and one new blob, reported", rd.Pending, rd.Indexed, reported)
+	if rd.Pending != 0 || sum == nil || sum.BlobsNew != 1 {
+		t.Errorf("index: pending %d, run %+v; want 0 and one new blob", rd.Pending, sum)
 	}
-	rd.Snap.Close()
+	rd.Close()
 
-	rd, err = ix.Ready(ctx, Want{Commits: []gitindex.Commit{head, prev}})
+	rd, sum, err = ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{head, prev}}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rd.Snap.Close()
+	defer rd.Close()
 	check("two revisions", rd, head, prev)
-	if rd.Pending != 0 || rd.Indexed != nil {
-		t.Errorf("two revisions: pending %d, run %+v; want nothing to do", rd.Pending, rd.Indexed)
+	if rd.Pending != 0 || sum != nil {
+		t.Errorf("two revisions: pending %d, run %+v; want nothing to do", rd.Pending, sum)
 	}
 	if len(rd.Fresh[1]) != 0 {
 		t.Errorf("two revisions: HEAD~1 has %d entries HEAD lacks, want none", len(rd.Fresh[1]))
 	}
-	older, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{prev, head}})
+	older, _, err := ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{prev, head}}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer older.Snap.Close()
+	defer older.Close()
 	check("older first", older, prev, head)
 	if got := older.Fresh[1]; len(got) != 2 || got[0].Path != "pkg0/new.go" || got[1].Path != "vendor/v.go" {
 		t.Errorf("older first: HEAD's fresh entries %v, want pkg0/new.go and vendor/v.go", got)
@@ -102,11 +102,11 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 		t.Errorf("entries lost: %v with HEAD~1 first, %v with HEAD first; want none, then the two HEAD adds", older.Gone[1], rd.Gone[1])
 	}
 	// Read through their deltas, the listings give the same answers.
-	lazy, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{prev, head}, ByDelta: true})
+	lazy, _, err := ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{prev, head}, ByDelta: true}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lazy.Snap.Close()
+	defer lazy.Close()
 	if !slices.Equal(lazy.Fresh[1], older.Fresh[1]) || !slices.Equal(lazy.Gone[1], older.Gone[1]) || !slices.Equal(lazy.Listings[1].Full(), older.Listings[1].Entries) {
 		t.Errorf("by delta: fresh %v, gone %v; want %v, %v", lazy.Fresh[1], lazy.Gone[1], older.Fresh[1], older.Gone[1])
 	}
@@ -114,19 +114,19 @@ func TestReadyIndexesAndLocates(t *testing.T) {
 	// is located.
 	r.Commit("three", map[string]string{"pkg0/new.go": "package pkg0\n\nfunc Newer() {}\n"})
 	third := mustResolve(t, repo, "HEAD")
-	rd3, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{third}})
+	rd3, _, err := ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{third}}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd3.Snap.Close()
+	rd3.Close()
 	if _, ok := gitindex.ListingBase(repo.IndexDir, third.Tree); !ok {
 		t.Fatal("the third commit's listing is not cached as a delta")
 	}
-	one, err := ix.Ready(ctx, Want{Commits: []gitindex.Commit{third}, ByDelta: true})
+	one, _, err := ix.Ensure(ctx, store.Want{Commits: []gitindex.Commit{third}, ByDelta: true}, All, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer one.Snap.Close()
+	defer one.Close()
 	check("one by delta", one, third)
 	if len(one.Fresh[0]) != 22 {
 		t.Errorf("one by delta: %d fresh entries, want the 22 of the third commit", len(one.Fresh[0]))
