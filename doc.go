@@ -5,6 +5,8 @@
 // model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
 // from the top down: each imports only packages listed below it.
 //
+//	bench/tokens     the tokens an agent reads to reach the answer, with the
+//	                 mcp search tool and with grep-then-read (doc/agents.md)
 //	agents    registering the mcp server with coding agents, in each one's
 //	          own settings file (doc/agents.md)
 //	ask       answers to questions by a chat model calling the mcp tools,
