@@ -114,7 +114,7 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err != nil {
 		return nil, err
 	}
-	sum.Listings = sweepListings(dir, liveTree)
+	sum.Listings = gitindex.SweepListings(dir, liveTree)
 	sum.BytesAfter = dirSize(dir)
 	sum.Elapsed = time.Since(start)
 	return sum, nil
@@ -284,40 +284,4 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, ve
 	}
 	sum.Vectors = max(0, vecsBefore-store.VectorRows(ix.repo.IndexDir, m.Segments)) + orphans
 	return nil
-}
-
-// tidyLog reclaims Badger's value log when it has grown past a few files
-// (store.TidyLog): each indexing run that writes starts a log file, and
-// merges leave the vectors of the smaller segments dead in theirs.
-func (ix *Indexer) tidyLog() {
-	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
-		store.TidyLog(ix.repo.IndexDir, m.Segments)
-	}
-}
-
-// sweepListings deletes cached listings of trees not in keep, and returns
-// how many.
-func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
-	// A kept delta needs its base.
-	bases := map[plumbing.Hash]bool{}
-	for h := range keep {
-		if b, ok := gitindex.ListingBase(indexDir, h); ok {
-			bases[b] = true
-		}
-	}
-	n := 0
-	root := filepath.Join(indexDir, "trees")
-	dirs, _ := os.ReadDir(root)
-	for _, d := range dirs {
-		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
-		for _, f := range files {
-			h := plumbing.NewHash(d.Name() + f.Name())
-			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
-				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
-					n++
-				}
-			}
-		}
-	}
-	return n
 }
