@@ -1,0 +1,23 @@
+package gc
+
+import (
+	"context"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
+)
+
+func manyFiles(n int) map[string]string { return gittest.ManyFiles(n) }
+
+func indexRevs(t *testing.T, dir string, emb embed.Embedder, revs ...string) *indexer.Summary {
+	t.Helper()
+	repo := indextest.Open(t, dir)
+	sum, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), revs, 0)
+	if err != nil {
+		t.Fatalf("index %v: %v", revs, err)
+	}
+	return sum
+}
