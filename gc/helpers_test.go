@@ -14,8 +14,7 @@ func manyFiles(n int) map[string]string { return gittest.ManyFiles(n) }
 
 func indexRevs(t *testing.T, dir string, emb embed.Embedder, revs ...string) *indexer.Summary {
 	t.Helper()
-	repo := indextest.Open(t, dir)
-	sum, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), revs, 0)
+	sum, err := indexer.NewIndexer(indextest.Open(t, dir), indexer.Options{Embedder: emb}).Index(context.Background(), revs, 0)
 	if err != nil {
 		t.Fatalf("index %v: %v", revs, err)
 	}

@@ -3,8 +3,6 @@ package gc
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
@@ -15,18 +13,6 @@ import (
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
-
-func vlogBytes(t *testing.T, indexDir string) int64 {
-	t.Helper()
-	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
-	var n int64
-	for _, p := range names {
-		if st, err := os.Stat(p); err == nil {
-			n += st.Size()
-		}
-	}
-	return n
-}
 
 // TestGCReclaimsVectorLog: vectors of segments that gc merged away leave
 // Badger's log, the live segment's locator follows its parts to where the
@@ -49,7 +35,7 @@ func TestGCReclaimsVectorLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
-	before := vlogBytes(t, repo.IndexDir)
+	before := indextest.LogBytes(t, repo.IndexDir)
 	old, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +48,7 @@ func TestGCReclaimsVectorLog(t *testing.T) {
 	if sum.SegmentsAfter != 1 || sum.Vectors == 0 || sum.LogFiles == 0 {
 		t.Fatalf("gc summary %+v: want one segment, vectors deleted and log files rewritten", sum)
 	}
-	if after := vlogBytes(t, repo.IndexDir); after >= before {
+	if after := indextest.LogBytes(t, repo.IndexDir); after >= before {
 		t.Errorf("value log %d bytes before gc, %d after", before, after)
 	}
 	for _, seg := range old.Segments {

@@ -16,19 +16,6 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// vlogBytes sums the sizes of Badger's value log files.
-func vlogBytes(t *testing.T, indexDir string) int64 {
-	t.Helper()
-	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
-	var n int64
-	for _, p := range names {
-		if st, err := os.Stat(p); err == nil {
-			n += st.Size()
-		}
-	}
-	return n
-}
-
 // indexHEAD indexes a repository's HEAD and opens it (closed when the
 // test ends) and its manifest.
 func indexHEAD(t *testing.T, dir string, emb embed.Embedder) (*gitindex.Repo, *store.Manifest) {

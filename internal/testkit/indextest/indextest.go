@@ -6,6 +6,8 @@ package indextest
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -58,4 +60,17 @@ func Vectors(t testing.TB, repo *gitindex.Repo, model string) map[string]string 
 		}
 	}
 	return out
+}
+
+// LogBytes is the size of the store's value log files.
+func LogBytes(t testing.TB, indexDir string) int64 {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
+	var n int64
+	for _, p := range names {
+		if st, err := os.Stat(p); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
 }
