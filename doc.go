@@ -17,6 +17,7 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
+//	bench/relevance  search quality on code-search suites in semble's shape
 //	similar   similar: code like a change that the change did not touch
 //	timeline  log: the chunks of an indexed history that match a query, and when
 //	          each appeared, changed, moved and disappeared
