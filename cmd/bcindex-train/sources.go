@@ -13,7 +13,7 @@ import (
 
 // A source is one pinned package of the corpus (a line of sources.txt).
 type source struct {
-	Kind    string // go, goroot, npm, deb, debzip
+	Kind    string // go, goroot, npm, deb, debzip, debsrc
 	Name    string
 	Version string
 	Split   string   // "train", "eval", "suite-dev" or "suite-test"
