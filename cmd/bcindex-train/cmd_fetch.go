@@ -28,6 +28,14 @@ func fetch(ctx context.Context, cache string, srcs []source, logf func(string, .
 	prefetchDebs(ctx, cache, srcs, logf)
 	dirs := make([]string, len(srcs))
 	errs := make([]error, len(srcs))
+	// Two lines of one package (its train and eval parts) share a
+	// directory: one fetches it while the other waits.
+	locks := map[string]*sync.Mutex{}
+	for _, s := range srcs {
+		if locks[s.dirName()] == nil {
+			locks[s.dirName()] = new(sync.Mutex)
+		}
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range fetchWorkers {
@@ -36,7 +44,10 @@ func fetch(ctx context.Context, cache string, srcs []source, logf func(string, .
 			defer wg.Done()
 			for i := range next {
 				s := &srcs[i]
+				mu := locks[s.dirName()]
+				mu.Lock()
 				dir, err := fetchOne(ctx, cache, s)
+				mu.Unlock()
 				if err != nil {
 					// Keep going: one unavailable package should not hide the others.
 					errs[i] = fmt.Errorf("fetch %s: %w", s, err)
