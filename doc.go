@@ -5,6 +5,8 @@
 // model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
 // from the top down: each imports only packages listed below it.
 //
+//	agents    registering the mcp server with coding agents, in each one's
+//	          own settings file (doc/agents.md)
 //	ask       answers to questions by a chat model calling the mcp tools,
 //	          with every citation checked against git (doc/llm.md)
 //	mcp       the Model Context Protocol server for coding agents
@@ -15,21 +17,31 @@
 //	          into git-bcindex-cluster: install.sh builds git-bcindex with
 //	          -tags nocluster, and it runs that binary for the cluster commands)
 //	bench     the benchmark harness: indexing and search on real code
-//	search    the three arms (symbol, BM25, vector), fusion and ranking, history
-//	          queries, exact matches (Grep)
+//	similar   similar: code like a change that the change did not touch
+//	timeline  log: the chunks of an indexed history that match a query, and when
+//	          each appeared, changed, moved and disappeared
+//	search    the three arms (symbol, BM25, vector), fusion and ranking
+//	grep      exact search: every line git grep -I finds, candidates from the
+//	          trigram postings verified against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
+//	share     an index's chunk lists, vectors and summaries through git refs
+//	          (push, fetch), each entry verified against the blobs it describes
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
-//	store     the Badger store, segments, the manifest, the lock
+//	store     the Badger store, the manifest, the lock, snapshots of the live
+//	          segments
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
+//	query     a search query parsed once (words, code tokens, phrases, shape,
+//	          the literal and its trigram plan) and its path filter, read by
+//	          every part of a search
+//	chunk     tree-sitter and text chunkers
+//	segment   the segment format: every file of a segment directory, its names,
+//	          writing, reading, merging and checking
 //	gitindex  git repositories (its own loose and pack readers, go-git for the
 //	          rest): revisions, tree listings, diffs, history
-//	chunk     tree-sitter and text chunkers
 //	embed     embedders: the built-in static code model and remote providers
-//	query     a search query parsed once (words, code tokens, phrases, shape,
-//	          the literal and its trigram plan), read by every part of a search
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob
 //	exact     git grep's matching (-F, -i, -w) and its trigram query plan
@@ -38,13 +50,24 @@
 // Helpers under internal/, each for the packages named:
 //
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
-//	internal/mmap          read-only file mappings (ngram)
+//	internal/mmap          read-only file mappings, the one helper with build tags
+//	                       (lexical, ngram, vector, gitindex, store)
+//	internal/atomicfile    files written whole or not at all (store, segment, pickaxe,
+//	                       gitindex's listing cache)
+//	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
+//	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
-//	internal/chattest      a stand-in chat-completions server (tests)
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
-//	internal/suite         the multilingual quality suite (tests)
-//	internal/gittest       real git repositories in temporary directories (tests)
-//	internal/weaviatetest  real Weaviate servers on loopback (tests)
+//
+// Test fakes live under internal/testkit, which only tests import (a test
+// of this package fails otherwise):
+//
+//	internal/testkit/chattest      a stand-in chat-completions server
+//	internal/testkit/suite         the multilingual quality suite
+//	internal/testkit/gittest       real git repositories in temporary directories
+//	internal/testkit/indextest     test repositories opened, embeddings counted
+//	internal/testkit/storetest     a real store's records read and written
+//	internal/testkit/weaviatetest  real Weaviate servers on loopback
 //
 // doc/design.md explains the index design; store/schema.go holds the
 // on-disk layout and its version.

@@ -27,12 +27,7 @@ func TestPackageMapMatchesImports(t *testing.T) {
 			order = append(order, m[1])
 		}
 	}
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Imports " "}}`) {
 		pkg := strings.TrimPrefix(fields[0], module)
 		if pkg == fields[0] || strings.HasPrefix(pkg, "cmd/") {
 			continue // the root package and the commands
@@ -57,6 +52,46 @@ func TestPackageMapMatchesImports(t *testing.T) {
 				t.Errorf("%s imports %s, which doc.go's map lists above it", pkg, dep)
 			}
 		}
+	}
+}
+
+// goList runs go list over the module with a template, one line per
+// package split into fields.
+func goList(t *testing.T, template string) [][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", template, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var pkgs [][]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkgs = append(pkgs, strings.Fields(line))
+	}
+	return pkgs
+}
+
+// TestFakesOnlyInTests: the test fakes under internal/testkit are imported
+// by tests only (and by each other); a program linking one would ship a
+// stand-in for a server.
+func TestFakesOnlyInTests(t *testing.T) {
+	const fakes = "github.com/bcindex/bcindex/internal/testkit/"
+	tested := 0
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Imports " "}} | {{join .TestImports " "}} {{join .XTestImports " "}}`) {
+		pkg, inTests := fields[0], false
+		for _, imp := range fields[1:] {
+			switch {
+			case imp == "|":
+				inTests = true
+			case !strings.HasPrefix(imp, fakes):
+			case inTests:
+				tested++
+			case !strings.HasPrefix(pkg, fakes):
+				t.Errorf("%s imports the test fake %s outside its tests", pkg, imp)
+			}
+		}
+	}
+	if tested == 0 {
+		t.Errorf("no test imports a package under %s: is the path still right?", fakes)
 	}
 }
 
@@ -85,6 +120,67 @@ func TestDocsShortAndLinked(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
 				t.Errorf("%s links to %s, which does not exist", page, target)
+			}
+		}
+	}
+}
+
+// TestDesignMatchesImports keeps doc/design.md's package table and its
+// "who writes what" true: every package of the module is in the table,
+// every writer named exists, and no reader imports a writer, directly or
+// through another package.
+func TestDesignMatchesImports(t *testing.T) {
+	const module = "github.com/bcindex/bcindex/"
+	src, err := os.ReadFile("doc/design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(src)
+	row := regexp.MustCompile("(?m)^\\| `([a-z][a-z/-]*)` \\|")
+	listed := map[string]bool{}
+	for _, m := range row.FindAllStringSubmatch(doc[:strings.Index(doc, "| writer | writes |")], -1) {
+		listed[m[1]] = true
+	}
+	at := strings.Index(doc, "| writer | writes |")
+	end := strings.Index(doc[at:], "\n\n")
+	var writers []string
+	for _, m := range row.FindAllStringSubmatch(doc[at:at+end], -1) {
+		writers = append(writers, m[1])
+	}
+	rm := regexp.MustCompile("(?m)^Readers: (.*)\\.$").FindStringSubmatch(doc)
+	if len(writers) == 0 || rm == nil {
+		t.Fatal("doc/design.md has no writers table or no Readers line")
+	}
+	var readers []string
+	for _, r := range strings.Split(rm[1], ",") {
+		readers = append(readers, strings.Trim(strings.TrimSpace(r), "`"))
+	}
+	pkgs := map[string][]string{} // package → its packages of the module, every one it depends on
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Deps " "}}`) {
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, d := range fields[1:] {
+			if dep, ok := strings.CutPrefix(d, module); ok {
+				pkgs[pkg] = append(pkgs[pkg], dep)
+			}
+		}
+		if _, ok := pkgs[pkg]; !ok {
+			pkgs[pkg] = nil
+		}
+	}
+	for pkg := range pkgs {
+		if pkg != strings.TrimSuffix(module, "/") && !listed[pkg] {
+			t.Errorf("doc/design.md's package table does not list %s", pkg)
+		}
+	}
+	for _, w := range append(append([]string{}, writers...), readers...) {
+		if _, ok := pkgs[w]; !ok {
+			t.Errorf("doc/design.md names %s, which is no package of the module", w)
+		}
+	}
+	for _, r := range readers {
+		for _, dep := range pkgs[r] {
+			if slices.Contains(writers, dep) {
+				t.Errorf("%s, a reader, depends on %s, a writer", r, dep)
 			}
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/llm"
 	"github.com/bcindex/bcindex/mcp"
 )
@@ -40,7 +40,7 @@ func newAsker(t *testing.T, s *chattest.Server) *Asker {
 }
 
 // toolResults returns the tool messages of a request by call ID.
-func toolResults(req llm.Request) map[string]string {
+func toolResults(req chattest.Request) map[string]string {
 	out := map[string]string{}
 	for _, m := range req.Messages {
 		if m.Role == llm.RoleTool {
@@ -55,7 +55,7 @@ func toolResults(req llm.Request) map[string]string {
 func TestAskSeveralTurns(t *testing.T) {
 	var a *Asker
 	var commit string
-	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(n int, req chattest.Request) chattest.Step {
 		switch n {
 		case 0:
 			if len(req.Tools) != len(toolNames) || !strings.Contains(req.Messages[0].Content, commit[:12]) {
@@ -133,7 +133,7 @@ func TestAskSeveralTurns(t *testing.T) {
 
 // A refusal ends the conversation with ErrRefused and says why.
 func TestAskRefusal(t *testing.T) {
-	s := chattest.New(t, chattest.Reply(llm.Message{Refusal: "I can't help with that."}, "stop"))
+	s := chattest.New(t, chattest.Reply(chattest.Message{Refusal: "I can't help with that."}, "stop"))
 	a := newAsker(t, s)
 	_, err := a.Ask(context.Background(), Options{Question: "write malware"})
 	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "can't help") {
@@ -144,7 +144,7 @@ func TestAskRefusal(t *testing.T) {
 // Budgets: the last turn offers no tools, and a spent token budget stops.
 func TestAskBudgets(t *testing.T) {
 	call := chattest.Calls(chattest.Call("", "list_directory", `{}`)) // no ID, as some servers send
-	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(n int, req chattest.Request) chattest.Step {
 		if n == 1 {
 			if len(req.Tools) != 0 {
 				t.Errorf("last turn offers %d tools", len(req.Tools))
@@ -162,7 +162,7 @@ func TestAskBudgets(t *testing.T) {
 	if m := res.Messages; m[2].ToolCalls[0].ID == "" || m[3].ToolCallID != m[2].ToolCalls[0].ID {
 		t.Errorf("call %+v, result %+v", m[2], m[3])
 	}
-	s = chattest.NewFunc(t, func(int, llm.Request) chattest.Step { return call })
+	s = chattest.NewFunc(t, func(int, chattest.Request) chattest.Step { return call })
 	a = newAsker(t, s)
 	if _, err := a.Ask(context.Background(), Options{Question: "What is there?", MaxTokens: 5}); !errors.Is(err, ErrBudget) {
 		t.Errorf("err = %v", err)
@@ -175,7 +175,7 @@ func TestAskBudgets(t *testing.T) {
 // Ctrl-C: a cancelled context ends the conversation with its error.
 func TestAskCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
 		cancel()
 		return chattest.Calls(chattest.Call("c", "list_directory", `{}`))
 	})
@@ -200,7 +200,7 @@ func TestAskOlderRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(n int, req chattest.Request) chattest.Step {
 		if n == 0 {
 			return chattest.Calls(chattest.Call("a", "read_file", `{"path":"net/loop.go"}`))
 		}

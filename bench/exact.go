@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // exactPatterns are the exact-search patterns: selective ones (a few
@@ -82,7 +84,7 @@ func (b *bench) exactLatency(ctx context.Context, rev string, reps int) (*ExactS
 	st.Broad, st.BroadGit = latency(broad), latency(broadGit)
 	st.SelectiveCPU = median(selCPU) / median(selGitCPU)
 	st.BroadCPU = median(broadCPU) / median(broadGitCPU)
-	grams, _ := filepath.Glob(filepath.Join(b.rp.dir, ".git", "bcindex", "segments", "*", "grams.bin"))
+	grams, _ := filepath.Glob(filepath.Join(b.rp.dir, ".git", "bcindex", "segments", "*", segment.GramsFile))
 	for _, g := range grams {
 		st.GramsBytes += dirSize(g)
 	}

@@ -69,7 +69,7 @@ func warmLatency(ctx context.Context, repo *gitindex.Repo, rev, mode string, qs 
 		hits = 0
 		for _, q := range qs {
 			t := time.Now()
-			res, err := search.Search(ctx, repo, search.Options{Query: q, Rev: rev, Mode: mode, K: 10, Embedder: emb, NoIndex: true})
+			res, err := search.SearchIndexed(ctx, repo, search.Options{Query: q, Rev: rev, Mode: mode, K: 10, Embedder: emb})
 			if err != nil {
 				return Latency{}, 0, fmt.Errorf("warm %s search %q: %w", mode, q, err)
 			}

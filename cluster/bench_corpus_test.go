@@ -17,7 +17,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/reserved"
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 	"github.com/bcindex/bcindex/store"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -85,7 +85,7 @@ func BenchmarkOrgPublish(b *testing.B) {
 			}
 			defer repo.Close()
 			local := latencies(b, queries, func(q string) error {
-				_, err := search.Search(ctx, repo, search.Options{Query: q, K: 10, Embedder: embed.Default(), NoIndex: true})
+				_, err := search.SearchIndexed(ctx, repo, search.Options{Query: q, K: 10, Embedder: embed.Default()})
 				return err
 			})
 			b.ReportMetric(float64(sent)/took.Seconds(), "chunks/s")

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 )
 
 // TestGRPCWrites publishes one repository to two servers, over REST and

@@ -8,7 +8,8 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/chunk"
+	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 )
 
 // maxAlsoIn caps the other places listed for a chunk found in many forks.
@@ -49,7 +50,7 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 	for _, id := range ids {
 		want[id] = true
 	}
-	paths, err := search.NewPathFilter(opts.Path, opts.Exclude)
+	paths, err := userq.NewPathFilter(opts.Path, opts.Exclude)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +164,7 @@ func makeHit(r ranked, ps []place, opts SearchOptions) Hit {
 		h.Breadcrumb = append(h.Breadcrumb, parts...)
 		h.Parent = parts[len(parts)-1]
 	}
-	if h.Kind != "file" && h.Name != "" {
+	if h.Kind != chunk.KindFile && h.Name != "" {
 		h.Breadcrumb = append(h.Breadcrumb, h.Name)
 	}
 	for _, o := range ps[1:] {

@@ -116,10 +116,11 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 	if loc.N == 0 {
 		return nil, nil // skipped by a content rule (binary, too big, generated)
 	}
-	f, ok := snap.BlobFile(sha)
+	rows, first, info, ok := snap.BlobRows(sha)
 	if !ok {
 		return nil, nil
 	}
+	f := chunk.Stored(first, rows, info)
 	content, err := l.repo.ReadBlob(sha)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", blob, err)
@@ -158,14 +159,14 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 func crumb(cs []chunk.Chunk, i int) string {
 	var chain []string
 	for p := cs[i].Parent; p >= 0 && p < len(cs); p = cs[p].Parent {
-		if cs[p].Kind != "file" && cs[p].Name != "" {
+		if cs[p].Kind != chunk.KindFile && cs[p].Name != "" {
 			chain = append(chain, cs[p].Name)
 		}
 		if cs[p].Parent >= p {
 			break // parents come first; anything else is corrupt
 		}
 	}
-	if len(chain) == 0 && cs[i].Kind == "method" {
+	if len(chain) == 0 && cs[i].Kind == chunk.KindMethod {
 		if recv, ok := strings.CutSuffix(cs[i].QualifiedName, "."+cs[i].Name); ok && recv != "" {
 			chain = append(chain, recv)
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 )
 
 // TestOneNode runs against one real weaviate-server on loopback.

@@ -11,8 +11,8 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -101,7 +101,7 @@ func TestRemoteQuality(t *testing.T) {
 	}
 	var local, all, one float64
 	for _, q := range qs {
-		res, err := search.Search(ctx, opened[q.repo], search.Options{Query: q.query, K: 10, Embedder: embed.Default(), NoIndex: true, MaxLines: 1})
+		res, err := search.SearchIndexed(ctx, opened[q.repo], search.Options{Query: q.query, K: 10, Embedder: embed.Default(), MaxLines: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

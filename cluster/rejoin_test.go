@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 )
 
 // TestPublishThroughRejoinedNode: a node that was down while a publish

@@ -74,7 +74,7 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 			return nil, fmt.Errorf("invalid glob %q", g)
 		}
 	}
-	if _, err := search.NewPathFilter(opts.Path, opts.Exclude); err != nil {
+	if _, err := userq.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return nil, err
 	}
 	missing, err := c.checkSchema(ctx)
@@ -226,7 +226,7 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 			seen[id] = true
 			var s float64
 			fmt.Sscan(fmt.Sprint(r["_score"]), &s)
-			out = append(out, ranked{id: id, score: s * kindPrior(str(r, "kind"), inWords), props: r})
+			out = append(out, ranked{id: id, score: weigh(s, r, inWords), props: r})
 		}
 	}
 	rest := out[exact:]
@@ -234,29 +234,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	return out, nil
 }
 
-// kindPrior weighs a chunk by its kind as local search's fusion does
-// (search/fuse.go): a file's outline, a window of unstructured text and a
-// block inside a function below the definitions, and for a query in words
-// types, constants and variables below the code that does something.
-func kindPrior(kind string, inWords bool) float64 {
-	m := 1.0
-	switch kind {
-	case "file":
-		m = 0.5
-	case "window":
-		m = 0.8
-	case "block":
-		m = 0.9
-	}
-	if inWords {
-		switch kind {
-		case "class", "struct", "interface", "trait", "impl", "module", "enum", "type":
-			m *= 0.8
-		case "const":
-			m *= 0.8 * 0.5
-		case "var":
-			m *= 0.5
-		}
-	}
-	return m
+// weigh is a hit's score weighed by its kind as local search's fusion
+// weighs it (search.KindPrior).
+func weigh(score float64, props map[string]any, inWords bool) float64 {
+	return score * search.KindPrior(str(props, "kind"), inWords)
 }

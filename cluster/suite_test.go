@@ -10,8 +10,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/suite"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/search"
 )
 
@@ -70,7 +70,7 @@ func TestRemoteSuite(t *testing.T) {
 			}
 			var s score
 			for _, q := range qs {
-				res, err := search.Search(ctx, repo, search.Options{Query: q.Query, K: 10, Embedder: embed.Default(), NoIndex: true, MaxLines: 1})
+				res, err := search.SearchIndexed(ctx, repo, search.Options{Query: q.Query, K: 10, Embedder: embed.Default(), MaxLines: 1})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/store"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	userq "github.com/bcindex/bcindex/query"
 )
 

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/llm"
 )
 
@@ -54,7 +54,7 @@ type model struct {
 	say   map[string]string // name → its summary, instead of "Summary of NAME, a KIND."
 }
 
-func (m *model) answer(req llm.Request) chattest.Step {
+func (m *model) answer(req chattest.Request) chattest.Step {
 	user := req.Messages[len(req.Messages)-1].Content
 	var chunks []map[string]any
 	m.mu.Lock()
@@ -111,7 +111,7 @@ func TestEnhanceOrderParentsAndOnce(t *testing.T) {
 		t.Fatalf("order %v, %d blocks", names, micro)
 	}
 	m := &model{}
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step { return m.answer(req) })
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step { return m.answer(req) })
 	st := Store{IndexDir: repo.IndexDir}
 	stats, err := Run(context.Background(), newClient(t, s), st, items, Options{Batch: 3})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestEnhanceMalformed(t *testing.T) {
 	items, _ := Collect(context.Background(), repo, nil, 1<<20)
 	items = items[:4] // the definitions
 	m := &model{}
-	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(n int, req chattest.Request) chattest.Step {
 		switch n {
 		case 0:
 			return chattest.Text(`{"chunks":[{"id":1,"summary":"cut`)
@@ -186,10 +186,10 @@ func TestEnhanceResume(t *testing.T) {
 	// until the cancelled run has returned, so the run can never receive
 	// it, however the machine schedules the two sides.
 	released := make(chan struct{})
-	s := chattest.NewFunc(t, func(n int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(n int, req chattest.Request) chattest.Step {
 		if n == 1 {
 			cancel()
-			return func(http.ResponseWriter, llm.Request) { <-released }
+			return func(http.ResponseWriter, chattest.Request) { <-released }
 		}
 		return m.answer(req)
 	})
@@ -221,7 +221,7 @@ func TestEnhanceBudgetsAndRefs(t *testing.T) {
 	repo, r := fixture(t)
 	items, _ := Collect(context.Background(), repo, nil, 1<<20)
 	m := &model{}
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step { return m.answer(req) })
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step { return m.answer(req) })
 	st := Store{IndexDir: repo.IndexDir}
 	stats, err := Run(context.Background(), newClient(t, s), st, items, Options{DryRun: true})
 	if err != nil || stats.ToDo != len(items) || stats.EstTokens < 100 || len(s.Requests()) != 0 {
@@ -252,5 +252,31 @@ func TestEnhanceBudgetsAndRefs(t *testing.T) {
 	stats, err = Run(context.Background(), newClient(t, s), st, items2, Options{})
 	if err != nil || stats.Enhanced != 1 || strings.Join(m.asked, " ") != "Extra" {
 		t.Errorf("%+v, %v, asked %v", stats, err, m.asked)
+	}
+}
+
+// A service that answers no request usefully (here: not JSON at all) stops
+// the run after a few batches with an error that says why, instead of
+// being asked for every chunk and reporting success.
+func TestEnhanceAllFailed(t *testing.T) {
+	repo, _ := fixture(t)
+	items, _ := Collect(context.Background(), repo, nil, 1<<20)
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return chattest.Raw("<html>502 Bad Gateway</html>")
+	})
+	stats, err := Run(context.Background(), newClient(t, s), Store{IndexDir: repo.IndexDir}, items, Options{Batch: 1})
+	if !errors.Is(err, ErrNoSummaries) || !strings.Contains(err.Error(), "502 Bad Gateway") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(items) <= giveUpAfter || stats.Requests != 2*giveUpAfter || stats.Enhanced != 0 {
+		t.Errorf("%d items, stats %+v", len(items), stats)
+	}
+	// Answers that are JSON but hold no valid summary fail the same way.
+	s = chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return chattest.Text(`{"chunks":[{"id":1,"summary":"short"}]}`)
+	})
+	_, err = Run(context.Background(), newClient(t, s), Store{IndexDir: repo.IndexDir}, items[:1], Options{})
+	if !errors.Is(err, ErrNoSummaries) || !strings.Contains(err.Error(), "10 or more characters") {
+		t.Errorf("err = %v", err)
 	}
 }

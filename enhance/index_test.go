@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
@@ -25,7 +25,7 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 	}
 	// helper's summary says what its code never does.
 	m := &model{say: map[string]string{"helper": "Negotiates the mailbox heartbeat with the remote peer."}}
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step { return m.answer(req) })
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step { return m.answer(req) })
 	st := Store{IndexDir: repo.IndexDir}
 	emb := embed.Default()
 	stats, err := Run(context.Background(), newClient(t, s), st, items, Options{Embedder: emb})
@@ -40,8 +40,12 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 		t.Fatalf("stats %+v; index header %+v with %d entries", stats, x.Header, x.Len())
 	}
 
+	// As `git bcindex search` does: the revision indexed first.
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		t.Fatal(err)
+	}
 	q := search.Options{Query: "negotiate mailbox heartbeat", Mode: search.ModeText, Embedder: emb}
-	res, err := search.Search(context.Background(), repo, q)
+	res, err := search.SearchIndexed(context.Background(), repo, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +53,7 @@ func TestEnhanceIndexesSummariesForSearch(t *testing.T) {
 		t.Fatalf("hits %+v, want helper with its summary first", res.Hits)
 	}
 	q.NoSummaries = true
-	if res, err := search.Search(context.Background(), repo, q); err != nil || len(res.Hits) > 0 && res.Hits[0].Name == "helper" {
+	if res, err := search.SearchIndexed(context.Background(), repo, q); err != nil || len(res.Hits) > 0 && res.Hits[0].Name == "helper" {
 		t.Errorf("without summaries: %v, %+v", err, res)
 	}
 

@@ -40,6 +40,15 @@ type Stats struct {
 	Searched  int  `json:"searched"`   // summaries search ranks with (Reindex) after the run
 }
 
+// ErrNoSummaries reports a run in which no request brought back a usable
+// summary: the model or the service is not answering as asked.
+var ErrNoSummaries = errors.New("no request brought back a usable summary")
+
+// giveUpAfter is how many batches in a row may fail, before any has
+// succeeded, until the run stops: a service that answers nonsense once
+// per batch would otherwise be asked for every chunk.
+const giveUpAfter = 3
+
 // answerTokens estimates the answer to one chunk.
 const answerTokens = 90
 
@@ -84,7 +93,8 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 	}
 	parents := map[[16]byte]Summary{}
 	w := &writer{st: st, model: client.Model(), pending: map[[16]byte]Summary{}, last: time.Now()}
-	handled := 0
+	handled, failed := 0, 0
+	var why error // the last reason a batch brought nothing
 	for _, b := range batches {
 		if opts.BudgetTokens > 0 && s.Tokens+estimate(b) > opts.BudgetTokens {
 			s.Budget = true
@@ -98,7 +108,7 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 				return s, err
 			}
 		}
-		sums, err := summarise(ctx, client, b, parents, &s)
+		sums, bad, err := summarise(ctx, client, b, parents, &s)
 		for h, sum := range sums {
 			parents[h] = sum
 			w.pending[h] = sum
@@ -112,6 +122,14 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 			return s, err
 		}
 		s.Skipped += len(b) - len(sums)
+		if len(sums) == 0 {
+			failed, why = failed+1, bad
+		} else {
+			failed = 0
+		}
+		if s.Enhanced == 0 && failed >= giveUpAfter {
+			return s, noSummaries(s, why)
+		}
 		if time.Since(w.last) >= flushEvery {
 			if err := w.flush(ctx); err != nil {
 				return s, err
@@ -125,7 +143,17 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 	if err := w.flush(ctx); err != nil {
 		return s, err
 	}
+	if s.Enhanced == 0 && s.Requests > 0 {
+		return s, noSummaries(s, why)
+	}
 	return s, s.reindex(ctx, st, client.Model(), opts.Embedder)
+}
+
+func noSummaries(s Stats, why error) error {
+	if why == nil {
+		why = errors.New("the answers held no valid summary (each needs a summary of 10 or more characters; definitions a purpose and three keywords)")
+	}
+	return fmt.Errorf("enhance: %w in %d requests; stopped: %v", ErrNoSummaries, s.Requests, why)
 }
 
 // reindex brings the summary index search reads up to date with the
@@ -162,9 +190,9 @@ func (w *writer) flush(ctx context.Context) error {
 }
 
 // summarise asks for a batch; the chunks a malformed answer leaves out are
-// asked for once more.
-func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[16]byte]Summary, s *Stats) (map[[16]byte]Summary, error) {
-	out := map[[16]byte]Summary{}
+// asked for once more. bad is why the last answer was unusable, if it was.
+func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[16]byte]Summary, s *Stats) (out map[[16]byte]Summary, bad, err error) {
+	out = map[[16]byte]Summary{}
 	pending := b
 	for try := 0; try < 2 && len(pending) > 0; try++ {
 		// The output cap is a guard against a model that never stops, with
@@ -172,13 +200,14 @@ func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[1
 		reply, err := client.Chat(ctx, llm.Request{Messages: prompt(pending, parents),
 			ResponseFormat: &llm.ResponseFormat{Type: "json_object"}, MaxTokens: answerTokens*len(pending)*3 + 400})
 		if err != nil && !errors.Is(err, llm.ErrMalformed) {
-			return out, fmt.Errorf("enhance: %w", err)
+			return out, nil, fmt.Errorf("enhance: %w", err)
 		}
 		s.Requests++
 		s.Tokens += reply.Usage.TotalTokens
 		var got map[int]Summary
+		bad = err
 		if err == nil {
-			got, _ = parse(reply, pending)
+			got, bad = parse(reply, pending)
 		}
 		var again []Item
 		for i, it := range pending {
@@ -190,7 +219,7 @@ func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[1
 		}
 		pending = again
 	}
-	return out, nil
+	return out, bad, nil
 }
 
 // loadParents reads the stored summaries of the micro chunks' parents that

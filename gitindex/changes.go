@@ -38,3 +38,23 @@ func (r *Repo) FileChanges(ctx context.Context, from, to plumbing.Hash) ([]FileC
 func (r *Repo) WalkFirstParent(ctx context.Context, from plumbing.Hash, fn func(*object.Commit) bool) error {
 	return r.walkFirstParent(ctx, from, fn)
 }
+
+// ChangedEntries returns the indexable entries of b whose path is new or
+// whose blob differs from a's.
+func ChangedEntries(a, b *Listing) []Entry {
+	var out []Entry
+	i := 0
+	for _, e := range b.Entries {
+		for i < len(a.Entries) && a.Entries[i].Path < e.Path {
+			i++
+		}
+		if e.Skip != SkipNone {
+			continue
+		}
+		if i < len(a.Entries) && a.Entries[i].Path == e.Path && a.Entries[i].Blob == e.Blob {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

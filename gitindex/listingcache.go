@@ -2,12 +2,12 @@ package gitindex
 
 import (
 	"encoding/binary"
-	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -34,8 +34,8 @@ func writeListing(indexDir string, l *Listing) error {
 			buf := append([]byte(deltaMagic), b.Tree[:]...)
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
-			buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
-			return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
+			buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
+			return atomicfile.Cache(ListingPath(indexDir, l.Tree), buf)
 		}
 		l.base = nil
 	}
@@ -43,8 +43,8 @@ func writeListing(indexDir string, l *Listing) error {
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
-	return WriteCacheFile(ListingPath(indexDir, l.Tree), buf)
+	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
+	return atomicfile.Cache(ListingPath(indexDir, l.Tree), buf)
 }
 
 // derivedListing returns an empty listing of tree to be derived from from:
@@ -152,44 +152,4 @@ func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	var h plumbing.Hash
 	copy(h[:], head[len(deltaMagic):])
 	return h, true
-}
-
-// castagnoli is the CRC-32C table for listing checksums.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// WriteCacheFile writes a file that can be rebuilt (a tree listing)
-// atomically for concurrent readers, but without fsync: after a crash a
-// damaged file fails its checksum and is rebuilt, so a sync on every run
-// would buy nothing.
-func WriteCacheFile(p string, data []byte) error { return writeRenamed(p, data, false) }
-
-// WriteFileAtomic writes a file through a temporary file, synced before it
-// is renamed into place: readers see the old content or the new, never a
-// part.
-func WriteFileAtomic(p string, data []byte) error { return writeRenamed(p, data, true) }
-
-func writeRenamed(p string, data []byte, sync bool) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-"+filepath.Base(p)+"-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil && sync {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, p)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", p, werr)
-	}
-	return nil
 }

@@ -3,9 +3,9 @@ package gitindex
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"unsafe"
 
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -51,7 +51,7 @@ func (ld *listingLoader) read(tree plumbing.Hash, depth int) (*Listing, error) {
 		return nil, fmt.Errorf("tree listing %s: bad header", tree)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if checksum.Sum(body) != sum {
 		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
 	}
 	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}

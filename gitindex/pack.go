@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bcindex/bcindex/internal/mmap"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -213,5 +214,12 @@ func mapPath(p string) ([]byte, func([]byte) error) {
 	if err != nil || fi.Size() == 0 || int64(int(fi.Size())) != fi.Size() {
 		return nil, nil
 	}
-	return mapFile(f, int(fi.Size()))
+	if !mmap.Supported {
+		return nil, nil // packed objects are read through go-git
+	}
+	data, err := mmap.Map(f, 0, int(fi.Size()))
+	if err != nil {
+		return nil, nil
+	}
+	return data, mmap.Unmap
 }

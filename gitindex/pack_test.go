@@ -17,7 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // history commits versions of a few files that git stores as deltas of one

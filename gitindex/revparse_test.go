@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // revParseRepo builds a clone with history, tags, an upstream and a reflog

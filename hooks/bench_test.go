@@ -16,7 +16,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/hooks"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // BenchmarkHooks measures, on a repository of real code nobody here wrote

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/gofrs/flock"
 )
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -51,7 +52,7 @@ func (ix *Indexer) segmentsWithoutVectors(m *store.Manifest) []string {
 	}
 	var out []string
 	for _, id := range m.Segments {
-		_, err := os.Stat(store.SegmentFile(ix.repo.IndexDir, id, store.VectorFileName(ix.opts.Embedder.ID())))
+		_, err := os.Stat(segment.File(ix.repo.IndexDir, id, segment.VectorFileName(ix.opts.Embedder.ID())))
 		if errors.Is(err, fs.ErrNotExist) {
 			out = append(out, id)
 		}
@@ -65,7 +66,7 @@ func (ix *Indexer) segmentsWithoutVectors(m *store.Manifest) []string {
 const backfillBatch = 512
 
 func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored *storedVectors, id string, emb embed.Embedder, sum *Summary) error {
-	ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+	ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, segment.ChunksFile))
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 		if n == 0 {
 			continue
 		}
-		rows := make([]store.Row, n)
+		rows := make([]segment.Row, n)
 		var missing []int
 		for i := range rows {
 			rows[i] = ct.RowDetail(first + i)
@@ -143,16 +144,16 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 	if err := flush(); err != nil {
 		return err
 	}
-	name := store.VectorFileName(emb.ID())
-	enc, err := storeVectors(st, id, map[string]*vecRows{name: {dim: emb.Dim(), q: vecs, scales: scales}})
+	name := segment.VectorFileName(emb.ID())
+	enc, err := storeVectors(st, id, map[string]*segment.VectorRows{name: {Dim: emb.Dim(), Q: vecs, Scales: scales}})
 	if err != nil {
 		return err
 	}
 	dir := filepath.Join(ix.repo.IndexDir, "segments", id)
-	if err := writeLocators(dir, enc); err != nil {
+	if err := segment.WriteLocators(dir, enc); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return segment.SyncDir(dir)
 }
 
 // pendingVectors are the chunks of a backfill waiting for one Embed call.
@@ -163,7 +164,7 @@ type pendingVectors struct {
 
 // fileFromRows rebuilds the chunk list of one blob from its segment rows,
 // enough for chunk.IndexText.
-func fileFromRows(rows []store.Row, first int) chunk.File {
+func fileFromRows(rows []segment.Row, first int) chunk.File {
 	f := chunk.File{Chunks: make([]chunk.Chunk, len(rows))}
 	for i, r := range rows {
 		parent := -1

@@ -12,7 +12,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 func treeOf(t *testing.T, repo *gitindex.Repo, rev string) plumbing.Hash {

@@ -12,7 +12,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -160,14 +161,14 @@ func openSnap(t *testing.T, dir string, emb embed.Embedder) *store.Snapshot {
 
 // blobRows returns a blob's rows with their details, parents counted from
 // the blob's first row and the segment's blob number cleared.
-func blobRows(t *testing.T, snap *store.Snapshot, sha string) []store.Row {
+func blobRows(t *testing.T, snap *store.Snapshot, sha string) []segment.Row {
 	t.Helper()
 	loc, ok := snap.FindBlob(hashOf(t, sha))
 	if !ok {
 		t.Fatalf("blob %s not indexed", sha)
 	}
 	seg := snap.Segments[loc.Seg]
-	rows := make([]store.Row, loc.N)
+	rows := make([]segment.Row, loc.N)
 	for i := range rows {
 		r := seg.RowDetail(loc.First + i)
 		r.Blob = 0

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -56,7 +57,7 @@ func SyntaxErrors(r *gitindex.Repo, rev string) ([]FileError, error) {
 
 // firstErrorDetail returns the first syntax-error description among a
 // blob's rows (the file chunk carries it when the file fell back to windows).
-func firstErrorDetail(seg *store.Segment, loc store.BlobLoc) string {
+func firstErrorDetail(seg *segment.Segment, loc store.BlobLoc) string {
 	for row := loc.First; row < loc.First+loc.N; row++ {
 		if d := seg.RowDetail(row).Meta().ErrorDetail; d != "" {
 			return d

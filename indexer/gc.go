@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -230,7 +231,7 @@ func (ix *Indexer) compact(st *store.Store, m *store.Manifest, live map[plumbing
 	ix.removeOrphans(m)
 	keepBlob := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
 	keepModel := func(file string) bool {
-		return ix.opts.Embedder != nil && file == store.VectorFileName(ix.opts.Embedder.ID())
+		return ix.opts.Embedder != nil && file == segment.VectorFileName(ix.opts.Embedder.ID())
 	}
 	if err := ix.mergeSegments(st, m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
 		return fmt.Errorf("gc: rewrite segments: %w", err)

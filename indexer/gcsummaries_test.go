@@ -8,7 +8,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -69,8 +70,8 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	g := func(model string, prompt int) store.GeneratedSummary {
 		return store.GeneratedSummary{Summary: "What the code does, at length.", Model: model, Prompt: prompt, Generated: true}
 	}
-	putSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m1", 1), dead: g("m1", 1), never: g("m1", 1)})
-	putSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m2", 2), dead: g("m2", 2)})
+	storetest.PutSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m1", 1), dead: g("m1", 1), never: g("m1", 1)})
+	storetest.PutSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m2", 2), dead: g("m2", 2)})
 	err = store.WriteSummaryIndex(repo.IndexDir, store.SummaryIndexHeader{Model: "m1", Prompt: 1}, []store.SummaryEntry{
 		{Hash: live, Summary: g("m1", 1)}, {Hash: dead, Summary: g("m1", 1)}, {Hash: never, Summary: g("m1", 1)}})
 	if err != nil {
@@ -90,7 +91,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 		model  string
 		prompt int
 	}{{"m1", 1}, {"m2", 2}} {
-		got := storedSummaries(t, repo, m.model, m.prompt)
+		got := storetest.StoredSummaries(t, repo, m.model, m.prompt)
 		if _, ok := got[dead]; ok || got[live].Summary == "" {
 			t.Errorf("%s p%d after gc: dead one kept %v, live one kept %v", m.model, m.prompt, ok, got[live].Summary != "")
 		}
@@ -99,7 +100,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := storedSummaries(t, repo, "m1", 1)[never]; !ok {
+	if _, ok := storetest.StoredSummaries(t, repo, "m1", 1)[never]; !ok {
 		t.Error("gc dropped the summary of a text no segment holds")
 	}
 	_, kept := x.ByHash[live]

@@ -13,7 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -54,26 +54,9 @@ func indexRevs(t *testing.T, dir string, emb embed.Embedder, revs ...string) *Su
 	return sum
 }
 
-const goFile = `package calc
+const goFile = gittest.CalcGo
 
-// Add returns the sum of a and b.
-func Add(a, b int) int {
-	return a + b
-}
-
-// Mul returns the product of a and b.
-func Mul(a, b int) int {
-	return a * b
-}
-`
-
-func manyFiles(n int) map[string]string {
-	files := map[string]string{}
-	for i := 0; i < n; i++ {
-		files[fmt.Sprintf("pkg%d/f%d.go", i%10, i)] = fmt.Sprintf("package pkg%d\n\n// F%d does thing %d.\nfunc F%d() int { return %d }\n", i%10, i, i, i, i)
-	}
-	return files
-}
+func manyFiles(n int) map[string]string { return gittest.ManyFiles(n) }
 
 func TestIndexProcessesOnlyNewBlobs(t *testing.T) {
 	r := gittest.New(t)

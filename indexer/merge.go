@@ -1,21 +1,15 @@
 package indexer
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
 
 // maxSegments is how many segments may be live before the indexer merges
@@ -36,7 +30,7 @@ func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error 
 	}
 	var segs []sized
 	for _, id := range m.Segments {
-		ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
+		ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, segment.ChunksFile))
 		if err != nil {
 			return err
 		}
@@ -59,21 +53,19 @@ func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error 
 // file name (nil accepts all). The merged segments' vectors leave Badger.
 func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	var (
-		seg    store.SegmentWriter
-		lw     = lexical.NewWriter()
-		gw     = ngram.NewWriter()
-		vecs   = map[string]*vecRows{}
+		seg    = segment.NewWriter(0)
+		vecs   = map[string]*segment.VectorRows{}
 		models []string
 	)
 	for k, id := range ids {
-		names, err := vectorFiles(ix.repo.IndexDir, id)
+		names, err := segment.VectorFiles(ix.repo.IndexDir, id)
 		if err != nil {
 			return err
 		}
 		if k == 0 {
 			models = names
 		} else {
-			models = intersect(models, names)
+			models = segment.Intersect(models, names)
 		}
 	}
 	if keepModel != nil {
@@ -86,7 +78,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		models = kept
 	}
 	for _, id := range ids {
-		if err := ix.appendSegment(id, models, keep, &seg, lw, gw, vecs); err != nil {
+		if err := seg.Append(ix.repo.IndexDir, id, models, keep, vecs); err != nil {
 			return fmt.Errorf("merge segment %s: %w", id, err)
 		}
 	}
@@ -100,16 +92,16 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 			next.Segments = append(next.Segments, id)
 		}
 	}
-	if len(seg.Blobs) > 0 {
+	if seg.Blobs() > 0 {
 		id := fmt.Sprintf("%08d", m.Next)
 		enc, err := storeVectors(st, id, vecs)
 		if err != nil {
 			return err
 		}
 		dir := filepath.Join(ix.repo.IndexDir, "segments", id)
-		err = writeLocators(dir, enc)
+		err = segment.WriteLocators(dir, enc)
 		if err == nil {
-			err = writeSegmentFiles(dir, &seg, lw, gw)
+			err = seg.WriteFiles(dir)
 		}
 		if err != nil {
 			os.RemoveAll(dir)
@@ -128,118 +120,4 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
 	}
 	return st.DeleteSegmentVectors(ids)
-}
-
-// appendSegment copies the kept blobs of one segment into the writers.
-func (ix *Indexer) appendSegment(id string, models []string, keep func(plumbing.Hash) bool, seg *store.SegmentWriter, lw *lexical.Writer, gw *ngram.Writer, vecs map[string]*vecRows) error {
-	ct, err := store.OpenChunkTable(store.SegmentFile(ix.repo.IndexDir, id, "chunks.bin"))
-	if err != nil {
-		return err
-	}
-	defer ct.Close()
-	lex, err := lexical.Open(store.SegmentFile(ix.repo.IndexDir, id, "lex.bin"))
-	if err != nil {
-		return err
-	}
-	defer lex.Close()
-	grams, err := ngram.Open(store.SegmentFile(ix.repo.IndexDir, id, store.GramsFile))
-	if err != nil {
-		return err
-	}
-	defer grams.Close()
-	var keepSHA func([20]byte) bool
-	if keep != nil {
-		keepSHA = func(sha [20]byte) bool { return keep(plumbing.Hash(sha)) }
-	}
-	if err := gw.Append(grams, func(b int) [20]byte { return ct.BlobSHA(b) }, keepSHA); err != nil {
-		return err
-	}
-	srcVecs := map[string]*vector.Segment{}
-	for _, name := range models {
-		vs, err := store.OpenSegmentVectors(ix.repo.IndexDir, id, name)
-		if err != nil {
-			return err
-		}
-		defer vs.Close()
-		srcVecs[name] = vs
-		if vecs[name] == nil {
-			vecs[name] = &vecRows{dim: vs.Dim()}
-		}
-	}
-	// Blobs in row order, so that old rows map to increasing new rows.
-	order := make([]int, ct.Nblobs)
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool {
-		fa, _ := ct.BlobRange(order[a])
-		fb, _ := ct.BlobRange(order[b])
-		return fa < fb
-	})
-	rowMap := make([]int32, ct.Nrows)
-	for i := range rowMap {
-		rowMap[i] = -1
-	}
-	for _, b := range order {
-		sha := ct.BlobSHA(b)
-		if keep != nil && !keep(sha) {
-			continue
-		}
-		first, n := ct.BlobRange(b)
-		info := ct.BlobInfo(b)
-		base := len(seg.Rows)
-		details, err := ct.DetailFrame(b)
-		if err != nil {
-			return err
-		}
-		details = bytes.Clone(details) // the source is unmapped before the merged segment is written
-		rows := make([]store.Row, n)
-		for i := range rows {
-			r := ct.Row(first + i)
-			if r.Parent >= 0 {
-				r.Parent = r.Parent - first + base
-			}
-			rows[i] = r
-			rowMap[first+i] = int32(base + i)
-			for name, vs := range srcVecs {
-				q, s, err := vs.RowErr(first + i)
-				if err != nil {
-					return fmt.Errorf("read vectors: %w", err)
-				}
-				vecs[name].q = append(vecs[name].q, q)
-				vecs[name].scales = append(vecs[name].scales, s)
-			}
-		}
-		seg.AddBlobDetails(sha, info, rows, details)
-	}
-	return lw.Append(lex, rowMap)
-}
-
-// vectorFiles lists a segment's vector locators.
-func vectorFiles(indexDir, id string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(indexDir, "segments", id))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "vec-") && strings.HasSuffix(e.Name(), ".loc") {
-			out = append(out, e.Name())
-		}
-	}
-	return out, nil
-}
-
-func intersect(a, b []string) []string {
-	set := map[string]bool{}
-	for _, x := range b {
-		set[x] = true
-	}
-	var out []string
-	for _, x := range a {
-		if set[x] {
-			out = append(out, x)
-		}
-	}
-	return out
 }

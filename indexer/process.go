@@ -49,7 +49,8 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	f, ok := chunk.File{}, false
 	var known *segVectors // the previous version's vectors, by content hash
 	if prev != nil {
-		if pf, found := snap.BlobFile(prev.sha); found {
+		if rows, first, info, found := snap.BlobRows(prev.sha); found {
+			pf := chunk.Stored(first, rows, info)
 			// The docs of the previous rows are clipped as segments store
 			// them; the chunks Edit keeps carry them clipped, and the
 			// segment writer clips them the same way.

@@ -3,6 +3,7 @@ package indexer
 import (
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -33,7 +34,7 @@ func prevVectors(snap *store.Snapshot, sha plumbing.Hash) *segVectors {
 
 // segVectors are the rows of one blob in a segment, by content hash.
 type segVectors struct {
-	seg  *store.Segment
+	seg  *segment.Segment
 	rows map[[16]byte]int
 }
 

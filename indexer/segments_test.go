@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -20,7 +21,7 @@ func TestCorruptSegmentIsReported(t *testing.T) {
 	indexRevs(t, r.Dir, nil, "HEAD")
 	repo, _ := gitindex.OpenRepo(r.Dir)
 	m, _ := store.ReadManifest(repo.IndexDir)
-	p := store.SegmentFile(repo.IndexDir, m.Segments[0], "chunks.bin")
+	p := segment.File(repo.IndexDir, m.Segments[0], "chunks.bin")
 	if err := os.WriteFile(p, []byte("BCSEG001garbage-that-is-long-enough-to-pass-the-size-check-000000000"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -82,12 +83,12 @@ func TestBlobIndexFindsEveryBlob(t *testing.T) {
 	}
 	for _, n := range []int{0, 1, 2, 3, 100, 5000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			var w store.SegmentWriter
+			var w segment.TableWriter
 			shas := map[[20]byte]bool{}
 			add := func(sha [20]byte) {
 				if !shas[sha] {
 					shas[sha] = true
-					w.AddBlob(sha, store.BlobInfo{}, []store.Row{{Parent: -1, Kind: "file"}})
+					w.AddBlob(sha, segment.BlobInfo{}, []segment.Row{{Parent: -1, Kind: "file"}})
 				}
 			}
 			for i := 0; i < n; i++ {
@@ -98,7 +99,7 @@ func TestBlobIndexFindsEveryBlob(t *testing.T) {
 					add(edge(0xff, i))
 				}
 			}
-			ct, err := store.ParseChunkTable(w.Encode())
+			ct, err := segment.ParseTable(w.Encode())
 			if err != nil {
 				t.Fatal(err)
 			}

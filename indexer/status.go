@@ -10,6 +10,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -117,7 +118,7 @@ func StatusOf(r *gitindex.Repo, rev, model string) (*Status, error) {
 	_, serr := store.ReadManifest(r.IndexDir)
 	st.Indexed = st.Pending == 0 && serr == nil
 	st.VectorsMissing = model != "" && st.Vectors < st.Embeddable
-	st.ModelLabel = store.VectorFileLabel(model)
+	st.ModelLabel = segment.VectorFileLabel(segment.VectorFileName(model))
 	return st, nil
 }
 

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -21,17 +22,17 @@ func TestWrittenSegmentsAreRecordedVerified(t *testing.T) {
 	emb := embed.Default()
 	repo, m := indexHEAD(t, r.Dir, emb)
 	id := m.Segments[0]
-	rec, err := os.ReadFile(store.SegmentFile(repo.IndexDir, id, "verified"))
+	rec, err := os.ReadFile(segment.File(repo.IndexDir, id, "verified"))
 	if err != nil {
 		t.Fatalf("no record of verified files after the run that wrote them: %v", err)
 	}
-	for _, name := range []string{"chunks.bin", "lex.bin", store.VectorFileName(emb.ID()) + "#0"} {
+	for _, name := range []string{"chunks.bin", "lex.bin", segment.VectorFileName(emb.ID()) + "#0"} {
 		if !strings.Contains(string(rec), name+"\t") {
 			t.Errorf("%s not recorded as verified:\n%s", name, rec)
 		}
 	}
 
-	p := store.SegmentFile(repo.IndexDir, id, "chunks.bin")
+	p := segment.File(repo.IndexDir, id, "chunks.bin")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)

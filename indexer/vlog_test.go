@@ -13,7 +13,8 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
@@ -59,8 +60,8 @@ func TestVectorsAreStoredOnceInBadger(t *testing.T) {
 	if len(m.Segments) != 1 {
 		t.Fatalf("manifest %v", m)
 	}
-	id, name := m.Segments[0], store.VectorFileName(emb.ID())
-	l, err := store.ReadLocator(store.SegmentFile(repo.IndexDir, id, name))
+	id, name := m.Segments[0], segment.VectorFileName(emb.ID())
+	l, err := segment.ReadLocator(segment.File(repo.IndexDir, id, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestVectorsAreStoredOnceInBadger(t *testing.T) {
 	}
 	mapped := make([][]byte, len(l.Parts))
 	for i, p := range l.Parts {
-		b, err := os.ReadFile(store.VlogPath(repo.IndexDir, p.Fid))
+		b, err := os.ReadFile(segment.VlogPath(repo.IndexDir, p.Fid))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,13 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
 
 // maxDocBytes caps the doc comment kept in a segment row for display; the
@@ -30,9 +26,7 @@ type runWriter struct {
 	store     *store.Store
 	m         *store.Manifest
 	batch     *store.Batch
-	seg       store.SegmentWriter
-	lex       *lexical.Writer
-	grams     *ngram.Writer
+	seg       *segment.Writer
 	stored    *storedVectors // learns the vectors the run computed
 	vecs      [][]int8
 	scales    []float32
@@ -43,8 +37,7 @@ type runWriter struct {
 
 func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest, blobs int) *runWriter {
 	w := &runWriter{ix: ix, store: st, m: m, batch: st.NewBatch(), left: blobs, published: time.Now()}
-	w.lex = w.newLexical()
-	w.grams = ngram.NewWriter()
+	w.seg = w.newSegment()
 	return w
 }
 
@@ -57,44 +50,37 @@ const (
 	maxTerms     = 1 << 17
 )
 
-// newLexical returns the postings writer of the next segment, sized for
-// the blobs it will hold.
-func (w *runWriter) newLexical() *lexical.Writer {
-	return lexical.NewWriterSize(min(min(w.left, w.ix.opts.CheckpointBlobs)*termsPerBlob, maxTerms))
+// newSegment returns the writer of the next segment, its postings sized
+// for the blobs it will hold.
+func (w *runWriter) newSegment() *segment.Writer {
+	return segment.NewWriter(min(min(w.left, w.ix.opts.CheckpointBlobs)*termsPerBlob, maxTerms))
 }
 
 func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	if err := w.batch.PutBlob(r.sha, r.rec); err != nil {
 		return err
 	}
-	base := len(w.seg.Rows)
-	rows := make([]store.Row, len(r.rec.Chunks))
+	base := w.seg.Rows()
+	rows := make([]segment.Row, len(r.rec.Chunks))
 	for i, c := range r.rec.Chunks {
 		parent := -1
 		if c.Parent >= 0 {
 			parent = base + c.Parent
 		}
-		rows[i] = store.Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
+		rows[i] = segment.Row{Parent: parent, Kind: c.Kind, Language: r.rec.Language, SyntaxError: c.SyntaxError,
 			Indexed: r.tokens[i] != nil, StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte,
 			EndByte: c.EndByte, Name: c.Name, Signature: c.Signature, Hash: c.Hash}
 		meta := c.Meta
-		meta.Doc = store.Clip(c.Doc, maxDocBytes)
-		rows[i].MetaBytes = store.EncodeMeta(meta)
-		if r.tokens[i] != nil {
-			w.lex.Add(base+i, r.tokens[i])
-		}
+		meta.Doc = segment.Clip(c.Doc, maxDocBytes)
+		rows[i].MetaBytes = segment.EncodeMeta(meta)
 		w.vecs = append(w.vecs, r.vectors[i])
 		w.scales = append(w.scales, r.scales[i])
 		if c.Hash != ([16]byte{}) {
 			w.stored.remember(c.Hash, r.vectors[i], r.scales[i])
 		}
 	}
-	if r.grams != nil {
-		w.grams.Add(r.sha, r.grams)
-	} else if r.binary {
-		w.grams.AddBinary(r.sha)
-	}
-	w.seg.AddBlob(r.sha, store.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}, rows)
+	info := segment.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}
+	w.seg.Add(r.sha, info, rows, r.tokens, r.grams, r.binary)
 	w.pending++
 	w.left--
 	if r.exactOnly {
@@ -134,11 +120,11 @@ func (w *runWriter) publish(flushed func()) error {
 		return nil
 	}
 	id := fmt.Sprintf("%08d", w.m.Next)
-	vecs := map[string]*vecRows{}
+	vecs := map[string]*segment.VectorRows{}
 	if emb := w.ix.opts.Embedder; emb != nil {
-		vecs[store.VectorFileName(emb.ID())] = &vecRows{dim: emb.Dim(), q: w.vecs, scales: w.scales}
+		vecs[segment.VectorFileName(emb.ID())] = &segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales}
 	}
-	enc, err := encodeVectors(vecs)
+	enc, err := segment.EncodeVectors(vecs, store.MinPart)
 	if err != nil {
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -153,7 +139,7 @@ func (w *runWriter) publish(flushed func()) error {
 		return err
 	}
 	dir := filepath.Join(w.ix.repo.IndexDir, "segments", id)
-	if err := writeLocators(dir, enc); err != nil {
+	if err := segment.WriteLocators(dir, enc); err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -164,7 +150,7 @@ func (w *runWriter) publish(flushed func()) error {
 	case !merging:
 		flushed()
 	}
-	if err := writeSegmentFiles(dir, &w.seg, w.lex, w.grams); err != nil {
+	if err := w.seg.WriteFiles(dir); err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -181,56 +167,16 @@ func (w *runWriter) publish(flushed func()) error {
 	if flushed != nil && merging {
 		flushed()
 	}
-	w.seg = store.SegmentWriter{}
-	w.lex = w.newLexical()
-	w.grams = ngram.NewWriter()
+	w.seg = w.newSegment()
 	w.pending = 0
 	w.published = time.Now()
 	return nil
 }
 
-// vecRows are the vectors of one model for every row of a segment.
-type vecRows struct {
-	dim    int
-	q      [][]int8
-	scales []float32
-}
-
-// encodedVectors are one model's vectors of a segment as the parts Badger
-// stores, and once stored, where they are.
-type encodedVectors struct {
-	dim, rows int
-	parts     [][]byte
-	sizes     []int64 // each part without its padding
-	locs      []store.PartLoc
-}
-
-// encodeVectors encodes each vector file's rows as parts (keyed by file
-// name), releasing the rows of each part once it is encoded.
-func encodeVectors(vecs map[string]*vecRows) (map[string]*encodedVectors, error) {
-	out := map[string]*encodedVectors{}
-	for name, v := range vecs {
-		e := &encodedVectors{dim: v.dim, rows: len(v.q)}
-		per := vector.PartRows(v.dim)
-		for lo := 0; lo == 0 || lo < len(v.q); lo += per {
-			hi := min(len(v.q), lo+per)
-			p, err := vector.EncodeParts(v.dim, v.q[lo:hi], v.scales[lo:hi], store.MinPart)
-			if err != nil {
-				return nil, err
-			}
-			clear(v.q[lo:hi])
-			e.parts = append(e.parts, p[0])
-			e.sizes = append(e.sizes, vector.EncodedSize(v.dim, hi-lo))
-		}
-		out[name] = e
-	}
-	return out, nil
-}
-
 // putVectors adds a segment's encoded vectors to a batch.
-func putVectors(b *store.Batch, id string, enc map[string]*encodedVectors) error {
+func putVectors(b *store.Batch, id string, enc map[string]*segment.EncodedVectors) error {
 	for name, e := range enc {
-		if err := b.PutVectorParts(id, name, e.parts); err != nil {
+		if err := b.PutVectorParts(id, name, e.Parts); err != nil {
 			return err
 		}
 	}
@@ -239,21 +185,21 @@ func putVectors(b *store.Batch, id string, enc map[string]*encodedVectors) error
 
 // locateVectors finds where Badger stored the flushed parts, and drops the
 // parts' bytes.
-func locateVectors(st *store.Store, id string, enc map[string]*encodedVectors) error {
+func locateVectors(st *store.Store, id string, enc map[string]*segment.EncodedVectors) error {
 	for name, e := range enc {
-		locs, err := st.LocateVectorParts(id, name, e.parts, e.sizes)
+		locs, err := st.LocateVectorParts(id, name, e.Parts, e.Sizes)
 		if err != nil {
 			return err
 		}
-		e.locs, e.parts = locs, nil
+		e.Locs, e.Parts = locs, nil
 	}
 	return nil
 }
 
 // storeVectors stores a segment's vectors in Badger and finds where they
 // went, for a segment written outside a run (a merge, a backfill).
-func storeVectors(st *store.Store, id string, vecs map[string]*vecRows) (map[string]*encodedVectors, error) {
-	enc, err := encodeVectors(vecs)
+func storeVectors(st *store.Store, id string, vecs map[string]*segment.VectorRows) (map[string]*segment.EncodedVectors, error) {
+	enc, err := segment.EncodeVectors(vecs, store.MinPart)
 	if err != nil {
 		return nil, fmt.Errorf("write vectors of segment %s: %w", id, err)
 	}
@@ -269,56 +215,4 @@ func storeVectors(st *store.Store, id string, vecs map[string]*vecRows) (map[str
 		return nil, err
 	}
 	return enc, nil
-}
-
-// writeLocators writes a new segment's vector locators (one per model,
-// keyed by file name), first of its files: the store records the parts it
-// wrote as verified, once closed, in the segments whose locators name them.
-func writeLocators(dir string, enc map[string]*encodedVectors) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, e := range enc {
-		if err := store.WriteLocator(dir, name, e.dim, e.rows, e.locs); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeSegmentFiles completes a segment directory: chunk table, postings
-// and trigrams.
-func writeSegmentFiles(dir string, seg *store.SegmentWriter, lex *lexical.Writer, grams *ngram.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	// The files are independent: encoding one (sorting the postings,
-	// compressing details) overlaps with writing and syncing the other.
-	var g errgroup.Group
-	g.Go(func() error { return gitindex.WriteFileAtomic(filepath.Join(dir, "chunks.bin"), seg.Encode()) })
-	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, "lex.bin")) })
-	g.Go(func() error {
-		data, err := grams.Encode(len(seg.Blobs), seg.BlobIndex())
-		if err != nil {
-			return err
-		}
-		return gitindex.WriteFileAtomic(filepath.Join(dir, store.GramsFile), data)
-	})
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	if err := syncDir(dir); err != nil {
-		return err
-	}
-	store.RecordWritten(dir, "chunks.bin", "lex.bin", store.GramsFile)
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

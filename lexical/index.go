@@ -4,9 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"os"
+
+	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // ErrCorrupt is wrapped by every error about a malformed postings file.
@@ -52,16 +54,16 @@ func Open(path string) (*Index, error) {
 	if uint64(size) > math.MaxInt {
 		return nil, corrupt(path, "file too large (%d bytes)", size)
 	}
-	data, unmap, err := mapFile(f, int(size))
+	data, err := mmap.Map(f, 0, int(size))
 	if err != nil {
 		return nil, fmt.Errorf("lexical: %s: %w", path, err)
 	}
 	ix, err := parse(path, data)
 	if err != nil {
-		unmap(data)
+		mmap.Unmap(data)
 		return nil, err
 	}
-	ix.unmap = unmap
+	ix.unmap = mmap.Unmap
 	return ix, nil
 }
 
@@ -184,7 +186,7 @@ func (ix *Index) VerifyChecksum() error {
 	if ix.data == nil {
 		return fmt.Errorf("lexical: %s: index is closed", ix.path)
 	}
-	if got := crc32.Checksum(ix.data[headerSize:], castagnoli); got != ix.checksum {
+	if got := checksum.Sum(ix.data[headerSize:]); got != ix.checksum {
 		return corrupt(ix.path, "checksum mismatch (stored %08x, computed %08x)", ix.checksum, got)
 	}
 	return nil
@@ -196,7 +198,7 @@ func (ix *Index) Verify() error {
 	if ix.data == nil {
 		return fmt.Errorf("lexical: %s: index is closed", ix.path)
 	}
-	if got := crc32.Checksum(ix.data[headerSize:], castagnoli); got != ix.checksum {
+	if got := checksum.Sum(ix.data[headerSize:]); got != ix.checksum {
 		return corrupt(ix.path, "checksum mismatch (stored %08x, computed %08x)", ix.checksum, got)
 	}
 	c := ix.cursor(0)

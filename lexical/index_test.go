@@ -3,18 +3,19 @@ package lexical
 import (
 	"fmt"
 	"go/build"
-	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 func goroot() string { return build.Default.GOROOT }
 
-func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+func crc32c(b []byte) uint32 { return checksum.Sum(b) }
 
 type posting struct{ row, freq int }
 

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 const (
@@ -32,8 +33,6 @@ const (
 	// 2% smaller but lookups about a third slower.
 	blockTerms = 16
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Writer accumulates rows in memory and writes them as one postings file.
 // It is not safe for concurrent use.
@@ -269,7 +268,7 @@ func (w *Writer) encode(out io.Writer) ([]byte, error) {
 		}
 	}
 
-	cw := checksumWriter{w: out, crc: crc32.New(castagnoli)}
+	cw := checksumWriter{w: out, crc: checksum.New()}
 	cw.write(index)
 	cw.write(dict)
 	for _, id := range order {

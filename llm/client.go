@@ -16,8 +16,22 @@ type Client struct {
 	endpoint string // base URL without a trailing slash
 	model    string
 	keyEnv   string // the variable the key came from, for hints
+	timeout  time.Duration
 	api      *httpapi.Client
+
+	// Waiting, when set, is called every WaitEvery while a request is
+	// unanswered, with the time since it was sent: a command shows that it
+	// is waiting for the model rather than stuck.
+	Waiting   func(elapsed time.Duration)
+	WaitEvery time.Duration // 0: DefaultWaitEvery
 }
+
+// DefaultWaitEvery is how often Client.Waiting is called by default.
+const DefaultWaitEvery = 10 * time.Second
+
+// ErrTimeout reports a request the service did not answer within the
+// timeout (Config.Timeout).
+var ErrTimeout = httpapi.ErrTimeout
 
 // ErrAuth reports that the service rejected the key (HTTP 401 or 403).
 var ErrAuth = errors.New("chat service rejected the credentials")
@@ -29,8 +43,6 @@ var ErrQuota = errors.New("chat service quota exhausted")
 // the structure asked for.
 var ErrMalformed = errors.New("malformed answer")
 
-const defaultTimeout = 5 * time.Minute // a local model on a CPU is slow
-
 // New returns a client for cfg; it sends nothing.
 func New(cfg Config) (*Client, error) {
 	if err := cfg.check(); err != nil {
@@ -38,15 +50,20 @@ func New(cfg Config) (*Client, error) {
 	}
 	timeout := cfg.Timeout
 	if timeout == 0 {
-		timeout = defaultTimeout
+		timeout = DefaultTimeout
 	}
-	c := &Client{endpoint: cfg.URL, model: cfg.Model, keyEnv: cfg.KeyEnv}
-	c.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout}, Key: cfg.key(), Retry: httpapi.DefaultPolicy(), Describe: c.describe}
+	c := &Client{endpoint: cfg.URL, model: cfg.Model, keyEnv: cfg.KeyEnv, timeout: timeout}
+	retry := httpapi.DefaultPolicy()
 	if cfg.Retry != nil {
-		c.api.Retry = *cfg.Retry
+		retry = *cfg.Retry
 	}
+	retry.NoTimeoutRetry = true
+	c.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout}, Key: cfg.key(), Retry: retry, Describe: c.describe}
 	return c, nil
 }
+
+// Timeout is how long one request may take.
+func (c *Client) Timeout() time.Duration { return c.timeout }
 
 // Model returns the model name requests ask for.
 func (c *Client) Model() string { return c.model }
@@ -63,7 +80,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Reply, error) {
 	if len(req.Messages) == 0 {
 		return Reply{}, fmt.Errorf("chat: no messages")
 	}
+	stop := c.waiting()
 	body, err := c.api.Post(ctx, c.endpoint+"/chat/completions", req)
+	stop()
 	if err != nil {
 		return Reply{}, fmt.Errorf("chat with %s: %w", c.model, err)
 	}
@@ -82,6 +101,34 @@ func (c *Client) Chat(ctx context.Context, req Request) (Reply, error) {
 		r.Usage, r.Estimated = estimate(req, ch.Message), true
 	}
 	return r, nil
+}
+
+// waiting calls c.Waiting every WaitEvery until the returned stop is called.
+func (c *Client) waiting() (stop func()) {
+	if c.Waiting == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		every := c.WaitEvery
+		if every <= 0 {
+			every = DefaultWaitEvery
+		}
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				c.Waiting(time.Since(start))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // estimate counts about four bytes a token, for services that report no

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/chattest"
 	"github.com/bcindex/bcindex/internal/httpapi"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/llm"
 )
 
@@ -84,11 +84,13 @@ func TestChatRetries(t *testing.T) {
 	}
 }
 
-// A request that hangs past the timeout is retried, then given up.
+// A request that hangs past the timeout is cut, reported with the
+// timeout, and not tried again (a model slower than the timeout once would
+// be as slow again); meanwhile Waiting hears of it.
 func TestChatTimeout(t *testing.T) {
 	release := make(chan struct{})
-	s := chattest.NewFunc(t, func(int, llm.Request) chattest.Step {
-		return func(http.ResponseWriter, llm.Request) {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return func(http.ResponseWriter, chattest.Request) {
 			select {
 			case <-release:
 			case <-time.After(5 * time.Second):
@@ -98,15 +100,48 @@ func TestChatTimeout(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	p := httpapi.DefaultPolicy()
 	p.Attempts, p.Sleep = 2, func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	c, err := llm.New(llm.Config{URL: s.URL, Model: "m", Timeout: 50 * time.Millisecond, Retry: &p})
+	c, err := llm.New(llm.Config{URL: s.URL, Model: "m", Timeout: 300 * time.Millisecond, Retry: &p})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("hi")}); err == nil || !strings.Contains(err.Error(), "gave up after 2 attempts") {
+	var waited []time.Duration
+	c.Waiting, c.WaitEvery = func(d time.Duration) { waited = append(waited, d) }, 50*time.Millisecond
+	_, err = c.Chat(context.Background(), llm.Request{Messages: userMsg("hi")})
+	if !errors.Is(err, llm.ErrTimeout) || !strings.Contains(err.Error(), "300ms") {
 		t.Errorf("err = %v", err)
 	}
-	if n := len(s.Requests()); n != 2 {
-		t.Errorf("%d requests", n)
+	if n := len(s.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+	if len(waited) < 3 || waited[0] < 50*time.Millisecond {
+		t.Errorf("Waiting called at %v", waited)
+	}
+}
+
+// ReadConfig takes bcindex.enhance.timeout as a duration, refuses a
+// nonsense one, and refuses a key in git config with a hint that agrees.
+func TestReadConfigTimeoutAndKey(t *testing.T) {
+	conf := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	cfg, err := llm.ReadConfig(conf("url", "http://127.0.0.1:1/v1", "model", "m", "timeout", "90s"))
+	if err != nil || cfg.Timeout != 90*time.Second {
+		t.Errorf("timeout 90s: %+v, %v", cfg, err)
+	}
+	var ce *llm.ConfigError
+	if _, err := llm.ReadConfig(conf("url", "http://127.0.0.1:1/v1", "model", "m", "timeout", "soon")); !errors.As(err, &ce) || ce.Key != "bcindex.enhance.timeout" {
+		t.Errorf("timeout soon: %v", err)
+	}
+	_, err = llm.ReadConfig(conf("url", "http://127.0.0.1:1/v1", "model", "m", "key", "sk-1"))
+	if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "not read from git config") || !strings.Contains(ce.Hint, "--unset bcindex.enhance.key") || strings.Contains(ce.Hint, "git config bcindex.enhance.key ") {
+		t.Errorf("key in git config: %v, hint %q", err, ce.Hint)
 	}
 }
 

@@ -11,9 +11,10 @@ import (
 )
 
 // Config selects the chat service and model. The CLI fills it from git
-// config: bcindex.enhance.url, bcindex.enhance.model and
+// config: bcindex.enhance.url, bcindex.enhance.model,
 // bcindex.enhance.keyEnv, the name of the environment variable holding the
-// key. The key itself is never read from git config nor stored.
+// key, and bcindex.enhance.timeout. The key itself is never read from git
+// config nor stored.
 type Config struct {
 	URL    string // base URL, e.g. http://127.0.0.1:11434/v1
 	Model  string
@@ -21,16 +22,23 @@ type Config struct {
 
 	// APIKey overrides the environment; leave it empty outside tests.
 	APIKey string
-	// Timeout bounds one request; 0: five minutes.
+	// Timeout bounds one request, answer included; 0: DefaultTimeout. A
+	// request that times out is not tried again.
 	Timeout time.Duration
 	// Retry replaces the default retry policy; nil: six tries.
 	Retry *httpapi.Policy
 }
 
+// DefaultTimeout bounds one request when bcindex.enhance.timeout is not
+// set: a local model on a CPU writes a batch of summaries in a minute or
+// two.
+const DefaultTimeout = 5 * time.Minute
+
 // ConfigError is a configuration mistake; Key names the git config key.
 type ConfigError struct {
-	Key string
-	Msg string
+	Key  string
+	Msg  string
+	Hint string // what to do, when setting Key is not it
 }
 
 func (e *ConfigError) Error() string { return fmt.Sprintf("git config %s: %s", e.Key, e.Msg) }
@@ -47,8 +55,16 @@ func ReadConfig(get func(key string) string) (Config, error) {
 	cfg := Config{URL: strings.TrimSpace(get("url")), Model: strings.TrimSpace(get("model")), KeyEnv: strings.TrimSpace(get("keyEnv"))}
 	for _, k := range []string{"key", "apiKey", "token"} {
 		if get(k) != "" {
-			return cfg, &ConfigError{Key: "bcindex.enhance." + k, Msg: "keys are not read from git config: unset it, export the key, and name the variable with bcindex.enhance.keyEnv"}
+			return cfg, &ConfigError{Key: "bcindex.enhance." + k, Msg: "keys are not read from git config",
+				Hint: fmt.Sprintf("remove it (`git config --unset bcindex.enhance.%s`), export the key in an environment variable, and name the variable with `git config bcindex.enhance.keyEnv VARIABLE`", k)}
 		}
+	}
+	if t := strings.TrimSpace(get("timeout")); t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil || d <= 0 {
+			return cfg, &ConfigError{Key: "bcindex.enhance.timeout", Msg: fmt.Sprintf("%q: want a positive duration such as 90s or 10m", t)}
+		}
+		cfg.Timeout = d
 	}
 	if cfg.URL == "" {
 		return cfg, ErrNotConfigured

@@ -45,5 +45,8 @@
 // paths, ".." and paths through committed symlinks or submodules are refused
 // with an error that says why, under the rules of package internal/safepath,
 // which the web page follows too. Bad arguments become tool errors; a panic
-// in a tool is recovered into one, so the server keeps serving.
+// in a tool is recovered into one, so the server keeps serving. On stdio, a
+// line that is not JSON gets a parse error (-32700) and one that is not a
+// request, or longer than 4 MiB, an invalid-request error (-32600); the
+// server reads on (stdio.go).
 package mcp

@@ -10,9 +10,10 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/safepath"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 type grepIn struct {
@@ -67,12 +68,18 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	if err != nil {
 		return nil, out, err
 	}
-	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
+	want, err := grep.Plan(s.repo, opts)
+	if err != nil {
+		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
+	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.Exact, in.NoIndex)
+	if err != nil {
+		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
+	}
+	defer v.Close()
 	skip, used := in.Offset, 0
 	var lastPath, lastBlob string // of the previous match, to count files
-	st, err := search.Grep(ctx, s.repo, opts, func(f *search.GrepFile) error {
+	st, err := grep.Grep(ctx, v, opts, func(f *grep.GrepFile) error {
 		for _, l := range f.Lines {
 			if skip > 0 {
 				skip--
@@ -81,7 +88,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 			if len(out.Matches) == limit {
 				out.Truncated = true
 				out.Note = fmt.Sprintf("truncated: more matching lines follow these %d; continue with offset=%d, or narrow with path", limit, in.Offset+limit)
-				return search.ErrStop
+				return grep.ErrStop
 			}
 			m := newGrepMatch(f, l)
 			size := jsonSize(m)
@@ -89,7 +96,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 				out.Truncated = true
 				out.Note = fmt.Sprintf("truncated: the %d-byte budget ran out after %d matching lines; continue with offset=%d, or raise max_bytes (ceiling %d)",
 					maxBytes, len(out.Matches), in.Offset+len(out.Matches), searchBytesMax)
-				return search.ErrStop
+				return grep.ErrStop
 			}
 			used += size
 			out.Matches = append(out.Matches, m)
@@ -113,8 +120,8 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 			out.Revisions = append(out.Revisions, revOut{c.Rev, c.Hash.String()})
 		}
 	}
-	if st.Indexed != nil {
-		out.NewBlobs = st.Indexed.BlobsNew
+	if sum != nil {
+		out.NewBlobs = sum.BlobsNew
 	}
 	for _, d := range st.Damaged {
 		out.Note = joinNote(out.Note, d+"; its blobs were read from git instead")
@@ -131,8 +138,8 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 
 // grepOptions checks the arguments and turns them into search options,
 // the line limit and the byte budget.
-func (s *Server) grepOptions(in grepIn) (search.GrepOptions, int, int, error) {
-	var opts search.GrepOptions
+func (s *Server) grepOptions(in grepIn) (grep.GrepOptions, int, int, error) {
+	var opts grep.GrepOptions
 	if in.Pattern == "" {
 		return opts, 0, 0, errors.New("pattern is required: a regular expression, or a fixed string with fixed=true")
 	}
@@ -155,8 +162,7 @@ func (s *Server) grepOptions(in grepIn) (search.GrepOptions, int, int, error) {
 		}
 		return opts, 0, 0, err
 	}
-	opts = search.GrepOptions{Matcher: m, Rev: in.Rev, NoIndex: in.NoIndex, LockWait: s.opts.LockWait,
-		Embedder: s.opts.Embedder, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize, Embedder: s.opts.Embedder}}
+	opts = grep.GrepOptions{Matcher: m, Rev: in.Rev}
 	if len(in.Revisions) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revisions, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
@@ -173,7 +179,7 @@ func (s *Server) grepOptions(in grepIn) (search.GrepOptions, int, int, error) {
 // repository root, no "..", nothing absolute. The glob only filters the
 // revision's own files, so it cannot reach anything else; refusing such
 // globs still tells the agent at once why it found nothing.
-func grepPath(pf *search.PathFilter, glob string) error {
+func grepPath(pf *query.PathFilter, glob string) error {
 	g := strings.TrimSpace(glob)
 	if g == "" {
 		return nil
@@ -212,7 +218,7 @@ func renderGrep(o grepOut) string {
 }
 
 // newGrepMatch is one matching line as the grep tool returns it.
-func newGrepMatch(f *search.GrepFile, l exact.Line) grepMatch {
+func newGrepMatch(f *grep.GrepFile, l exact.Line) grepMatch {
 	m := grepMatch{Path: f.Path, Line: l.Number, Blob: f.Blob.String()}
 	for _, r := range f.Refs {
 		m.Refs = append(m.Refs, grepRef{r.Name, r.Commit.String()})

@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/pickaxe"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 const (
@@ -60,7 +60,7 @@ func (s *Server) history(ctx context.Context, req *sdk.CallToolRequest, in histo
 			return nil, out, fmt.Errorf("path %q is not a valid glob (e.g. pkg/**/*.go)", in.Path)
 		}
 		glob := in.Path
-		opts.PathMatch = func(p string) bool { return search.PathMatches(glob, p) }
+		opts.PathMatch = func(p string) bool { return query.PathMatches(glob, p) }
 	}
 	rev := in.Rev
 	if rev == "" {

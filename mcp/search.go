@@ -20,14 +20,16 @@ import (
 type searchIn struct {
 	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
 	Rev      string `json:"rev,omitempty" jsonschema:"revision: branch, tag, SHA, HEAD~3...; default HEAD"`
-	K        int    `json:"k,omitempty" jsonschema:"number of hits; default 10, ceiling 100"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"hits to skip, to page past earlier ones; offset+k at most 1000"`
+	K        int    `json:"k,omitempty" jsonschema:"number of hits: files, each at its best chunk; default 30 (with verbose: chunks, default 10); ceiling 100"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"hits to skip (files; with verbose, chunks), to page past earlier ones; offset+k at most 1000"`
 	Mode     string `json:"mode,omitempty" jsonschema:"hybrid (default), symbol, text or vector"`
 	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
 	Lang     string `json:"lang,omitempty" jsonschema:"only chunks in this language: go, python, typescript, markdown..."`
 	Kind     string `json:"kind,omitempty" jsonschema:"only chunks of this kind: function, method, class, type, section..."`
-	Context  *int   `json:"context,omitempty" jsonschema:"lines of context around each snippet; default 2, ceiling 20"`
-	MaxLines int    `json:"max_lines,omitempty" jsonschema:"snippet lines per hit; default 12, ceiling 400 (get_chunk gives the whole chunk)"`
+	Context  *int   `json:"context,omitempty" jsonschema:"with verbose: lines of context around each snippet; default 2, ceiling 20"`
+	MaxLines int    `json:"max_lines,omitempty" jsonschema:"lines of code of each hit shown with code; default 4 (12 with verbose), ceiling 400 (read_file or get_chunk give the whole chunk)"`
+	Snippets *int   `json:"snippets,omitempty" jsonschema:"hits shown with code; the others are a line each; default 2"`
+	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
 	// NoSummaries is the CLI's --no-summaries.
@@ -49,7 +51,7 @@ type hitOut struct {
 	Signature  string   `json:"signature,omitempty"`
 	Breadcrumb []string `json:"breadcrumb"`
 	Score      float64  `json:"score"`
-	Snippet    string   `json:"snippet" jsonschema:"numbered lines: the chunk's first lines with context"`
+	Snippet    string   `json:"snippet" jsonschema:"with verbose, numbered lines: the chunk's first lines with context; otherwise the lines of code the text shows (none for a hit shown as one line)"`
 	Rev        string   `json:"rev"`
 	Commit     string   `json:"commit"`
 	Blob       string   `json:"blob"`
@@ -60,6 +62,8 @@ type hitOut struct {
 	Generated *store.GeneratedSummary `json:"generated_summary,omitempty" jsonschema:"what a chat model wrote of this chunk (git bcindex enhance): generated text, not the author's documentation"`
 
 	Refs []search.RefHit `json:"refs" jsonschema:"the searched revisions holding this content, with its path and lines in each"`
+	// Also is the file's other chunks among the ranked ones.
+	Also [][2]int `json:"also,omitempty" jsonschema:"the lines of the file's other chunks among the hits, best first (without verbose, a file is one hit)"`
 }
 
 type searchOut struct {
@@ -87,7 +91,8 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, errQueryRequired
 	}
-	k, err := intArg("k", in.K, searchK, searchKMax)
+	shape := newShape(in)
+	k, err := intArg("k", in.K, shape.k, searchKMax)
 	if err != nil {
 		return nil, out, err
 	}
@@ -98,11 +103,11 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if offset+k > searchWindowMax {
 		return nil, out, fmt.Errorf("offset+k is %d, above the ceiling %d; narrow the query or filter by path, lang or kind", offset+k, searchWindowMax)
 	}
-	ctxLines, err := optIntArg("context", in.Context, searchContext, searchContextMax)
+	ctxLines, err := optIntArg("context", in.Context, shape.context, searchContextMax)
 	if err != nil {
 		return nil, out, err
 	}
-	maxLines, err := intArg("max_lines", in.MaxLines, searchLines, searchLinesMax)
+	maxLines, err := intArg("max_lines", in.MaxLines, shape.lines, searchLinesMax)
 	if err != nil {
 		return nil, out, err
 	}
@@ -110,19 +115,25 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, err
 	}
-	opts := search.Options{Parsed: &q, Rev: in.Rev, K: offset + k, Mode: strings.ToLower(in.Mode),
-		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines, NoIndex: in.NoIndex,
-		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder, LockWait: s.opts.LockWait, Index: indexer.Options{MaxFileSize: s.opts.MaxFileSize}}
+	opts := search.Options{Parsed: &q, Rev: in.Rev, K: shape.want(offset, k), Mode: strings.ToLower(in.Mode),
+		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines,
+		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder}
 	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revs, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
 			opts.Refs.Patterns = append([]string{in.Rev}, in.Revs...)
 		}
 	}
-	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		opts.Index.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: in.Rev}
+	want, err := search.Plan(s.repo, opts)
+	if err != nil {
+		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	res, err := search.Search(ctx, s.repo, opts)
+	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.All, in.NoIndex)
+	if err != nil {
+		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
+	}
+	defer v.Close()
+	res, err := search.Search(ctx, v, opts)
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
@@ -132,33 +143,21 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 			out.Revisions = append(out.Revisions, revOut{c.Rev, c.Hash.String()})
 		}
 	}
-	if res.Indexed != nil {
-		out.NewBlobs = res.Indexed.BlobsNew
+	if sum != nil {
+		out.NewBlobs = sum.BlobsNew
 	}
-	hits := res.Hits[min(offset, len(res.Hits)):]
-	used := 0
-	for i, h := range hits {
-		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
-			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
-			ChunkID: h.ChunkID, AlsoIn: h.AlsoIn, Refs: h.Refs, Generated: h.GeneratedSummary}
-		ho.Snippet, _ = numbered(splitLines([]byte(h.Snippet)), h.SnippetStart, maxBytes)
-		size := jsonSize(ho)
-		if used+size > maxBytes && i > 0 {
-			out.Truncated = true
-			out.Note = fmt.Sprintf("truncated: %d more hits did not fit the %d-byte budget; continue with offset=%d, lower max_lines or context, or raise max_bytes (ceiling %d)",
-				len(hits)-i, maxBytes, offset+i, searchBytesMax)
-			break
-		}
-		used += size
-		out.Hits = append(out.Hits, ho)
-	}
+	shape.lines, shape.bytes = maxLines, maxBytes
+	blocks := shape.fill(&out, res.Hits, offset, k)
 	if out.Pending > 0 {
 		out.Note = joinNote(out.Note, fmt.Sprintf("%d blobs of %s are not indexed yet; results may miss them", out.Pending, out.Rev))
 	}
 	if len(out.Hits) == 0 {
 		out.Note = joinNote(out.Note, "no hits; try other words, mode=text for exact identifiers, or fewer filters")
 	}
-	return text(renderHits(out)), out, nil
+	if shape.verbose {
+		return text(renderHits(out)), out, nil
+	}
+	return text(renderCompact(out, blocks)), out, nil
 }
 
 // refsLine names the revisions holding a hit, with the path and lines

@@ -47,7 +47,7 @@ type Server struct {
 
 // instructions tell the agent how the tools fit together.
 const instructions = `bcindex searches and reads this git repository straight from its object database, at any revision (rev: branch, tag, SHA, HEAD~3; default HEAD), without a checkout.
-Typical flow: search → get_chunk (full text of a hit by its chunk_id) or read_file (a line range) → file_chunks (outline of a file) → list_directory to explore.
+Typical flow: search (thirty files, a line each at the best chunk, code under the first two) → read_file (a hit's lines, from its header) or get_chunk (by the chunk_id of the structured result) → file_chunks (outline of a file) → list_directory to explore.
 For every occurrence of an exact string or regex (an error message, each call site of a function, a config key), use grep: it is complete, search is ranked.
 Paths are relative to the repository root, with forward slashes. Every answer is capped; a truncated answer says how to get the rest.`
 
@@ -75,12 +75,15 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // Serve serves one client reading in and writing out (newline-delimited
-// JSON-RPC) until the input ends or ctx does. Every request read before
-// the input ended is answered first (drain.go).
+// JSON-RPC) until the input ends or ctx does. A line that holds no request
+// gets an error reply and the server reads on; every request read before
+// the input ended is answered first (stdio.go).
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) error {
-	p := newPending()
-	t := &sdk.IOTransport{Reader: &drainReader{ctx: ctx, r: in, p: p}, Writer: &answerWriter{w: out, p: p}}
+	t := &lineTransport{in: in, out: out}
 	err := s.sdk.Run(ctx, t)
+	if t.conn != nil && t.conn.writeErr() != nil {
+		err = t.conn.writeErr() // the client closed its end: say so, whatever the SDK saw
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("serve mcp over stdio: %w", err)
 	}
@@ -89,7 +92,8 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) err
 
 func (s *Server) register() {
 	addTool(s, "search", "Search code at a revision by symbol, keyword and meaning (hybrid by default). "+
-		"Returns ranked chunks (functions, classes, sections...) with path, lines, breadcrumb, signature, snippet and a chunk_id for get_chunk. "+
+		"Returns ranked chunks (functions, classes, sections...): by default 30 files, each a line at its best chunk (path, lines, breadcrumb, kind, the lines of its other chunks), the first two with their first lines of code; "+
+		"verbose=true gives numbered code, scores and chunk_ids for get_chunk (also in the structured result). "+
 		"A revision that is not indexed yet is indexed first (missing blobs only).", s.search)
 	addTool(s, "grep", "Every line matching a regular expression (RE2) or, with fixed=true, a fixed string, like git grep: "+
 		"complete, not ranked, in path order, from the index. ignore_case, word, a path glob ('!glob' excludes), several revisions at once. "+

@@ -54,7 +54,7 @@ func TestSearchAtRevisions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rev+"/"+tt.query, func(t *testing.T) {
-			out, txt := ok[searchOut](t, c, "search", map[string]any{"query": tt.query, "rev": tt.rev, "k": 5})
+			out, txt := ok[searchOut](t, c, "search", map[string]any{"query": tt.query, "rev": tt.rev, "k": 5, "verbose": true})
 			var found bool
 			for _, h := range out.Hits {
 				found = found || h.Name == tt.wantName

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
@@ -16,7 +17,11 @@ import (
 // it describes; no_summaries leaves it out.
 func TestSearchShowsGeneratedSummaries(t *testing.T) {
 	f := newFixture(t)
-	res, err := search.Search(context.Background(), f.repo, search.Options{Query: "unrelated_helper", Mode: search.ModeSymbol, Embedder: embed.Default()})
+	// As the search tool does: the revision indexed first.
+	if _, err := indexer.NewIndexer(f.repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := search.SearchIndexed(context.Background(), f.repo, search.Options{Query: "unrelated_helper", Mode: search.ModeSymbol, Embedder: embed.Default()})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "unrelated_helper" {
 		t.Fatalf("%v %+v", err, res)
 	}

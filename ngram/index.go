@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"sort"
 
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/internal/mmap"
 )
 
@@ -57,7 +57,7 @@ func Parse(data []byte) (*Index, error) {
 	if string(h[:8]) != magic {
 		return nil, corrupt("bad magic %q", h[:8])
 	}
-	if crc32.Checksum(h[:60], castagnoli) != binary.LittleEndian.Uint32(h[60:]) {
+	if checksum.Sum(h[:60]) != binary.LittleEndian.Uint32(h[60:]) {
 		return nil, corrupt("header checksum mismatch")
 	}
 	ix := &Index{
@@ -192,7 +192,7 @@ func (ix *Index) Lookup(g uint32) ([]uint32, error) {
 
 // VerifyChecksum checks the CRC-32C of everything after the header.
 func (ix *Index) VerifyChecksum() error {
-	if crc32.Checksum(ix.data[headerSize:], castagnoli) != ix.checksum {
+	if checksum.Sum(ix.data[headerSize:]) != ix.checksum {
 		return corrupt("checksum mismatch")
 	}
 	return nil

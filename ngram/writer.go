@@ -3,8 +3,9 @@ package ngram
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"slices"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 const (
@@ -16,8 +17,6 @@ const (
 	// BinaryDoc marks a binary blob there: exact search never matches it.
 	BinaryDoc = 1<<32 - 2
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Writer accumulates the trigram sets of one segment's blobs. Use NewWriter,
 // Add (or Append) per blob, then Encode.
@@ -188,7 +187,7 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 	binary.LittleEndian.PutUint32(h[12:], uint32(nblobs))
 	binary.LittleEndian.PutUint32(h[16:], uint32(len(w.lists)))
 	binary.LittleEndian.PutUint64(h[24:], off)
-	binary.LittleEndian.PutUint32(h[32:], crc32.Checksum(out[headerSize:], castagnoli))
-	binary.LittleEndian.PutUint32(h[60:], crc32.Checksum(h[:60], castagnoli))
+	binary.LittleEndian.PutUint32(h[32:], checksum.Sum(out[headerSize:]))
+	binary.LittleEndian.PutUint32(h[60:], checksum.Sum(h[:60]))
 	return out, nil
 }

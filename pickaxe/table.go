@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,7 +12,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/checksum"
+	segfmt "github.com/bcindex/bcindex/segment" // the index's varint records
 )
 
 // The change table caches, for each first-parent commit, the paths it
@@ -53,8 +54,6 @@ type segment struct {
 	commits []Commit
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 func segmentPath(indexDir string, newest plumbing.Hash) string {
 	s := newest.String()
 	return filepath.Join(indexDir, "changes", s[:2], s[2:])
@@ -80,9 +79,9 @@ func writeSegment(indexDir string, s *segment) error {
 			buf = binary.AppendUvarint(buf, uint64(ch.ToMode))
 		}
 	}
-	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
+	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
 	newest := s.commits[len(s.commits)-1].Hash
-	return gitindex.WriteCacheFile(segmentPath(indexDir, newest), buf)
+	return atomicfile.Cache(segmentPath(indexDir, newest), buf)
 }
 
 func appendString(buf []byte, s string) []byte {
@@ -103,10 +102,10 @@ func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
 		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if checksum.Sum(body) != sum {
 		return nil, fmt.Errorf("change table %s: checksum mismatch: %w", newest, errBadSegment)
 	}
-	d := &segmentDecoder{store.Decoder{Buf: body[len(tableMagic):]}}
+	d := &segmentDecoder{segfmt.Decoder{Buf: body[len(tableMagic):]}}
 	s := &segment{base: d.hash()}
 	n := d.Uint()
 	for i := uint64(0); i < n && d.Err == nil; i++ {
@@ -136,7 +135,7 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 // segmentDecoder reads the fields of a segment; the first short read sets
 // Err and every later read returns zero values.
-type segmentDecoder struct{ store.Decoder }
+type segmentDecoder struct{ segfmt.Decoder }
 
 func (d *segmentDecoder) hash() (h plumbing.Hash) {
 	copy(h[:], d.Bytes(len(h)))

@@ -13,7 +13,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // benchCorpus commits real code nobody here wrote — the Go standard
@@ -85,7 +85,7 @@ func BenchmarkSearch(b *testing.B) {
 			defer reportCPU(b, cpuTime())
 			for i := 0; i < b.N; i++ {
 				q := queries[i%len(queries)]
-				if _, err := Search(context.Background(), repo, Options{Query: q, Mode: mode, Embedder: emb, NoIndex: true}); err != nil {
+				if _, err := SearchIndexed(context.Background(), repo, Options{Query: q, Mode: mode, Embedder: emb}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -97,7 +97,7 @@ func BenchmarkSearch(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for i := 0; i < b.N; i++ {
 			q := queries[i%len(queries)]
-			if _, err := Search(context.Background(), repo, Options{Query: q, Embedder: emb, LockWait: time.Minute}); err != nil {
+			if _, err := searchRepo(context.Background(), repo, Options{Query: q, Embedder: emb}); err != nil {
 				b.Fatal(err)
 			}
 		}

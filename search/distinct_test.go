@@ -7,7 +7,7 @@ import (
 	"github.com/bits-and-blooms/bitset"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestManyRefsKeepsNewestCopy: Alpha is unchanged in three branches

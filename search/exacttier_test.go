@@ -3,7 +3,7 @@ package search
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestVerbatimFirst: an error message copied from a log ranks the code

@@ -5,9 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // fusionConfig holds the ranking constants. A hybrid query fuses its arms by a
@@ -125,7 +126,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}
-	rows := make(map[[2]int]store.Row, len(scores))
+	rows := make(map[[2]int]segment.Row, len(scores))
 	for k := range scores {
 		row := v.snap.Segments[k[0]].Row(k[1])
 		rows[k] = row
@@ -143,22 +144,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		if parents[k] && isContainer(row.Kind) {
 			mult *= 0.8
 		}
-		switch row.Kind {
-		case "file":
-			// Imports and the signatures of the file's definitions: an outline
-			// that resembles every query its definitions answer better.
-			mult *= 0.5
-		case "window":
-			mult *= 0.8 // unstructured text
-		case "block":
-			mult *= 0.9
-		}
-		if inWords && isType(row.Kind) {
-			mult *= v.fusion.typePrior
-		}
-		if inWords && (row.Kind == "var" || row.Kind == "const") {
-			mult *= v.fusion.valuePrior
-		}
+		mult *= v.fusion.kindPrior(row.Kind, inWords)
 		p := v.pathOf(k[0], k[1])
 		if !wantsTests && isTestPath(p) {
 			mult *= 0.7
@@ -203,7 +189,7 @@ func (v *view) collapse(in []fused) []fused {
 	for _, f := range in {
 		seg := v.snap.Segments[f.seg]
 		owner := f.row
-		for r := seg.Row(owner); r.Kind == "block" && r.Parent >= 0; r = seg.Row(owner) {
+		for r := seg.Row(owner); r.Kind == chunk.KindBlock && r.Parent >= 0; r = seg.Row(owner) {
 			owner = r.Parent
 		}
 		k := [2]int{f.seg, owner}
@@ -261,7 +247,7 @@ func pathMatchesQuery(p string, qt []string) bool {
 // isContainer reports whether a chunk kind holds other definitions.
 func isContainer(kind string) bool {
 	switch kind {
-	case "class", "struct", "interface", "trait", "impl", "module", "enum":
+	case chunk.KindClass, chunk.KindStruct, chunk.KindInterface, chunk.KindTrait, chunk.KindImpl, chunk.KindModule, chunk.KindEnum:
 		return true
 	}
 	return false
@@ -271,7 +257,7 @@ func isContainer(kind string) bool {
 // rather than code that runs.
 func isType(kind string) bool {
 	switch kind {
-	case "class", "struct", "interface", "trait", "impl", "module", "enum", "type", "const":
+	case chunk.KindClass, chunk.KindStruct, chunk.KindInterface, chunk.KindTrait, chunk.KindImpl, chunk.KindModule, chunk.KindEnum, chunk.KindType, chunk.KindConst:
 		return true
 	}
 	return false

@@ -3,7 +3,7 @@ package search
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestTextShareKeptWhenEveryWordMatches: a long query scores a low BM25

@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -25,17 +25,17 @@ type RefHit struct {
 	EndLine   int    `json:"end_line"`
 }
 
-// searchMany runs one query over several revisions at once: the view is
-// the union of their trees, so each distinct blob is ranked once however
-// many revisions share it, and the hits then learn which revisions hold
-// their content.
-func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []gitindex.Revision) (*Result, error) {
+// planMany resolves several revisions for one query: the view is the
+// union of their trees, each distinct commit listed once, then the
+// commits of the sets.
+func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (searchPlan, error) {
+	p := searchPlan{many: true}
 	if opts.Worktree {
-		return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
+		return p, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
 	}
 	all, err := resolveRevisions(repo, revs)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	// Refs naming the same commit share its listing; so do commits with
 	// the same tree.
@@ -49,16 +49,23 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	}
 	sets, err := resolveAll(repo, append(append([]string{}, opts.OnlyIn...), opts.NotIn...))
 	if err != nil {
-		return nil, err
+		return p, err
 	}
-	res := &Result{Commit: all[0], Revisions: all}
 	// The listings after the first are read through their deltas: what
 	// the query costs follows what changed between the revisions.
-	rd, err := readyWant(ctx, repo, indexer.Want{Commits: append(uniq, sets...), ByDelta: true}, &opts, res)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Snap.Close()
+	p.want = store.Want{Commits: append(uniq, sets...), ByDelta: true}
+	p.all, p.uniq = all, len(uniq)
+	return p, nil
+}
+
+// searchMany runs one query over several revisions at once: the view is
+// the union of their trees, so each distinct blob is ranked once however
+// many revisions share it, and the hits then learn which revisions hold
+// their content.
+func searchMany(ctx context.Context, rd *store.View, opts Options, p searchPlan) (*Result, error) {
+	repo, all := rd.Repo, p.all
+	uniq := p.want.Commits[:p.uniq]
+	res := &Result{Commit: all[0], Revisions: all, Pending: rd.Pending, Damaged: rd.Damaged, NoVectors: rd.NoVectors}
 	listings := rd.Listings
 	treeOf := map[plumbing.Hash]int{}
 	var trees []*gitindex.Listing
@@ -77,7 +84,7 @@ func searchMany(ctx context.Context, repo *gitindex.Repo, opts Options, revs []g
 	view := newView(repo, all[0], rd.Snap, trees, fresh, located, &opts)
 	view.treeRank = newestFirst(all, treeOf, len(trees))
 	view.distinctContent()
-	if len(sets) > 0 {
+	if len(listings) > len(uniq) {
 		setLs := listings[len(uniq):]
 		view.restrictToSets(setLs[:len(opts.OnlyIn)], setLs[len(opts.OnlyIn):])
 	}
@@ -170,7 +177,7 @@ type place struct {
 
 // refChain is the listings of a search over several revisions, in the
 // order the indexing side returned them: each listing's fresh entries and
-// the entries it lost against the one before (indexer.Ready), and its
+// the entries it lost against the one before (store.View), and its
 // distinct tree.
 type refChain struct {
 	fresh, gone [][]gitindex.Entry
@@ -223,7 +230,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, 
 	}
 	found := make([]map[int]place, nTrees)
 	extra := make([][]string, len(hits))
-	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	var cur []gitindex.Entry
 	for i, fresh := range chain.fresh {
 		if i > 0 {

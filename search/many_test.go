@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 const alphaFn = "// Alpha flag handling.\nfunc Alpha() int { return 1 }\n"

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // previousBuiltin stands for the built-in model of an earlier release: same
@@ -23,33 +23,33 @@ func TestSearchAfterTheBuiltinModelChanged(t *testing.T) {
 		t.Fatal("the stand-in for an earlier model has the built-in model's ID")
 	}
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	repo := openRepo(t, r.Dir)
 	old := previousBuiltin{embed.Hash{}}
-	if res := run(t, repo, Options{Query: "retry", Embedder: old}); res.Indexed == nil || res.Indexed.Embedded == 0 {
-		t.Fatalf("indexing with the earlier model embedded nothing: %+v", res.Indexed)
+	if _, sum := runIndexing(t, repo, Options{Query: "retry", Embedder: old}); sum == nil || sum.Embedded == 0 {
+		t.Fatalf("indexing with the earlier model embedded nothing: %+v", sum)
 	}
 
-	res := run(t, repo, Options{Query: "RetryWithBackoff", NoIndex: true})
+	res := runAsIs(t, repo, Options{Query: "RetryWithBackoff"})
 	if res.NoVectors == 0 {
 		t.Errorf("--no-index after the model changed: NoVectors = 0, want the chunks indexed under the earlier model")
 	}
 	if !hasHit(res, "RetryWithBackoff") {
 		t.Errorf("--no-index after the model changed: RetryWithBackoff not found by name: %+v", res.Hits)
 	}
-	if vec := run(t, repo, Options{Query: "parse the config file", Mode: ModeVector, NoIndex: true}); len(vec.Hits) != 0 {
+	if vec := runAsIs(t, repo, Options{Query: "parse the config file", Mode: ModeVector}); len(vec.Hits) != 0 {
 		t.Errorf("vector arm served %d hits from another model's vectors", len(vec.Hits))
 	}
 
-	res = run(t, repo, Options{Query: "parse the config file", Mode: ModeVector})
-	if res.Indexed == nil || res.Indexed.Embedded == 0 || res.Indexed.BlobsNew != 0 {
-		t.Fatalf("search after the model changed did not compute the new vectors alone: %+v", res.Indexed)
+	res, sum := runIndexing(t, repo, Options{Query: "parse the config file", Mode: ModeVector})
+	if sum == nil || sum.Embedded == 0 || sum.BlobsNew != 0 {
+		t.Fatalf("search after the model changed did not compute the new vectors alone: %+v", sum)
 	}
 	if res.NoVectors != 0 || len(res.Hits) == 0 || res.Hits[0].Name != "parse_config_file" {
 		t.Fatalf("vector search with the new model: %d without vectors, hits %+v", res.NoVectors, res.Hits)
 	}
 	// The earlier model's vectors stay until gc: switching back costs nothing.
-	if back := run(t, repo, Options{Query: "retry", Embedder: old, NoIndex: true}); back.NoVectors != 0 {
+	if back := runAsIs(t, repo, Options{Query: "retry", Embedder: old}); back.NoVectors != 0 {
 		t.Errorf("earlier model's vectors gone after the switch: %d chunks without", back.NoVectors)
 	}
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden quality file")
@@ -184,8 +184,8 @@ func evaluateOpts(t testing.TB, repo *gitindex.Repo, qs []evalQuery, o Options) 
 // searchTop10 searches query with o as the quality suites do: the top 10,
 // the built-in model, no index refresh.
 func searchTop10(t testing.TB, repo *gitindex.Repo, query string, o Options) []Hit {
-	o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = query, 10, embed.Default(), true, 1
-	res, err := Search(context.Background(), repo, o)
+	o.Query, o.K, o.Embedder, o.MaxLines = query, 10, embed.Default(), 1
+	res, err := SearchIndexed(context.Background(), repo, o)
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
 	}

@@ -185,7 +185,7 @@ func BenchmarkManyRefs(b *testing.B) {
 		var err error
 		// Labelled, so that a -cpuprofile splits by arm: pprof -tagfocus=refs:50.
 		pprof.Do(context.Background(), pprof.Labels("refs", fmt.Sprint(want)), func(ctx context.Context) {
-			res, err = Search(ctx, repo, Options{Query: q, Refs: sel, Embedder: emb, NoIndex: true})
+			res, err = SearchIndexed(ctx, repo, Options{Query: q, Refs: sel, Embedder: emb})
 		})
 		s := refSample{float64(time.Since(t0).Microseconds()) / 1e3, (cpuTime() - c0).Seconds() * 1e3}
 		if err != nil {

@@ -24,12 +24,12 @@ func contentCount(b *testing.B, repo *gitindex.Repo, sel gitindex.RefSelection) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts := Options{NoIndex: true}
-	rd, err := ready(context.Background(), repo, commits, &opts, &Result{})
+	opts := Options{}
+	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer rd.Snap.Close()
+	defer rd.Close()
 	// One listing per distinct tree, as a search over the refs takes them.
 	seen := map[plumbing.Hash]bool{}
 	var trees []*gitindex.Listing

@@ -52,7 +52,7 @@ func BenchmarkRerank(b *testing.B) {
 			b.StopTimer()
 			v.fusion = saved
 		}
-		if _, err := Search(context.Background(), repo, Options{Query: "parse the http request header", Embedder: emb, NoIndex: true, ranking: &f}); err != nil {
+		if _, err := SearchIndexed(context.Background(), repo, Options{Query: "parse the http request header", Embedder: emb, ranking: &f}); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(pooled), "cands/op")

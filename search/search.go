@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
@@ -43,12 +41,11 @@ type Options struct {
 	K        int      // number of hits; default 10
 	Mode     string   // hybrid (default), symbol, text, vector
 	Path     string   // glob over the file path, e.g. "pkg/**/*.go"; "!GLOB" excludes
-	Exclude  []string // globs of paths to leave out (PathFilter)
+	Exclude  []string // globs of paths to leave out (query.PathFilter)
 	Lang     string   // language, e.g. "go"
 	Kind     string   // chunk kind, e.g. "function"; "function,method" allows either
 	Context  int      // lines of context around the snippet
 	MaxLines int      // snippet lines of the chunk itself; 0: whole chunk
-	NoIndex  bool     // do not index missing blobs first
 	Worktree bool     // search HEAD with the working tree's uncommitted changes
 
 	// Set queries: only chunks whose content hash is in every OnlyIn revision
@@ -60,22 +57,16 @@ type Options struct {
 	// revisions holding its content.
 	Refs gitindex.RefSelection
 
-	Embedder  embed.Embedder // nil: no vector arm
-	Index     indexer.Options
-	LockWait  time.Duration // how long to wait for a running indexer
-	OnIndexed func(*indexer.Summary)
+	Embedder embed.Embedder // nil: no vector arm
 	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
 	// of the ranking and the hits, to compare.
 	NoSummaries bool
 
 	// Unexported, for the package's own tuning tools and tests: ranking
-	// replaces the tuned fusion settings (nil: defaultFusion),
-	// afterReady runs once the query's segments are open, before they are
-	// read, where a test collects garbage under the query, and parse
+	// replaces the tuned fusion settings (nil: defaultFusion), and parse
 	// replaces query.Parse, where a test counts the parses of a search.
-	ranking    *fusionConfig
-	afterReady func()
-	parse      func(string) (query.Query, error)
+	ranking *fusionConfig
+	parse   func(string) (query.Query, error)
 }
 
 // Hit is one search result. Its identity (Blob + byte range) is the same
@@ -126,13 +117,12 @@ type Hit struct {
 type Result struct {
 	Hits    []Hit
 	Commit  gitindex.Commit
-	Pending int      // blobs of the revision not in the index (with NoIndex)
+	Pending int      // blobs of the revision not in the index (read with indexer.None)
 	Damaged []string // parts of the index left out because they failed their checks
 	// NoVectors counts the chunks without vectors of the configured model
-	// (it was switched and they were not computed: NoIndex, or another
-	// indexer held the lock).
+	// (it was switched and they were not computed: read with
+	// indexer.None, or another indexer held the lock).
 	NoVectors int
-	Indexed   *indexer.Summary
 	// NoExactName is set when the query is one identifier that names no
 	// chunk of the revision: the hits are only related code.
 	NoExactName bool
@@ -142,66 +132,49 @@ type Result struct {
 	Revisions []gitindex.Commit
 }
 
-// Search runs a query against one revision of repo.
-func Search(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
+// errWorktree refuses --worktree with other revisions.
+var errWorktree = errors.New("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
+
+// Search runs a query against the revisions of opts, read from v: the
+// view of the revisions Plan named, opened by the front end. It only
+// reads.
+func Search(ctx context.Context, v *store.View, opts Options) (*Result, error) {
 	if err := parseQuery(&opts); err != nil {
 		return nil, err
 	}
-	return onceMore(func() (*Result, error) { return searchOnce(ctx, repo, opts) })
+	return onceMore(v, func() (*Result, error) { return searchOnce(ctx, v, opts) })
 }
 
 // onceMore runs a query, and runs it again when its scan faulted because
 // gc rewrote the log that holds vectors it had mapped: opened again, the
 // segments map them where they are now.
-func onceMore[T any](query func() (T, error)) (T, error) {
+func onceMore[T any](v *store.View, query func() (T, error)) (T, error) {
 	res, err := query()
 	if errors.Is(err, vector.ErrFault) {
-		res, err = query()
+		if err = v.Reopen(); err == nil {
+			res, err = query()
+		}
 	}
 	return res, err
 }
 
-func searchOnce(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
+func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, error) {
 	if err := checkOptions(&opts); err != nil {
 		return nil, err
 	}
-	name := ""
-	if !opts.Refs.Empty() {
-		revs, err := repo.ExpandRefs(opts.Refs)
-		if err != nil {
-			return nil, err
-		}
-		if len(revs) > 1 {
-			return searchMany(ctx, repo, opts, revs)
-		}
-		opts.Rev, name = revs[0].Rev, revs[0].Name
-	}
-	if opts.Rev == "" && len(opts.OnlyIn) > 0 {
-		opts.Rev = opts.OnlyIn[0]
-	}
-	commits, err := resolveAll(repo, append(append([]string{opts.Rev}, opts.OnlyIn...), opts.NotIn...))
+	repo := rd.Repo
+	p, err := plan(repo, &opts)
 	if err != nil {
 		return nil, err
 	}
-	if name != "" {
-		commits[0].Rev = name
+	if p.many {
+		return searchMany(ctx, rd, opts, p)
 	}
-	if opts.Worktree {
-		if len(opts.OnlyIn) > 0 || len(opts.NotIn) > 0 || (opts.Rev != "" && opts.Rev != "HEAD") {
-			return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
-		}
-		commits = nil
-	}
-	res := &Result{}
-	rd, err := ready(ctx, repo, commits, &opts, res)
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Snap.Close()
+	res := &Result{Pending: rd.Pending, Damaged: rd.Damaged, NoVectors: rd.NoVectors}
 	if opts.Worktree {
 		res.Commit = rd.Commit
 	} else {
-		res.Commit = commits[0]
+		res.Commit = p.want.Commits[0]
 	}
 	view := viewOf(repo, res.Commit, rd, 1, &opts)
 	if len(rd.Listings) > 1 {
@@ -281,7 +254,7 @@ func checkOptions(opts *Options) error {
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
 	}
-	if _, err := NewPathFilter(opts.Path, opts.Exclude); err != nil {
+	if _, err := query.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return err
 	}
 	return checkFilters(opts.Lang, opts.Kind)

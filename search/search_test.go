@@ -12,41 +12,19 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
-const configPy = `import json
-
-
-class ConfigLoader:
-    """Loads settings from disk."""
-
-    def parse_config_file(self, path):
-        """Parse the config file at path and return a dict."""
-        with open(path) as f:
-            return json.load(f)
-
-
-def unrelated_helper(x):
-    return x * 2
-`
-
-func openRepo(t *testing.T, dir string) *gitindex.Repo {
-	t.Helper()
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
+func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 func run(t *testing.T, repo *gitindex.Repo, opts Options) *Result {
 	t.Helper()
 	if opts.Embedder == nil {
 		opts.Embedder = embed.Default()
 	}
-	res, err := Search(context.Background(), repo, opts)
+	res, err := searchRepo(context.Background(), repo, opts)
 	if err != nil {
 		t.Fatalf("search %q: %v", opts.Query, err)
 	}
@@ -64,7 +42,7 @@ func hasHit(res *Result, name string) bool {
 
 func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy})
+	r.Commit("add retry", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy})
 	r.Git("rm", "-q", "net/retry.go")
 	r.Git("commit", "-qm", "remove retry")
 	repo := openRepo(t, r.Dir)
@@ -91,7 +69,7 @@ func TestDeletedFunctionFoundAtOlderRevision(t *testing.T) {
 
 func TestHybridFindsByMeaningAndFilters(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy,
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy,
 		"docs/guide.md": "# Guide\n\nIntro.\n\n## Retry policy\n\nFailed calls are retried with exponential backoff.\n"})
 	repo := openRepo(t, r.Dir)
 
@@ -147,17 +125,17 @@ func TestSearchErrors(t *testing.T) {
 	r.Commit("init", map[string]string{"a.go": gittest.RetryGo})
 	repo := openRepo(t, r.Dir)
 	ctx := context.Background()
-	if _, err := Search(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
+	if _, err := SearchIndexed(ctx, repo, Options{Query: "x"}); !errors.Is(err, store.ErrNoIndex) {
+		t.Errorf("no index with --no-index: %v", err)
+	}
+	if _, err := searchRepo(ctx, repo, Options{Query: "  "}); !errors.Is(err, ErrEmptyQuery) {
 		t.Errorf("empty query: %v", err)
 	}
-	if _, err := Search(ctx, repo, Options{Query: "x", Rev: "nope"}); !errors.Is(err, gitindex.ErrUnknownRevision) {
+	if _, err := searchRepo(ctx, repo, Options{Query: "x", Rev: "nope"}); !errors.Is(err, gitindex.ErrUnknownRevision) {
 		t.Errorf("unknown rev: %v", err)
 	}
-	if _, err := Search(ctx, repo, Options{Query: "x", Mode: "fuzzy"}); !errors.Is(err, ErrBadMode) {
+	if _, err := searchRepo(ctx, repo, Options{Query: "x", Mode: "fuzzy"}); !errors.Is(err, ErrBadMode) {
 		t.Errorf("bad mode: %v", err)
-	}
-	if _, err := Search(ctx, repo, Options{Query: "x", NoIndex: true}); !errors.Is(err, store.ErrNoIndex) {
-		t.Errorf("no index with --no-index: %v", err)
 	}
 }
 
@@ -187,13 +165,13 @@ func TestCopiedCodeShowsOnce(t *testing.T) {
 
 func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": configPy, ".gitignore": "secret/\n"})
+	r.Commit("init", map[string]string{"net/retry.go": gittest.RetryGo, "cfg/config.py": gittest.ConfigPy, ".gitignore": "secret/\n"})
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "RetryWithBackoff"}) // index HEAD
 	r.Write(map[string]string{
 		"net/halfway.go": "package net\n\n// JitteredSleepDuration picks a random pause.\nfunc JitteredSleepDuration() int {\n",
 		"secret/keys.go": "package secret\n\nfunc IgnoredFunction() {}\n",
-		"cfg/config.py":  strings.Replace(configPy, "unrelated_helper", "renamed_helper", 1),
+		"cfg/config.py":  strings.Replace(gittest.ConfigPy, "unrelated_helper", "renamed_helper", 1),
 	})
 	r.Remove("net/retry.go")
 
@@ -213,7 +191,7 @@ func TestWorktreeSearchSeesUncommittedChanges(t *testing.T) {
 	if !hasHit(run(t, repo, Options{Query: "RetryWithBackoff"}), "RetryWithBackoff") || hasHit(run(t, repo, Options{Query: "JitteredSleepDuration"}), "JitteredSleepDuration") {
 		t.Error("HEAD search affected by uncommitted changes")
 	}
-	if _, err := Search(context.Background(), repo, Options{Query: "x", Worktree: true, Rev: "HEAD~1"}); err == nil {
+	if _, err := searchRepo(context.Background(), repo, Options{Query: "x", Worktree: true, Rev: "HEAD~1"}); err == nil {
 		t.Error("--worktree with another --ref accepted")
 	}
 }
@@ -273,13 +251,13 @@ func TestSearchRebuildsAnOlderIndex(t *testing.T) {
 	if err := os.WriteFile(manifest, older, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Search(context.Background(), repo, Options{Query: "retry", NoIndex: true, Embedder: embed.Default()})
+	_, err = SearchIndexed(context.Background(), repo, Options{Query: "retry", Embedder: embed.Default()})
 	if !errors.Is(err, store.ErrSchema) {
 		t.Fatalf("--no-index over an older index: %v, want ErrSchema", err)
 	}
-	res := run(t, repo, Options{Query: "RetryWithBackoff"})
-	if res.Indexed == nil || res.Indexed.RebuiltFrom != store.SchemaVersion-1 || !hasHit(res, "RetryWithBackoff") {
-		t.Fatalf("search did not rebuild the older index: indexed %+v, %d hits", res.Indexed, len(res.Hits))
+	res, sum := runIndexing(t, repo, Options{Query: "RetryWithBackoff"})
+	if sum == nil || sum.RebuiltFrom != store.SchemaVersion-1 || !hasHit(res, "RetryWithBackoff") {
+		t.Fatalf("search did not rebuild the older index: indexed %+v, %d hits", sum, len(res.Hits))
 	}
 }
 

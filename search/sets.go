@@ -4,6 +4,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -26,7 +27,7 @@ func listingHashes(snap *store.Snapshot, l *gitindex.Listing) hashSet {
 }
 
 // addBlobHashes adds the content hashes of one blob's rows to set.
-func addBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set hashSet) {
+func addBlobHashes(snap *store.Snapshot, blob plumbing.Hash, set map[[16]byte]struct{}) {
 	loc, ok := snap.FindBlob(blob)
 	if !ok {
 		return
@@ -55,7 +56,7 @@ func (v *view) restrictToSets(in, out []*gitindex.Listing) {
 			excl[h] = struct{}{}
 		}
 	}
-	v.restrict(func(r store.Row) bool {
+	v.restrict(func(r segment.Row) bool {
 		if r.Hash == ([16]byte{}) {
 			return false
 		}
@@ -72,7 +73,7 @@ func (v *view) restrictToSets(in, out []*gitindex.Listing) {
 }
 
 // restrict clears the visible rows for which keep is false.
-func (v *view) restrict(keep func(store.Row) bool) {
+func (v *view) restrict(keep func(segment.Row) bool) {
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {

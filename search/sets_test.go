@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestSetQueries: --only-in main --not-in release returns exactly the chunks

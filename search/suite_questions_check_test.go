@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 )
 
 // TestQuestionsSet runs the questions set's scoring on a package made

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 )
 
 // The questions set: questions written by people from reading a package's

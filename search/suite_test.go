@@ -9,7 +9,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/internal/suite"
+	"github.com/bcindex/bcindex/internal/testkit/suite"
 )
 
 // The multilingual quality suite: the suite-dev and suite-test packages of

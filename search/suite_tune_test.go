@@ -110,8 +110,8 @@ func tuneFloor(t *testing.T, repos []suiteRepos) {
 			r[2] += evaluateOpts(t, s.kept, s.nameQ, hybrid).Recall10
 			for _, q := range nonsense {
 				o := hybrid
-				o.Query, o.K, o.Embedder, o.NoIndex, o.MaxLines = q, 10, embed.Default(), true, 1
-				res, err := Search(context.Background(), s.kept, o)
+				o.Query, o.K, o.Embedder, o.MaxLines = q, 10, embed.Default(), 1
+				res, err := SearchIndexed(context.Background(), s.kept, o)
 				if err != nil {
 					t.Fatal(err)
 				}

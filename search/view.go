@@ -9,7 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -50,7 +50,7 @@ type visibleBlob struct {
 // newView makes the rows of the listings' blobs visible (one listing for a
 // revision; several for the union of a history or of many refs), filtered
 // by opts. fresh and located, when given, are what the indexing side
-// returned (indexer.Ready): each listing's entries that the previous one
+// returned (store.View): each listing's entries that the previous one
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
 func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
@@ -92,7 +92,7 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 
 // viewOf builds the view of the first n listings of what the indexing
 // side returned.
-func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n int, opts *Options) *view {
+func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
 	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
 }
 
@@ -102,7 +102,7 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *indexer.Ready, n in
 // changed back) finds its blob in the view and only adds its path.
 func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
-	paths, _ := NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {

@@ -9,7 +9,7 @@ import (
 	"github.com/bits-and-blooms/bitset"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -45,12 +45,12 @@ func TestViewOfSeveralListings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{NoIndex: true}
-	rd, err := ready(context.Background(), repo, commits, &opts, &Result{})
+	opts := Options{}
+	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rd.Snap.Close()
+	defer rd.Close()
 	for i, l := range rd.Listings {
 		// Every entry of the first listing, then those the one before
 		// lacks.

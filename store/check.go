@@ -9,9 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/ngram"
-	"github.com/bcindex/bcindex/vector"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // Damage is one part of the store that failed its checks.
@@ -62,7 +60,7 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			n, err := checkSegment(indexDir, id)
+			n, err := segment.Check(indexDir, id)
 			rep.Files += n
 			if err != nil {
 				rep.Damaged = append(rep.Damaged, Damage{Part: "segment", Name: id, Detail: detail(err), path: filepath.Join(indexDir, "segments", id)})
@@ -91,47 +89,6 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 		}
 	}
 	return rep, nil
-}
-
-// checkSegment verifies every file of a segment and returns how many
-// there were.
-func checkSegment(indexDir, id string) (int, error) {
-	ct, err := OpenChunkTable(SegmentFile(indexDir, id, "chunks.bin"))
-	if err != nil {
-		return 1, err
-	}
-	ct.Close()
-	lex, err := lexical.Open(SegmentFile(indexDir, id, "lex.bin"))
-	if err == nil {
-		err = lex.Verify()
-		lex.Close()
-	}
-	if err != nil {
-		return 2, err
-	}
-	grams, err := ngram.Open(SegmentFile(indexDir, id, GramsFile))
-	if err == nil {
-		err = grams.Verify()
-		grams.Close()
-	}
-	if err != nil {
-		return 3, fmt.Errorf("%s: %w", GramsFile, err)
-	}
-	vecs, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.loc"))
-	for i, p := range vecs {
-		l, err := ReadLocator(p)
-		if err == nil {
-			var v *vector.Segment
-			if v, err = vector.OpenRegions(l.Regions(indexDir)); err == nil {
-				err = v.Verify()
-				v.Close()
-			}
-		}
-		if err != nil {
-			return 4 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
-		}
-	}
-	return 3 + len(vecs), nil
 }
 
 // detail is an error without the sentinel's words, for a report line.

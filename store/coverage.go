@@ -1,13 +1,13 @@
 package store
 
 import (
-	"path/filepath"
 	"sort"
-	"strings"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // ModelCoverage is how many of a revision's chunks have vectors of one
-// model. Vector files are named after the model (VectorFileName), so the
+// model. Vector files are named after the model (segment.VectorFileName), so the
 // name shown is that file's: the model ID with / \ : and spaces as _.
 type ModelCoverage struct {
 	Model   string `json:"model"`
@@ -20,9 +20,9 @@ type ModelCoverage struct {
 func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	by := map[string]int{}
 	for id, n := range rowsBySeg {
-		names, _ := filepath.Glob(filepath.Join(SegmentFile(indexDir, id, "vec-*.loc")))
-		for _, p := range names {
-			by[modelOfVectorFile(filepath.Base(p))] += n
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			by[segment.VectorFileLabel(name)] += n
 		}
 	}
 	out := make([]ModelCoverage, 0, len(by))
@@ -31,18 +31,4 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
-}
-
-// modelOfVectorFile inverts VectorFileName as far as it can.
-func modelOfVectorFile(name string) string {
-	s := strings.TrimSuffix(strings.TrimPrefix(name, "vec-"), ".loc")
-	if i := strings.LastIndexByte(s, '-'); i > 0 && len(s)-i == 9 {
-		s = s[:i]
-	}
-	return s
-}
-
-// VectorFileLabel is how coverage names model: the label of its file.
-func VectorFileLabel(model string) string {
-	return modelOfVectorFile(VectorFileName(model))
 }

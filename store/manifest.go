@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // ErrNoIndex is returned when a repository has not been indexed yet.
@@ -33,7 +33,7 @@ func encodeManifest(m Manifest) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.Sum = crc32.Checksum(b, castagnoli)
+	m.Sum = checksum.Sum(b)
 	return json.MarshalIndent(m, "", "  ")
 }
 
@@ -88,5 +88,5 @@ func WriteManifest(indexDir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	return gitindex.WriteFileAtomic(manifestPath(indexDir), append(b, '\n'))
+	return atomicfile.Write(manifestPath(indexDir), append(b, '\n'))
 }

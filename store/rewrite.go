@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/dgraph-io/badger/v4"
 )
 
@@ -102,10 +103,10 @@ func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 func (s *Store) relocate(indexDir string, ids []string) error {
 	for _, id := range ids {
 		dir := filepath.Join(indexDir, "segments", id)
-		names, _ := filepath.Glob(filepath.Join(dir, "vec-*.loc"))
-		for _, p := range names {
-			name := filepath.Base(p)
-			l, err := ReadLocator(p)
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			p := filepath.Join(dir, name)
+			l, err := segment.ReadLocator(p)
 			if err != nil {
 				continue // damaged: the next run drops the segment
 			}
@@ -116,7 +117,7 @@ func (s *Store) relocate(indexDir string, ids []string) error {
 			if slices.Equal(locs, l.Parts) {
 				continue // in a log file this session left alone
 			}
-			if err := WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
+			if err := segment.WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
 				return err
 			}
 			s.mu.Lock()
@@ -129,7 +130,7 @@ func (s *Store) relocate(indexDir string, ids []string) error {
 
 // findParts looks up where the parts a locator lists are now, checking
 // each against the bytes it had where the locator said.
-func (s *Store) findParts(id, name string, l *Locator) ([]PartLoc, error) {
+func (s *Store) findParts(id, name string, l *segment.Locator) ([]segment.PartLoc, error) {
 	parts := make([][]byte, len(l.Parts))
 	sizes := make([]int64, len(l.Parts))
 	err := s.DB.View(func(txn *badger.Txn) error {

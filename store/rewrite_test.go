@@ -3,6 +3,7 @@ package store
 import (
 	"testing"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -27,7 +28,7 @@ func putSegment(t *testing.T, indexDir, seg string) {
 		t.Fatal(err)
 	}
 	b := s.NewBatch()
-	if err := b.PutVectorParts(seg, VectorFileName("test-model"), parts); err != nil {
+	if err := b.PutVectorParts(seg, segment.VectorFileName("test-model"), parts); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Flush(); err != nil {

@@ -76,9 +76,10 @@ package store
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // SchemaVersion is the version of the layout described above.
@@ -127,48 +128,17 @@ type ChunkRecord struct {
 	StartByte, EndByte    int
 	SyntaxError           bool
 	Hash                  [16]byte
-	Meta
-}
-
-// Meta is a chunk's descriptive metadata, shown in results but not used to
-// find rows.
-type Meta struct {
-	QualifiedName string   `json:"qualified_name,omitempty"`
-	Access        string   `json:"access,omitempty"`
-	Decorators    []string `json:"decorators,omitempty"`
-	Imports       []string `json:"imports,omitempty"`
-	Doc           string   `json:"doc,omitempty"`
-	ErrorDetail   string   `json:"syntax_error,omitempty"`
-}
-
-// Encode appends the metadata to e.
-func (m *Meta) Encode(e *Encoder) {
-	e.str(m.QualifiedName)
-	e.str(m.Access)
-	e.strs(m.Decorators)
-	e.strs(m.Imports)
-	e.str(m.Doc)
-	e.str(m.ErrorDetail)
-}
-
-// Decode reads metadata written by Encode.
-func (m *Meta) Decode(d *Decoder) {
-	m.QualifiedName = d.str()
-	m.Access = d.str()
-	m.Decorators = d.strs()
-	m.Imports = d.strs()
-	m.Doc = d.str()
-	m.ErrorDetail = d.str()
+	segment.Meta
 }
 
 // EncodePlace writes what locates and identifies a chunk: kind, name,
 // signature (when withSignature), parent, lines, bytes, syntax-error flag
 // and content hash.
-func (c *ChunkRecord) EncodePlace(e *Encoder, withSignature bool) {
-	e.str(c.Kind)
-	e.str(c.Name)
+func (c *ChunkRecord) EncodePlace(e *segment.Encoder, withSignature bool) {
+	e.Str(c.Kind)
+	e.Str(c.Name)
 	if withSignature {
-		e.str(c.Signature)
+		e.Str(c.Signature)
 	}
 	e.Uint(uint64(c.Parent + 1))
 	e.Uint(uint64(c.StartLine))
@@ -179,10 +149,10 @@ func (c *ChunkRecord) EncodePlace(e *Encoder, withSignature bool) {
 	e.Buf = append(e.Buf, c.Hash[:]...)
 }
 
-func (c *ChunkRecord) DecodePlace(d *Decoder, withSignature bool) {
-	c.Kind, c.Name = d.str(), d.str()
+func (c *ChunkRecord) DecodePlace(d *segment.Decoder, withSignature bool) {
+	c.Kind, c.Name = d.Str(), d.Str()
 	if withSignature {
-		c.Signature = d.str()
+		c.Signature = d.Str()
 	}
 	c.Parent = int(d.Uint()) - 1
 	c.StartLine, c.EndLine = int(d.Uint()), int(d.Uint())
@@ -197,12 +167,12 @@ const blobRecordVersion = 3
 // Meta are display text that the segment rows hold (compressed) and that
 // chunking the blob again reproduces, so the durable record leaves them out.
 func (b *BlobRecord) Encode() []byte {
-	e := Encoder{Buf: make([]byte, 0, 64+len(b.Chunks)*64)}
+	e := segment.Encoder{Buf: make([]byte, 0, 64+len(b.Chunks)*64)}
 	e.Uint(blobRecordVersion)
 	e.Uint(uint64(b.ChunkerVersion))
-	e.str(b.Skip)
+	e.Str(b.Skip)
 	e.Uint(uint64(b.Size))
-	e.str(b.Language)
+	e.Str(b.Language)
 	e.Bool(b.Fallback)
 	e.Uint(uint64(b.SyntaxErrors))
 	e.Uint(uint64(len(b.Chunks)))
@@ -213,15 +183,15 @@ func (b *BlobRecord) Encode() []byte {
 }
 
 func DecodeBlobRecord(p []byte) (*BlobRecord, error) {
-	d := Decoder{Buf: p}
+	d := segment.Decoder{Buf: p}
 	if v := d.Uint(); v != blobRecordVersion {
 		return nil, fmt.Errorf("blob record version %d: %w", v, ErrSchema)
 	}
 	b := &BlobRecord{}
 	b.ChunkerVersion = int(d.Uint())
-	b.Skip = d.str()
+	b.Skip = d.Str()
 	b.Size = int64(d.Uint())
-	b.Language = d.str()
+	b.Language = d.Str()
 	b.Fallback = d.Bool()
 	b.SyntaxErrors = int(d.Uint())
 	n := d.Uint()
@@ -239,68 +209,6 @@ func DecodeBlobRecord(p []byte) (*BlobRecord, error) {
 	return b, nil
 }
 
-type Encoder struct{ Buf []byte }
-
-func (e *Encoder) Uint(v uint64) { e.Buf = binary.AppendUvarint(e.Buf, v) }
-func (e *Encoder) str(s string)  { e.Uint(uint64(len(s))); e.Buf = append(e.Buf, s...) }
-func (e *Encoder) strs(ss []string) {
-	e.Uint(uint64(len(ss)))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
-func (e *Encoder) Bool(v bool) {
-	if v {
-		e.Buf = append(e.Buf, 1)
-	} else {
-		e.Buf = append(e.Buf, 0)
-	}
-}
-
-type Decoder struct {
-	Buf []byte
-	Err error
-}
-
-var errShort = errors.New("record truncated")
-
-func (d *Decoder) Uint() uint64 {
-	if d.Err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.Buf)
-	if n <= 0 {
-		d.Err = errShort
-		return 0
-	}
-	d.Buf = d.Buf[n:]
-	return v
-}
-
-func (d *Decoder) Bytes(n int) []byte {
-	if d.Err != nil || n < 0 || n > len(d.Buf) {
-		d.Err = errShort
-		return nil
-	}
-	b := d.Buf[:n]
-	d.Buf = d.Buf[n:]
-	return b
-}
-
-func (d *Decoder) str() string { return string(d.Bytes(int(d.Uint()))) }
-func (d *Decoder) strs() []string {
-	n := d.Uint()
-	if d.Err != nil || n > uint64(len(d.Buf)) {
-		d.Err = errShort
-		return nil
-	}
-	var out []string
-	for i := uint64(0); i < n; i++ {
-		out = append(out, d.str())
-	}
-	return out
-}
-func (d *Decoder) Bool() bool {
-	b := d.Bytes(1)
-	return len(b) == 1 && b[0] == 1
-}
+// Meta is a chunk's descriptive metadata, kept in segment rows
+// (segment.Meta).
+type Meta = segment.Meta

@@ -1,94 +1,20 @@
 package store
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/lexical"
-	"github.com/bcindex/bcindex/ngram"
-	"github.com/bcindex/bcindex/vector"
+	"github.com/bcindex/bcindex/segment"
 )
-
-// Segment is one opened, immutable segment.
-type Segment struct {
-	ID    string
-	Table *chunkTable
-	Lex   *lexical.Index
-	Grams *ngram.Index    // the blobs' trigrams, for exact search
-	Vec   *vector.Segment // nil when the segment has no vectors for the model
-}
-
-// GramsFile is the name of a segment's trigram file (package ngram).
-const GramsFile = "grams.bin"
-
-// Rows is the number of chunks in the segment.
-func (s *Segment) Rows() int { return s.Table.Nrows }
-
-// Row decodes one chunk, without its signature and metadata.
-func (s *Segment) Row(i int) Row { return s.Table.Row(i) }
-
-// RowHash returns a chunk's content hash and whether it has text of its
-// own, from the hashes and copies columns without touching the row: for
-// passes over every visible row.
-func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.rowHash(i) }
-
-// BlobFirst returns the first row of the blob that row i belongs to (-1
-// if the row names no blob of the segment).
-func (s *Segment) BlobFirst(i int) int { return s.Table.firstOfRow(i) }
-
-// FirstCopy returns the segment's first row with row i's content (i itself
-// when it is the first or has no text of its own).
-func (s *Segment) FirstCopy(i int) int { return s.Table.firstCopy(i) }
-
-// RowDetail decodes one chunk with its signature and metadata, which are
-// decompressed per blob: use it for the chunks shown, Row for the rest.
-func (s *Segment) RowDetail(i int) Row { return s.Table.RowDetail(i) }
-
-// Name returns one chunk's name.
-func (s *Segment) Name(i int) string { return s.Table.name(i) }
-
-// NameBytes returns one chunk's name without copying it out of the mapped
-// file; the bytes are valid until the snapshot is closed.
-func (s *Segment) NameBytes(i int) []byte { return s.Table.nameBytes(i) }
-
-// BlobSHA returns the SHA of the blob at index i of the blob table.
-func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.Table.BlobSHA(i) }
-
-// FindBlob returns the row range of a blob in this segment.
-func (s *Segment) FindBlob(sha plumbing.Hash) (first, n int, ok bool) { return s.Table.FindBlob(sha) }
-
-// Chunks rebuilds the chunks of the blob whose n rows start at first, as
-// chunk.Split made them except that docs are clipped to what rows keep.
-func (s *Segment) Chunks(first, n int) ([]chunk.Chunk, error) { return s.Table.chunks(first, n) }
-
-// Blobs is the number of blobs in the segment.
-func (s *Segment) Blobs() int { return s.Table.Nblobs }
-
-func (s *Segment) close() {
-	s.Table.Close()
-	if s.Lex != nil {
-		s.Lex.Close()
-	}
-	if s.Grams != nil {
-		s.Grams.Close()
-	}
-	if s.Vec != nil {
-		s.Vec.Close()
-	}
-}
 
 // Snapshot is a consistent set of segments, opened for reading.
 type Snapshot struct {
-	Segments []*Segment
+	Segments []*segment.Segment
 	Model    string
 	// Damaged are the live segments left out because they failed their
 	// checks; the next indexing run drops them and indexes their blobs again.
@@ -137,8 +63,8 @@ func OpenSegments(indexDir string, ids []string, model string) (*Snapshot, error
 func openSegments(indexDir string, ids []string, model string, final bool) (*Snapshot, error) {
 	snap := &Snapshot{Model: model}
 	for _, id := range ids {
-		seg, err := openSegment(indexDir, id, model)
-		if errors.Is(err, ErrLogGone) && final {
+		seg, err := segment.Open(indexDir, id, model)
+		if errors.Is(err, segment.ErrLogGone) && final {
 			snap.Damaged = append(snap.Damaged, DamagedSegment{ID: id, Err: err})
 			continue
 		}
@@ -165,75 +91,10 @@ func (d DamagedSegment) String() string {
 	return fmt.Sprintf("index segment %s is damaged (%v)", d.ID, d.Err)
 }
 
-func openSegment(indexDir, id, model string) (*Segment, error) {
-	st := loadStamps(filepath.Join(indexDir, "segments", id))
-	defer st.save()
-	ct, err := mapChunkTable(SegmentFile(indexDir, id, "chunks.bin"), !st.verified("chunks.bin"))
-	if err != nil {
-		return nil, err
-	}
-	st.passed("chunks.bin")
-	seg := &Segment{ID: id, Table: ct}
-	lex, err := lexical.Open(SegmentFile(indexDir, id, "lex.bin"))
-	if err == nil {
-		seg.Lex = lex
-		if !st.verified("lex.bin") {
-			if err = lex.VerifyChecksum(); err == nil {
-				st.passed("lex.bin")
-			}
-		}
-	}
-	if err != nil {
-		seg.close()
-		return nil, fmt.Errorf("open segment %s postings: %w: %v", id, ErrCorrupt, err)
-	}
-	grams, err := ngram.Open(SegmentFile(indexDir, id, GramsFile))
-	if err == nil {
-		seg.Grams = grams
-		if !st.verified(GramsFile) {
-			if err = grams.VerifyChecksum(); err == nil {
-				st.passed(GramsFile)
-			}
-		}
-	}
-	if err != nil {
-		seg.close()
-		return nil, fmt.Errorf("open segment %s trigrams: %w: %v", id, ErrCorrupt, err)
-	}
-	if model != "" {
-		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)
-		switch {
-		case err == nil:
-			seg.Vec = vec
-		case errors.Is(err, ErrLogGone):
-			seg.close()
-			return nil, fmt.Errorf("open segment %s vectors: %w", id, err)
-		case !errors.Is(err, fs.ErrNotExist):
-			seg.close()
-			return nil, fmt.Errorf("open segment %s vectors: %w: %v", id, ErrCorrupt, err)
-		}
-	}
-	return seg, nil
-}
-
-// VectorFileName is the name of a segment's locator of model's vectors,
-// which also names its parts in Badger.
-func VectorFileName(model string) string {
-	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r == ' ' {
-			return '_'
-		}
-		return r
-	}, model)
-	// The hash keeps IDs apart that differ only in the replaced characters.
-	sum := sha256.Sum256([]byte(model))
-	return fmt.Sprintf("vec-%s-%x.loc", safe, sum[:4])
-}
-
 // Close unmaps every segment.
 func (s *Snapshot) Close() {
 	for _, seg := range s.Segments {
-		seg.close()
+		seg.Close()
 	}
 	s.Segments = nil
 }
@@ -271,25 +132,22 @@ func (s *Snapshot) Locate(l *gitindex.Listing) []BlobLoc {
 	return locs
 }
 
-// BlobFile returns an indexed blob as chunk.Split split it, except that
-// docs are clipped to what rows keep; ok is false when no segment holds the
-// blob or its rows cannot be read.
-func (s *Snapshot) BlobFile(sha plumbing.Hash) (chunk.File, bool) {
-	loc, ok := s.FindBlob(sha)
-	if !ok || loc.N == 0 {
-		return chunk.File{}, false
+// BlobRows returns an indexed blob's rows with their signatures and
+// metadata (chunk.Stored rebuilds its chunks from them), the row of the
+// first in its segment, and the blob's record; ok is false when no segment
+// holds the blob, it was skipped, or its rows cannot be read.
+func (s *Snapshot) BlobRows(sha plumbing.Hash) (rows []segment.Row, first int, info segment.BlobInfo, ok bool) {
+	loc, found := s.FindBlob(sha)
+	if !found || loc.N == 0 {
+		return nil, 0, info, false
 	}
 	t := s.Segments[loc.Seg].Table
-	first := t.Row(loc.First)
-	info := t.BlobInfo(first.Blob)
+	info = t.BlobInfo(t.Row(loc.First).Blob)
 	if info.Skip != gitindex.SkipNone {
-		return chunk.File{}, false
+		return nil, 0, info, false
 	}
-	chunks, err := t.chunks(loc.First, loc.N)
-	if err != nil {
-		return chunk.File{}, false
-	}
-	return chunk.File{Language: first.Language, Chunks: chunks, Fallback: info.Fallback, SyntaxErrors: info.SyntaxErrors}, true
+	rows, err := t.Details(loc.First, loc.N)
+	return rows, loc.First, info, err == nil
 }
 
 // FindBlob returns where a blob's rows are, searching newest segments first.
@@ -300,10 +158,4 @@ func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
 		}
 	}
 	return BlobLoc{}, false
-}
-
-// BlobIndex finds a blob's index in the blob table.
-func (s *Segment) BlobIndex(_ int, sha plumbing.Hash) int {
-	i, _ := s.Table.BlobIndex(sha)
-	return i
 }

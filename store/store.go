@@ -9,12 +9,13 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 )
 
 // ErrCorrupt is returned when the store cannot be read.
-var ErrCorrupt = errors.New("index is corrupt or unreadable")
+var ErrCorrupt = segment.ErrCorrupt
 
 // Store is the durable Badger database. Only the indexer opens it, while it
 // holds the index lock; queries read segments instead.

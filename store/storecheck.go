@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 	"github.com/dgraph-io/badger/v4/table"
@@ -69,21 +70,13 @@ func CheckBadger(dir string, full bool) (err error) {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	stampsMu.Lock()
-	defer stampsMu.Unlock()
-	st := loadStamps(dir)
-	defer st.save()
-	for _, id := range ids {
-		name := table.NewFilename(id, dir)
-		verify := full || !st.verified(filepath.Base(name))
-		if err := checkTable(name, m.Tables[id].Compression, verify); err != nil {
-			return err
-		}
-		if verify {
-			st.passed(filepath.Base(name))
-		}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = filepath.Base(table.NewFilename(id, dir))
 	}
-	return nil
+	return segment.VerifyOnce(dir, names, full, func(i int, verify bool) error {
+		return checkTable(table.NewFilename(ids[i], dir), m.Tables[ids[i]].Compression, verify)
+	})
 }
 
 // checkTable opens one table read-only and reads its index (and with full,

@@ -6,15 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
 
-	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // The summary index (summaries.bin in the index directory) is derived data
@@ -124,7 +125,7 @@ func (x *SummaryIndex) Postings(term string) []SummaryPosting {
 	if !ok {
 		return nil
 	}
-	r := &Decoder{Buf: b}
+	r := &segment.Decoder{Buf: b}
 	n := bounded(r)
 	out := make([]SummaryPosting, 0, min(n, len(b)))
 	e := 0
@@ -225,8 +226,8 @@ func WriteSummaryIndex(indexDir string, h SummaryIndexHeader, entries []SummaryE
 			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
-	if err := gitindex.WriteFileAtomic(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
+	b = binary.LittleEndian.AppendUint32(b, checksum.Sum(b))
+	if err := atomicfile.Write(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
 		return fmt.Errorf("write summary index: %w", err)
 	}
 	return nil

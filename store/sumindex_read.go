@@ -4,17 +4,19 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"hash/crc32"
+
+	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // bounded reads a count or length that cannot exceed what is left of d
 // (any real one fits in the bytes it counts), so that a bad one neither
 // overflows int nor allocates more than the file.
-func bounded(d *Decoder) int {
+func bounded(d *segment.Decoder) int {
 	v := d.Uint()
 	if v > uint64(len(d.Buf)) {
 		if d.Err == nil {
-			d.Err = errShort
+			d.Err = segment.ErrTruncated
 		}
 		return 0
 	}
@@ -26,10 +28,10 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 		return nil, errors.New("not a summary index")
 	}
 	body := b[:len(b)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	if checksum.Sum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch")
 	}
-	r := &Decoder{Buf: body[len(sumMagic):]}
+	r := &segment.Decoder{Buf: body[len(sumMagic):]}
 	x := &SummaryIndex{ByHash: map[[16]byte]int{}}
 	if err := json.Unmarshal(r.Bytes(bounded(r)), &x.Header); err != nil && r.Err == nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -74,24 +75,13 @@ func (b *Batch) PutVectorParts(seg, name string, parts [][]byte) error {
 	return nil
 }
 
-// PartLoc is where one vector part lies in Badger's value log.
-type PartLoc struct {
-	Fid      uint32 // the log file, <db>/<fid as %06d>.vlog
-	Off, Len int64  // the part's bytes (without padding) in that file
-}
-
-// VlogPath is the path of a Badger value log file.
-func VlogPath(indexDir string, fid uint32) string {
-	return filepath.Join(indexDir, "db", fmt.Sprintf("%06d.vlog", fid))
-}
-
 // LocateVectorParts returns where Badger stored the flushed parts of a
 // segment's named vector file, after syncing the log so that a reader who
 // finds them through a locator finds them on disk. sizes are the parts'
 // lengths without padding. Each place is checked against the part's first
 // bytes (its header, which holds its checksum), so a log laid out other
 // than this code expects is an error, never a locator to other bytes.
-func (s *Store) LocateVectorParts(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
+func (s *Store) LocateVectorParts(seg, name string, parts [][]byte, sizes []int64) ([]segment.PartLoc, error) {
 	if err := s.DB.Sync(); err != nil {
 		return nil, fmt.Errorf("sync index: %w", err)
 	}
@@ -107,7 +97,7 @@ func (s *Store) LocateVectorParts(seg, name string, parts [][]byte, sizes []int6
 // wroteParts are vector parts this session wrote and located.
 type wroteParts struct {
 	seg, name string
-	locs      []PartLoc
+	locs      []segment.PartLoc
 }
 
 // recordWritten records the parts this session wrote as verified, in the
@@ -127,7 +117,7 @@ func (s *Store) recordWritten() {
 	var ws []written
 	for _, w := range s.wrote {
 		dir := filepath.Join(indexDir, "segments", w.seg)
-		l, err := ReadLocator(filepath.Join(dir, w.name))
+		l, err := segment.ReadLocator(filepath.Join(dir, w.name))
 		if err != nil || !slices.Equal(l.Parts, w.locs) {
 			continue
 		}
@@ -137,24 +127,14 @@ func (s *Store) recordWritten() {
 		}
 		ws = append(ws, written{dir, w.name, regions})
 	}
-	stampsMu.Lock()
-	defer stampsMu.Unlock()
 	for _, w := range ws {
-		st := loadStamps(w.dir)
-		for i, r := range w.regions {
-			st.passedAs(partStampKey(w.name, i), regionIdentity(r))
-		}
-		st.save()
+		segment.RecordParts(w.dir, w.name, w.regions)
 	}
 	s.wrote = nil
 }
 
-// partStampKey names part i of a segment's named vector file in the
-// segment's record of verified versions.
-func partStampKey(name string, i int) string { return fmt.Sprintf("%s#%d", name, i) }
-
-func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartLoc, error) {
-	locs := make([]PartLoc, len(parts))
+func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]segment.PartLoc, error) {
+	locs := make([]segment.PartLoc, len(parts))
 	logs := &logReader{dir: filepath.Dir(s.opts.Dir)}
 	err := s.DB.View(func(txn *badger.Txn) error {
 		for i := range parts {
@@ -166,7 +146,7 @@ func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartL
 			if err != nil {
 				return err
 			}
-			locs[i] = PartLoc{Fid: fid, Off: start, Len: sizes[i]}
+			locs[i] = segment.PartLoc{Fid: fid, Off: start, Len: sizes[i]}
 			if err := s.checkPlace(locs[i], parts[i]); err != nil {
 				return err
 			}
@@ -180,8 +160,8 @@ func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]PartL
 }
 
 // checkPlace reads a part's first bytes where loc says they are.
-func (s *Store) checkPlace(loc PartLoc, part []byte) error {
-	f, err := os.Open(VlogPath(filepath.Dir(s.opts.Dir), loc.Fid))
+func (s *Store) checkPlace(loc segment.PartLoc, part []byte) error {
+	f, err := os.Open(segment.VlogPath(filepath.Dir(s.opts.Dir), loc.Fid))
 	if err != nil {
 		return err
 	}
@@ -258,9 +238,9 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 func VectorRows(indexDir string, ids []string) int {
 	n := 0
 	for _, id := range ids {
-		names, _ := filepath.Glob(SegmentFile(indexDir, id, "vec-*.loc"))
-		for _, p := range names {
-			if l, err := ReadLocator(p); err == nil {
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			if l, err := segment.ReadLocator(segment.File(indexDir, id, name)); err == nil {
 				n += l.Rows
 			}
 		}

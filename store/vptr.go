@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // Where Badger put a value. Badger does not export it: an Item keeps its
@@ -108,7 +110,7 @@ func (r *logReader) find(part []byte) (uint32, int64, error) {
 	}
 	for _, fid := range fids {
 		if r.data == nil || r.fid != fid {
-			b, err := os.ReadFile(VlogPath(r.dir, fid))
+			b, err := os.ReadFile(segment.VlogPath(r.dir, fid))
 			if err != nil {
 				return 0, 0, fmt.Errorf("read value log: %w", err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -31,7 +32,7 @@ func putParts(t *testing.T, s *Store, seg string, first int) [][]byte {
 		t.Fatal(err)
 	}
 	b := s.NewBatch()
-	if err := b.PutVectorParts(seg, VectorFileName("m"), parts); err != nil {
+	if err := b.PutVectorParts(seg, segment.VectorFileName("m"), parts); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Flush(); err != nil {
@@ -62,7 +63,7 @@ func pointerOf(t *testing.T, s *Store, seg string, part []byte) (uint32, int64) 
 	var fid uint32
 	var off int64
 	err := s.DB.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(partKey(seg, VectorFileName("m"), 0))
+		item, err := txn.Get(partKey(seg, segment.VectorFileName("m"), 0))
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func TestValuePointerLayout(t *testing.T) {
 	s, indexDir := openTempStore(t)
 	parts := putParts(t, s, "00000001", 1)
 	fid, off := pointerOf(t, s, "00000001", parts[0])
-	if err := s.checkPlace(PartLoc{Fid: fid, Off: off}, parts[0]); err != nil {
+	if err := s.checkPlace(segment.PartLoc{Fid: fid, Off: off}, parts[0]); err != nil {
 		t.Fatalf("the value pointer names other bytes: %v", err)
 	}
 	// The search by bytes, which a build with another layout relies on,

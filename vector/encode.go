@@ -3,8 +3,9 @@ package vector
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // maxPartBytes bounds the vectors of one part: a store keeps each part as
@@ -68,7 +69,7 @@ func encodePart(dim int, q [][]int8, scales []float32, minSize int) ([]byte, err
 		binary.LittleEndian.PutUint32(b[scaleOff+4*int64(i):], math.Float32bits(s))
 	}
 	h := header{dim: dim, rows: rows, vecOff: vecOff, scaleOff: scaleOff, size: size,
-		bodyCRC: crc32.Checksum(b[headerSize:size], castagnoli)}
+		bodyCRC: checksum.Sum(b[headerSize:size])}
 	copy(b, h.marshal())
 	return b, nil
 }

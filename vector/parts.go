@@ -3,7 +3,6 @@ package vector
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -11,6 +10,9 @@ import (
 	"sort"
 	"sync"
 	"unsafe"
+
+	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // Segment is a read-only, memory-mapped set of vector rows: one segment
@@ -67,12 +69,12 @@ func OpenRegions(regions []Region) (*Segment, error) {
 			return nil, err
 		}
 		if i > 0 && p.dim != s.dim {
-			unmapFile(p.mapping)
+			mmap.Unmap(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d has dimension %d, part 0 has %d", r.Path, i, p.dim, s.dim)
 		}
 		if i < len(regions)-1 && p.rows%64 != 0 {
-			unmapFile(p.mapping)
+			mmap.Unmap(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d holds %d rows, not a multiple of 64", r.Path, i, p.rows)
 		}
@@ -123,7 +125,7 @@ func mapPart(r Region) (part, error) {
 	}
 	// Maps start at a page boundary; the region starts wherever it is.
 	lead := r.Off % int64(os.Getpagesize())
-	data, err := mapFileAt(f, r.Off-lead, int(lead+h.size))
+	data, err := mmap.Map(f, r.Off-lead, int(lead+h.size))
 	if err != nil {
 		return fail("mmap: %w", err)
 	}
@@ -187,7 +189,7 @@ func (s *Segment) VerifyPart(i int) (err error) {
 	}
 	defer guardFault(debug.SetPanicOnFault(true), &err)
 	p := &s.parts[i]
-	if got := crc32.Checksum(p.body, castagnoli); got != p.bodyCRC {
+	if got := checksum.Sum(p.body); got != p.bodyCRC {
 		return fmt.Errorf("vector: part %d: checksum mismatch (stored %08x, computed %08x)", i, p.bodyCRC, got)
 	}
 	return nil
@@ -210,7 +212,7 @@ func (s *Segment) Close() error {
 func (s *Segment) unmap() error {
 	var first error
 	for _, p := range s.parts {
-		if err := unmapFile(p.mapping); err != nil && first == nil {
+		if err := mmap.Unmap(p.mapping); err != nil && first == nil {
 			first = fmt.Errorf("vector: munmap: %w", err)
 		}
 	}

@@ -4,7 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 const (
@@ -14,8 +15,6 @@ const (
 	blockAlign = 64
 	maxSegRows = int64(1) << 40 // keeps every offset computation far from overflow
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the decoded segment header; see the package comment for layout.
 type header struct {
@@ -47,7 +46,7 @@ func (h *header) marshal() []byte {
 	binary.LittleEndian.PutUint64(b[32:], uint64(h.scaleOff))
 	binary.LittleEndian.PutUint64(b[40:], uint64(h.size))
 	binary.LittleEndian.PutUint32(b[48:], h.bodyCRC)
-	binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], castagnoli))
+	binary.LittleEndian.PutUint32(b[60:], checksum.Sum(b[:60]))
 	return b
 }
 
@@ -60,7 +59,7 @@ func parseHeader(b []byte) (header, error) {
 	if v := binary.LittleEndian.Uint16(b[6:]); v != segVersion {
 		return h, fmt.Errorf("unsupported segment format version %d (this build reads %d)", v, segVersion)
 	}
-	if got, want := crc32.Checksum(b[:60], castagnoli), binary.LittleEndian.Uint32(b[60:]); got != want {
+	if got, want := checksum.Sum(b[:60]), binary.LittleEndian.Uint32(b[60:]); got != want {
 		return h, fmt.Errorf("header checksum mismatch (stored %08x, computed %08x)", want, got)
 	}
 	dim := binary.LittleEndian.Uint32(b[8:])

@@ -3,7 +3,6 @@ package vector
 import (
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io/fs"
 	"math"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // writeSegment writes rows (nil = no vector) with their scales as one
@@ -97,7 +98,7 @@ func TestSegmentRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := crc32.Checksum(b[headerSize:], castagnoli); got != h.bodyCRC {
+			if got := checksum.Sum(b[headerSize:]); got != h.bodyCRC {
 				t.Fatalf("body CRC %08x, header says %08x", got, h.bodyCRC)
 			}
 			if h.scaleOff%blockAlign != 0 || h.vecOff%blockAlign != 0 {
@@ -161,7 +162,7 @@ func TestOpenCorrupt(t *testing.T) {
 	edit := func(fixCRC bool, f func(b []byte) []byte) []byte {
 		b := f(append([]byte(nil), orig...))
 		if fixCRC && len(b) >= headerSize {
-			binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], castagnoli))
+			binary.LittleEndian.PutUint32(b[60:], checksum.Sum(b[:60]))
 		}
 		return b
 	}

@@ -6,10 +6,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/grep"
+	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Exact mode: every line matching a fixed string or a regex, as git grep
@@ -84,7 +85,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 		s.render(w, http.StatusBadRequest, "exact.html", p)
 		return
 	}
-	opts := search.GrepOptions{Matcher: m, Rev: f.Ref, Embedder: s.opts.Embedder, Index: s.opts.Index, LockWait: 30 * time.Second}
+	opts := grep.GrepOptions{Matcher: m, Rev: f.Ref}
 	if f.Path != "" {
 		if err := opts.Paths.AddGlob(f.Path); err != nil {
 			p.Error = err.Error() + ": use a glob like pkg/**/*.go, *.py or !vendor/**"
@@ -98,7 +99,18 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 	}
 	res := exactResults{Ref: f.Ref, From: f.Exact.Offset + 1}
 	skip := f.Exact.Offset
-	st, err := search.Grep(r.Context(), s.repo, opts, func(g *search.GrepFile) error {
+	want, err := grep.Plan(s.repo, opts)
+	var v *store.View
+	if err == nil {
+		v, err = s.ensure(r.Context(), want, indexer.Exact)
+	}
+	if err != nil {
+		p.Error = err.Error()
+		s.render(w, http.StatusBadRequest, "exact.html", p)
+		return
+	}
+	defer v.Close()
+	st, err := grep.Grep(r.Context(), v, opts, func(g *grep.GrepFile) error {
 		var ef *exactFile
 		for _, l := range g.Lines {
 			if skip > 0 {
@@ -107,7 +119,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 			}
 			if res.Lines == pageLines {
 				res.Next = "/?" + f.exactQuery(f.Ref, f.Exact.Offset+pageLines).Encode()
-				return search.ErrStop
+				return grep.ErrStop
 			}
 			if ef == nil {
 				res.Files = append(res.Files, exactFile{Path: g.Path})

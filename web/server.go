@@ -23,6 +23,7 @@ import (
 	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 )
 
 //go:embed templates/*.html static/*
@@ -236,8 +237,17 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	opts := f.options()
 	opts.Context, opts.MaxLines = 2, 12
-	opts.Embedder, opts.Index, opts.LockWait = s.opts.Embedder, s.opts.Index, 30*time.Second
-	res, err := search.Search(r.Context(), s.repo, opts)
+	opts.Embedder = s.opts.Embedder
+	want, err := search.Plan(s.repo, opts)
+	var v *store.View
+	if err == nil {
+		v, err = s.ensure(r.Context(), want, indexer.All)
+	}
+	var res *search.Result
+	if err == nil {
+		defer v.Close()
+		res, err = search.Search(r.Context(), v, opts)
+	}
 	if err != nil {
 		p.Error = err.Error()
 		s.render(w, http.StatusBadRequest, "search.html", p)

@@ -16,7 +16,7 @@ import (
 // the author's; summaries=off leaves it out.
 func TestPageShowsGeneratedSummary(t *testing.T) {
 	f := newFixture(t)
-	res, err := search.Search(context.Background(), f.repo, search.Options{Query: "Dial", Mode: search.ModeSymbol, Embedder: embed.Default()})
+	res, err := search.SearchIndexed(context.Background(), f.repo, search.Options{Query: "Dial", Mode: search.ModeSymbol, Embedder: embed.Default()})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].Name != "Dial" {
 		t.Fatalf("%v %+v", err, res)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/timeline"
 )
 
 // The timeline chart: one row per matching chunk, the first-parent history
@@ -62,7 +62,7 @@ type tick struct {
 
 // eventRow is the chart's data as a table, for reading and for keyboards.
 type eventRow struct {
-	search.Event
+	timeline.Event
 	Chunk, Href string
 }
 
@@ -82,7 +82,7 @@ func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {
 	p.Title = f.Q + " · timeline · bcindex"
 	opts := f.options()
 	opts.Embedder = s.opts.Embedder
-	res, err := search.Log(r.Context(), s.repo, opts)
+	res, err := timeline.Log(r.Context(), s.repo, opts)
 	if err == nil && len(res.Timelines) > 0 {
 		var hist []gitindex.HistoryCommit
 		hist, err = s.repo.History(r.Context(), gitindex.HistoryOptions{Revs: []string{f.Ref}})
@@ -101,7 +101,7 @@ func (s *Server) handleLog(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "log.html", p)
 }
 
-func newChart(f form, res *search.LogResult, hist []gitindex.HistoryCommit) chart {
+func newChart(f form, res *timeline.LogResult, hist []gitindex.HistoryCommit) chart {
 	c := chart{PlotLeft: chartLeft, PlotRight: chartLeft + chartPlot, Commits: len(hist), Indexed: res.Commits}
 	c.Width = chartLeft + chartPlot + chartRight
 	c.Height = chartTop + len(res.Timelines)*rowHeight + 40
@@ -133,7 +133,7 @@ func newChart(f form, res *search.LogResult, hist []gitindex.HistoryCommit) char
 			href := commitHref(f.Q, e)
 			row.Marks = append(row.Marks, chartMark{X: x(pos[e.Commit]), Y: y, Type: e.Type, Href: href,
 				Title: fmt.Sprintf("%s %s: %s %.10s %s", e.Type, chunk, e.Date.Format("2006-01-02"), e.Commit, e.Author)})
-			if e.Type == search.EventDeleted {
+			if e.Type == timeline.EventDeleted {
 				row.X2 = x(pos[e.Commit])
 			}
 			c.Events = append(c.Events, eventRow{Event: e, Chunk: chunk, Href: href})
@@ -167,7 +167,7 @@ func tickIndexes(m, n int) []int {
 	return out
 }
 
-func commitHref(q string, e search.Event) string {
+func commitHref(q string, e timeline.Event) string {
 	v := url.Values{"rev": {e.Commit}, "path": {e.Path}, "type": {e.Type}, "q": {q}}
 	if e.StartLine > 0 {
 		v.Set("lines", strconv.Itoa(e.StartLine)+"-"+strconv.Itoa(e.EndLine))
@@ -226,7 +226,7 @@ func (s *Server) commitView(h plumbing.Hash, q url.Values, asked *query.Query) (
 		return v, nil
 	}
 	v.FileRev = v.Hash
-	if v.Event == search.EventDeleted {
+	if v.Event == timeline.EventDeleted {
 		if len(v.Parents) == 0 {
 			return v, nil
 		}

@@ -21,6 +21,13 @@ var funcs = template.FuncMap{
 	"join":  strings.Join,
 	"score": func(f float64) string { return strconv.FormatFloat(f, 'f', 4, 64) },
 	"add":   func(a, b int) int { return a + b },
+	// count writes "1 line", "2 lines": n and the noun, plural unless n is 1.
+	"count": func(n int, noun string) string {
+		if n == 1 {
+			return "1 " + noun
+		}
+		return strconv.Itoa(n) + " " + noun + "s"
+	},
 	"modes": func() []string { return []string{"", "symbol", "text", "vector", "exact"} },
 	"formArgs": func(p page, action, label, button string) formArgs {
 		return formArgs{Form: p.Form, Refs: p.Refs, Action: action, Label: label, Button: button}

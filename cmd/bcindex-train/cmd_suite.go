@@ -19,7 +19,7 @@ import (
 // removed (stripped/), its documentation (prose/, suite_prose.go), and its
 // queries: a documented function's first doc sentence, answered by that
 // function, and the names defined once in the package, answered by their
-// definition. internal/suite.FormatVersion names this layout.
+// definition. internal/testkit/suite.FormatVersion names this layout.
 
 // suiteQuery is one query and the definition that answers it.
 type suiteQuery struct {

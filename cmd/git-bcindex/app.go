@@ -63,6 +63,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			gcCommand(),
 			checkCommand(),
 			mcpCommand(),
+			agentsCommand(),
 			serveCommand(),
 			manCommand(),
 			versionCommand(),
@@ -93,8 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	limitMemory()
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for runClusterBinary
-	err := app.RunContext(ctx, interspersed(app, args))
-	return exitCode(err, stderr)
+	err := app.RunContext(ctx, interspersed(app, hoistGlobals(app, args)))
+	return exitCode(err, stderr, interruptedNote(app, args))
 }
 
 // defaultMemoryLimit is the soft limit of the Go heap when GOMEMLIMIT is not
@@ -117,7 +118,9 @@ func limitMemory() {
 	}
 }
 
-func exitCode(err error, stderr io.Writer) int {
+// exitCode prints err and decides the exit code; interrupted says what
+// Ctrl-C left of the command's work.
+func exitCode(err error, stderr io.Writer, interrupted string) int {
 	if err == nil {
 		return exitOK
 	}
@@ -129,7 +132,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return int(es) // a child's, which said what went wrong
 	}
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "interrupted: the finished part of the index is kept; run the command again to resume")
+		fmt.Fprintln(stderr, "interrupted: "+interrupted)
 		return exitInterrupted
 	}
 	fmt.Fprintf(stderr, "error: %v\n", err)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 func TestInterspersedFlags(t *testing.T) {

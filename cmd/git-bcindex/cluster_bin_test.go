@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestLeanBuildRunsClusterBinary builds git-bcindex as install.sh does,

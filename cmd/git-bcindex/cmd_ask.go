@@ -27,6 +27,7 @@ func askCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-turns", Value: 12, Usage: "requests to the model; the last offers no tools"},
 			&cli.IntFlag{Name: "max-tokens", Value: 60000, Usage: "tokens over the whole conversation, as the service counts them"},
 			&cli.BoolFlag{Name: "json", Usage: "print the whole transcript as JSON, with the citations kept and removed"},
+			timeoutFlag(),
 		}),
 		Action: runAsk,
 	}
@@ -44,7 +45,7 @@ func runAsk(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	client, err := chatClient(repo)
+	client, err := commandChat(c, repo, true)
 	if err != nil {
 		return err
 	}

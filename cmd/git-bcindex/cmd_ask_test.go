@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/llm"
 )
 

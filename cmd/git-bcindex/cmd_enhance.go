@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -27,6 +28,7 @@ func enhanceCommand() *cli.Command {
 			&cli.IntFlag{Name: "budget-tokens", Usage: "stop before spending more than `N` tokens (0: no limit)"},
 			&cli.IntFlag{Name: "batch", Value: 8, Usage: "chunks per request"},
 			&cli.BoolFlag{Name: "json", Usage: "print the run's counts as JSON"},
+			timeoutFlag(),
 		}),
 		Action: runEnhance,
 	}
@@ -40,7 +42,7 @@ func runEnhance(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	client, err := chatClient(repo)
+	client, err := commandChat(c, repo, false)
 	if err != nil {
 		return err
 	}
@@ -57,6 +59,15 @@ func runEnhance(c *cli.Context) error {
 					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionSetPredictTime(true))
 			}
 			bar.Set(done)
+		}
+	} else if !opts.DryRun {
+		// Piped: a line now and then (the client adds one while it waits).
+		var last time.Time
+		opts.Progress = func(done, total int) {
+			if time.Since(last) >= 10*time.Second || done == total {
+				last = time.Now()
+				fmt.Fprintf(c.App.ErrWriter, "enhance: %d of %d chunks handled\n", done, total)
+			}
 		}
 	}
 	st, err := enhance.Run(c.Context, client, enhance.Store{IndexDir: repo.IndexDir}, items, opts)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // `git bcindex enhance` end to end against chattest's stand-in for a
@@ -18,7 +17,7 @@ import (
 func TestEnhanceCommand(t *testing.T) {
 	r := gittest.New(t)
 	r.Commit("init", map[string]string{"store/repo.go": sample})
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step {
 		if !strings.Contains(req.Messages[1].Content, "### id 1: function OpenRepository in store/repo.go") {
 			t.Errorf("prompt:\n%s", req.Messages[1].Content)
 		}
@@ -99,7 +98,7 @@ func TestEnhanceInHooks(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	var asked []string
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step {
 		asked = append(asked, req.Messages[1].Content)
 		return chattest.Text(`{"chunks":[{"id":1,"summary":"Closes the repository.","keywords":["close","repository","release"],"purpose":"close a repository"}]}`)
 	})

@@ -9,8 +9,9 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/query"
 )
 
 func grepCommand() *cli.Command {
@@ -53,7 +54,7 @@ func grepCommand() *cli.Command {
 // grepArgs splits the positional arguments as git grep does: the pattern
 // (unless -e gave it), then revisions, then after "--" pathspecs; an
 // argument before "--" that is not a revision starts the pathspecs.
-func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf search.PathFilter, err error) {
+func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf query.PathFilter, err error) {
 	args := c.Args().Slice()
 	patterns = c.StringSlice("regexp")
 	if len(patterns) == 0 {
@@ -117,31 +118,38 @@ func runGrep(c *cli.Context) error {
 		return err
 	}
 	pr.multi = len(sel.Patterns) > 1 || sel.AllBranches || sel.Tags || sel.All
-	opts := search.GrepOptions{
+	opts := grep.GrepOptions{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
-		NoIndex: c.Bool("no-index"), Index: s.indexOptions(), Embedder: s.embedder(),
-		// The answer is complete without the index (unindexed blobs are
-		// read), so a running indexer is not waited for long.
-		LockWait: time.Second,
 	}
 	if len(sel.Patterns) == 1 && !sel.AllBranches && !sel.Tags && !sel.All {
 		opts.Refs, opts.Rev = gitindex.RefSelection{}, sel.Patterns[0]
 	}
+	iopts := s.indexOptions()
 	if !pr.json {
-		opts.Index.Progress = newProgress(c.App.ErrWriter)
+		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	opts.OnIndexed = func(sum *indexer.Summary) {
-		if sum.Repaired != "" {
-			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-		}
+	want, err := grep.Plan(repo, opts)
+	if err != nil {
+		return err
+	}
+	// Grep reads the exact index only: blobs are indexed without vectors.
+	// The answer is complete without the index (unindexed blobs are read),
+	// so a running indexer is not waited for long.
+	v, sum, err := ensure(c.Context, repo, iopts, want, indexer.Exact, c.Bool("no-index"), time.Second)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
 	}
 	o, err := openOutput(c, repo, nil)
 	if err != nil {
 		return err
 	}
 	pr.bind(o)
-	st, err := search.Grep(c.Context, repo, opts, pr.file)
+	st, err := grep.Grep(c.Context, v, opts, pr.file)
 	cerr := o.close()
 	if err != nil {
 		if errors.Is(err, errPipeClosed) {

@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/timeline"
 )
 
 func logCommand() *cli.Command {
@@ -57,7 +58,7 @@ func runLog(c *cli.Context) error {
 			return err
 		}
 	}
-	res, err := search.Log(c.Context, repo, search.Options{
+	res, err := timeline.Log(c.Context, repo, search.Options{
 		Parsed: q, Rev: c.String("ref"), K: c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"), Embedder: s.embedder(),
 	})
@@ -123,7 +124,7 @@ func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
 //
 //	net/retry.go › RetryWithBackoff (function, gone)
 //	  2024-01-01  1a2b3c4d  added    net/retry.go:5-18  Ann
-func printTimelines(w io.Writer, p colorizer, res *search.LogResult) {
+func printTimelines(w io.Writer, p colorizer, res *timeline.LogResult) {
 	for i, t := range res.Timelines {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -135,11 +136,11 @@ func printTimelines(w io.Writer, p colorizer, res *search.LogResult) {
 		fmt.Fprintf(w, "%s %s %s (%s, %s)\n", p.paint(sgrPath, quotePath(t.Path)), p.paint(sgrSep, "›"), p.highlight(t.Name), t.Kind, state)
 		for _, e := range t.Events {
 			where := fmt.Sprintf("%s:%d-%d", quotePath(e.Path), e.StartLine, e.EndLine)
-			if e.Type == search.EventDeleted {
+			if e.Type == timeline.EventDeleted {
 				where = quotePath(e.Path)
 			}
 			from := ""
-			if e.Type == search.EventRenamed {
+			if e.Type == timeline.EventRenamed {
 				switch {
 				case e.FromPath != e.Path && e.FromName != e.Name:
 					from = fmt.Sprintf(" (was %s in %s)", e.FromName, quotePath(e.FromPath))
@@ -180,9 +181,9 @@ func historyOptions(c *cli.Context, revs []string) (h gitindex.HistoryOptions, o
 // eventColor paints events as git paints a diff: additions green, deletions red.
 func eventColor(t string) string {
 	switch t {
-	case search.EventAdded:
+	case timeline.EventAdded:
 		return sgrAdd
-	case search.EventDeleted:
+	case timeline.EventDeleted:
 		return sgrDel
 	}
 	return sgrCommit

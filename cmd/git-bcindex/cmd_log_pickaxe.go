@@ -17,7 +17,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/pickaxe"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/timeline"
 )
 
 // pickaxeFlags switch log to its exact mode, git log's pickaxe.
@@ -150,7 +150,7 @@ func pickaxeOptions(c *cli.Context, implicit string) (pickaxe.Options, error) {
 		if !doublestar.ValidatePattern(glob) {
 			return o, usageError{fmt.Sprintf("--path %q is not a valid glob", glob)}
 		}
-		o.PathMatch = func(p string) bool { return search.PathMatches(glob, p) }
+		o.PathMatch = func(p string) bool { return query.PathMatches(glob, p) }
 	}
 	o.Max = c.Int("max-count")
 	if c.Bool("first") {
@@ -201,7 +201,7 @@ func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
 // (the oldest commit -S lit lists): a method's class is older than the
 // method, and its timeline before the name existed answers another
 // question. The commit is said on stderr.
-func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string, res *search.LogResult) error {
+func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string, res *timeline.LogResult) error {
 	opts, err := pickaxeOptions(c, lit)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	}
 	kept := res.Timelines[:0]
 	for _, t := range res.Timelines {
-		var evs []search.Event
+		var evs []timeline.Event
 		for _, e := range t.Events {
 			if !e.Date.Before(intro.Date) {
 				evs = append(evs, e)

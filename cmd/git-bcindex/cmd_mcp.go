@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os/signal"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,5 +45,8 @@ func runMCP(c *cli.Context) error {
 		Version:     readBuildInfo().Version,
 		Log:         c.App.ErrWriter,
 	})
+	// A client that closes the server's stdout ends the session with an
+	// error on stderr (the client's log), not with a silent SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	return srv.Run(c.Context)
 }

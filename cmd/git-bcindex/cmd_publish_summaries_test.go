@@ -8,10 +8,9 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/cluster"
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/internal/weaviatetest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -52,7 +51,7 @@ func TestSummariesPublishedToCluster(t *testing.T) {
 	}
 
 	const text = "Mounts the vault found in a folder."
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step {
 		return chattest.Text(`{"chunks":[{"id":1,"summary":"` + text + `","keywords":["vault","mount","folder"],"purpose":"mount a vault"}]}`)
 	})
 	r.Git("config", "bcindex.enhance.url", s.URL)
@@ -121,7 +120,7 @@ func TestGCDropsSummariesOfDeletedBranch(t *testing.T) {
 	r.Git("checkout", "-q", "-b", "feature")
 	r.Commit("feature", map[string]string{"feat/x.go": "package feat\n\n// Experimental does something new.\nfunc Experimental() {}\n"})
 	r.Git("checkout", "-q", "main")
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step {
 		return chattest.Text(`{"chunks":[{"id":1,"summary":"Mounts the vault found in a folder.","keywords":["vault","mount","folder"],"purpose":"mount a vault"},` +
 			`{"id":2,"summary":"Mounts the vault found in a folder.","keywords":["vault","mount","folder"],"purpose":"mount a vault"}]}`)
 	})

@@ -64,10 +64,9 @@ func runSearch(c *cli.Context) error {
 	opts := search.Options{
 		Parsed: q, Refs: refSelection(c), K: offset + c.Int("k"), Mode: c.String("mode"),
 		Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
-		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"), Worktree: c.Bool("worktree"),
-		Embedder: s.embedder(), LockWait: 2 * time.Minute,
-		Index:  s.indexOptions(),
-		OnlyIn: c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
+		Context: c.Int("context"), MaxLines: c.Int("max-lines"), Worktree: c.Bool("worktree"),
+		Embedder: s.embedder(),
+		OnlyIn:   c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
 		NoSummaries: c.Bool("no-summaries"),
 	}
 	what := revLabel(opts.Refs)
@@ -77,18 +76,27 @@ func runSearch(c *cli.Context) error {
 	if listing(c) {
 		opts.Context, opts.MaxLines = 0, 0 // every line of the chunk, for --vimgrep
 	}
+	iopts := s.indexOptions()
+	iopts.Embedder = opts.Embedder
 	if !asJSON {
-		opts.Index.Progress = newProgress(c.App.ErrWriter)
+		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	opts.OnIndexed = func(sum *indexer.Summary) {
-		if sum.Repaired != "" {
-			fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-		}
-		if sum.BlobsNew > 0 && !asJSON {
-			fmt.Fprintf(c.App.ErrWriter, "indexed %s of %s in %s\n", count(sum.BlobsNew, "new blob"), what, sum.Elapsed.Round(time.Millisecond))
-		}
+	want, err := search.Plan(repo, opts)
+	if err != nil {
+		return err
 	}
-	res, err := search.Search(c.Context, repo, opts)
+	v, sum, err := ensure(c.Context, repo, iopts, want, indexer.All, c.Bool("no-index"), 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
+	}
+	if sum != nil && sum.BlobsNew > 0 && !asJSON {
+		fmt.Fprintf(c.App.ErrWriter, "indexed %s of %s in %s\n", count(sum.BlobsNew, "new blob"), what, sum.Elapsed.Round(time.Millisecond))
+	}
+	res, err := search.Search(c.Context, v, opts)
 	if err != nil {
 		return err
 	}

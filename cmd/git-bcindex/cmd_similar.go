@@ -9,7 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/similar"
 )
 
 func similarCommand() *cli.Command {
@@ -43,13 +45,24 @@ func runSimilar(c *cli.Context) error {
 	asJSON := c.Bool("json")
 	opts := search.Options{
 		Rev: c.String("ref"), K: c.Int("k"), Path: c.String("path"), Exclude: c.StringSlice("exclude"), Lang: c.String("lang"), Kind: c.String("kind"),
-		Context: c.Int("context"), MaxLines: c.Int("max-lines"), NoIndex: c.Bool("no-index"),
-		Embedder: s.embedder(), LockWait: 2 * time.Minute, Index: s.indexOptions(),
+		Context: c.Int("context"), MaxLines: c.Int("max-lines"),
+		Embedder: s.embedder(),
 	}
+	iopts := s.indexOptions()
+	iopts.Embedder = opts.Embedder
 	if !asJSON {
-		opts.Index.Progress = newProgress(c.App.ErrWriter)
+		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	res, err := search.Similar(c.Context, repo, c.Args().First(), opts)
+	want, err := similar.Plan(repo, c.Args().First(), opts)
+	if err != nil {
+		return err
+	}
+	v, _, err := ensure(c.Context, repo, iopts, want, indexer.All, c.Bool("no-index"), 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	res, err := similar.Similar(c.Context, v, c.Args().First(), opts)
 	if err != nil {
 		return err
 	}
@@ -77,7 +90,7 @@ func runSimilar(c *cli.Context) error {
 	return nil
 }
 
-func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *search.SimilarResult) {
+func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *similar.SimilarResult) {
 	if len(res.Changed) == 0 {
 		fmt.Fprintln(stderr, "the change adds or changes no indexed chunk")
 		return

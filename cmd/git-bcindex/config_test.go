@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 const fakeKey = "sk-fake-key-for-tests-0123456789"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestDamagedTableFound: a byte flipped in the middle of a Badger table

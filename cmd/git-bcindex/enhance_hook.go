@@ -26,7 +26,7 @@ func enhanceAfterIndex(ctx context.Context, repo *gitindex.Repo, head gitindex.C
 	if err != nil {
 		return "", err
 	}
-	client, err := chatClient(repo)
+	client, err := chatClient(repo, 0)
 	if err != nil {
 		return "", err
 	}

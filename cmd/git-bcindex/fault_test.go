@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // The fault-injection suite damages a real store and kills real processes,

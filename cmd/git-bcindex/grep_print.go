@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/grep"
 )
 
 // errPipeClosed is a write to a reader that went away (a pager quit, head
@@ -28,7 +28,7 @@ const (
 	countLines
 )
 
-// grepPrinter prints files as search.Grep yields them.
+// grepPrinter prints files as grep.Grep yields them.
 type grepPrinter struct {
 	mode          grepMode
 	json, vimgrep bool
@@ -74,7 +74,7 @@ func (p *grepPrinter) bind(o *output) {
 }
 
 // file prints one file's matches and flushes, so that output streams.
-func (p *grepPrinter) file(f *search.GrepFile) error {
+func (p *grepPrinter) file(f *grep.GrepFile) error {
 	var err error
 	switch {
 	case p.json:
@@ -105,7 +105,7 @@ func (p *grepPrinter) file(f *search.GrepFile) error {
 
 // name prints the file's name (after the revisions holding it), then sep
 // (NUL with -z).
-func (p *grepPrinter) name(f *search.GrepFile, sep string) {
+func (p *grepPrinter) name(f *grep.GrepFile, sep string) {
 	if p.multi {
 		refs := make([]string, len(f.Refs))
 		for i, r := range f.Refs {
@@ -130,7 +130,7 @@ func (p *grepPrinter) name(f *search.GrepFile, sep string) {
 // lines prints matching lines with their context, git grep's way: context
 // lines take '-' after the line number, and "--" separates groups that do
 // not touch.
-func (p *grepPrinter) lines(f *search.GrepFile) {
+func (p *grepPrinter) lines(f *grep.GrepFile) {
 	starts := lineStarts(f.Content, p.before, p.after, f.Lines)
 	last := 0 // last line printed
 	for i, l := range f.Lines {
@@ -159,7 +159,7 @@ func (p *grepPrinter) lines(f *search.GrepFile) {
 	}
 }
 
-func (p *grepPrinter) contextLine(f *search.GrepFile, n int, starts []int) {
+func (p *grepPrinter) contextLine(f *grep.GrepFile, n int, starts []int) {
 	p.name(f, "-")
 	text := f.Content[starts[n-1]:starts[n]]
 	if len(text) > 0 && text[len(text)-1] == '\n' {
@@ -229,7 +229,7 @@ type grepRefJS struct {
 	Commit string `json:"commit"`
 }
 
-func (p *grepPrinter) jsonFile(f *search.GrepFile) error {
+func (p *grepPrinter) jsonFile(f *grep.GrepFile) error {
 	base := grepJSON{Path: f.Path, Blob: f.Blob.String()}
 	if !utf8.ValidString(f.Path) {
 		base.PathBytes = []byte(f.Path)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestKilledIndexerLosesNothing starts `git bcindex index` on a repository

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 const sample = `package store

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestHybridNoHit: like git grep, a hybrid search that nothing answers

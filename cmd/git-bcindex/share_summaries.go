@@ -11,7 +11,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/enhance"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/share"
 )
 
 // shareSummaries is push's and fetch's second step: the summaries the
@@ -19,15 +19,15 @@ import (
 // under refs/bcindex-summaries/ (indexer/sharesummaries.go). A fetch then
 // rewrites the summary index search ranks with. Nothing happens without a
 // configured model, or when neither side has summaries by it.
-func shareSummaries(c *cli.Context, repo *gitindex.Repo, remote string, emb embed.Embedder) (*indexer.SummaryShare, error) {
+func shareSummaries(c *cli.Context, repo *gitindex.Repo, remote string, emb embed.Embedder) (*share.SummaryShare, error) {
 	model, err := enhanceModel(repo)
 	if err != nil || model == "" {
 		return nil, err
 	}
 	if c.Command.Name == "push" {
-		return indexer.PushSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
+		return share.PushSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
 	}
-	ss, err := indexer.FetchSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
+	ss, err := share.FetchSummaries(c.Context, repo, remote, model, enhance.PromptVersion, lockWait(c))
 	if err != nil || ss == nil {
 		return ss, err
 	}
@@ -63,7 +63,7 @@ func lockWait(c *cli.Context) time.Duration {
 }
 
 // printSummaryShare is printShare's line for the summaries.
-func printSummaryShare(w io.Writer, verb string, s *indexer.SummaryShare) {
+func printSummaryShare(w io.Writer, verb string, s *share.SummaryShare) {
 	if verb == "push" {
 		fmt.Fprintf(w, "pushed %s: %d generated summaries shared, %d new\n", s.Ref, s.Entries, s.Written)
 		return

@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/chattest"
-	"github.com/bcindex/bcindex/internal/gittest"
-	"github.com/bcindex/bcindex/llm"
+	"github.com/bcindex/bcindex/internal/testkit/chattest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // Summaries written in one repository reach a clone through push and
@@ -19,7 +18,7 @@ func TestSummariesTravelWithPushFetch(t *testing.T) {
 	r.Git("init", "-q", "--bare", "-b", "main", bare)
 	r.Git("remote", "add", "origin", bare)
 	r.Git("push", "-q", "origin", "main")
-	s := chattest.NewFunc(t, func(_ int, req llm.Request) chattest.Step {
+	s := chattest.NewFunc(t, func(_ int, req chattest.Request) chattest.Step {
 		return chattest.Text(`{"chunks":[{"id":1,"summary":"Mounts the vault found in a folder.","keywords":["vault","mount","folder"],"purpose":"mount a vault"}]}`)
 	})
 	r.Git("config", "bcindex.enhance.url", s.URL)

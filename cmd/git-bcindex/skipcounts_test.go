@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/bcindex/bcindex/internal/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestSkipCountsStable: the files skipped, by reason, are the revision's:

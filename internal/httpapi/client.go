@@ -18,6 +18,10 @@ import (
 	"unicode/utf8"
 )
 
+// ErrTimeout reports a request that got no whole answer within the
+// client's timeout (http.Client.Timeout).
+var ErrTimeout = errors.New("no answer in time")
+
 // maxResponseBytes bounds an answer read into memory.
 const maxResponseBytes = 1 << 30
 
@@ -127,12 +131,18 @@ func (c *Client) try(ctx context.Context, u string, payload []byte) attempt {
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		// Network errors and client timeouts are worth another try.
+		if c.timedOut(ctx, err) {
+			return attempt{err: c.timeoutErr(u), retry: !c.Retry.NoTimeoutRetry}
+		}
+		// Network errors are worth another try.
 		return attempt{err: c.RedactErr(err), retry: true}
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
+		if c.timedOut(ctx, err) {
+			return attempt{err: c.timeoutErr(u), retry: !c.Retry.NoTimeoutRetry}
+		}
 		return attempt{err: fmt.Errorf("read response of POST %s: %w", u, err), retry: true}
 	}
 	if resp.StatusCode/100 == 2 {
@@ -149,6 +159,17 @@ func (c *Client) try(ctx context.Context, u string, payload []byte) attempt {
 		a.after, a.hasAfter = RetryAfter(resp.Header, time.Now())
 	}
 	return a
+}
+
+// timedOut reports whether err is the client's timeout, not the caller's
+// cancellation.
+func (c *Client) timedOut(ctx context.Context, err error) bool {
+	var te interface{ Timeout() bool }
+	return ctx.Err() == nil && (errors.As(err, &te) && te.Timeout() || errors.Is(err, context.DeadlineExceeded))
+}
+
+func (c *Client) timeoutErr(u string) error {
+	return fmt.Errorf("POST %s: %w: nothing within %s", u, ErrTimeout, c.HTTP.Timeout)
 }
 
 // ParseErrorBody reads OpenAI's {"error":{"message","type","code"}} or

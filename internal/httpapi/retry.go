@@ -15,6 +15,10 @@ type Policy struct {
 	Base     time.Duration // first backoff; doubled on every further attempt
 	Max      time.Duration // cap on one backoff
 	MaxAfter time.Duration // longest Retry-After honoured; longer waits fail at once
+	// NoTimeoutRetry fails a request that timed out at once: a service that
+	// takes longer than the timeout once (a chat model writing a long
+	// answer) will most likely take as long again.
+	NoTimeoutRetry bool
 	// Sleep waits d or until ctx is done; tests replace it to record waits.
 	Sleep func(ctx context.Context, d time.Duration) error
 }

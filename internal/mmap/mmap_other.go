@@ -5,13 +5,21 @@ package mmap
 import (
 	"io"
 	"os"
+	"unsafe"
 )
 
-// mapFile reads the file where mmap is not available.
-func mapFile(f *os.File, size int) ([]byte, func() error, error) {
-	data := make([]byte, size)
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, nil, err
+// Supported reports whether files are mapped rather than read.
+const Supported = false
+
+// mapAt reads the bytes into 8-byte-aligned memory (vectors are read in
+// place as int8 rows and float32 scales).
+func mapAt(f *os.File, off int64, size int) ([]byte, error) {
+	words := make([]uint64, (size+7)/8)
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), size)
+	if _, err := f.ReadAt(b, off); err != nil && err != io.EOF {
+		return nil, err
 	}
-	return data, func() error { return nil }, nil
+	return b, nil
 }
+
+func unmap([]byte) error { return nil }

@@ -8,10 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func mapFile(f *os.File, size int) ([]byte, func() error, error) {
-	data, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		return nil, nil, err
-	}
-	return data, func() error { return unix.Munmap(data) }, nil
+// Supported reports whether files are mapped rather than read.
+const Supported = true
+
+func mapAt(f *os.File, off int64, size int) ([]byte, error) {
+	return unix.Mmap(int(f.Fd()), off, size, unix.PROT_READ, unix.MAP_SHARED)
 }
+
+func unmap(b []byte) error { return unix.Munmap(b) }

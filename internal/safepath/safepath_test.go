@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/gittest"
 	"github.com/bcindex/bcindex/internal/safepath"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 func TestClean(t *testing.T) {

@@ -1,0 +1,191 @@
+package grep
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/store"
+)
+
+// GrepOptions are the options of an exact search.
+type GrepOptions struct {
+	Matcher *exact.Matcher
+	Rev     string                // default HEAD
+	Refs    gitindex.RefSelection // several revisions; replaces Rev
+	Paths   query.PathFilter
+	// MaxCount stops reading a file after that many matching lines (git
+	// grep -m); 0: no limit.
+	MaxCount int
+	// FirstOnly stops at a file's first matching line (-l, -L).
+	FirstOnly bool
+	// Invert selects the files without a match (-L): they are yielded
+	// with no lines.
+	Invert bool
+}
+
+// GrepFile is one file's matches: a blob at a path, in every searched
+// revision that holds that blob at that path.
+type GrepFile struct {
+	Path    string
+	Blob    plumbing.Hash
+	Refs    []GrepRef
+	Content []byte
+	Lines   []exact.Line
+}
+
+// GrepRef is a searched revision holding a file.
+type GrepRef struct {
+	Name   string // as asked (main, v1.2, HEAD)
+	Commit plumbing.Hash
+}
+
+// GrepStats says how a search was answered.
+type GrepStats struct {
+	Revisions  []gitindex.Commit
+	Files      int // files (blob at a path) in the searched revisions after path filters
+	Blobs      int // distinct blobs among them
+	Candidates int // blobs the trigram index could not rule out, read and verified
+	Unindexed  int // blobs the index does not cover (vendored, too large, pending), read and verified
+	Matched    int // files yielded
+	Damaged    []string
+}
+
+// ErrStop, returned by a yield function, ends a search without an error.
+var ErrStop = errors.New("stop")
+
+// Grep finds every line matching opts.Matcher in the revisions asked,
+// calling yield per file with a match, in path order (for several
+// revisions: the first revision's files, then those only later ones
+// hold). Candidates come from the segments' trigram postings and are
+// verified against the blob's bytes; blobs the index does not cover are
+// read and verified too, so the answer is complete: the same lines as git
+// grep -I at those revisions. A yield error stops the search and is
+// returned, except ErrStop, which stops it quietly.
+//
+// rd is the view of the revisions Plan named, opened by the front end
+// (indexer.Ensure with indexer.Exact indexes what is missing, without
+// vectors).
+func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+	if opts.Matcher == nil {
+		return nil, query.ErrEmpty
+	}
+	repo := rd.Repo
+	commits := rd.Want.Commits
+	st := &GrepStats{Revisions: commits, Damaged: rd.Damaged}
+	files := grepFiles(rd.Listings, commits, &opts.Paths)
+	st.Files = len(files)
+	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
+	var todo []*GrepFile
+	seen := map[plumbing.Hash]bool{}
+	for _, f := range files {
+		first := !seen[f.Blob]
+		seen[f.Blob] = true
+		cov, err := filter(f.Blob)
+		if err != nil {
+			return nil, err
+		}
+		if first {
+			st.Blobs++
+			switch cov {
+			case store.Uncovered:
+				st.Unindexed++
+			case store.Candidate:
+				st.Candidates++
+			}
+		}
+		// -L lists the files without a match, a binary one never (-I).
+		if cov == store.Candidate || cov == store.Uncovered || cov == store.RuledOut && opts.Invert {
+			todo = append(todo, f)
+		}
+	}
+	err := verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
+		st.Matched++
+		return yield(f)
+	})
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return st, err
+}
+
+// Plan resolves the revisions a grep of opts reads, for the front end to
+// open and pass to Grep.
+func Plan(repo *gitindex.Repo, opts GrepOptions) (store.Want, error) {
+	commits, err := grepRevisions(repo, &opts)
+	return store.Want{Commits: commits}, err
+}
+
+func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, error) {
+	if opts.Refs.Empty() {
+		rev := opts.Rev
+		if rev == "" {
+			rev = "HEAD"
+		}
+		c, err := repo.Resolve(rev)
+		if err != nil {
+			return nil, err
+		}
+		return []gitindex.Commit{c}, nil
+	}
+	revs, err := repo.ExpandRefs(opts.Refs)
+	if err != nil {
+		return nil, err
+	}
+	var out []gitindex.Commit
+	for _, r := range revs {
+		c, err := repo.Resolve(r.Rev)
+		if err != nil {
+			return nil, err
+		}
+		c.Rev = r.Name
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// grepFiles lists the files (blob at a path) of the listings that git grep
+// searches and the filter accepts: every file but symlinks, submodules and
+// paths no file system holds. A file held by several revisions is listed
+// once, naming each of them.
+func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *query.PathFilter) []*GrepFile {
+	type key struct {
+		path string
+		blob plumbing.Hash
+	}
+	at := map[key]*GrepFile{}
+	var out []*GrepFile
+	for i, l := range ls {
+		ref := GrepRef{Name: commits[i].Rev, Commit: commits[i].Hash}
+		for _, e := range l.Entries {
+			switch e.Skip {
+			case gitindex.SkipSymlink, gitindex.SkipSubmodule, gitindex.SkipBadPath:
+				continue
+			}
+			if !pf.Match(e.Path) {
+				continue
+			}
+			k := key{e.Path, e.Blob}
+			if f := at[k]; f != nil {
+				f.Refs = append(f.Refs, ref)
+				continue
+			}
+			f := &GrepFile{Path: e.Path, Blob: e.Blob, Refs: []GrepRef{ref}}
+			if len(ls) > 1 {
+				at[k] = f
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isBinary is git's rule: a NUL byte in the first 8000 bytes.
+func isBinary(content []byte) bool {
+	return bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
+}

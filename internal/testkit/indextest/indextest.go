@@ -1,0 +1,41 @@
+// Package indextest opens test repositories for indexing and counts what
+// an embedder is asked to embed, for the tests of the packages that index
+// and query.
+package indextest
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
+)
+
+// Open opens the repository at dir, failing the test if it cannot.
+func Open(t testing.TB, dir string) *gitindex.Repo {
+	t.Helper()
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+// CountingEmbedder counts the texts it is asked to embed.
+type CountingEmbedder struct {
+	embed.Embedder
+	n atomic.Int64
+}
+
+// Embed counts the texts and embeds them with the wrapped embedder.
+func (c *CountingEmbedder) Embed(ctx context.Context, texts []string, role embed.Role) ([][]float32, error) {
+	c.n.Add(int64(len(texts)))
+	return c.Embedder.Embed(ctx, texts, role)
+}
+
+// Count returns the texts counted since the last Reset.
+func (c *CountingEmbedder) Count() int { return int(c.n.Load()) }
+
+// Reset returns the texts counted and starts again from zero.
+func (c *CountingEmbedder) Reset() int { return int(c.n.Swap(0)) }

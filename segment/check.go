@@ -1,0 +1,52 @@
+package segment
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// Check verifies every byte of every file of segment id (checksums and,
+// for postings and trigrams, every structure) and returns how many files
+// there were.
+func Check(indexDir, id string) (int, error) {
+	ct, err := OpenTable(File(indexDir, id, ChunksFile))
+	if err != nil {
+		return 1, err
+	}
+	ct.Close()
+	lex, err := lexical.Open(File(indexDir, id, LexFile))
+	if err == nil {
+		err = lex.Verify()
+		lex.Close()
+	}
+	if err != nil {
+		return 2, err
+	}
+	grams, err := ngram.Open(File(indexDir, id, GramsFile))
+	if err == nil {
+		err = grams.Verify()
+		grams.Close()
+	}
+	if err != nil {
+		return 3, fmt.Errorf("%s: %w", GramsFile, err)
+	}
+	vecs, _ := filepath.Glob(File(indexDir, id, "vec-*.loc"))
+	for i, p := range vecs {
+		l, err := ReadLocator(p)
+		if err == nil {
+			var v *vector.Segment
+			if v, err = vector.OpenRegions(l.Regions(indexDir)); err == nil {
+				err = v.Verify()
+				v.Close()
+			}
+		}
+		if err != nil {
+			return 4 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
+		}
+	}
+	return 3 + len(vecs), nil
+}

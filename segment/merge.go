@@ -1,0 +1,136 @@
+package segment
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/vector"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Append copies the blobs of segment id for which keep is true (nil: all)
+// into the writer, with their postings, trigrams and details as they are,
+// and appends their vectors of each named vector file (models) to vecs:
+// a merge recomputes nothing.
+func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing.Hash) bool, vecs map[string]*VectorRows) error {
+	seg, lw, gw := &w.Table, w.Lex, w.Grams
+	ct, err := OpenTable(File(indexDir, id, ChunksFile))
+	if err != nil {
+		return err
+	}
+	defer ct.Close()
+	lex, err := lexical.Open(File(indexDir, id, LexFile))
+	if err != nil {
+		return err
+	}
+	defer lex.Close()
+	grams, err := ngram.Open(File(indexDir, id, GramsFile))
+	if err != nil {
+		return err
+	}
+	defer grams.Close()
+	var keepSHA func([20]byte) bool
+	if keep != nil {
+		keepSHA = func(sha [20]byte) bool { return keep(plumbing.Hash(sha)) }
+	}
+	if err := gw.Append(grams, func(b int) [20]byte { return ct.BlobSHA(b) }, keepSHA); err != nil {
+		return err
+	}
+	srcVecs := map[string]*vector.Segment{}
+	for _, name := range models {
+		vs, err := OpenSegmentVectors(indexDir, id, name)
+		if err != nil {
+			return err
+		}
+		defer vs.Close()
+		srcVecs[name] = vs
+		if vecs[name] == nil {
+			vecs[name] = &VectorRows{Dim: vs.Dim()}
+		}
+	}
+	// Blobs in row order, so that old rows map to increasing new rows.
+	order := make([]int, ct.Nblobs)
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool {
+		fa, _ := ct.BlobRange(order[a])
+		fb, _ := ct.BlobRange(order[b])
+		return fa < fb
+	})
+	rowMap := make([]int32, ct.Nrows)
+	for i := range rowMap {
+		rowMap[i] = -1
+	}
+	for _, b := range order {
+		sha := ct.BlobSHA(b)
+		if keep != nil && !keep(sha) {
+			continue
+		}
+		first, n := ct.BlobRange(b)
+		info := ct.BlobInfo(b)
+		base := len(seg.Rows)
+		details, err := ct.DetailFrame(b)
+		if err != nil {
+			return err
+		}
+		details = bytes.Clone(details) // the source is unmapped before the merged segment is written
+		rows := make([]Row, n)
+		for i := range rows {
+			r := ct.Row(first + i)
+			if r.Parent >= 0 {
+				r.Parent = r.Parent - first + base
+			}
+			rows[i] = r
+			rowMap[first+i] = int32(base + i)
+			for name, vs := range srcVecs {
+				q, s, err := vs.RowErr(first + i)
+				if err != nil {
+					return fmt.Errorf("read vectors: %w", err)
+				}
+				vecs[name].Q = append(vecs[name].Q, q)
+				vecs[name].Scales = append(vecs[name].Scales, s)
+			}
+		}
+		seg.AddBlobDetails(sha, info, rows, details)
+	}
+	return lw.Append(lex, rowMap)
+}
+
+// VectorFiles lists a segment's vector locators.
+func VectorFiles(indexDir, id string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(indexDir, "segments", id))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "vec-") && strings.HasSuffix(e.Name(), ".loc") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
+
+// Intersect returns the names of a that b holds too.
+func Intersect(a, b []string) []string {
+	set := map[string]bool{}
+	for _, x := range b {
+		set[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if set[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,350 @@
+package segment
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"os"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/internal/mmap"
+)
+
+// Table is a memory-mapped chunks.bin.
+type Table struct {
+	data         []byte
+	Nblobs       int
+	Nrows        int
+	kinds, langs []string
+	hashes       []byte // nrows × 16
+	copies       []byte // nrows × u32
+	rows, blobs  []byte
+	names        []byte
+	details      []byte
+
+	mu   sync.Mutex // guards last
+	last struct {   // the most recently decompressed details
+		blob int
+		raw  []byte
+	}
+}
+
+// OpenTable maps a chunks.bin and verifies its checksums.
+func OpenTable(path string) (*Table, error) { return mapTable(path, true) }
+
+// mapTable maps a chunks.bin; without verify only the header's
+// checksum is checked (the body's passed before, see stamps).
+func mapTable(path string, verify bool) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open segment %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open segment %s: %w", path, err)
+	}
+	if fi.Size() < headerSize {
+		return nil, fmt.Errorf("open segment %s: %w: file too short", path, ErrCorrupt)
+	}
+	data, err := mmap.Map(f, 0, int(fi.Size()))
+	if err != nil {
+		return nil, fmt.Errorf("map segment %s: %w", path, err)
+	}
+	t, err := parseTableVerify(data, verify)
+	if err != nil {
+		mmap.Unmap(data)
+		return nil, fmt.Errorf("open segment %s: %w: %v", path, ErrCorrupt, err)
+	}
+	return t, nil
+}
+
+func ParseTable(data []byte) (*Table, error) { return parseTableVerify(data, true) }
+
+func parseTableVerify(data []byte, verify bool) (*Table, error) {
+	if len(data) < headerSize {
+		return nil, fmt.Errorf("file too short")
+	}
+	if string(data[:8]) != segMagic {
+		return nil, fmt.Errorf("bad magic")
+	}
+	le := binary.LittleEndian
+	// Every byte is checked when the file is mapped: CRC-32C runs at
+	// memory speed, and a flipped byte must never be served as a row.
+	if checksum.Sum(data[:60]) != le.Uint32(data[60:]) {
+		return nil, fmt.Errorf("header checksum mismatch")
+	}
+	if verify && checksum.Sum(data[headerSize:]) != le.Uint32(data[28:]) {
+		return nil, fmt.Errorf("checksum mismatch")
+	}
+	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
+	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
+	want := headerSize + t.Nrows*(hashSize+copySize+rowSize) + t.Nblobs*blobSize + dictLen + namesLen + detailsLen
+	if want != len(data) {
+		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
+	}
+	off := headerSize
+	section := func(n int) []byte {
+		b := data[off : off+n : off+n]
+		off += n
+		return b
+	}
+	t.hashes = section(t.Nrows * hashSize)
+	t.copies = section(t.Nrows * copySize)
+	t.rows = section(t.Nrows * rowSize)
+	t.blobs = section(t.Nblobs * blobSize)
+	d := section(dictLen)
+	t.names = section(namesLen)
+	t.details = section(detailsLen)
+	var err error
+	if t.kinds, d, err = readDict(d); err != nil {
+		return nil, err
+	}
+	if t.langs, _, err = readDict(d); err != nil {
+		return nil, err
+	}
+	t.last.blob = -1
+	return t, nil
+}
+
+func readDict(d []byte) ([]string, []byte, error) {
+	if len(d) < 2 {
+		return nil, nil, fmt.Errorf("dictionary truncated")
+	}
+	n := int(binary.LittleEndian.Uint16(d))
+	d = d[2:]
+	names := make([]string, n)
+	for i := range names {
+		if len(d) < 1 || len(d) < 1+int(d[0]) {
+			return nil, nil, fmt.Errorf("dictionary truncated")
+		}
+		names[i] = string(d[1 : 1+int(d[0])])
+		d = d[1+int(d[0]):]
+	}
+	return names, d, nil
+}
+
+func (t *Table) Close() error { return mmap.Unmap(t.data) }
+
+// FindBlob returns the row range of a blob, by binary search of the table.
+func (t *Table) FindBlob(sha plumbing.Hash) (first, n int, ok bool) {
+	i, ok := t.BlobIndex(sha)
+	if !ok {
+		return 0, 0, false
+	}
+	first, n = t.BlobRange(i)
+	return first, n, true
+}
+
+// BlobIndex finds a blob in the sorted table. SHAs are uniformly spread, so
+// the first eight bytes, read as a number, predict the position; the search
+// gallops from there and then bisects, comparing those eight bytes as one
+// integer and the whole SHA only on a match.
+func (t *Table) BlobIndex(sha plumbing.Hash) (int, bool) {
+	n := t.Nblobs
+	if n == 0 {
+		return 0, false
+	}
+	want := binary.BigEndian.Uint64(sha[:8])
+	key := func(i int) uint64 { return binary.BigEndian.Uint64(t.blobs[i*blobSize:]) }
+	// lo..hi brackets the first index whose key is >= want.
+	guess, _ := bits.Mul64(want, uint64(n))
+	lo, hi := int(guess), int(guess)+1
+	for step := 1; lo > 0 && key(lo) >= want; step *= 2 {
+		hi, lo = lo, max(0, lo-step)
+	}
+	if lo == 0 && key(0) >= want {
+		hi = 0
+	}
+	for step := 1; hi < n && key(hi) < want; step *= 2 {
+		lo, hi = hi, min(n, hi+step)
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if key(m) < want {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for i := hi; i < n && key(i) == want; i++ {
+		if bytes.Equal(t.blobs[i*blobSize:i*blobSize+20], sha[:]) {
+			return i, true
+		}
+	}
+	return hi, false
+}
+
+// BlobRange returns the rows of blob i of the table.
+func (t *Table) BlobRange(i int) (first, n int) {
+	rec := t.blobs[i*blobSize:]
+	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
+}
+
+// firstOfRow returns the first row of row i's blob, or -1 when the row's
+// blob index is out of range.
+func (t *Table) firstOfRow(i int) int {
+	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
+	if b < 0 || b >= t.Nblobs {
+		return -1
+	}
+	first, _ := t.BlobRange(b)
+	return first
+}
+
+// BlobInfo returns what the table records about blob i.
+func (t *Table) BlobInfo(i int) BlobInfo {
+	rec := t.blobs[i*blobSize:]
+	info := BlobInfo{Size: int64(binary.LittleEndian.Uint32(rec[28:])),
+		SyntaxErrors: int(binary.LittleEndian.Uint16(rec[33:])), Fallback: rec[35]&1 != 0}
+	if code := int(rec[32]); code < len(gitindex.SkipCodes) {
+		info.Skip = gitindex.SkipCodes[code]
+	}
+	return info
+}
+
+func (t *Table) BlobSHA(i int) plumbing.Hash {
+	var h plumbing.Hash
+	copy(h[:], t.blobs[i*blobSize:i*blobSize+20])
+	return h
+}
+
+func (t *Table) Row(i int) Row {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	le := binary.LittleEndian
+	r := Row{
+		Blob:        int(le.Uint32(rec[0:])),
+		Parent:      int(int32(le.Uint32(rec[4:]))),
+		SyntaxError: rec[10]&flagSyntaxError != 0,
+		Indexed:     t.indexed(i),
+		StartLine:   int(le.Uint32(rec[12:])),
+		EndLine:     int(le.Uint32(rec[16:])),
+		StartByte:   int(le.Uint32(rec[20:])),
+		EndByte:     int(le.Uint32(rec[24:])),
+	}
+	if int(rec[8]) < len(t.kinds) {
+		r.Kind = t.kinds[rec[8]]
+	}
+	if int(rec[9]) < len(t.langs) {
+		r.Language = t.langs[rec[9]]
+	}
+	r.Name = string(t.nameBytes(i))
+	copy(r.Hash[:], t.hashes[i*hashSize:])
+	return r
+}
+
+// rowHash reads the hashes and copies columns only, never the row.
+func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
+	copy(h[:], t.hashes[i*hashSize:])
+	return h, t.indexed(i)
+}
+
+// indexed reports whether row i has text of its own.
+func (t *Table) indexed(i int) bool {
+	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
+}
+
+// firstCopy returns the first row with row i's content hash (i itself when
+// it is the first or has no text of its own).
+func (t *Table) firstCopy(i int) int {
+	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
+	if c > i {
+		return i // noText, or never written so: a first copy comes first
+	}
+	return c
+}
+
+// RowDetail is row with the signature and metadata, which it decompresses
+// from the blob's details (a corrupt frame leaves them empty).
+func (t *Table) RowDetail(i int) Row {
+	r := t.Row(i)
+	first, _ := t.BlobRange(r.Blob)
+	raw, err := t.blobDetails(r.Blob)
+	if err != nil {
+		return r
+	}
+	d := Decoder{Buf: raw}
+	for k := first; k <= i; k++ {
+		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
+		if k == i && d.Err == nil {
+			r.Signature, r.MetaBytes = string(sig), meta
+		}
+	}
+	return r
+}
+
+// Details decodes the n rows of one blob starting at first with their
+// signatures and metadata, checking that the blob's details are whole.
+func (t *Table) Details(first, n int) ([]Row, error) {
+	b := t.Row(first).Blob
+	raw, err := t.blobDetails(b)
+	if err != nil {
+		return nil, err
+	}
+	d := Decoder{Buf: raw}
+	out := make([]Row, n)
+	for k := range n {
+		r := t.Row(first + k)
+		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
+		if d.Err != nil || r.Blob != b {
+			return nil, fmt.Errorf("rows %d..%d: corrupt details of blob %d", first, first+n, b)
+		}
+		var m Meta
+		md := Decoder{Buf: meta}
+		m.Decode(&md)
+		if md.Err != nil {
+			return nil, fmt.Errorf("row %d: corrupt metadata", first+k)
+		}
+		r.Signature, r.MetaBytes = string(sig), meta
+		out[k] = r
+	}
+	return out, nil
+}
+
+// blobDetails returns the decompressed details of blob i. The result must
+// not be modified.
+func (t *Table) blobDetails(i int) ([]byte, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.last.blob == i {
+		return t.last.raw, nil
+	}
+	frame, err := t.DetailFrame(i)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := detailCodec.decoder().DecodeAll(frame, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: blob %d details: %v", ErrCorrupt, i, err)
+	}
+	t.last.blob, t.last.raw = i, raw
+	return raw, nil
+}
+
+// DetailFrame returns blob i's compressed details.
+func (t *Table) DetailFrame(i int) ([]byte, error) {
+	rec := t.blobs[i*blobSize:]
+	off, n := binary.LittleEndian.Uint32(rec[36:]), binary.LittleEndian.Uint32(rec[40:])
+	if uint64(off)+uint64(n) > uint64(len(t.details)) {
+		return nil, fmt.Errorf("%w: blob %d details out of range", ErrCorrupt, i)
+	}
+	return t.details[off : off+n : off+n], nil
+}
+
+// name returns just the row's name, without decoding the rest.
+func (t *Table) name(i int) string { return string(t.nameBytes(i)) }
+
+// nameBytes is name without a copy.
+func (t *Table) nameBytes(i int) []byte {
+	rec := t.rows[i*rowSize : (i+1)*rowSize]
+	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[32:])
+	if uint64(off)+uint64(n) > uint64(len(t.names)) {
+		return nil
+	}
+	return t.names[off : int(off)+int(n)]
+}

@@ -1,0 +1,148 @@
+package segment
+
+import (
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
+	"github.com/bcindex/bcindex/vector"
+)
+
+// Writer accumulates one segment, blob by blob: the chunk table, the
+// postings of the rows with text of their own and the blobs' trigrams.
+// Vectors are encoded here (EncodeVectors) and stored by the store in its
+// value log; the segment's locators name where (WriteLocators), and are
+// written before the other files (WriteFiles).
+type Writer struct {
+	Table TableWriter
+	Lex   *lexical.Writer
+	Grams *ngram.Writer
+}
+
+// NewWriter returns the writer of one segment, its postings sized for
+// about terms distinct terms.
+func NewWriter(terms int) *Writer {
+	return &Writer{Lex: lexical.NewWriterSize(terms), Grams: ngram.NewWriter()}
+}
+
+// Rows is the number of rows added.
+func (w *Writer) Rows() int { return len(w.Table.Rows) }
+
+// Blobs is the number of blobs added.
+func (w *Writer) Blobs() int { return len(w.Table.Blobs) }
+
+// Add adds one blob's rows (their parents numbered from Rows() before the
+// call), each row's terms (nil: no text of its own) and the blob's
+// trigrams (nil: none; binary: a binary blob, which matches no pattern).
+func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool) {
+	base := w.Rows()
+	for i, t := range tokens {
+		if t != nil {
+			w.Lex.Add(base+i, t)
+		}
+	}
+	if grams != nil {
+		w.Grams.Add(sha, grams)
+	} else if binary {
+		w.Grams.AddBinary(sha)
+	}
+	w.Table.AddBlob(sha, info, rows)
+}
+
+// VectorRows are the vectors of one model for every row of a segment.
+type VectorRows struct {
+	Dim    int
+	Q      [][]int8
+	Scales []float32
+}
+
+// EncodedVectors are one model's vectors of a segment as the parts Badger
+// stores, and once stored, where they are.
+type EncodedVectors struct {
+	Dim, Rows int
+	Parts     [][]byte
+	Sizes     []int64 // each part without its padding
+	Locs      []PartLoc
+}
+
+// EncodeVectors encodes each vector file's rows as parts (keyed by file
+// name), releasing the rows of each part once it is encoded; each part
+// takes at least minPart bytes (padded), as the store's log needs.
+func EncodeVectors(vecs map[string]*VectorRows, minPart int) (map[string]*EncodedVectors, error) {
+	out := map[string]*EncodedVectors{}
+	for name, v := range vecs {
+		e := &EncodedVectors{Dim: v.Dim, Rows: len(v.Q)}
+		per := vector.PartRows(v.Dim)
+		for lo := 0; lo == 0 || lo < len(v.Q); lo += per {
+			hi := min(len(v.Q), lo+per)
+			p, err := vector.EncodeParts(v.Dim, v.Q[lo:hi], v.Scales[lo:hi], minPart)
+			if err != nil {
+				return nil, err
+			}
+			clear(v.Q[lo:hi])
+			e.Parts = append(e.Parts, p[0])
+			e.Sizes = append(e.Sizes, vector.EncodedSize(v.Dim, hi-lo))
+		}
+		out[name] = e
+	}
+	return out, nil
+}
+
+// WriteLocators writes a new segment's vector locators (one per model,
+// keyed by file name), first of its files: the store records the parts it
+// wrote as verified, once closed, in the segments whose locators name them.
+func WriteLocators(dir string, enc map[string]*EncodedVectors) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, e := range enc {
+		if err := WriteLocator(dir, name, e.Dim, e.Rows, e.Locs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteFiles completes a segment directory (after WriteLocators): chunk
+// table, postings and trigrams, each written atomically, then the
+// directory synced and the files recorded as verified.
+func (w *Writer) WriteFiles(dir string) error {
+	seg, lex, grams := &w.Table, w.Lex, w.Grams
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// The files are independent: encoding one (sorting the postings,
+	// compressing details) overlaps with writing and syncing the other.
+	var g errgroup.Group
+	g.Go(func() error { return atomicfile.Write(filepath.Join(dir, ChunksFile), seg.Encode()) })
+	g.Go(func() error { return lex.WriteFile(filepath.Join(dir, LexFile)) })
+	g.Go(func() error {
+		data, err := grams.Encode(len(seg.Blobs), seg.BlobIndex())
+		if err != nil {
+			return err
+		}
+		return atomicfile.Write(filepath.Join(dir, GramsFile), data)
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := SyncDir(dir); err != nil {
+		return err
+	}
+	RecordWritten(dir, ChunksFile, LexFile, GramsFile)
+	return nil
+}
+
+// SyncDir syncs a directory, so that the files written in it stay.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
