@@ -32,6 +32,7 @@ type searchIn struct {
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
+	Files    bool   `json:"files,omitempty" jsonschema:"rank files instead of chunks: k files, each with its best chunks and their lines (the first with its snippet)"`
 	// NoSummaries is the CLI's --no-summaries.
 	NoSummaries bool `json:"no_summaries,omitempty" jsonschema:"rank and answer without the summaries a chat model wrote (git bcindex enhance), to compare"`
 
@@ -74,6 +75,8 @@ type searchOut struct {
 	NewBlobs  int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
 	Truncated bool     `json:"truncated"`
 	Note      string   `json:"note,omitempty"`
+	// Files is the file ranking (files: true); Hits is then empty.
+	Files []fileOut `json:"files,omitempty" jsonschema:"with files: the files, best first, each with its best chunks"`
 
 	Revisions []revOut `json:"revisions,omitempty" jsonschema:"the revisions searched, when there are several"`
 }
@@ -117,7 +120,13 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	}
 	opts := search.Options{Parsed: &q, Rev: in.Rev, K: shape.want(offset, k), Mode: strings.ToLower(in.Mode),
 		Path: in.Path, Lang: in.Lang, Kind: in.Kind, Context: ctxLines, MaxLines: maxLines,
-		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder}
+		NoSummaries: in.NoSummaries, Embedder: s.opts.Embedder, Files: in.Files}
+	if in.Files {
+		if offset > 0 {
+			return nil, out, fmt.Errorf("files ranks the first k files: it takes no offset")
+		}
+		opts.K = k
+	}
 	if len(in.Revs) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revs, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
@@ -145,6 +154,9 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	}
 	if sum != nil {
 		out.NewBlobs = sum.BlobsNew
+	}
+	if in.Files {
+		return s.fileAnswer(out, res.Files, maxBytes)
 	}
 	shape.lines, shape.bytes = maxLines, maxBytes
 	blocks := shape.fill(&out, res.Hits, offset, k)

@@ -217,6 +217,9 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 			held[p.k] += idf
 		}
 	}
+	if v.fusion.fileText > 0 {
+		v.fileBM25(scores, terms, n, avgdl)
+	}
 	out := make([]cand, 0, len(scores))
 	for k, sc := range scores {
 		out = append(out, cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})

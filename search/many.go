@@ -33,6 +33,9 @@ func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (sea
 	if opts.Worktree {
 		return p, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
 	}
+	if opts.Files {
+		return p, fmt.Errorf("--files ranks the files of one revision; it does not combine with several revisions")
+	}
 	all, err := resolveRevisions(repo, revs)
 	if err != nil {
 		return p, err

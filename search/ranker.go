@@ -55,6 +55,7 @@ func (v *View) Rank(ctx context.Context, opts *Options) ([]Ranked, error) {
 // fused by weighted RRF. name is what the fusion weighs paths and test
 // files by.
 func (v *View) Like(name *query.Query, text string, vec []float32) ([]Ranked, error) {
+	v.v.fusion.chunksOnly()
 	cands, _ := v.v.textArm(dedupe(lexical.Tokens(text)))
 	arms := []arm{{name: ModeText, weight: 1, cands: cands}}
 	if vec != nil {

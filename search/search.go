@@ -61,6 +61,14 @@ type Options struct {
 	// NoSummaries leaves generated summaries (`git bcindex enhance`) out
 	// of the ranking and the hits, to compare.
 	NoSummaries bool
+	// Files ranks files instead of chunks: K files, each with its best
+	// chunks (Result.Files); Hits then holds those chunks, file by file.
+	Files bool
+	// Raw ranks by one arm's own scores (Mode symbol, text or vector),
+	// without the code-aware adjustments, the collapsing of a definition's
+	// pieces and the exact-match tier: with Mode text, plain BM25 over the
+	// chunks, a benchmark's baseline.
+	Raw bool
 
 	// Unexported, for the package's own tuning tools and tests: ranking
 	// replaces the tuned fusion settings (nil: defaultFusion), and parse
@@ -130,6 +138,8 @@ type Result struct {
 	// Revisions are the searched revisions in order (Rev: the name
 	// shown); Commit is the first.
 	Revisions []gitindex.Commit
+	// Files is the file ranking (Options.Files).
+	Files []FileHit
 }
 
 // errWorktree refuses --worktree with other revisions.
@@ -177,6 +187,9 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 		res.Commit = p.want.Commits[0]
 	}
 	view := viewOf(repo, res.Commit, rd, 1, &opts)
+	if opts.Files && opts.ranking == nil {
+		view.fusion.rankFiles()
+	}
 	if len(rd.Listings) > 1 {
 		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}
@@ -186,8 +199,14 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
+	if (opts.Mode == ModeHybrid || opts.Mode == ModeText) && !opts.Raw {
 		fused = view.exactFirst(opts.Parsed, fused)
+	}
+	res.Revisions = []gitindex.Commit{res.Commit}
+	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
+	if opts.Files {
+		res.Files, res.Hits, err = view.fileHits(fused, &opts)
+		return res, err
 	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
@@ -198,8 +217,6 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 	}
 	singleRefs(hits)
 	res.Hits = hits
-	res.Revisions = []gitindex.Commit{res.Commit}
-	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	return res, nil
 }
 
@@ -223,7 +240,22 @@ func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 		}
 		arms = append(arms, arm{name: ModeVector, weight: v.fusion.weights[ModeVector], cands: cands})
 	}
+	if opts.Raw {
+		return rawOrder(arms), nil
+	}
 	return v.fuse(q, arms, opts.Mode == ModeHybrid), nil
+}
+
+// rawOrder is one arm's ranking as the arm scored it (Options.Raw).
+func rawOrder(arms []arm) []fused {
+	if len(arms) != 1 {
+		return nil
+	}
+	out := make([]fused, len(arms[0].cands))
+	for i, c := range arms[0].cands {
+		out[i] = fused{seg: c.seg, row: c.row, score: c.score}
+	}
+	return out
 }
 
 // parseQuery parses the query text, once per search: every later step
@@ -253,6 +285,9 @@ func checkOptions(opts *Options) error {
 	case ModeHybrid, ModeSymbol, ModeText, ModeVector:
 	default:
 		return fmt.Errorf("%w %q: use hybrid, symbol, text or vector", ErrBadMode, opts.Mode)
+	}
+	if opts.Raw && opts.Mode == ModeHybrid {
+		return fmt.Errorf("%w: a raw ranking is one arm's: use symbol, text or vector", ErrBadMode)
 	}
 	if _, err := query.NewPathFilter(opts.Path, opts.Exclude); err != nil {
 		return err

@@ -34,6 +34,9 @@ type view struct {
 	// namedExactly is set by rank when a chunk is named by the query
 	// (the symbol arm matched it exactly, case aside).
 	namedExactly bool
+	// fileScore is each file's BM25 over the most a file could score
+	// (filetext.go), by segment and first row; nil: not computed.
+	fileScore map[[2]int]float64
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -16,8 +17,8 @@ type Want struct {
 	Commits []gitindex.Commit
 	// Worktree asks for HEAD with the working tree's uncommitted changes
 	// instead of Commits: their listing (gitindex.WorktreeListing, files
-	// over MaxFileSize listed as too large), or Listing when the caller
-	// made it already.
+	// over MaxFileSize listed as too large; 0: no limit), or Listing when
+	// the caller made it already.
 	Worktree    bool
 	MaxFileSize int64
 	Listing     *gitindex.Listing
@@ -69,7 +70,11 @@ func Open(ctx context.Context, repo *gitindex.Repo, want Want, model string) (*V
 	v := &View{Repo: repo, Want: want, Model: model}
 	if want.Worktree {
 		if want.Listing == nil {
-			l, head, err := repo.WorktreeListing(ctx, want.MaxFileSize)
+			limit := want.MaxFileSize
+			if limit <= 0 {
+				limit = math.MaxInt64
+			}
+			l, head, err := repo.WorktreeListing(ctx, limit)
 			if err != nil {
 				return nil, err
 			}

@@ -10,6 +10,8 @@
 //	go run ./cmd/bcindex-bench -quick          # smoke run on GOROOT/src/net
 //	go run ./cmd/bcindex-bench -json > r.json  # the report as JSON
 //	go run ./cmd/bcindex-bench -history-repo ~/src/project -history 1000
+//	go run ./cmd/bcindex-bench suite -dir bench/suites/dev -repos DIR   # search quality (bench/relevance)
+//	go run ./cmd/bcindex-bench tokens -dir bench/suites/dev -repos DIR  # tokens an agent reads (bench/tokens)
 //
 // Build the harness with GOEXPERIMENT=simd to measure the SIMD vector
 // kernels; the git-bcindex it builds inherits the environment.
@@ -35,6 +37,12 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "suite" {
+		return runSuite(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "tokens" {
+		return runTokens(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("bcindex-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg bench.Config

@@ -32,6 +32,7 @@ func searchCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "only-in", Usage: "only chunks whose content is in `REV` too (repeatable; --ref defaults to the first)"},
 			&cli.StringSliceFlag{Name: "not-in", Usage: "only chunks whose content is not in `REV` (repeatable)"},
 			&cli.BoolFlag{Name: "no-summaries", Usage: "rank and show without the summaries `git bcindex enhance` wrote, to compare"},
+			&cli.BoolFlag{Name: "files", Usage: "rank files: -k files, each with its best chunks and their lines (JSON: one file a line)"},
 		}, filterFlags(), snippetFlags(), listFlags(), displayFlags(), remoteFlags()),
 		Action: runSearch,
 	}
@@ -67,7 +68,10 @@ func runSearch(c *cli.Context) error {
 		Context: c.Int("context"), MaxLines: c.Int("max-lines"), Worktree: c.Bool("worktree"),
 		Embedder: s.embedder(),
 		OnlyIn:   c.StringSlice("only-in"), NotIn: c.StringSlice("not-in"),
-		NoSummaries: c.Bool("no-summaries"),
+		NoSummaries: c.Bool("no-summaries"), Files: c.Bool("files"),
+	}
+	if opts.Files && (listing(c) || byRef || offset > 0) {
+		return usageError{"--files does not combine with -l, --vimgrep, --group-by or --offset"}
 	}
 	what := revLabel(opts.Refs)
 	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {
@@ -118,6 +122,10 @@ func runSearch(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "warning: %d chunks have no vectors for model %s yet, so the vector search misses them; `git bcindex index` computes them\n", res.NoVectors, opts.Embedder.ID())
 	}
 	switch {
+	case opts.Files:
+		if err := printFileHits(c, repo, q, res.Files, asJSON); err != nil {
+			return err
+		}
 	case byRef:
 		o, err := openOutput(c, repo, q)
 		if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -57,6 +58,43 @@ func printFiles(w io.Writer, p colorizer, hits []search.Hit) {
 			fmt.Fprint(w, p.path(h.Path, "\n"))
 		}
 	}
+}
+
+// printFileHits prints a file ranking (search --files): per file its path
+// and best score, then its best chunks' lines, names and kinds; as JSON,
+// one file a line with its hits.
+func printFileHits(c *cli.Context, repo *gitindex.Repo, q *query.Query, files []search.FileHit, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(c.App.Writer)
+		for _, f := range files {
+			if err := enc.Encode(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	o, err := openOutput(c, repo, q)
+	if err != nil {
+		return err
+	}
+	defer o.close()
+	p := o.paint
+	for _, f := range files {
+		fmt.Fprintf(o.w, "%s  %s\n", p.path(f.Path, ""), p.paint(sgrDim, fmt.Sprintf("%.4f", f.Score)))
+		for _, h := range f.Hits {
+			crumbs := h.Breadcrumb
+			if len(crumbs) > 0 && crumbs[0] == h.Path {
+				crumbs = crumbs[1:]
+			}
+			where := ""
+			if len(crumbs) > 0 {
+				where = p.paint(sgrSep, strings.Join(crumbs, " › ")) + "  "
+			}
+			fmt.Fprintf(o.w, "  %s  %s%s\n", p.paint(sgrLine, fmt.Sprintf("%d-%d", h.StartLine, h.EndLine)),
+				where, p.paint(sgrDim, fmt.Sprintf("%s %.4f", h.Kind, h.Score)))
+		}
+	}
+	return nil
 }
 
 // printVimgrep prints the lines of each hit's chunk that hold a query token,

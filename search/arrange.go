@@ -1,0 +1,159 @@
+package search
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/bcindex/bcindex/query"
+)
+
+// arrange is a ranking's last stage, after the arms are fused (and the
+// hybrid's second stage has scored its pool): the priors of where answers
+// rarely live (prior.go), a name looked up found in the file named after
+// it, file-level evidence (the file's own BM25, filetext.go, and the sum
+// of its chunks' scores, which lifts its best chunk), then one hit per
+// definition (collapse) and distinct files at the top (a file's next
+// chunk must outscore the other files' best by its decay). Each step is a
+// setting of fusionConfig; at 0 (or a decay of 1) it does nothing.
+func (v *view) arrange(q *query.Query, in []fused) []fused {
+	f := &v.fusion
+	if len(in) == 0 {
+		return in
+	}
+	top := in[0].score
+	for _, x := range in {
+		top = max(top, x.score)
+	}
+	if top <= 0 {
+		top = 1
+	}
+	name := "" // a name looked up: its squashed form
+	if q.Shape == query.Identifier || q.Shape == query.Qualified {
+		name = squash(q.Text)
+	}
+	fileText := f.fileText
+	if name != "" {
+		fileText = f.fileTextName
+	}
+	out := make([]fused, len(in))
+	copy(out, in)
+	for i := range out {
+		x := &out[i]
+		p := v.pathOf(x.seg, x.row)
+		row := v.snap.Segments[x.seg].Row(x.row)
+		if f.priors {
+			x.score *= pathPrior(p, row.Language, q)
+		}
+		if name != "" && f.nameFile > 1 && namesFile(name, row.Name, p, q) {
+			x.score *= f.nameFile
+		}
+		if fileText > 0 && v.fileScore != nil {
+			x.score += fileText * top * v.fileScore[[2]int{x.seg, v.snap.Segments[x.seg].BlobFirst(x.row)}]
+		}
+	}
+	if f.coherence > 0 {
+		v.fileCoherence(out, top)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	out = v.collapse(out)
+	if f.fileDecay > 0 && f.fileDecay < 1 {
+		out = v.distinctFiles(out, f.fileDecay)
+	}
+	return out
+}
+
+// namesFile reports whether a row named rowName at path p is the
+// definition a name lookup (name: the query squashed) most likely means:
+// it bears the name (or the qualified query's last part) and its file is
+// named after it (selector-parser.js for SelectorParser, request.ts for
+// HonoRequest).
+func namesFile(name, rowName, p string, q *query.Query) bool {
+	rn := squash(rowName)
+	if i := strings.LastIndexAny(rowName, ".:#"); i >= 0 && i < len(rowName)-1 {
+		rn = squash(rowName[i+1:])
+	}
+	want := name
+	if q.Last != "" {
+		want = squash(q.Last)
+	}
+	if rn != want && rn != name {
+		return false
+	}
+	base := path.Base(p)
+	stem := squash(strings.TrimSuffix(base, path.Ext(base)))
+	return stem == want || len(stem) >= 4 && strings.HasSuffix(want, stem)
+}
+
+// coherenceDepth is how many of the best candidates count towards a
+// file's evidence.
+const coherenceDepth = 50
+
+// fileCoherence adds to each file's best chunk (among the best
+// coherenceDepth) a share of top in proportion to the sum of the file's
+// scores there, the best file's sum counting fully.
+func (v *view) fileCoherence(out []fused, top float64) {
+	n := min(len(out), coherenceDepth)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return out[order[a]].score > out[order[b]].score })
+	sums := map[string]float64{}
+	best := map[string]int{}
+	maxSum := 0.0
+	for _, i := range order {
+		p := v.pathOf(out[i].seg, out[i].row)
+		sums[p] += out[i].score
+		if _, ok := best[p]; !ok {
+			best[p] = i
+		}
+		maxSum = max(maxSum, sums[p])
+	}
+	if maxSum <= 0 {
+		return
+	}
+	for p, i := range best {
+		out[i].score += v.fusion.coherence * top * sums[p] / maxSum
+	}
+}
+
+// distinctFiles reorders out so that a file's k-th hit competes with
+// decay^(k-1) of its score: picked greedily, best effective score first,
+// over the first armDepth hits; the rest keep their order.
+func (v *view) distinctFiles(out []fused, decay float64) []fused {
+	n := min(len(out), armDepth)
+	paths := make([]string, n)
+	for i := range n {
+		paths[i] = v.pathOf(out[i].seg, out[i].row)
+	}
+	taken := make([]bool, n)
+	count := map[string]int{}
+	res := make([]fused, 0, len(out))
+	for len(res) < n {
+		bi, bs := -1, 0.0
+		for i := range n {
+			if taken[i] {
+				continue
+			}
+			s := out[i].score
+			for range count[paths[i]] {
+				s *= decay
+			}
+			if bi < 0 || s > bs {
+				bi, bs = i, s
+			}
+			// out is sorted: no later hit can beat bs once its own score
+			// is below it.
+			if i+1 < n && out[i+1].score <= bs {
+				break
+			}
+		}
+		taken[bi] = true
+		count[paths[bi]]++
+		x := out[bi]
+		x.score = bs
+		res = append(res, x)
+	}
+	return append(res, out[n:]...)
+}

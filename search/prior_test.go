@@ -1,0 +1,84 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/bcindex/bcindex/query"
+)
+
+func mustParse(t *testing.T, s string) *query.Query {
+	t.Helper()
+	q, err := query.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &q
+}
+
+// TestIsTestPath covers the test naming conventions of the languages
+// parsed, and names that merely look like them.
+func TestIsTestPath(t *testing.T) {
+	for _, p := range []string{"pkg/a_test.go", "tests/test_x.py", "x/y_test.py", "lib/foo_spec.rb", "src/a.test.ts", "src/a.spec.js",
+		"src/main/FooTest.java", "FooTests.kt", "Sources/BarTests.swift", "BazTests.cs", "core/QuuxSpec.scala", "core/QuuxSuite.scala",
+		"spec/models/user.rb", "__tests__/a.js", "testdata/x.go", "lua/foo_spec.lua", "test_helper.rb"} {
+		if !isTestPath(p) {
+			t.Errorf("%s is not a test", p)
+		}
+	}
+	for _, p := range []string{"pkg/testing.go", "src/attest.py", "Contest.java", "latest/x.go", "src/specs.rs", "lib/tester.rb", "Suite.java"} {
+		if isTestPath(p) {
+			t.Errorf("%s is a test", p)
+		}
+	}
+}
+
+// TestPathPrior: the priors multiply; a query asking for the place lifts
+// its own.
+func TestPathPrior(t *testing.T) {
+	code := mustParse(t, "parse the config file")
+	for _, c := range []struct {
+		path, lang string
+		q          *query.Query
+		want       float64
+	}{
+		{"src/config.go", "go", code, 1},
+		{"src/config_test.go", "go", code, priorTest},
+		{"src/config_test.go", "go", mustParse(t, "config file tests"), 1},
+		{"examples/basic/main.go", "go", code, priorExample},
+		{"examples/basic/main_test.go", "go", code, priorExample * priorTest},
+		{"pkg/_compat.py", "python", code, 1},
+		{"pkg/compat/old.py", "python", code, priorCompat},
+		{"include/spdlog/fmt/bundled/core.h", "cpp", code, priorVendored},
+		{"types/index.d.ts", "typescript", code, priorDecl},
+		{"pkg/__init__.py", "python", code, priorBarrel},
+		{"docs/guide.md", "markdown", code, priorProse},
+		{"docs/guide.md", "markdown", mustParse(t, "guide to the config file"), 1},
+		{"README.md", "markdown", mustParse(t, "ParseConfig"), priorProse},
+	} {
+		if got := pathPrior(c.path, c.lang, c.q); got != c.want {
+			t.Errorf("pathPrior(%s, %q) = %v, want %v", c.path, c.q.Raw, got, c.want)
+		}
+	}
+}
+
+// TestNamesFile: a name looked up is most likely defined in the file named
+// after it.
+func TestNamesFile(t *testing.T) {
+	for _, c := range []struct {
+		query, row, path string
+		want             bool
+	}{
+		{"SelectorParser", "SelectorParser", "lib/selector-parser.js", true},
+		{"HonoRequest", "HonoRequest", "src/request.ts", true},
+		{"Evaluator", "Evaluator", "lib/renderer.js", false},
+		{"Router", "Phoenix.Router", "lib/phoenix/router.ex", true},
+		{"Sinatra::Base", "Base", "lib/sinatra/base.rb", true},
+		{"Evaluator", "evaluate", "lib/evaluator.js", false},
+		{"Set", "Set", "src/reset.js", false},
+	} {
+		q := mustParse(t, c.query)
+		if got := namesFile(squash(q.Text), c.row, c.path, q); got != c.want {
+			t.Errorf("namesFile(%s, %s, %s) = %v", c.query, c.row, c.path, got)
+		}
+	}
+}
