@@ -46,7 +46,7 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 
 // commitAt reads commit h, named rev.
 func (r *Repo) commitAt(rev string, h plumbing.Hash) (Commit, error) {
-	c, err := r.CommitObject(h)
+	c, err := r.commitObject(h)
 	if err != nil {
 		return Commit{}, fmt.Errorf("resolve %q: %w", rev, err)
 	}
@@ -149,7 +149,7 @@ func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) 
 		steps, idx = 1, n-1
 	}
 	for ; steps > 0; steps-- {
-		c, err := r.Git.CommitObject(h)
+		c, err := r.commitObject(h)
 		if err != nil || idx >= len(c.ParentHashes) {
 			return plumbing.ZeroHash, false
 		}
@@ -158,7 +158,14 @@ func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) 
 	return h, true
 }
 
+// isCommit reports whether h names a commit. The object's header is read
+// from its pack or loose file (a commit is neither inflated nor
+// decoded); go-git, whose first packed read decodes the pack's whole
+// index, is asked only for what that does not find, such as a tag.
 func (r *Repo) isCommit(h plumbing.Hash) bool {
+	if _, _, ok, _ := r.object(h, plumbing.CommitObject, 0); ok {
+		return true
+	}
 	obj, err := r.Git.Storer.EncodedObject(plumbing.AnyObject, h)
 	return err == nil && obj.Type() == plumbing.CommitObject
 }
