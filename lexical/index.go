@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 
 	"github.com/bcindex/bcindex/internal/checksum"
@@ -224,4 +225,37 @@ func (ix *Index) Verify() error {
 		return corrupt(ix.path, "doc lengths sum to %d, header says %d", sum, ix.total)
 	}
 	return nil
+}
+
+// VisibleLens counts the rows set in allow (a bitset's words, bit i of
+// word w for row 64w+i) that have tokens, and sums their lengths: BM25's
+// corpus statistics over the rows a query sees, in one pass over the
+// lengths.
+func (ix *Index) VisibleLens(allow []uint64) (n int, total int64) {
+	if ix.lens == nil {
+		return 0, 0
+	}
+	for w, word := range allow {
+		base := w * 64
+		if base >= ix.rows {
+			break
+		}
+		if lim := ix.rows - base; lim < 64 {
+			word &= 1<<uint(lim) - 1
+		}
+		for ; word != 0; word &= word - 1 {
+			r := base + bits.TrailingZeros64(word)
+			var dl int
+			if ix.width == 2 {
+				dl = int(binary.LittleEndian.Uint16(ix.lens[r*2:]))
+			} else {
+				dl = int(binary.LittleEndian.Uint32(ix.lens[r*4:]))
+			}
+			if dl > 0 {
+				n++
+				total += int64(dl)
+			}
+		}
+	}
+	return n, total
 }

@@ -36,7 +36,7 @@ type view struct {
 	namedExactly bool
 	// fileScore is each file's BM25 over the most a file could score
 	// (filetext.go), by segment and first row; nil: not computed.
-	fileScore map[[2]int]float64
+	fileScore *fileScores
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
