@@ -5,6 +5,8 @@
 // model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
 // from the top down: each imports only packages listed below it.
 //
+//	bench/tokens     the tokens an agent reads to reach the answer, with the
+//	                 mcp search tool and with grep-then-read (doc/agents.md)
 //	agents    registering the mcp server with coding agents, in each one's
 //	          own settings file (doc/agents.md)
 //	ask       answers to questions by a chat model calling the mcp tools,
@@ -28,9 +30,12 @@
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
+//	gc        garbage collection: what no ref reaches leaves the segments, Badger,
+//	          the summaries and the listing cache
 //	share     an index's chunk lists, vectors and summaries through git refs
 //	          (push, fetch), each entry verified against the blobs it describes
-//	indexer   the indexing pipeline: new blobs to chunks to vectors to the store
+//	indexer   the indexing pipeline: new blobs to chunks to vectors to the store;
+//	          Ensure before a query, merging, status
 //	store     the Badger store, the manifest, the lock, snapshots of the live
 //	          segments
 //	train     mining, training, evaluating and adapting the built-in model

@@ -153,3 +153,30 @@ func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	copy(h[:], head[len(deltaMagic):])
 	return h, true
 }
+
+// SweepListings deletes the cached listings of trees not in keep (and not
+// the base of a kept delta), and returns how many.
+func SweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
+	// A kept delta needs its base.
+	bases := map[plumbing.Hash]bool{}
+	for h := range keep {
+		if b, ok := ListingBase(indexDir, h); ok {
+			bases[b] = true
+		}
+	}
+	n := 0
+	root := filepath.Join(indexDir, "trees")
+	dirs, _ := os.ReadDir(root)
+	for _, d := range dirs {
+		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
+		for _, f := range files {
+			h := plumbing.NewHash(d.Name() + f.Name())
+			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
+				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}

@@ -244,7 +244,7 @@ func TestDeltaListings(t *testing.T) {
 	}
 
 	// gc: keeping the delta keeps its base.
-	sweepListings(repo.IndexDir, map[plumbing.Hash]bool{two: true})
+	gitindex.SweepListings(repo.IndexDir, map[plumbing.Hash]bool{two: true})
 	if _, err := repo.CachedListing(two); err != nil {
 		t.Fatalf("kept delta unreadable after the sweep: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -338,7 +339,7 @@ func TestEmbedBatchMergesBlobs(t *testing.T) {
 	if len(merged.texts) != len(single.texts) || merged.calls >= single.calls/2 {
 		t.Fatalf("batched: %d texts in %d calls; per blob: %d texts in %d calls", len(merged.texts), merged.calls, len(single.texts), single.calls)
 	}
-	a, b := segmentVectors(t, repoA, embed.Default().ID()), segmentVectors(t, repoB, embed.Default().ID())
+	a, b := indextest.Vectors(t, repoA, embed.Default().ID()), indextest.Vectors(t, repoB, embed.Default().ID())
 	if len(a) == 0 || !reflect.DeepEqual(a, b) {
 		t.Fatalf("vectors differ: %d and %d chunks", len(a), len(b))
 	}

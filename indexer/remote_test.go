@@ -19,7 +19,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 )
 
 // embeddingsServer stands in for OpenAI's embeddings service: it speaks
@@ -105,23 +105,6 @@ func remoteEmbedder(t testing.TB, s *embeddingsServer) embed.Embedder {
 	return emb
 }
 
-// segmentVectors maps every row's content hash to its stored vector.
-func segmentVectors(t testing.TB, repo *gitindex.Repo, model string) map[string]string {
-	snap, err := store.OpenSnapshot(repo.IndexDir, model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	out := map[string]string{}
-	for _, seg := range snap.Segments {
-		for r := 0; r < seg.Rows(); r++ {
-			q, scale := seg.Vec.Row(r)
-			out[fmt.Sprintf("%x", seg.Row(r).Hash)] = fmt.Sprint(q, scale)
-		}
-	}
-	return out
-}
-
 // TestRemoteRequestsCarryManyBlobs: a repository of many small files is
 // embedded by a remote provider in requests filled up to its limits
 // (embed.Limited), not one per blob, with the same vectors.
@@ -142,12 +125,12 @@ func TestRemoteRequestsCarryManyBlobs(t *testing.T) {
 		}
 		return repo
 	}
-	perBlob := segmentVectors(t, index(1), emb.ID())
+	perBlob := indextest.Vectors(t, index(1), emb.ID())
 	single, inputs, _, _ := srv.counts()
 	if single != files {
 		t.Fatalf("one call per blob made %d requests for %d files", single, files)
 	}
-	merged := segmentVectors(t, index(0), emb.ID())
+	merged := indextest.Vectors(t, index(0), emb.ID())
 	requests, again, bytes, largest := srv.counts()
 	lim := emb.(embed.Limited).Limits()
 	least := max((inputs+lim.Inputs-1)/lim.Inputs, (bytes+lim.Bytes-1)/lim.Bytes)

@@ -90,3 +90,12 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 		}
 	}
 }
+
+// tidyLog reclaims Badger's value log when it has grown past a few files
+// (store.TidyLog): each indexing run that writes starts a log file, and
+// merges leave the vectors of the smaller segments dead in theirs.
+func (ix *Indexer) tidyLog() {
+	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
+		store.TidyLog(ix.repo.IndexDir, m.Segments)
+	}
+}

@@ -2,8 +2,6 @@ package indexer
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,21 +14,7 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/vector"
 )
-
-// vlogBytes sums the sizes of Badger's value log files.
-func vlogBytes(t *testing.T, indexDir string) int64 {
-	t.Helper()
-	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
-	var n int64
-	for _, p := range names {
-		if st, err := os.Stat(p); err == nil {
-			n += st.Size()
-		}
-	}
-	return n
-}
 
 // indexHEAD indexes a repository's HEAD and opens it (closed when the
 // test ends) and its manifest.
@@ -117,86 +101,6 @@ func TestVectorsAreStoredOnceInBadger(t *testing.T) {
 	defer snap.Close()
 	if v := snap.Segments[0].Vec; v == nil || v.Len() != l.Rows {
 		t.Fatalf("snapshot vectors %v", v)
-	}
-}
-
-// TestGCReclaimsVectorLog: vectors of segments that gc merged away leave
-// Badger's log, the live segment's locator follows its parts to where the
-// rewrite put them, and a reader that had mapped the old place gets
-// vector.ErrFault, never wrong scores; a new search finds everything.
-func TestGCReclaimsVectorLog(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", manyFiles(60))
-	emb := embed.Default()
-	for i := 0; i < 4; i++ {
-		r.Git("checkout", "-q", "-b", "b"+string(rune('0'+i)))
-		r.Commit("branch", map[string]string{"extra/f.go": "package extra\n\n// Extra" + string(rune('A'+i)) + " adds a branch-only function.\nfunc Extra() int { return " + string(rune('0'+i)) + " }\n"})
-		indexRevs(t, r.Dir, emb, "HEAD")
-		r.Git("checkout", "-q", "main")
-		r.Git("branch", "-q", "-D", "b"+string(rune('0'+i)))
-	}
-	indexRevs(t, r.Dir, emb, "main")
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	before := vlogBytes(t, repo.IndexDir)
-	old, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
-	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(context.Background(), 0, GCOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.SegmentsAfter != 1 || sum.Vectors == 0 || sum.LogFiles == 0 {
-		t.Fatalf("gc summary %+v: want one segment, vectors deleted and log files rewritten", sum)
-	}
-	if after := vlogBytes(t, repo.IndexDir); after >= before {
-		t.Errorf("value log %d bytes before gc, %d after", before, after)
-	}
-	for _, seg := range old.Segments {
-		q := make([]float32, emb.Dim())
-		q[0] = 1
-		hits, err := seg.Vec.Search(q, 5, nil)
-		if err != nil && !errors.Is(err, vector.ErrFault) {
-			t.Fatalf("old mapping: %v", err)
-		}
-		if err == nil && len(hits) == 0 {
-			t.Fatalf("old mapping: no hits and no error")
-		}
-	}
-	snap, err := store.OpenSnapshot(repo.IndexDir, emb.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	if len(snap.Damaged) != 0 || len(snap.Segments) != 1 || snap.Segments[0].Vec == nil {
-		t.Fatalf("after gc: %d segments, damaged %v", len(snap.Segments), snap.Damaged)
-	}
-	v := snap.Segments[0].Vec
-	if err := v.Verify(); err != nil {
-		t.Fatal(err)
-	}
-	// Every live row's vector is the one a fresh index of main has.
-	fresh := gittest.New(t)
-	fresh.Commit("init", manyFiles(60))
-	indexRevs(t, fresh.Dir, emb, "main")
-	frepo, err := gitindex.OpenRepo(fresh.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer frepo.Close()
-	got, want := segmentVectors(t, repo, emb.ID()), segmentVectors(t, frepo, emb.ID())
-	if len(got) != len(want) {
-		t.Fatalf("%d vectors after gc, a fresh index has %d", len(got), len(want))
-	}
-	for h, v := range want {
-		if got[h] != v {
-			t.Fatalf("content %s: vector after gc differs from a fresh index's", h)
-		}
 	}
 }
 

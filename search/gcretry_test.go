@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gc"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
@@ -43,13 +44,13 @@ func repoWithLogToRewrite(t *testing.T, emb embed.Embedder) *gitindex.Repo {
 // gcUnderView opens the index as want reads it, then runs gc, which
 // rewrites the log holding the vectors the view mapped. The caller closes
 // the view.
-func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want store.Want) (*store.View, *store.Snapshot, *indexer.GCSummary) {
+func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want store.Want) (*store.View, *store.Snapshot, *gc.GCSummary) {
 	t.Helper()
 	v, err := store.Open(context.Background(), repo, want, emb.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := indexer.NewIndexer(repo, indexer.Options{Embedder: emb}).GC(context.Background(), 0, indexer.GCOptions{})
+	sum, err := gc.GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, gc.GCOptions{})
 	if err != nil {
 		t.Fatalf("gc: %v", err)
 	}
@@ -58,7 +59,7 @@ func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want sto
 
 // checkRanAgain: gc moved vectors under the query, whose first scan then
 // faulted, so it opened the segments again and ran twice.
-func checkRanAgain(t *testing.T, v *store.View, first *store.Snapshot, sum *indexer.GCSummary) {
+func checkRanAgain(t *testing.T, v *store.View, first *store.Snapshot, sum *gc.GCSummary) {
 	t.Helper()
 	if sum == nil || sum.LogFiles == 0 {
 		t.Fatalf("gc rewrote no log file (%+v): nothing moved under the query", sum)

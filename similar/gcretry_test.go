@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gc"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/search"
@@ -56,7 +57,7 @@ func TestSimilarRunsAgainWhenGCMovesItsVectors(t *testing.T) {
 	}
 	defer v.Close()
 	first := v.Snap
-	sum, err := ix.GC(ctx, 0, indexer.GCOptions{})
+	sum, err := gc.GC(ctx, ix, 0, gc.GCOptions{})
 	if err != nil {
 		t.Fatalf("gc: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/gc"
 	"github.com/bcindex/bcindex/indexer"
 )
 
@@ -38,14 +39,14 @@ func gcCommand() *cli.Command {
 			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {
 				keep = append(keep, plumbing.NewHash(strings.TrimSpace(string(b))))
 			}
-			sum, err := ix.GC(c.Context, c.Duration("wait"), indexer.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
+			sum, err := gc.GC(c.Context, ix, c.Duration("wait"), gc.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
 			if err != nil {
 				return fmt.Errorf("gc: %w", err)
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
 				b, _ := json.Marshal(struct {
-					*indexer.GCSummary
+					*gc.GCSummary
 					ElapsedMS int64 `json:"elapsed_ms"`
 				}{sum, sum.Elapsed.Milliseconds()})
 				fmt.Fprintln(w, string(b))

@@ -1,4 +1,4 @@
-package indexer
+package gc
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/store"
@@ -17,7 +18,11 @@ import (
 // path in rev.
 func rowHashes(t *testing.T, repo *gitindex.Repo, rev, path string) [][16]byte {
 	t.Helper()
-	l, err := repo.Listing(treeOf(t, repo, rev))
+	c, err := repo.Resolve(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := repo.Listing(c.Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +85,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	r.Git("branch", "-q", "-D", "feature")
 
 	ctx := context.Background()
-	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +114,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 		t.Errorf("summary index after gc: %d entries, live one kept %v, dead one kept %v, header %+v", x.Len(), kept, gone, x.Header)
 	}
 
-	sum, err = NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{})
+	sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
 	if err != nil || sum.Summaries != 0 || sum.SummaryIndexEntries != 0 {
 		t.Errorf("second gc: %+v %v", sum, err)
 	}

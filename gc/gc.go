@@ -1,4 +1,4 @@
-package indexer
+package gc
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -47,11 +48,22 @@ type GCSummary struct {
 // publishes with the manifest like an indexing run: a search sees the old
 // segments or the new ones, and an interrupted gc leaves duplicates that
 // the next one removes.
-func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+func GC(ctx context.Context, idx *indexer.Indexer, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+	return (&collector{ix: idx, repo: idx.Repo(), opts: idx.Options()}).gc(ctx, lockWait, opts)
+}
+
+// collector is one garbage collection of an indexer's index.
+type collector struct {
+	ix   *indexer.Indexer
+	repo *gitindex.Repo
+	opts indexer.Options
+}
+
+func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
 	keep := opts.KeepListings
 	start := time.Now()
 	dir := ix.repo.IndexDir
-	sum := &GCSummary{BytesBefore: dirSize(dir)}
+	sum := &GCSummary{BytesBefore: indexer.DirSize(dir)}
 	lock, err := store.AcquireLock(ctx, dir, lockWait)
 	if err != nil {
 		return nil, err
@@ -114,8 +126,8 @@ func (ix *Indexer) GC(ctx context.Context, lockWait time.Duration, opts GCOption
 	if err != nil {
 		return nil, err
 	}
-	sum.Listings = sweepListings(dir, liveTree)
-	sum.BytesAfter = dirSize(dir)
+	sum.Listings = gitindex.SweepListings(dir, liveTree)
+	sum.BytesAfter = indexer.DirSize(dir)
 	sum.Elapsed = time.Since(start)
 	return sum, nil
 }
@@ -133,7 +145,7 @@ type GCOptions struct {
 // liveTrees returns the root trees of HEAD and every branch, remote branch
 // and tag (annotated tags peeled; refs to non-commits ignored), and with
 // reflog, of every commit a reflog names.
-func (ix *Indexer) liveTrees(reflog bool) ([]plumbing.Hash, error) {
+func (ix *collector) liveTrees(reflog bool) ([]plumbing.Hash, error) {
 	seen := map[plumbing.Hash]bool{}
 	var out []plumbing.Hash
 	add := func(h plumbing.Hash) {
@@ -212,7 +224,7 @@ func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
 // compact merges the segments into one holding only live blobs, when any
 // blob is dead or the segments are many. Postings and vectors are copied,
 // not recomputed; only the configured model's vectors are kept.
-func (ix *Indexer) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+func (ix *collector) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
 	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return err
@@ -228,12 +240,12 @@ func (ix *Indexer) compact(st *store.Store, m *store.Manifest, live map[plumbing
 	if sum.DeadBlobs == 0 && len(m.Segments) <= 1 {
 		return nil
 	}
-	ix.removeOrphans(m)
+	ix.ix.RemoveOrphans(m)
 	keepBlob := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
 	keepModel := func(file string) bool {
 		return ix.opts.Embedder != nil && file == segment.VectorFileName(ix.opts.Embedder.ID())
 	}
-	if err := ix.mergeSegments(st, m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
+	if err := ix.ix.MergeSegments(st, m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
 		return fmt.Errorf("gc: rewrite segments: %w", err)
 	}
 	sum.SegmentsAfter = len(m.Segments)
@@ -251,7 +263,7 @@ func contains(ids []string, id string) bool {
 
 // sweepStore deletes blob records of dead blobs and the vectors of
 // segments that are no longer live (what a killed run or a repair left).
-func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *GCSummary) error {
+func (ix *collector) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *GCSummary) error {
 	m, err := store.ReadManifest(ix.repo.IndexDir)
 	if err != nil {
 		return err
@@ -284,40 +296,4 @@ func (ix *Indexer) sweepStore(st *store.Store, live map[plumbing.Hash]string, ve
 	}
 	sum.Vectors = max(0, vecsBefore-store.VectorRows(ix.repo.IndexDir, m.Segments)) + orphans
 	return nil
-}
-
-// tidyLog reclaims Badger's value log when it has grown past a few files
-// (store.TidyLog): each indexing run that writes starts a log file, and
-// merges leave the vectors of the smaller segments dead in theirs.
-func (ix *Indexer) tidyLog() {
-	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
-		store.TidyLog(ix.repo.IndexDir, m.Segments)
-	}
-}
-
-// sweepListings deletes cached listings of trees not in keep, and returns
-// how many.
-func sweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
-	// A kept delta needs its base.
-	bases := map[plumbing.Hash]bool{}
-	for h := range keep {
-		if b, ok := gitindex.ListingBase(indexDir, h); ok {
-			bases[b] = true
-		}
-	}
-	n := 0
-	root := filepath.Join(indexDir, "trees")
-	dirs, _ := os.ReadDir(root)
-	for _, d := range dirs {
-		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
-		for _, f := range files {
-			h := plumbing.NewHash(d.Name() + f.Name())
-			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
-				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
-					n++
-				}
-			}
-		}
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package indexer
+package gc
 
 import (
 	"context"
@@ -6,7 +6,9 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/indextest"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -19,18 +21,18 @@ func TestGCDropsUnreachable(t *testing.T) {
 	r.Commit("feature", map[string]string{"feat/x.go": "package feat\n\n// Experimental does something new.\nfunc Experimental() {}\n"})
 	feature := r.Git("rev-parse", "HEAD")
 	r.Git("checkout", "-q", "main")
-	emb := &countingEmbedder{Embedder: embed.Default()}
+	emb := &indextest.CountingEmbedder{Embedder: embed.Default()}
 	indexRevs(t, r.Dir, emb, "main")
 	indexRevs(t, r.Dir, emb, "feature")
 	r.Git("branch", "-q", "-D", "feature")
-	emb.reset()
+	emb.Reset()
 
 	repo, err := gitindex.OpenRepo(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +42,10 @@ func TestGCDropsUnreachable(t *testing.T) {
 	if sum.Vectors == 0 {
 		t.Errorf("no vectors deleted: %+v", sum)
 	}
-	if n := emb.reset(); n != 0 {
+	if n := emb.Reset(); n != 0 {
 		t.Errorf("gc embedded %d texts; vectors of live chunks must be reused", n)
 	}
-	st, err := StatusOf(repo, "main", emb.ID())
+	st, err := indexer.StatusOf(repo, "main", emb.ID())
 	if err != nil || !st.Indexed || st.Chunks == 0 || st.Vectors == 0 {
 		t.Fatalf("main after gc: %+v %v", st, err)
 	}
@@ -61,7 +63,7 @@ func TestGCDropsUnreachable(t *testing.T) {
 	snap.Close()
 
 	// A second gc finds nothing; re-indexing the dropped commit processes its blob again.
-	if sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{}); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
+	if sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{}); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
 		t.Errorf("second gc: %+v %v", sum, err)
 	}
 	if s := indexRevs(t, r.Dir, emb, feature); s.BlobsNew != 1 {
@@ -85,14 +87,14 @@ func TestGCReflogKeepsReflogCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sum, err := NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{Reflog: true})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{Reflog: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.DeadBlobs != 0 || sum.LiveBlobs != 6 {
 		t.Fatalf("gc --reflog: %+v, want the reflog's commit kept", sum)
 	}
-	if sum, err = NewIndexer(repo, Options{Embedder: emb}).GC(ctx, 0, GCOptions{}); err != nil || sum.DeadBlobs != 1 {
+	if sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{}); err != nil || sum.DeadBlobs != 1 {
 		t.Fatalf("gc without reflog: %+v %v, want its blob dropped", sum, err)
 	}
 }
