@@ -40,7 +40,7 @@ const (
 	contentEntrySize = 16
 	// spillBytes is how much stored data a writer keeps in memory before
 	// it moves it to a temporary file.
-	spillBytes = 64 << 20
+	spillBytes = 16 << 20
 )
 
 // StoreText returns a blob's content as the content file stores it: an LZ4
