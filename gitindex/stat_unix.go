@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package gitindex
 
@@ -10,7 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fileStat is what git's index records of a file.
+// fileStat is what git's index records of a file. golang.org/x/sys/unix
+// names the times of Linux's and Darwin's Stat_t alike (Mtim, Ctim),
+// unlike syscall's Mtimespec on Darwin.
 type fileStat struct {
 	regular      bool
 	size         int64
