@@ -149,7 +149,7 @@ func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) 
 		steps, idx = 1, n-1
 	}
 	for ; steps > 0; steps-- {
-		c, err := r.commitObject(h)
+		c, err := r.Git.CommitObject(h)
 		if err != nil || idx >= len(c.ParentHashes) {
 			return plumbing.ZeroHash, false
 		}
@@ -158,12 +158,10 @@ func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) 
 	return h, true
 }
 
-// isCommit reports whether h names a commit. The object's header is read
-// from its pack or loose file (a commit is neither inflated nor
-// decoded); go-git, whose first packed read decodes the pack's whole
-// index, is asked only for what that does not find, such as a tag.
 func (r *Repo) isCommit(h plumbing.Hash) bool {
-	if _, _, ok, _ := r.object(h, plumbing.CommitObject, 0); ok {
+	// The repository's own readers first: go-git's first lookup in a pack
+	// reads its whole index.
+	if _, _, ok, _ := r.object(h, plumbing.CommitObject, -1); ok {
 		return true
 	}
 	obj, err := r.Git.Storer.EncodedObject(plumbing.AnyObject, h)
