@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"math/bits"
 	"context"
 	"fmt"
 	"strings"
@@ -37,35 +38,46 @@ func (v *view) symbolArm(q *query.Query) []cand {
 	return out
 }
 
-// symbolMatches is symbolArm for one form of the query.
+// symbolMatches is symbolArm for one form of the query. It reads every
+// visible row's name, so it keeps to a tight loop over the allow bits and
+// the best armDepth rows in a heap.
 func (v *view) symbolMatches(q string) []cand {
 	nq := squash(q)
 	bq := []byte(q)
-	var out []cand
+	top := candHeap{k: armDepth}
 	for s, seg := range v.snap.Segments {
-		allow := v.allow[s]
-		for r, ok := allow.NextSet(0); ok; r, ok = allow.NextSet(r + 1) {
-			name := seg.NameBytes(int(r))
-			if len(name) == 0 {
-				continue
-			}
-			score := symbolScore(name, bq, nq)
-			if score == 0 {
-				if i := bytes.LastIndexAny(name, ".:#"); i > 0 && i < len(name)-1 {
-					// Below the same match on a whole name.
-					score = 0.9 * symbolScore(name[i+1:], bq, nq)
+		for w, word := range v.allow[s].Words() {
+			for ; word != 0; word &= word - 1 {
+				r := w*64 + bits.TrailingZeros64(word)
+				name := seg.NameBytes(r)
+				if len(name) == 0 {
+					continue
 				}
-			}
-			if score > 0 {
-				out = append(out, cand{seg: s, row: int(r), score: score})
+				score := symbolScore(name, bq, nq)
+				if score == 0 {
+					if i := lastSeparator(name); i > 0 && i < len(name)-1 {
+						// Below the same match on a whole name.
+						score = 0.9 * symbolScore(name[i+1:], bq, nq)
+					}
+				}
+				if score > 0 {
+					top.push(cand{seg: s, row: r, score: score})
+				}
 			}
 		}
 	}
-	sortCands(out)
-	if len(out) > armDepth {
-		out = out[:armDepth]
+	return top.sorted()
+}
+
+// lastSeparator is the index of the last '.', ':' or '#' in name, -1 for
+// none: a qualified name's last part follows it.
+func lastSeparator(name []byte) int {
+	for i := len(name) - 1; i >= 0; i-- {
+		if c := name[i]; c == '.' || c == ':' || c == '#' {
+			return i
+		}
 	}
-	return out
+	return -1
 }
 
 // symbolScore scores one name against the query q (squashed: nq); 0 when
