@@ -8,14 +8,22 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// TestLocate: Locate agrees with FindBlob entry by entry, marks skipped
-// entries and blobs no segment holds with Seg -1, and answers a second call
-// for the same listing from memory.
+// TestLocate: Locate agrees with FindBlob entry by entry, over two
+// segments and with one blob at two paths, marks skipped entries and blobs
+// no segment holds with Seg -1, and answers a second call for the same
+// listing from memory.
 func TestLocate(t *testing.T) {
 	r := gittest.New(t)
 	files := manyFiles(20)
 	files["vendor/v.go"] = "package v\n" // skipped by path
 	r.Commit("one", files)
+	indexRevs(t, r.Dir, nil, "HEAD")
+	more := manyFiles(5)
+	extra := map[string]string{"copy/a.go": files["pkg3/f3.go"]}
+	for p, c := range more {
+		extra["more/"+p] = c + "\n// more\n"
+	}
+	r.Commit("more", extra)
 	indexRevs(t, r.Dir, nil, "HEAD")
 	r.Commit("two", map[string]string{"pkg0/new.go": "package pkg0\n\nfunc New() {}\n"}) // not indexed
 	repo, err := gitindex.OpenRepo(r.Dir)
@@ -35,6 +43,9 @@ func TestLocate(t *testing.T) {
 	if len(locs) != len(l.Entries) {
 		t.Fatalf("%d locations for %d entries", len(locs), len(l.Entries))
 	}
+	if len(snap.Segments) < 2 {
+		t.Fatalf("%d segments, want the two runs' at least", len(snap.Segments))
+	}
 	var found, unplaced int
 	for i, e := range l.Entries {
 		want, ok := snap.FindBlob(e.Blob)
@@ -50,8 +61,8 @@ func TestLocate(t *testing.T) {
 			found++
 		}
 	}
-	if found != 20 || unplaced != 2 {
-		t.Fatalf("found %d, unplaced %d; want 20 and 2 (vendored, not indexed)", found, unplaced)
+	if found != 26 || unplaced != 2 {
+		t.Fatalf("found %d, unplaced %d; want 26 and 2 (vendored, not indexed)", found, unplaced)
 	}
 	if again := snap.Locate(l); &again[0] != &locs[0] {
 		t.Error("second Locate recomputed the listing")

@@ -180,6 +180,10 @@ func (t *Table) BlobIndex(sha plumbing.Hash) (int, bool) {
 	return hi, false
 }
 
+// BlobKey returns the SHA of blob i of the table, in the table's mapped
+// bytes: the blobs are in ascending order of SHA.
+func (t *Table) BlobKey(i int) []byte { return t.blobs[i*blobSize : i*blobSize+20 : i*blobSize+20] }
+
 // BlobRange returns the rows of blob i of the table.
 func (t *Table) BlobRange(i int) (first, n int) {
 	rec := t.blobs[i*blobSize:]

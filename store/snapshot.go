@@ -116,15 +116,11 @@ func (s *Snapshot) Locate(l *gitindex.Listing) []BlobLoc {
 	if locs, ok := s.located[l]; ok {
 		return locs
 	}
-	locs := make([]BlobLoc, len(l.Entries))
-	for i, e := range l.Entries {
-		locs[i].Seg = -1
-		if e.Skip == gitindex.SkipNone {
-			if loc, ok := s.FindBlob(e.Blob); ok {
-				locs[i] = loc
-			}
-		}
+	shas := make([]plumbing.Hash, len(l.Entries))
+	for i := range l.Entries {
+		shas[i] = l.Entries[i].Blob
 	}
+	locs := s.locateSorted(shas, func(i int) bool { return l.Entries[i].Skip == gitindex.SkipNone })
 	if s.located == nil {
 		s.located = map[*gitindex.Listing][]BlobLoc{}
 	}
