@@ -2,9 +2,9 @@ package search
 
 import (
 	"bytes"
-	"math/bits"
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
