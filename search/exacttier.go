@@ -40,7 +40,7 @@ func (v *view) exactFirst(q *query.Query, ranked []fused) []fused {
 	var order [][2]int
 	for _, b := range blobs {
 		vb, _ := v.blobAt(b.seg, b.first)
-		content, err := v.repo.ReadBlob(vb.sha)
+		content, err := v.blobText(vb.sha)
 		if err != nil {
 			continue
 		}

@@ -69,7 +69,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		content, ok := blobs[sha]
 		if !ok {
 			var err error
-			if content, err = v.repo.ReadBlob(sha); err != nil {
+			if content, err = v.blobText(sha); err != nil {
 				return nil, err
 			}
 			blobs[sha] = content
@@ -107,4 +107,14 @@ func snippet(content []byte, start, end, ctx, maxLines int) (string, int) {
 		line++
 	}
 	return b.String(), from
+}
+
+// blobText returns a blob's bytes: from the segment that keeps them (an
+// LZ4 block, decoded many times faster than git's zlib and deltas), else
+// from git.
+func (v *view) blobText(sha plumbing.Hash) ([]byte, error) {
+	if b, ok, err := v.snap.Text(sha, nil); ok && err == nil {
+		return b, nil
+	}
+	return v.repo.ReadBlob(sha)
 }
