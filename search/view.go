@@ -22,9 +22,14 @@ type view struct {
 	commit gitindex.Commit
 	rev    string
 	snap   *store.Snapshot
-	fusion fusionConfig          // the ranking constants: defaultFusion, or Options.ranking
-	allow  []*bitset.BitSet      // per segment
-	blobs  []map[int]visibleBlob // per segment: first row of a blob → the blob
+	fusion fusionConfig     // the ranking constants: defaultFusion, or Options.ranking
+	allow  []*bitset.BitSet // per segment
+	// visible are the visible blobs, in the order added; slot[s][b] is
+	// 1 + the index in visible of blob b of segment s's blob table, 0
+	// for a blob the view does not show. A query builds these for every
+	// file of the revision: slices indexed by the blob, no hash maps.
+	visible []visibleBlob
+	slot    [][]int32
 	// treeRank, for a view of several listings, orders them for
 	// distinctContent (nil: the order given).
 	treeRank []int
@@ -63,22 +68,22 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
-	v.blobs = make([]map[int]visibleBlob, ns)
-	// The entries to add, per segment, bound the blobs the view will hold.
-	sizes, total := make([]int, ns), 0
+	v.slot = make([][]int32, ns)
+	// The entries to add bound the blobs the view will hold.
+	total := 0
 	for _, locs := range located {
 		for _, loc := range locs {
 			if loc.Seg >= 0 {
-				sizes[loc.Seg]++
 				total++
 			}
 		}
 	}
 	for i, seg := range snap.Segments {
 		v.allow[i] = bitset.New(uint(seg.Rows()))
-		v.blobs[i] = make(map[int]visibleBlob, sizes[i])
+		v.slot[i] = make([]int32, seg.Blobs())
 	}
 	v.added = make([]blobRef, 0, total)
+	v.visible = make([]visibleBlob, 0, total)
 	for i, l := range ls {
 		var locs []store.BlobLoc
 		es := l.Entries
@@ -125,14 +130,18 @@ func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Op
 		if loc.Seg < 0 || loc.N == 0 {
 			continue
 		}
-		if b, seen := v.blobs[loc.Seg][loc.First]; seen {
-			if !slices.Contains(b.paths, e.Path) {
+		bi := snap.Segments[loc.Seg].BlobOf(loc.First)
+		if bi < 0 {
+			continue
+		}
+		if k := v.slot[loc.Seg][bi]; k > 0 {
+			if b := &v.visible[k-1]; !slices.Contains(b.paths, e.Path) {
 				b.paths = append(b.paths, e.Path)
-				v.blobs[loc.Seg][loc.First] = b
 			}
 			continue
 		}
-		v.blobs[loc.Seg][loc.First] = visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}, tree: tree}
+		v.visible = append(v.visible, visibleBlob{sha: e.Blob, n: loc.N, paths: []string{e.Path}, tree: tree})
+		v.slot[loc.Seg][bi] = int32(len(v.visible))
 		v.added = append(v.added, blobRef{loc.Seg, loc.First, loc.N, tree, e.Path})
 		seg, allow := snap.Segments[loc.Seg], v.allow[loc.Seg]
 		if opts.Lang == "" && opts.Kind == "" {
@@ -173,8 +182,14 @@ func setRange(b *bitset.BitSet, lo, hi int) {
 
 // blobAt returns the visible blob that row of segment seg belongs to.
 func (v *view) blobAt(seg, row int) (visibleBlob, bool) {
-	b, ok := v.blobs[seg][v.snap.Segments[seg].BlobFirst(row)]
-	return b, ok
+	bi := v.snap.Segments[seg].BlobOf(row)
+	if bi < 0 {
+		return visibleBlob{}, false
+	}
+	if k := v.slot[seg][bi]; k > 0 {
+		return v.visible[k-1], true
+	}
+	return visibleBlob{}, false
 }
 
 // cand is a candidate row and its score in one arm.

@@ -92,8 +92,10 @@ func TestViewOfSeveralListings(t *testing.T) {
 		one := newView(repo, commits[i], rd.Snap, rd.Listings[i:i+1], nil, nil, &opts)
 		for s := range rd.Snap.Segments {
 			union[s].InPlaceUnion(one.allow[s])
-			for first, b := range one.blobs[s] {
-				k := [2]int{s, first}
+			for k, b := range visibleByFirst(t, one) {
+				if k[0] != s {
+					continue
+				}
 				for _, p := range b.paths {
 					if !slices.Contains(wantPaths[k], p) {
 						wantPaths[k] = append(wantPaths[k], p)
@@ -108,16 +110,14 @@ func TestViewOfSeveralListings(t *testing.T) {
 		}
 	}
 	got := 0
-	for s := range all.blobs {
-		for first, b := range all.blobs[s] {
-			got++
-			want := wantPaths[[2]int{s, first}]
-			gotPaths := slices.Clone(b.paths)
-			slices.Sort(gotPaths)
-			slices.Sort(want)
-			if !slices.Equal(gotPaths, want) {
-				t.Errorf("blob %s: paths %v, want %v", b.sha, gotPaths, want)
-			}
+	for k, b := range visibleByFirst(t, all) {
+		got++
+		want := wantPaths[k]
+		gotPaths := slices.Clone(b.paths)
+		slices.Sort(gotPaths)
+		slices.Sort(want)
+		if !slices.Equal(gotPaths, want) {
+			t.Errorf("blob %s: paths %v, want %v", b.sha, gotPaths, want)
 		}
 	}
 	if got != len(wantPaths) || got < 5 {
@@ -126,4 +126,18 @@ func TestViewOfSeveralListings(t *testing.T) {
 	if len(all.added) != got {
 		t.Errorf("view lists %d blobs added, holds %d", len(all.added), got)
 	}
+}
+
+// visibleByFirst maps the view's visible blobs by segment and first row,
+// checking that blobAt finds each at its rows.
+func visibleByFirst(t *testing.T, v *view) map[[2]int]visibleBlob {
+	out := map[[2]int]visibleBlob{}
+	for i, b := range v.added {
+		vb, ok := v.blobAt(b.seg, b.first+b.n-1)
+		if !ok || vb.sha != v.visible[i].sha {
+			t.Fatalf("blobAt does not find blob %s at its last row %d", v.visible[i].sha, b.first+b.n-1)
+		}
+		out[[2]int{b.seg, b.first}] = v.visible[i]
+	}
+	return out
 }

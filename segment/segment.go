@@ -59,6 +59,10 @@ func (s *Segment) RowHash(i int) (hash [16]byte, indexed bool) { return s.Table.
 // if the row names no blob of the segment).
 func (s *Segment) BlobFirst(i int) int { return s.Table.firstOfRow(i) }
 
+// BlobOf returns the index of row i's blob in the segment's blob table
+// (0..Blobs()-1), or -1 in a corrupt table.
+func (s *Segment) BlobOf(i int) int { return s.Table.blobOfRow(i) }
+
 // FirstCopy returns the segment's first row with row i's content (i itself
 // when it is the first or has no text of its own).
 func (s *Segment) FirstCopy(i int) int { return s.Table.firstCopy(i) }

@@ -193,12 +193,22 @@ func (t *Table) BlobRange(i int) (first, n int) {
 // firstOfRow returns the first row of row i's blob, or -1 when the row's
 // blob index is out of range.
 func (t *Table) firstOfRow(i int) int {
-	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
-	if b < 0 || b >= t.Nblobs {
+	b := t.blobOfRow(i)
+	if b < 0 {
 		return -1
 	}
 	first, _ := t.BlobRange(b)
 	return first
+}
+
+// blobOfRow returns the index of row i's blob in the table, or -1 when it
+// is out of range.
+func (t *Table) blobOfRow(i int) int {
+	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
+	if b < 0 || b >= t.Nblobs {
+		return -1
+	}
+	return b
 }
 
 // BlobInfo returns what the table records about blob i.
