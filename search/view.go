@@ -130,10 +130,7 @@ func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Op
 		if loc.Seg < 0 || loc.N == 0 {
 			continue
 		}
-		bi := snap.Segments[loc.Seg].BlobOf(loc.First)
-		if bi < 0 {
-			continue
-		}
+		bi := loc.Blob
 		if k := v.slot[loc.Seg][bi]; k > 0 {
 			if b := &v.visible[k-1]; !slices.Contains(b.paths, e.Path) {
 				b.paths = append(b.paths, e.Path)

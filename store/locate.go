@@ -44,7 +44,7 @@ func (s *Snapshot) locateSorted(blobs []plumbing.Hash, want func(i int) bool) []
 			default:
 				first, n := t.BlobRange(b)
 				for ; a < len(todo) && bytes.Equal(blobs[todo[a]][:], sha); a++ {
-					locs[todo[a]] = BlobLoc{Seg: si, First: first, N: n}
+					locs[todo[a]] = BlobLoc{Seg: si, First: first, N: n, Blob: b}
 				}
 				b++
 			}

@@ -99,10 +99,12 @@ func (s *Snapshot) Close() {
 	s.Segments = nil
 }
 
-// BlobLoc locates a blob's rows.
+// BlobLoc locates a blob's rows: segment Seg, rows First..First+N-1, and
+// the blob's index in that segment's blob table.
 type BlobLoc struct {
 	Seg      int
 	First, N int
+	Blob     int
 }
 
 // Locate returns where the rows of each entry's blob are, in entry order;
@@ -149,8 +151,10 @@ func (s *Snapshot) BlobRows(sha plumbing.Hash) (rows []segment.Row, first int, i
 // FindBlob returns where a blob's rows are, searching newest segments first.
 func (s *Snapshot) FindBlob(sha plumbing.Hash) (BlobLoc, bool) {
 	for i := len(s.Segments) - 1; i >= 0; i-- {
-		if first, n, ok := s.Segments[i].FindBlob(sha); ok {
-			return BlobLoc{Seg: i, First: first, N: n}, true
+		t := s.Segments[i].Table
+		if b, ok := t.BlobIndex(sha); ok {
+			first, n := t.BlobRange(b)
+			return BlobLoc{Seg: i, First: first, N: n, Blob: b}, true
 		}
 	}
 	return BlobLoc{}, false
