@@ -50,7 +50,10 @@ func (v *view) symbolMatches(q string) []cand {
 			for ; word != 0; word &= word - 1 {
 				r := w*64 + bits.TrailingZeros64(word)
 				name := seg.NameBytes(r)
-				if len(name) == 0 {
+				if len(name) == 0 || 3*len(name) < 2*len(nq) {
+					// Too short to match: squashing never lengthens a
+					// name by more than half (lowercasing a rune adds
+					// at most one byte to its two or more).
 					continue
 				}
 				score := symbolScore(name, bq, nq)
