@@ -95,6 +95,19 @@ type fusionConfig struct {
 	nameFile  float64
 	coherence float64
 	fileDecay float64
+	// files is the file stage of a ranking of files (rankFiles).
+	files fileStage
+	// nameDecay replaces fileDecay for a name looked up (one identifier,
+	// or a qualified one), whose first hit is its definition: a file's
+	// other hits only push other files' definitions and uses down.
+	nameDecay float64
+	// stemWeight is the weight of a query word's other forms in the text
+	// arm (stems.go); 0: the word as written only.
+	stemWeight float64
+	// pathWeight is the weight of a file's name (twice) and its last
+	// directories as a field of each of its chunks in the text arm
+	// (paths.go); 0: none.
+	pathWeight float64
 }
 
 // defaultFusion returns the tuned ranking constants every query uses
@@ -118,6 +131,10 @@ func defaultFusion() fusionConfig {
 		rerank:         builtinRerank,
 		summaryText:    0.5,
 		nameFile:       1.5,
+		stemWeight:     0.5,
+		nameDecay:      0.5,
+		files:          fileStage{priors: true, coherence: 0.2, decay: 0.5, text: 1.5},
+		pathWeight:     2,
 	}
 	if fusionTweak != nil {
 		fusionTweak(&f)
@@ -136,7 +153,13 @@ func defaultFusion() fusionConfig {
 // file's first three chunks, lowered eleven of the suite's packages by
 // 0.006 to 0.036.
 func (f *fusionConfig) rankFiles() {
-	f.priors, f.coherence, f.fileDecay, f.fileText = true, 0.2, 0.5, 1.5
+	f.priors, f.coherence, f.fileDecay, f.fileText = f.files.priors, f.files.coherence, f.files.decay, f.files.text
+}
+
+// fileStage is the file stage of a ranking of files (rankFiles).
+type fileStage struct {
+	priors                 bool
+	coherence, decay, text float64
 }
 
 // chunksOnly turns off what ranks files and names for a query a person

@@ -32,6 +32,9 @@ const (
 	poolBase = 100
 	poolArm  = 30
 	poolSym  = 10
+	// poolFiles is how many of the best files by their own BM25
+	// (filetext.go) bring their best chunk into the pool.
+	poolFiles = 10
 )
 
 //go:embed rerank_model.json
@@ -142,7 +145,8 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		}
 	}
 	q, av := shapeOf(pq, arms), viewArms(arms)
-	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym)
+	v.fileBM25()
+	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym+poolFiles)
 	for i, f := range out {
 		if !inPool[i] {
 			continue
@@ -151,6 +155,18 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		v.features(&c, i, out[0].score, q, av)
 		pool = append(pool, c)
 	}
+	// The best files as whole documents bring their best chunk when no
+	// arm put one of their chunks in the pool.
+	for _, k := range v.topFiles(pool, poolFiles) {
+		c := rerankCand{key: k}
+		rank := len(out)
+		if i, ok := at[k]; ok {
+			c.base, rank = out[i].score, i
+		}
+		v.features(&c, rank, out[0].score, q, av)
+		pool = append(pool, c)
+	}
+	v.fileFeatures(pool)
 	if collect != nil {
 		collect(v, pq.Raw, arms, out, pool)
 	}
@@ -165,12 +181,52 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		ranked = append(ranked, fused{seg: c.key[0], row: c.key[1], score: s})
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	added := make(map[[2]int]bool, len(pool))
+	for _, c := range pool {
+		added[c.key] = true
+	}
 	// Below the pool, in the first stage's order.
-	for i, f := range out {
-		if !inPool[i] {
+	for _, f := range out {
+		if !added[[2]int{f.seg, f.row}] {
 			f.score = low * 0.5 * f.score / out[0].score
 			ranked = append(ranked, f)
 		}
 	}
 	return ranked
+}
+
+// topFiles returns, for the n files of the best whole-file BM25 that have
+// no candidate in pool, the row of each with the best BM25 score.
+func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
+	if len(v.fileScore) == 0 || n <= 0 {
+		return nil
+	}
+	have := make(map[[2]int]bool, len(pool))
+	for _, c := range pool {
+		have[[2]int{c.key[0], v.snap.Segments[c.key[0]].BlobFirst(c.key[1])}] = true
+	}
+	type fs struct {
+		f [2]int
+		s float64
+	}
+	best := make([]fs, 0, 2*n)
+	for f, s := range v.fileScore {
+		best = append(best, fs{f, s})
+	}
+	sort.Slice(best, func(i, j int) bool {
+		if best[i].s != best[j].s {
+			return best[i].s > best[j].s
+		}
+		if best[i].f[0] != best[j].f[0] {
+			return best[i].f[0] < best[j].f[0]
+		}
+		return best[i].f[1] < best[j].f[1]
+	})
+	var out [][2]int
+	for _, b := range best[:min(n, len(best))] {
+		if r, ok := v.fileBest[b.f]; ok && !have[b.f] {
+			out = append(out, [2]int{b.f[0], r})
+		}
+	}
+	return out
 }
