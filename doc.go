@@ -24,8 +24,9 @@
 //	timeline  log: the chunks of an indexed history that match a query, and when
 //	          each appeared, changed, moved and disappeared
 //	search    the three arms (symbol, BM25, vector), fusion and ranking
-//	grep      exact search: every line git grep -I finds, candidates from the
-//	          trigram postings verified against the blobs
+//	grep      exact search: what git grep finds, in revisions, the working tree
+//	          or the index, candidates from the trigram postings verified
+//	          against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	hooks     git hooks that keep the index fresh in the background
@@ -50,7 +51,9 @@
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob
-//	exact     git grep's matching (-F, -i, -w) and its trigram query plan
+//	exact     git grep's matching (-F, -E, -G, -i, -w, pattern expressions)
+//	          and its trigram query plan
+//	pathspec  git pathspecs: magic, the current directory, wildmatch
 //	vector    int8 vectors: records, flat segment files, the scan
 //
 // Helpers under internal/, each for the packages named:
