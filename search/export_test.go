@@ -69,6 +69,16 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 	"nameDecay":      func(f *fusionConfig, x float64) { f.nameDecay = x },
 	"stemWeight":     func(f *fusionConfig, x float64) { f.stemWeight = x },
 	"pathWeight":     func(f *fusionConfig, x float64) { f.pathWeight = x },
+	"poolFiles":      func(f *fusionConfig, x float64) { f.poolFiles = int(x) },
+	"textAll":        func(f *fusionConfig, x float64) { f.textAll = x != 0 },
+	"filesStem":      func(f *fusionConfig, x float64) { f.files.stem = x },
+	"filesPath":      func(f *fusionConfig, x float64) { f.files.path = x },
+	"filesPool":      func(f *fusionConfig, x float64) { f.files.pool = int(x) },
+	"filesRerank": func(f *fusionConfig, x float64) {
+		if x == 0 {
+			f.files.rerank = nil
+		}
+	},
 }
 
 // PoolQuery and PoolRow are the second stage's training data (rerank_data_test.go),

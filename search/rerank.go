@@ -32,13 +32,16 @@ const (
 	poolBase = 100
 	poolArm  = 30
 	poolSym  = 10
-	// poolFiles is how many of the best files by their own BM25
-	// (filetext.go) bring their best chunk into the pool.
-	poolFiles = 10
 )
 
-//go:embed rerank_model.json
-var rerankModelJSON []byte
+// The shipped models: one for chunks (search), one for files (search
+// --files, rankFiles), each trained by TestRerankTrain.
+var (
+	//go:embed rerank_model.json
+	rerankModelJSON []byte
+	//go:embed rerank_files_model.json
+	rerankFilesModelJSON []byte
+)
 
 // rerankModel is a linear scorer over standardised features.
 type rerankModel struct {
@@ -65,23 +68,28 @@ type treeNode struct {
 
 // builtinRerank is the shipped model, or nil when the file does not fit
 // this build's features (a test then fails: see TestRerankModelLoads).
-var builtinRerank, builtinRerankErr = parseRerank(rerankModelJSON)
+var (
+	builtinRerank, builtinRerankErr           = parseRerank(rerankModelJSON)
+	builtinFilesRerank, builtinFilesRerankErr = parseRerank(rerankFilesModelJSON)
+)
 
 func parseRerank(b []byte) (*rerankModel, error) {
 	var m rerankModel
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("read the rerank model: %w", err)
 	}
-	if !slices.Equal(m.Features, rerankFeatureNames) || len(m.Mean) != nFeatures || len(m.Scale) != nFeatures || len(m.Weights) != nFeatures {
+	// A model may read the first of this build's features only.
+	n := len(m.Features)
+	if n == 0 || n > nFeatures || !slices.Equal(m.Features, rerankFeatureNames[:n]) || len(m.Mean) != n || len(m.Scale) != n || len(m.Weights) != n {
 		return nil, fmt.Errorf("read the rerank model: its features are not this build's (regenerate it: go test ./search -run TestRerankTrain -rerank.train)")
 	}
 	for _, t := range m.Trees {
 		if len(t) == 0 {
 			return nil, fmt.Errorf("read the rerank model: an empty tree")
 		}
-		for i, n := range t {
+		for i, nd := range t {
 			// Children follow their parent, so a walk ends.
-			if n.F >= nFeatures || n.F >= 0 && (n.L <= i || n.L >= len(t) || n.R <= i || n.R >= len(t)) {
+			if nd.F >= n || nd.F >= 0 && (nd.L <= i || nd.L >= len(t) || nd.R <= i || nd.R >= len(t)) {
 				return nil, fmt.Errorf("read the rerank model: node %d of a tree points outside it", i)
 			}
 		}
@@ -145,8 +153,13 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		}
 	}
 	q, av := shapeOf(pq, arms), viewArms(arms)
-	v.fileBM25()
-	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym+poolFiles)
+	// The file's features, for a model that reads them (or the training
+	// tool): the file's own BM25 and its candidates in the pool.
+	files := collect != nil || m != nil && len(m.Features) > fFileText
+	if files {
+		v.fileBM25()
+	}
+	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym+v.fusion.poolFiles)
 	for i, f := range out {
 		if !inPool[i] {
 			continue
@@ -157,16 +170,18 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 	}
 	// The best files as whole documents bring their best chunk when no
 	// arm put one of their chunks in the pool.
-	for _, k := range v.topFiles(pool, poolFiles) {
-		c := rerankCand{key: k}
-		rank := len(out)
-		if i, ok := at[k]; ok {
-			c.base, rank = out[i].score, i
+	if files {
+		for _, k := range v.topFiles(pool, v.fusion.poolFiles) {
+			c := rerankCand{key: k}
+			rank := len(out)
+			if i, ok := at[k]; ok {
+				c.base, rank = out[i].score, i
+			}
+			v.features(&c, rank, out[0].score, q, av)
+			pool = append(pool, c)
 		}
-		v.features(&c, rank, out[0].score, q, av)
-		pool = append(pool, c)
+		v.fileFeatures(pool)
 	}
-	v.fileFeatures(pool)
 	if collect != nil {
 		collect(v, pq.Raw, arms, out, pool)
 	}

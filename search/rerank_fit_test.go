@@ -27,9 +27,32 @@ type fitOptions struct {
 	union bool
 }
 
+// defaultFit is the chunks' model: the quality suite's dev half, over the
+// features before the file's (fFileText), which are what a definition is
+// ranked by.
 func defaultFit() fitOptions {
+	o := fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, weight: map[string]float64{"questions": 10},
+		trees: treeOptions{rounds: 20, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+	o.firstFeatures(fFileText)
+	return o
+}
+
+// filesFit is the files' model (search --files): the quality suite's dev
+// half and the dev code-search suite together, over every feature, towards
+// a target's rows as a whole.
+func filesFit() fitOptions {
 	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, union: true, weight: map[string]float64{"questions": 10, "doc-stripped": 2, devSuiteSet: 5},
 		trees: treeOptions{rounds: 20, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+}
+
+// firstFeatures limits the model to the first n features; fit writes a
+// model of those only.
+func (o *fitOptions) firstFeatures(n int) {
+	o.only = map[int]bool{}
+	for i := range n {
+		o.only[i] = true
+	}
+	o.trees.only = o.only
 }
 
 // fit trains a model on the queries whose pool holds an answer.
@@ -149,6 +172,10 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 	}
 	if o.trees.rounds > 0 {
 		boost(m, qs, o, o.trees)
+	}
+	// A model limited to the first features lists those only.
+	if n := len(o.only); n > 0 && n < nFeatures && o.only[n-1] {
+		m.Features, m.Mean, m.Scale, m.Weights = m.Features[:n], m.Mean[:n], m.Scale[:n], m.Weights[:n]
 	}
 	return m
 }

@@ -17,6 +17,12 @@ func TestRerankModelLoads(t *testing.T) {
 	if len(builtinRerank.Trees) == 0 {
 		t.Error("the shipped model has no trees: was it written by TestRerankTrain?")
 	}
+	if builtinFilesRerankErr != nil {
+		t.Fatal(builtinFilesRerankErr)
+	}
+	if len(builtinFilesRerank.Trees) == 0 {
+		t.Error("the shipped files model has no trees: was it written by TestRerankTrain?")
+	}
 }
 
 func TestParseRerankRejects(t *testing.T) {

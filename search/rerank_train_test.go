@@ -19,10 +19,14 @@ var (
 	rerankNoCV    = flag.Bool("rerank.nocv", false, "with -rerank.train: train on everything without cross-validating first")
 	rerankGrid    = flag.String("rerank.grid", "", "with -rerank.sweep: the training settings to compare, name=value,...; variants separated by ';'")
 	rerankCache   = flag.String("rerank.cache", "", "with -rerank.train: keep the collected pools in this file (read it when it exists)")
+	rerankFiles   = flag.Bool("rerank.files", false, "with -rerank.train: train the files' model (search --files) on the quality suite's dev half and the dev suite (-dev.repos), with the files' first stage; with -update, write rerank_files_model.json")
 )
 
-// rerankModelFile is the shipped model, embedded by rerank.go.
-const rerankModelFile = "rerank_model.json"
+// The shipped models, embedded by rerank.go.
+const (
+	rerankModelFile      = "rerank_model.json"
+	rerankFilesModelFile = "rerank_files_model.json"
+)
 
 // cvFolds is how many folds cross-validation holds out in turn.
 const cvFolds = 7
@@ -41,15 +45,38 @@ const rerankSample = 250
 //
 //	go test ./search -run TestRerankTrain -rerank.train -update -v
 //
+// With -rerank.files it makes the files' model (search --files) instead:
+// the pools as the files' first stage makes them, the dev code-search
+// suite's pools with them (devsuite_pools_test.go), cross-validated by
+// package and repository in folds, at each decay of a file's later rows.
+//
+//	go test ./search -run TestRerankTrain -rerank.train -rerank.files -dev.repos DIR -dev.work DIR -update -v
+//
 // The test half is never read here.
 func TestRerankTrain(t *testing.T) {
 	if !*rerankTrain {
 		t.Skip("run with -rerank.train")
 	}
+	o, file := defaultFit(), rerankModelFile
+	if *rerankFiles {
+		o, file = filesFit(), rerankFilesModelFile
+		// The pools as the files' first stage makes them.
+		prev := fusionTweak
+		fusionTweak = func(f *fusionConfig) {
+			if prev != nil {
+				prev(f)
+			}
+			f.filesFirstStage()
+		}
+		defer func() { fusionTweak = prev }()
+	}
+	if *rerankGrid != "" {
+		o = fitSweep(o)[0].o
+	}
 	var pools []poolQuery
 	if *rerankCache == "" || loadGob(*rerankCache, &pools) != nil {
 		pools = collectDev(t)
-		if devSuitePools != nil {
+		if devSuitePools != nil && *rerankFiles {
 			pools = append(pools, devSuitePools(t)...)
 		}
 		if *rerankCache != "" {
@@ -64,12 +91,11 @@ func TestRerankTrain(t *testing.T) {
 		pools = samplePools(pools, *rerankSampleN)
 	}
 	if *rerankSweep {
-		for _, g := range fitSweep() {
+		for _, g := range fitSweep(o) {
 			t.Logf("%s:\n%s", g.name, jointTable(pools, jointCV(pools, g.o, cvFolds), decays))
 		}
 		return
 	}
-	o := defaultFit()
 	if !*rerankNoCV {
 		t.Logf("held-out fold (cross-validation):\n%s", jointTable(pools, jointCV(pools, o, cvFolds), decays))
 	}
@@ -85,9 +111,12 @@ func TestRerankTrain(t *testing.T) {
 	m := fit(pools, o)
 	t.Logf("trained on every dev package, scored on them:\n%s", simTable(quality, func(string) *rerankModel { return m }))
 	if *update {
-		m.Note = fmt.Sprintf("trained by TestRerankTrain on the quality suite's dev half and the dev code-search suite (%d queries): go test ./search -run TestRerankTrain -rerank.train -dev.repos DIR -update", len(pools))
+		m.Note = fmt.Sprintf("trained by TestRerankTrain on the quality suite's dev half (%d queries): go test ./search -run TestRerankTrain -rerank.train -update", len(pools))
+		if *rerankFiles {
+			m.Note = fmt.Sprintf("trained by TestRerankTrain on the quality suite's dev half and the dev code-search suite (%d queries): go test ./search -run TestRerankTrain -rerank.train -rerank.files -dev.repos DIR -update", len(pools))
+		}
 		b, _ := json.MarshalIndent(m, "", " ")
-		if err := os.WriteFile(rerankModelFile, append(b, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -190,9 +219,9 @@ func simTable(pools []poolQuery, model func(pkg string) *rerankModel) string {
 }
 
 // fitSweep are the training settings the sweep compares: -rerank.grid's
-// variants (separated by ';', each name=value,...: dev, questions, rounds,
-// depth, epochs, l2), or a default grid.
-func fitSweep() []struct {
+// variants of base (separated by ';', each name=value,...: dev,
+// questions, rounds, depth, epochs, l2), or a default grid.
+func fitSweep(base fitOptions) []struct {
 	name string
 	o    fitOptions
 } {
@@ -206,7 +235,7 @@ func fitSweep() []struct {
 	}
 	var out []setting
 	for _, v := range strings.Split(grid, ";") {
-		o := defaultFit()
+		o := base
 		o.weight = maps.Clone(o.weight)
 		for _, kv := range strings.Split(v, ",") {
 			name, val, _ := strings.Cut(strings.TrimSpace(kv), "=")
@@ -233,12 +262,8 @@ func fitSweep() []struct {
 			case "union":
 				o.union = x != 0
 			case "old":
-				// The features before the file's (the first 24) only.
-				o.only = map[int]bool{}
-				for i := range fFileText {
-					o.only[i] = true
-				}
-				o.trees.only = o.only
+				// The features before the file's only.
+				o.firstFeatures(fFileText)
 			}
 		}
 		out = append(out, setting{v, o})
