@@ -156,6 +156,7 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 	// The file's features, for a model that reads them (or the training
 	// tool): the file's own BM25 and its candidates in the pool.
 	files := collect != nil || m != nil && len(m.Features) > fFileText
+	q.files = files
 	if files {
 		v.fileBM25()
 	}

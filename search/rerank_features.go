@@ -50,6 +50,7 @@ type queryShape struct {
 	tcov, tterms float64  // the text arm's top hit: coverage and share of terms
 	question     float64  // 1 for a question (how, what, where...)
 	names        []string // the code names it spells, squashed
+	files        bool     // the file's features are wanted (fileFeatures)
 }
 
 func shapeOf(q *query.Query, arms []arm) queryShape {
@@ -189,22 +190,10 @@ func (v *view) features(c *rerankCand, rank int, baseTop float64, q queryShape, 
 	row := seg.Row(c.key[1])
 	p := v.pathOf(c.key[0], c.key[1])
 	name := share(q.tokens, row.Name)
-	prose := 0.0
-	if isProse(row.Language) && !asksForDocs(q.q) {
-		prose = 1
-	}
-	defines := 0.0
-	if len(q.names) > 0 && row.Name != "" {
-		rn := squash(row.Name)
-		last := rn
-		if i := strings.LastIndexAny(row.Name, ".:#"); i >= 0 && i < len(row.Name)-1 {
-			last = squash(row.Name[i+1:])
-		}
-		for _, n := range q.names {
-			if n == rn || n == last {
-				defines = 1
-			}
-		}
+	var prose, defines, prior, stem float64
+	if q.files {
+		prose, defines = proseAndDefines(row.Name, row.Language, q)
+		prior, stem = pathPrior(p, "", q.q), stemShare(q.tokens, p)
 	}
 	c.x = [nFeatures]float64{
 		base, baseRR,
@@ -216,9 +205,31 @@ func (v *view) features(c *rerankCand, rank int, baseTop float64, q queryShape, 
 		text * q.tcov, vec * q.tcov, vecMM * (1 - q.tcov), held * q.tterms, text * q.ident, vec * q.words,
 		name * q.ident, sym * q.ident, name * q.words,
 		0, 0, 0, 0, 0, 0, // the file's: fileFeatures
-		pathPrior(p, "", q.q), prose, stemShare(q.tokens, p), defines, 0,
+		prior, prose, stem, defines, 0,
 		q.words, q.question, q.tcov,
 	}
+}
+
+// proseAndDefines are two of the file's features of a candidate: 1 for
+// prose when the query does not ask for docs, and 1 when it defines a
+// name the query spells (its name, or a qualified name's last part).
+func proseAndDefines(name, lang string, q queryShape) (prose, defines float64) {
+	if isProse(lang) && !asksForDocs(q.q) {
+		prose = 1
+	}
+	if len(q.names) > 0 && name != "" {
+		rn := squash(name)
+		last := rn
+		if i := strings.LastIndexAny(name, ".:#"); i >= 0 && i < len(name)-1 {
+			last = squash(name[i+1:])
+		}
+		for _, n := range q.names {
+			if n == rn || n == last {
+				defines = 1
+			}
+		}
+	}
+	return prose, defines
 }
 
 // Indexes of the file features in rerankFeatureNames.
