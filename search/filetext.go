@@ -1,92 +1,99 @@
 package search
 
-import (
-	"math"
-	"sort"
-)
+import "math"
+
+// textStats is what the text arm computed for a query, kept for the
+// file-level evidence: the visible rows with text and their mean length,
+// the query's terms, and every row's BM25 score (not only the arm's
+// best).
+type textStats struct {
+	rows   int
+	avgdl  float64
+	terms  []string
+	scores map[[2]int]float64
+}
 
 // fileBM25 scores whole files against the query's terms, each file one
 // document made of its chunks (a file whose several chunks hold the
 // query's words is a better answer than one chunk that holds them all
 // once), and keeps in v.fileScore each file's score over the most a file
-// could score. rows and avgRowLen are the visible rows with text and
-// their mean length.
-//
-// A file's rows are consecutive, so a term's postings, in row order, meet
-// each file once, in order: each term gives a list of files in (segment,
-// first row) order, and the lists are merged as the text arm merges its
-// rows'.
-func (v *view) fileBM25(terms []string, rows int, avgRowLen float64) {
-	lists := make([][]posting, len(terms)) // row: the file's first row; tf: the term's count in it
-	for i, t := range terms {
-		var l []posting
-		for s, seg := range v.snap.Segments {
-			allow := v.allow[s]
-			it := seg.Lex.Iter(t)
-			last := -2 // no row's file
-			for it.Next() {
-				r := it.Row()
-				if !allow.Test(uint(r)) {
-					continue
+// could score, and in v.fileBest its row of the best BM25 score. It does
+// nothing when the text arm did not run, or once done.
+func (v *view) fileBM25() {
+	if v.text == nil || v.fileScore != nil {
+		return
+	}
+	type file = [2]int // segment, first row of the blob
+	terms := v.text.terms
+	tf := map[file]map[string]float64{}
+	for _, t := range terms {
+		forms := []string{t}
+		if v.fusion.stemWeight > 0 {
+			forms = append(forms, wordForms(t)...)
+		}
+		for i, form := range forms {
+			w := 1.0
+			if i > 0 {
+				w = v.fusion.stemWeight
+			}
+			for s, seg := range v.snap.Segments {
+				allow := v.allow[s]
+				it := seg.Lex.Postings(form)
+				for it.Next() {
+					if !allow.Test(uint(it.Row())) {
+						continue
+					}
+					f := file{s, seg.BlobFirst(it.Row())}
+					m := tf[f]
+					if m == nil {
+						m = map[string]float64{}
+						tf[f] = m
+					}
+					m[t] += w * float64(it.Freq())
 				}
-				f := seg.BlobFirst(r)
-				if f == last {
-					l[len(l)-1].tf += float64(it.Freq())
-					continue
-				}
-				last = f
-				l = append(l, posting{int32(s), int32(f), float64(it.Freq())})
 			}
 		}
-		lists[i] = l
 	}
 	files := max(1, len(v.added))
-	avg := avgRowLen * float64(rows) / float64(files)
-	best := 0.0
-	idf := make([]float64, len(terms))
-	for i, l := range lists {
-		df := float64(len(l))
-		idf[i] = math.Log(1 + (float64(files)-df+0.5)/(df+0.5))
-		best += idf[i] * (bm25K1 + 1)
+	avg := v.text.avgdl * float64(v.text.rows) / float64(files)
+	df := map[string]float64{}
+	for _, m := range tf {
+		for t := range m {
+			df[t]++
+		}
 	}
-	v.fileScore = &fileScores{}
+	best := 0.0
+	idf := map[string]float64{}
+	for _, t := range terms {
+		idf[t] = math.Log(1 + (float64(files)-df[t]+0.5)/(df[t]+0.5))
+		best += idf[t] * (bm25K1 + 1)
+	}
+	v.fileScore = make(map[file]float64, len(tf))
+	v.fileBest = make(map[file]int, len(tf))
+	bestScore := make(map[file]float64, len(tf))
+	for k, sc := range v.text.scores {
+		f := file{k[0], v.snap.Segments[k[0]].BlobFirst(k[1])}
+		if r, ok := v.fileBest[f]; !ok || sc > bestScore[f] || sc == bestScore[f] && k[1] < r {
+			v.fileBest[f], bestScore[f] = k[1], sc
+		}
+	}
 	if best <= 0 {
 		return
 	}
-	mergePostings(lists, func(s, first int, at []int) {
-		b, _ := v.blobAt(s, first)
-		seg := v.snap.Segments[s]
+	for f, m := range tf {
+		b, _ := v.blobAt(f[0], f[1])
+
+		seg := v.snap.Segments[f[0]]
 		dl := 0.0
-		for r := first; r < first+b.n; r++ {
+		for r := f[1]; r < f[1]+b.n; r++ {
 			dl += float64(seg.Lex.DocLen(r))
 		}
 		norm := 1 - bm25B + bm25B*dl/avg
 		sc := 0.0
-		for _, i := range at {
-			x := lists[i][0].tf / norm
-			sc += idf[i] * x * (bm25K1 + 1) / (x + bm25K1)
+		for t, x := range m {
+			x /= norm
+			sc += idf[t] * x * (bm25K1 + 1) / (x + bm25K1)
 		}
-		v.fileScore.keys = append(v.fileScore.keys, [2]int{s, first})
-		v.fileScore.vals = append(v.fileScore.vals, sc/best)
-	})
-}
-
-// fileScores holds fileBM25's scores of the files holding a query term,
-// in (segment, first row) order.
-type fileScores struct {
-	keys [][2]int
-	vals []float64
-}
-
-// of returns the score of the file whose first row is first in segment
-// seg; 0 for a file that holds no query term.
-func (f *fileScores) of(seg, first int) float64 {
-	i := sort.Search(len(f.keys), func(i int) bool {
-		k := f.keys[i]
-		return k[0] > seg || k[0] == seg && k[1] >= first
-	})
-	if i < len(f.keys) && f.keys[i] == [2]int{seg, first} {
-		return f.vals[i]
+		v.fileScore[f] = sc / best
 	}
-	return 0
 }
