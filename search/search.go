@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
@@ -221,24 +222,40 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 }
 
 // rank runs the arms opts.Mode asks for over the view and fuses them.
+// The arms only read the view (the text arm also sets its file scores),
+// so they run at once: each reads every visible row, and one query's
+// arms then share the cores.
 func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
-	var arms []arm
 	q := opts.Parsed
+	var symbol, text, vec *arm
+	var wg sync.WaitGroup
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
-		cands := v.symbolArm(q)
-		v.namedExactly = len(cands) > 0 && cands[0].score >= symbolExact
-		arms = append(arms, arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol], cands: cands})
+		symbol = &arm{name: ModeSymbol, weight: v.fusion.weights[ModeSymbol]}
+		wg.Go(func() { symbol.cands = v.symbolArm(q) })
 	}
 	if opts.Mode == ModeHybrid || opts.Mode == ModeText {
-		cands, top := v.textArm(q.Terms)
-		arms = append(arms, arm{name: ModeText, weight: v.fusion.weights[ModeText], cands: cands, top: top})
+		text = &arm{name: ModeText, weight: v.fusion.weights[ModeText]}
+		wg.Go(func() { text.cands, text.top = v.textArm(q.Terms) })
 	}
+	var err error
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeVector) && opts.Embedder != nil {
-		cands, err := v.vectorArm(ctx, opts.Embedder, q.Raw)
-		if err != nil {
-			return nil, err
-		}
-		arms = append(arms, arm{name: ModeVector, weight: v.fusion.weights[ModeVector], cands: cands})
+		vec = &arm{name: ModeVector, weight: v.fusion.weights[ModeVector]}
+		vec.cands, err = v.vectorArm(ctx, opts.Embedder, q.Raw)
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	var arms []arm
+	if symbol != nil {
+		v.namedExactly = len(symbol.cands) > 0 && symbol.cands[0].score >= symbolExact
+		arms = append(arms, *symbol)
+	}
+	if text != nil {
+		arms = append(arms, *text)
+	}
+	if vec != nil {
+		arms = append(arms, *vec)
 	}
 	if opts.Raw {
 		return rawOrder(arms), nil
