@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -230,6 +231,12 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	}
 	res.Timelines = kept
 	return nil
+}
+
+// changeTables is what a history index runs beside the indexing: the
+// pickaxe's table of a tip's first-parent changes, with git's patches.
+func changeTables(repo *gitindex.Repo) func(context.Context, plumbing.Hash) error {
+	return func(ctx context.Context, tip plumbing.Hash) error { return pickaxe.BuildHistory(ctx, repo, tip, nil) }
 }
 
 // searchHistory runs a pickaxe search of tip's first-parent history, the
