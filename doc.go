@@ -5,6 +5,8 @@
 // model's trainer) and cmd/bcindex-bench (the benchmarks). Their packages,
 // from the top down: each imports only packages listed below it.
 //
+//	bench/tokens     the tokens an agent reads to reach the answer, with the
+//	                 mcp search tool and with grep-then-read (doc/agents.md)
 //	agents    registering the mcp server with coding agents, in each one's
 //	          own settings file (doc/agents.md)
 //	ask       answers to questions by a chat model calling the mcp tools,
@@ -22,8 +24,9 @@
 //	timeline  log: the chunks of an indexed history that match a query, and when
 //	          each appeared, changed, moved and disappeared
 //	search    the three arms (symbol, BM25, vector), fusion and ranking
-//	grep      exact search: every line git grep -I finds, candidates from the
-//	          trigram postings verified against the blobs
+//	grep      exact search: what git grep finds, in revisions, the working tree
+//	          or the index, candidates from the trigram postings verified
+//	          against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
 //	          and git's patches of them, which a history index records
@@ -49,7 +52,9 @@
 //	embed     embedders: the built-in static code model and remote providers
 //	lexical   the code-aware tokenizer and BM25 postings files
 //	ngram     the exact-match index: per-segment trigram postings of each blob
-//	exact     git grep's matching (-F, -i, -w) and its trigram query plan
+//	exact     git grep's matching (-F, -E, -G, -i, -w, pattern expressions)
+//	          and its trigram query plan
+//	pathspec  git pathspecs: magic, the current directory, wildmatch
 //	vector    int8 vectors: records, flat segment files, the scan
 //
 // Helpers under internal/, each for the packages named:

@@ -51,11 +51,11 @@ func (b *bench) exactLatency(ctx context.Context, rev string, reps int) (*ExactS
 	for rep := 0; rep < reps; rep++ {
 		for _, p := range exactPatterns {
 			gargs := []string{"-c", "core.quotePath=false", "grep", "-c", "-I"}
-			bargs := []string{"grep", "--no-index", "-c"}
+			bargs := []string{"grep", "--no-update", "-c", "-I"}
 			if p.fixed {
 				gargs, bargs = append(gargs, "-F"), append(bargs, "-F")
 			} else {
-				gargs = append(gargs, "-P")
+				gargs, bargs = append(gargs, "-P"), append(bargs, "-P")
 			}
 			g, err := b.r.run(ctx, b.rp.dir, nil, []int{1}, "git", append(gargs, "-e", p.pattern, rev, "--")...)
 			if err != nil {
@@ -92,7 +92,7 @@ func (b *bench) exactLatency(ctx context.Context, rev string, reps int) (*ExactS
 }
 
 // compareCounts compares `git grep -c REV` output (REV:path:n) with
-// `git-bcindex grep -c` output (path:n); it returns "" when they agree.
+// `git-bcindex grep -c REV`'s; it returns "" when they agree.
 func compareCounts(git, bc []byte, rev string) string {
 	norm := func(b []byte, prefix string) []string {
 		var out []string
@@ -104,7 +104,7 @@ func compareCounts(git, bc []byte, rev string) string {
 		slices.Sort(out)
 		return out
 	}
-	g, x := norm(git, rev+":"), norm(bc, "")
+	g, x := norm(git, rev+":"), norm(bc, rev+":")
 	if slices.Equal(g, x) {
 		return ""
 	}

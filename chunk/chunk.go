@@ -39,7 +39,12 @@ import (
 //	   const/let/var, Ruby constants, Java static final fields, Rust const
 //	   and static items, C #define and file-scope variables; enum members
 //	   (Java, Rust, C, TypeScript) are "const" chunks of their enum.
-const Version = 8
+//	9: C and C++ lines holding only a macro (ABSL_NAMESPACE_BEGIN,
+//	   Q_OBJECT) are read as blank, so the definition below is parsed;
+//	   a .h file holding C++ is parsed as C++; error recovery tries only
+//	   lines in the parse's broken parts, so a file with a small error
+//	   keeps its budget for them.
+const Version = 9
 
 // Chunk kinds.
 const (
@@ -113,6 +118,8 @@ type File struct {
 	Chunks       []Chunk // Chunks[0] is Kind "file" spanning the whole content; sorted by StartByte, parents before children
 	Fallback     bool    // line windows were used (unsupported language or failed parse)
 	SyntaxErrors int     // count of ERROR / MISSING nodes
+
+	broken []region // the parse's broken parts, where recovery looks (syntaxErrors)
 }
 
 // Split chunks content, whose path is used to detect its language. It never
@@ -129,6 +136,11 @@ func split(path string, content []byte, base int) (f File) {
 			f = splitWindows(lang, path, content)
 		}
 	}()
+	if macroLanguages[lang] {
+		// The chunks are made from the file as the parser should read it
+		// (macros.go); their offsets hold for the file itself.
+		content = blankMacroLines(content)
+	}
 	var ok bool
 	switch {
 	case grammarFor(lang) != nil && len(content) <= maxParseBytes:

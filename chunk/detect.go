@@ -71,6 +71,7 @@ var shebangLanguages = map[string]string{
 // DetectLanguage names the language of a file from its extension, a
 // well-known base name (Makefile, Dockerfile...), or for files without an
 // extension (or an unknown one) the shebang line. Unknown files are "text".
+// A .h file is C unless it holds C++ (isCPPHeader).
 func DetectLanguage(p string, content []byte) string {
 	base := path.Base(strings.ReplaceAll(p, `\`, "/"))
 	lower := strings.ToLower(base)
@@ -87,6 +88,9 @@ func DetectLanguage(p string, content []byte) string {
 		return "makefile"
 	}
 	if l, ok := extLanguages[path.Ext(lower)]; ok {
+		if l == "c" && path.Ext(lower) == ".h" && isCPPHeader(content) {
+			return "cpp"
+		}
 		return l
 	}
 	if l := shebangLanguage(content); l != "" {
@@ -125,3 +129,42 @@ func Interpreter(content []byte) string {
 	}
 	return interp
 }
+
+// cppHeaderLimit bounds how much of a .h file isCPPHeader reads.
+const cppHeaderLimit = 64 << 10
+
+// isCPPHeader reports whether a .h file holds C++: a line that opens with
+// a keyword C does not have (namespace, template, class or struct with a
+// base list, using, an access label) or includes a standard C++ header
+// (<string>, <vector>: no .h). Parsed as C, such a header is a syntax error
+// from its first namespace on.
+func isCPPHeader(content []byte) bool {
+	src := content[:min(len(content), cppHeaderLimit)]
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimSpace(line)
+		for _, p := range cppLineStarts {
+			if bytes.HasPrefix(line, []byte(p)) {
+				return true
+			}
+		}
+		if bytes.HasPrefix(line, []byte("#include <")) {
+			name := line[len("#include <"):]
+			if i := bytes.IndexByte(name, '>'); i > 0 && bytes.IndexByte(name[:i], '.') < 0 {
+				return true
+			}
+		}
+		if (bytes.HasPrefix(line, []byte("class ")) || bytes.HasPrefix(line, []byte("struct "))) && bytes.Contains(line, []byte(" : public ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// cppLineStarts open lines only C++ has.
+var cppLineStarts = []string{"namespace ", "template <", "template<", "using namespace ", "public:", "private:", "protected:", "extern \"C++\""}

@@ -1,7 +1,7 @@
 package chunk
 
 import (
-	"regexp"
+	"bytes"
 	"strings"
 )
 
@@ -160,28 +160,37 @@ func access(lang string, c, p *Chunk, src []byte) string {
 	return "public"
 }
 
-var (
-	rubyAccessRe = regexp.MustCompile(`(?m)^[ \t]*(private|protected|public)[ \t]*$`)
-	cppAccessRe  = regexp.MustCompile(`(?m)^[ \t]*(private|protected|public)[ \t]*:`)
-)
-
 // rubySection is the access set by the last bare private/protected/public
 // line of the class before c.
 func rubySection(src []byte, p, c *Chunk) string {
-	return lastMatch(rubyAccessRe, src[p.StartByte:c.StartByte])
+	return lastLabel(src[p.StartByte:c.StartByte], false)
 }
 
 // cppSection is the access of the last access specifier before c.
 func cppSection(src []byte, p, c *Chunk) string {
-	return lastMatch(cppAccessRe, src[p.StartByte:c.StartByte])
+	return lastLabel(src[p.StartByte:c.StartByte], true)
 }
 
-func lastMatch(re *regexp.Regexp, b []byte) string {
-	ms := re.FindAllSubmatch(b, -1)
-	if len(ms) == 0 {
-		return ""
+// lastLabel returns the access word (private, protected, public) of the
+// last line of b that holds one alone, or followed by a colon when colon is
+// set, "" when none does. It reads b from the end, so that each member of
+// a long class costs the lines since the label before it.
+func lastLabel(b []byte, colon bool) string {
+	for end := len(b); end >= 0; {
+		start := bytes.LastIndexByte(b[:end], '\n') + 1
+		line := bytes.TrimLeft(b[start:end], " \t")
+		for _, w := range []string{"private", "protected", "public"} {
+			if !bytes.HasPrefix(line, []byte(w)) {
+				continue
+			}
+			rest := bytes.TrimLeft(line[len(w):], " \t")
+			if colon && len(rest) > 0 && rest[0] == ':' || !colon && len(rest) == 0 {
+				return w
+			}
+		}
+		end = start - 1
 	}
-	return string(ms[len(ms)-1][1])
+	return ""
 }
 
 // decorators lists the decorators, annotations and attributes at the head of

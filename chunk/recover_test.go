@@ -101,3 +101,44 @@ func TestRecoveryKeepsDefinitionsAfterBrokenOne(t *testing.T) {
 		})
 	}
 }
+
+// Recovery parses from lines in broken code only: around a small error, the
+// lines of well-formed definitions, the lines continuing a comment and C
+// preprocessor lines other than #define are no candidates.
+func TestRecoveryCandidatesAreInBrokenCode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("// Copyright line one.\n// Copyright line two.\n\n#include <stdio.h>\n#include <string.h>\n\nint x = = 3;\n\n")
+	for i := 0; i < 20; i++ {
+		b.WriteString("// f" + string(rune('a'+i)) + " adds.\n// It returns the sum.\nint f" + string(rune('a'+i)) + "(int a) {\n    return a + 1;\n}\n\n")
+	}
+	b.WriteString("#define LIMIT 3\n")
+	src := []byte(b.String())
+	lang := DetectLanguage("x.c", src)
+	f, ok := splitRanges(lang, "x.c", src, nil, parseBaseMicros)
+	if f.SyntaxErrors == 0 || !ok {
+		t.Fatalf("the sample should parse with an error: %d errors, ok %v", f.SyntaxErrors, ok)
+	}
+	r := &recoverer{lang: lang, path: "x.c", src: src, li: newLineIndex(src), base: parseBaseMicros}
+	for _, c := range r.candidates(f, 0, false) {
+		line := string(src[c.at:])
+		line, _, _ = strings.Cut(line, "\n")
+		if line != "int x = = 3;" {
+			t.Errorf("candidate line %d %q is not in the broken code", r.li.line(c.at), line)
+		}
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"// Copyright line one.", true},
+		{"// Copyright line two.", false},
+		{"#include <stdio.h>", false},
+		{"#define LIMIT 3", true},
+		{"int fa(int a) {", true},
+	} {
+		l := r.li.line(strings.Index(string(src), tc.line))
+		if got := r.mayOpen(l); got != tc.want {
+			t.Errorf("mayOpen(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

@@ -100,11 +100,16 @@ type walker struct {
 // splitTree parses src and chunks its definitions. ok is false when the parse
 // failed or yielded nothing but errors; the caller then uses windows.
 func splitTree(lang, p string, src []byte, base int) (f File, ok bool) {
-	f, ok = splitRanges(lang, p, src, nil, base)
+	f, ok, tree := parseRanges(lang, p, src, nil, base, nil)
 	if f.SyntaxErrors > 0 {
-		if g, better := recoverDefs(lang, p, src, f, ok, base); better {
+		// recoverDefs takes the tree over: its parses start from it.
+		if g, better := recoverDefs(lang, p, src, f, ok, base, tree); better {
 			return g, true
 		}
+		return f, ok
+	}
+	if tree != nil {
+		tree.Close()
 	}
 	return f, ok
 }
@@ -124,7 +129,20 @@ const parseBaseMicros = 2_000_000
 // splitRanges is splitTree over the given byte ranges of src only (all of
 // it when ranges is nil): the parser skips the rest, and positions stay
 // those of src.
-func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f File, ok bool) {
+func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (File, bool) {
+	f, ok, tree := parseRanges(lang, p, src, ranges, base, nil)
+	if tree != nil {
+		tree.Close()
+	}
+	return f, ok
+}
+
+// parseRanges is splitRanges that also returns the parse's tree (nil when
+// the parse failed), for the caller to close. old, when not nil, is an
+// earlier parse of the same src with other ranges: tree-sitter reuses its
+// nodes outside the ranges that differ, so that parsing again from a later
+// cut costs what changed, not the rest of the file.
+func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, old *sitter.Tree) (f File, ok bool, tree *sitter.Tree) {
 	g := grammarFor(lang)
 	f.Language = lang
 	// A parser given ranges keeps them: it is not returned to the pool.
@@ -142,21 +160,20 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f
 		g.serial.Lock()
 	}
 	parser.SetOperationLimit(parseLimitMicros(base, len(src)))
-	tree, err := parser.ParseCtx(context.Background(), nil, src)
+	tree, err := parser.ParseCtx(context.Background(), old, src)
 	if g.serial != nil {
 		g.serial.Unlock()
 	}
 	if err != nil || tree == nil {
 		// Past its time limit a parser keeps its state to resume: drop it.
 		parser.Reset()
-		return f, false
+		return f, false, nil
 	}
-	defer tree.Close()
 	root := tree.RootNode()
 	li := newLineIndex(src)
 	var errs []synErr
 	if root.HasError() {
-		f.SyntaxErrors, errs = syntaxErrors(root, src, li)
+		f.SyntaxErrors, errs, f.broken = syntaxErrors(root, src, li)
 	}
 	w := &walker{root: root, src: src, li: li, g: g, errs: errs}
 	n := len(src)
@@ -169,7 +186,7 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f
 	f.Chunks = w.chunks // for the caller's fallback to keep the error detail
 	items := w.children(root)
 	if !anyValid(items) {
-		return f, false
+		return f, false, tree
 	}
 	w.container(items, 0, false)
 	if w.chunks[0].Doc == "" {
@@ -177,7 +194,7 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f
 	}
 	if root.Type() == "ERROR" && !w.anyDef() {
 		// Nothing but errors: windows will do better than one big chunk.
-		return f, false
+		return f, false, tree
 	}
 	for i := range w.chunks {
 		if c := &w.chunks[i]; c.SyntaxError && c.ErrorDetail == "" {
@@ -186,9 +203,9 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (f
 	}
 	f.Chunks = w.chunks
 	if f.check(n) != nil {
-		return f, false
+		return f, false, tree
 	}
-	return f, true
+	return f, true, tree
 }
 
 // anyValid reports whether some top-level node is not an error; an empty

@@ -4,25 +4,40 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/chunk"
+	userq "github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
 
 // TestClusterWeighsKindsAsSearch: the cluster's hits are weighed by kind
-// exactly as local search's fusion weighs its rows, for every chunk kind.
+// and path exactly as local search's fusion weighs its rows, for every
+// chunk kind, a test path and a path the query names.
 func TestClusterWeighsKindsAsSearch(t *testing.T) {
+	words, err := userq.Parse("retry the request with backoff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := userq.Parse("Backoff")
+	if err != nil {
+		t.Fatal(err)
+	}
 	kinds := []string{chunk.KindFile, chunk.KindFunction, chunk.KindMethod, chunk.KindClass, chunk.KindType,
 		chunk.KindInterface, chunk.KindStruct, chunk.KindEnum, chunk.KindSection, chunk.KindWindow, chunk.KindBlock,
 		chunk.KindKey, chunk.KindParagraph, chunk.KindTrait, chunk.KindModule, chunk.KindImpl, chunk.KindConst,
 		chunk.KindVar, chunk.KindTable, chunk.KindStage}
 	differ := false
 	for _, k := range kinds {
-		for _, inWords := range []bool{false, true} {
-			got, want := weigh(2, map[string]any{"kind": k}, inWords), 2*search.KindPrior(k, inWords)
-			if got != want {
-				t.Errorf("cluster weighs %s (inWords %v) %v; local search %v", k, inWords, got, want)
+		for _, q := range []*userq.Query{&words, &name} {
+			for _, p := range []string{"net/client.go", "net/client_test.go", "net/backoff.go"} {
+				got, want := weigh(2, map[string]any{"kind": k, "path": p}, q), 2*search.Prior(k, p, q)
+				if got != want {
+					t.Errorf("cluster weighs %s at %s for %q %v; local search %v", k, p, q.Raw, got, want)
+				}
+				differ = differ || got != 2
 			}
-			differ = differ || got != 2
 		}
+	}
+	if weigh(1, map[string]any{"kind": chunk.KindFunction, "path": "net/client_test.go"}, &words) >= weigh(1, map[string]any{"kind": chunk.KindFunction, "path": "net/client.go"}, &words) {
+		t.Error("a test weighs as much as the code it tests")
 	}
 	if !differ {
 		t.Error("no kind is weighed at all: the priors are not applied")

@@ -220,13 +220,12 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 		}
 	}
 	exact := len(out)
-	inWords := q.InWords()
 	for _, r := range rows {
 		if id := str(r, "_id"); !seen[id] {
 			seen[id] = true
 			var s float64
 			fmt.Sscan(fmt.Sprint(r["_score"]), &s)
-			out = append(out, ranked{id: id, score: weigh(s, r, inWords), props: r})
+			out = append(out, ranked{id: id, score: weigh(s, r, q), props: r})
 		}
 	}
 	rest := out[exact:]
@@ -234,8 +233,8 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 	return out, nil
 }
 
-// weigh is a hit's score weighed by its kind as local search's fusion
-// weighs it (search.KindPrior).
-func weigh(score float64, props map[string]any, inWords bool) float64 {
-	return score * search.KindPrior(str(props, "kind"), inWords)
+// weigh is a hit's score weighed by its kind and path as local search's
+// fusion weighs it (search.Prior).
+func weigh(score float64, props map[string]any, q *userq.Query) float64 {
+	return score * search.Prior(str(props, "kind"), str(props, "path"), q)
 }

@@ -35,13 +35,15 @@ func (h Hash) Embed(ctx context.Context, texts []string, role Role) ([][]float32
 	out := make([][]float32, len(texts))
 	var toks []string
 	var keys []uint64
+	var buf []byte
 	for i, t := range texts {
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("embed %s: %w", HashID, err)
 			}
 		}
-		toks = appendTokens(toks[:0], t)
+		buf = buf[:0]
+		toks = appendTokens(toks[:0], &buf, t)
 		keys = keys[:0]
 		for j, tok := range toks {
 			keys = append(keys, fnv64(tok, 0))

@@ -212,13 +212,15 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 	out := make([][]float32, len(texts))
 	var toks []string
 	var rows []int
+	var buf []byte // the lowercased sub-tokens of one text
 	for i, text := range texts {
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("embed %s: %w", m.hdr.ID, err)
 			}
 		}
-		toks = appendTokens(toks[:0], text)
+		buf = buf[:0] // toks of the previous text are done with
+		toks = appendTokens(toks[:0], &buf, text)
 		if m.hdr.MaxTokens > 0 && len(toks) > m.hdr.MaxTokens {
 			toks = toks[:m.hdr.MaxTokens]
 		}
@@ -250,7 +252,14 @@ func (m *Static) addRow(t *staticTable, v []float32, r int, tf float32) {
 	if w == 0 {
 		return
 	}
-	row := t.q[r*m.hdr.Dim : (r+1)*m.hdr.Dim]
+	addScaled(v, t.q[r*m.hdr.Dim:(r+1)*m.hdr.Dim], w)
+}
+
+// addScaled adds w × row to v: addScaledGo, or the same operations eight
+// lanes at a time where the CPU has them (addrow_simd_amd64.go).
+var addScaled = addScaledGo
+
+func addScaledGo(v []float32, row []int8, w float32) {
 	v = v[:len(row)]
 	for j, x := range row {
 		v[j] += w * float32(x)

@@ -3,6 +3,7 @@ package embed
 import (
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxTokenLen drops runs longer than this (hashes, base64, minified code):
@@ -14,11 +15,13 @@ const maxTokenLen = 40
 // together: "HTTPServer" → "http", "server") and letter/digit boundaries, then
 // lowercased. Everything that is not a letter or digit separates tokens.
 func Tokens(text string) []string {
-	return appendTokens(nil, text)
+	return appendTokens(nil, new([]byte), text)
 }
 
-// appendTokens appends the sub-tokens of text to dst.
-func appendTokens(dst []string, text string) []string {
+// appendTokens appends the sub-tokens of text to dst. A sub-token that
+// needed lowercasing is written to *buf and points there: the caller must
+// not reuse *buf while it uses them.
+func appendTokens(dst []string, buf *[]byte, text string) []string {
 	start := -1 // start of the current word (letters/digits run)
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -36,13 +39,13 @@ func appendTokens(dst []string, text string) []string {
 				start = i
 			}
 		} else if start >= 0 {
-			dst = splitWord(dst, text[start:i])
+			dst = splitWord(dst, buf, text[start:i])
 			start = -1
 		}
 		i += size
 	}
 	if start >= 0 {
-		dst = splitWord(dst, text[start:])
+		dst = splitWord(dst, buf, text[start:])
 	}
 	return dst
 }
@@ -77,7 +80,7 @@ func classOf(r rune) int {
 }
 
 // splitWord appends the lowercased camelCase/digit pieces of a word.
-func splitWord(dst []string, w string) []string {
+func splitWord(dst []string, buf *[]byte, w string) []string {
 	if len(w) > maxTokenLen {
 		return dst
 	}
@@ -95,19 +98,19 @@ func splitWord(dst []string, w string) []string {
 			case prev == clsUpper && cls == clsLower:
 				// "HTTPServer": the last upper starts the next word.
 				if j := lastRuneStart(w, i); j > start {
-					dst = append(dst, lower(w[start:j]))
+					dst = append(dst, lower(buf, w[start:j]))
 					start = j
 				}
 			}
 			if cut {
-				dst = append(dst, lower(w[start:i]))
+				dst = append(dst, lower(buf, w[start:i]))
 				start = i
 			}
 		}
 		prev = cls
 	}
 	if start < len(w) {
-		dst = append(dst, lower(w[start:]))
+		dst = append(dst, lower(buf, w[start:]))
 	}
 	return dst
 }
@@ -118,21 +121,21 @@ func lastRuneStart(s string, i int) int {
 	return i - size
 }
 
-// lower lowercases s, avoiding an allocation when it is already lower case.
-func lower(s string) string {
+// lower lowercases s: s itself when it is already lower case, else its
+// lowercase appended to *buf, which the result points into. Once *buf
+// grows past its capacity, earlier results keep the old array, which is
+// never written again.
+func lower(buf *[]byte, s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			return toLowerSlow(s)
+			at := len(*buf)
+			for _, r := range s {
+				*buf = utf8.AppendRune(*buf, unicode.ToLower(r))
+			}
+			b := (*buf)[at:]
+			return unsafe.String(unsafe.SliceData(b), len(b))
 		}
 	}
 	return s
-}
-
-func toLowerSlow(s string) string {
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		b = utf8.AppendRune(b, unicode.ToLower(r))
-	}
-	return string(b)
 }

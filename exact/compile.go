@@ -13,6 +13,10 @@ type Options struct {
 	Fixed      bool // -F: patterns are literal strings
 	IgnoreCase bool // -i
 	Word       bool // -w: git grep's word rule (see the package comment)
+	// Syntax is the regular expressions' language (not with Fixed):
+	// Perl's as RE2 reads it by default, or POSIX basic or extended,
+	// whose matches are the leftmost-longest.
+	Syntax Syntax
 }
 
 // Matcher finds the lines that any of its patterns matches. It is safe for
@@ -82,11 +86,18 @@ func compileOne(p string, o Options) (*pattern, error) {
 	if o.IgnoreCase {
 		flags |= syntax.FoldCase
 	}
-	re, err := syntax.Parse(p, flags)
+	src := p
+	if o.Syntax != PCRE {
+		var err error
+		if src, err = posixToRE2(p, o.Syntax); err != nil {
+			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err}
+		}
+	}
+	re, err := syntax.Parse(src, flags)
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(p, re)
+	return compileTree(p, re, o.Syntax != PCRE)
 }
 
 // compileFixed compiles a -F pattern. Without -i it is a byte string, found
@@ -105,14 +116,14 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(p, re)
+	return compileTree(p, re, false)
 }
 
 // compileTree rewrites the parsed pattern src to line semantics, compiles
-// it and plans it.
-func compileTree(src string, re *syntax.Regexp) (*pattern, error) {
+// it (for leftmost-longest matches with longest) and plans it.
+func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) {
 	re = lineSemantics(re)
-	r, err := newRegex(re)
+	r, err := newRegex(re, longest)
 	if err != nil {
 		return nil, newPatternError(src, err)
 	}

@@ -45,8 +45,9 @@ const (
 	maxChunk = 1 << 20
 )
 
-// newRegex compiles the rewritten pattern re for both engines.
-func newRegex(re *syntax.Regexp) (*regex, error) {
+// newRegex compiles the rewritten pattern re for both engines, each
+// finding leftmost-longest matches with longest (POSIX's rule).
+func newRegex(re *syntax.Regexp, longest bool) (*regex, error) {
 	plain, notBOL := re.String(), withoutBOL(re).String()
 	r := &regex{}
 	var err error
@@ -59,8 +60,16 @@ func newRegex(re *syntax.Regexp) (*regex, error) {
 	if r.goPlain, err = regexp.Compile(plain); err != nil {
 		return nil, err
 	}
-	r.goNotBOL, err = regexp.Compile(notBOL)
-	return r, err
+	if r.goNotBOL, err = regexp.Compile(notBOL); err != nil {
+		return nil, err
+	}
+	if longest {
+		r.plain.Longest()
+		r.notBOL.Longest()
+		r.goPlain.Longest()
+		r.goNotBOL.Longest()
+	}
+	return r, nil
 }
 
 // engine is what both engines offer.

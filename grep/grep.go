@@ -9,6 +9,7 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/pathspec"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
@@ -27,6 +28,55 @@ type GrepOptions struct {
 	// Invert selects the files without a match (-L): they are yielded
 	// with no lines.
 	Invert bool
+
+	// Sources, when set, are what git grep searches, in order: revisions'
+	// trees, blobs, files of the working tree or the index. Each file is
+	// yielded for each source holding it, selected lines by Program, and
+	// Pathspec filters the paths of trees and files (not blobs). The
+	// view's commits are the sources' commits, in order (PlanSources).
+	Sources  []GrepSource
+	Program  *exact.Program
+	Pathspec *pathspec.Set
+	// Binary is how a binary file (a NUL in its first 8000 bytes) is
+	// read: BinaryNoMatch passes over it (git grep -I, and what a search
+	// over Rev or Refs does), BinaryMatch matches it and yields it with
+	// Binary set, BinaryText reads it as text (-a).
+	Binary int
+	// BinaryAttr, when set, says what git attributes make of a file of a
+	// source with Attributes: 1 binary whatever it holds, 0 text, -1
+	// decided by its content.
+	BinaryAttr func(path string) int
+	// Render, when set, is called for each file with a selected line (or
+	// without one, with Invert), on the goroutine that matched it: its
+	// result is the file's Output, which yield then writes in order.
+	Render func(*GrepFile) []byte
+}
+
+// How binary files are read; see GrepOptions.Binary.
+const (
+	BinaryNoMatch = iota
+	BinaryMatch
+	BinaryText
+)
+
+// GrepSource is one thing a search over Sources reads.
+type GrepSource struct {
+	// Name is printed before each path ("HEAD:" for a revision), or is
+	// a blob's whole name.
+	Name string
+	// Commit, when set, is a revision whose tree is Tree (indexed first
+	// by the front end), or HEAD for the working tree, whose blobs are
+	// indexed first.
+	Commit *gitindex.Commit
+	Tree   plumbing.Hash // a tree whose files are searched
+	Blob   plumbing.Hash // a blob: the source is that one file, Name
+	// Files are files of the working tree or the index; those without a
+	// blob are read from Dir.
+	Files []gitindex.WorkFile
+	Dir   string
+	// Attributes applies BinaryAttr to the source's paths (git does for
+	// the working tree, the index and commits, not for trees or blobs).
+	Attributes bool
 }
 
 // GrepFile is one file's matches: a blob at a path, in every searched
@@ -37,6 +87,15 @@ type GrepFile struct {
 	Refs    []GrepRef
 	Content []byte
 	Lines   []exact.Line
+	// Source is the file's source (an index of GrepOptions.Sources); Disk
+	// the file it was read from, when it was not a blob.
+	Source int
+	Disk   string
+	// Binary is set for a binary file read with BinaryMatch.
+	Binary bool
+	Output []byte // see GrepOptions.Render
+	known  bool   // the index proves no line matches
+	attr   int8   // BinaryAttr's verdict, plus one; 0 when it has none
 }
 
 // GrepRef is a searched revision holding a file.
@@ -72,6 +131,9 @@ var ErrStop = errors.New("stop")
 // (indexer.Ensure with indexer.Exact indexes what is missing, without
 // vectors).
 func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+	if len(opts.Sources) > 0 {
+		return grepSources(ctx, rd, &opts, yield)
+	}
 	if opts.Matcher == nil {
 		return nil, query.ErrEmpty
 	}

@@ -2,6 +2,8 @@ package grep
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"runtime"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -11,13 +13,18 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 )
 
-// grepJob is one distinct blob to verify.
+// grepJob is one distinct blob (or file of the working tree) to verify.
 type grepJob struct {
 	sha     plumbing.Hash
+	disk    string
+	attr    int8 // see GrepFile.attr
+	known   bool // no line matches: nothing to read
+	files   []*GrepFile
 	content []byte
 	lines   []exact.Line
 	binary  bool
-	files   int // files still to emit that hold it
+	skip    bool // not a file to search (gone, not regular, binary with -I)
+	left    int  // files still to emit that hold it
 	emitted bool
 	done    chan struct{}
 }
@@ -26,20 +33,34 @@ type grepJob struct {
 // search holds.
 const inFlight = 64
 
+// jobKey identifies what a job reads.
+type jobKey struct {
+	sha  plumbing.Hash
+	disk string
+	attr int8
+}
+
 // verify reads and matches each distinct blob of files once, on every
 // core (inflating the blobs is most of the work), and yields the files in
 // order.
 func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *GrepOptions, yield func(*GrepFile) error) error {
-	jobs := map[plumbing.Hash]*grepJob{}
+	jobs := map[jobKey]*grepJob{}
+	byFile := make([]*grepJob, len(files))
 	var order []*grepJob
-	for _, f := range files {
-		j := jobs[f.Blob]
+	for i, f := range files {
+		k := jobKey{f.Blob, f.Disk, f.attr}
+		if f.Disk != "" {
+			k.sha = plumbing.ZeroHash
+		}
+		j := jobs[k]
 		if j == nil {
-			j = &grepJob{sha: f.Blob, done: make(chan struct{})}
-			jobs[f.Blob] = j
+			j = &grepJob{sha: f.Blob, disk: f.Disk, attr: f.attr, known: f.known, done: make(chan struct{})}
+			jobs[k] = j
 			order = append(order, j)
 		}
-		j.files++
+		j.files = append(j.files, f)
+		j.left++
+		byFile[i] = j
 	}
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
@@ -66,12 +87,9 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		g.Go(func() error {
 			for j := range work {
-				content, err := repo.ReadBlob(j.sha)
-				if err != nil {
+				if err := j.run(repo, opts); err != nil {
 					return err
 				}
-				j.content = content
-				j.match(opts)
 				close(j.done)
 			}
 			return nil
@@ -79,18 +97,21 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	}
 	g.Go(func() error {
 		defer cancel()
-		for _, f := range files {
-			j := jobs[f.Blob]
+		for i, f := range files {
+			j := byFile[i]
 			select {
 			case <-j.done:
 			case <-gctx.Done():
 				return nil
 			}
-			if !j.binary && (len(j.lines) > 0) != opts.Invert {
+			if j.selected(opts) {
 				out := *f
-				out.Content = j.content
+				out.Content, out.Binary = j.content, j.binary
 				if !opts.Invert {
 					out.Lines = j.lines
+				}
+				if opts.Render != nil {
+					out.Output = f.Output
 				}
 				if err := yield(&out); err != nil {
 					return err
@@ -103,7 +124,7 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 				j.emitted = true
 				<-slots
 			}
-			if j.files--; j.files == 0 {
+			if j.left--; j.left == 0 {
 				j.content, j.lines = nil, nil
 			}
 		}
@@ -115,18 +136,81 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	return parent.Err()
 }
 
+// selected reports whether the job's files are yielded.
+func (j *grepJob) selected(opts *GrepOptions) bool {
+	return !j.skip && (len(j.lines) > 0) != opts.Invert
+}
+
+// run reads the job's content, matches it and renders its files.
+func (j *grepJob) run(repo *gitindex.Repo, opts *GrepOptions) error {
+	if !j.known {
+		if err := j.read(repo); err != nil {
+			return err
+		}
+		if !j.skip {
+			j.match(opts)
+		}
+	}
+	if opts.Render != nil && j.selected(opts) {
+		for _, f := range j.files {
+			out := *f
+			out.Content, out.Binary = j.content, j.binary
+			if !opts.Invert {
+				out.Lines = j.lines
+			}
+			f.Output = opts.Render(&out)
+		}
+	}
+	return nil
+}
+
+// read reads the blob, or the working tree's file: one that is gone or
+// not a regular file is passed over, as git grep does.
+func (j *grepJob) read(repo *gitindex.Repo) error {
+	if j.disk == "" {
+		content, err := repo.ReadBlob(j.sha)
+		j.content = content
+		return err
+	}
+	fi, err := os.Lstat(j.disk)
+	if err != nil || !fi.Mode().IsRegular() {
+		j.skip = true
+		return nil
+	}
+	content, err := os.ReadFile(j.disk)
+	if err != nil {
+		if os.IsNotExist(err) {
+			j.skip = true
+			return nil
+		}
+		return fmt.Errorf("read %s: %w", j.disk, err)
+	}
+	j.content = content
+	return nil
+}
+
 // match finds the job's matching lines, as many as opts allow.
 func (j *grepJob) match(opts *GrepOptions) {
-	if isBinary(j.content) {
-		j.binary = true
-		return
+	if j.attr == 2 || j.attr != 1 && isBinary(j.content) {
+		switch opts.Binary {
+		case BinaryNoMatch:
+			j.skip = true
+			return
+		case BinaryMatch:
+			j.binary = true
+		}
 	}
 	limit := opts.MaxCount
 	if opts.FirstOnly || opts.Invert {
 		limit = 1
 	}
-	opts.Matcher.Lines(j.content, func(l exact.Line) bool {
+	add := func(l exact.Line) bool {
 		j.lines = append(j.lines, l)
 		return limit <= 0 || len(j.lines) < limit
-	})
+	}
+	if opts.Program != nil {
+		opts.Program.Lines(j.content, add)
+		return
+	}
+	opts.Matcher.Lines(j.content, add)
 }

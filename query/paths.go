@@ -17,7 +17,7 @@ import (
 type PathFilter struct {
 	includes []string
 	excludes []string
-	specs    []pathspec // see AddPathspec
+	specs    []gitSpec // see AddPathspec
 }
 
 // NewPathFilter parses a --path glob and --exclude globs. A --path glob
@@ -73,7 +73,7 @@ func (f PathFilter) Empty() bool {
 
 // Match reports whether path p passes the filter.
 func (f PathFilter) Match(p string) bool {
-	if len(f.specs) > 0 && !slices.ContainsFunc(f.specs, func(s pathspec) bool { return s.match(p) }) {
+	if len(f.specs) > 0 && !slices.ContainsFunc(f.specs, func(s gitSpec) bool { return s.match(p) }) {
 		return false
 	}
 	if len(f.includes) > 0 && !slices.ContainsFunc(f.includes, func(g string) bool { return globMatches(g, p) }) {

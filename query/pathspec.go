@@ -8,9 +8,9 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 )
 
-// pathspec is a git pathspec: a directory or file prefix, or a wildcard
+// gitSpec is a git pathspec: a directory or file prefix, or a wildcard
 // pattern whose * and ? also match '/', as git grep reads them.
-type pathspec struct {
+type gitSpec struct {
 	prefix string
 	re     *regexp.Regexp // for a pattern with wildcards
 }
@@ -25,18 +25,18 @@ func (f *PathFilter) AddPathspec(s string) error {
 	}
 	s = strings.TrimPrefix(s, "./")
 	if !strings.ContainsAny(s, "*?[") {
-		f.specs = append(f.specs, pathspec{prefix: strings.TrimSuffix(s, "/")})
+		f.specs = append(f.specs, gitSpec{prefix: strings.TrimSuffix(s, "/")})
 		return nil
 	}
 	re, err := gitindex.Glob(s)
 	if err != nil {
 		return fmt.Errorf("invalid pathspec: %v", err)
 	}
-	f.specs = append(f.specs, pathspec{re: re})
+	f.specs = append(f.specs, gitSpec{re: re})
 	return nil
 }
 
-func (s pathspec) match(p string) bool {
+func (s gitSpec) match(p string) bool {
 	if s.re != nil {
 		return s.re.MatchString(p)
 	}

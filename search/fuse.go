@@ -175,9 +175,6 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 	} else {
 		scores, boost = v.fusion.rrfScores(arms)
 	}
-	qt := q.Tokens
-	inWords := q.InWords()
-	wantsTests := q.Has("test") || q.Has("tests") || q.Has("spec")
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}
@@ -199,14 +196,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		if parents[k] && isContainer(row.Kind) {
 			mult *= 0.8
 		}
-		mult *= v.fusion.kindPrior(row.Kind, inWords)
-		p := v.pathOf(k[0], k[1])
-		if !wantsTests && isTestPath(p) {
-			mult *= 0.7
-		}
-		if pathMatchesQuery(p, qt) {
-			mult *= 1.15
-		}
+		mult *= v.fusion.chunkPrior(row.Kind, v.pathOf(k[0], k[1]), q)
 		out = append(out, fused{seg: k[0], row: k[1], score: sc * mult})
 	}
 	sort.Slice(out, func(i, j int) bool {

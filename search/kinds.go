@@ -1,6 +1,9 @@
 package search
 
-import "github.com/bcindex/bcindex/chunk"
+import (
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/query"
+)
 
 // kindPrior weighs a chunk by its kind: a file's outline (its imports and
 // its definitions' signatures resemble every query its definitions answer
@@ -33,3 +36,29 @@ var defaultKindPrior = defaultFusion().kindPrior
 // query in words (query.Query.InWords) or not. The cluster's search weighs
 // its hits by it, so both rank kinds alike.
 func KindPrior(kind string, inWords bool) float64 { return defaultKindPrior(kind, inWords) }
+
+// chunkPrior is kindPrior with the path's part, what chunk search
+// multiplies a chunk's fused score by: a test, spec or test helper
+// (isTestPath) below unless the query asks for tests, a file or directory
+// that a query word names above.
+func (f fusionConfig) chunkPrior(kind, p string, q *query.Query) float64 {
+	m := f.kindPrior(kind, q.InWords())
+	if isTestPath(p) && !wantsTests(q) {
+		m *= 0.7
+	}
+	if pathMatchesQuery(p, q.Tokens) {
+		m *= 1.15
+	}
+	return m
+}
+
+// wantsTests reports whether a query asks for tests.
+func wantsTests(q *query.Query) bool { return q.Has("test") || q.Has("tests") || q.Has("spec") }
+
+// priorFusion holds the tuned settings Prior weighs by.
+var priorFusion = defaultFusion()
+
+// Prior is the weight chunk search gives a chunk of that kind at that
+// path for query q (its kind, a test path, a file named by the query).
+// The cluster's search weighs its hits by it, so both rank alike.
+func Prior(kind, path string, q *query.Query) float64 { return priorFusion.chunkPrior(kind, path, q) }

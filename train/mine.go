@@ -54,17 +54,11 @@ func MineFile(path string, content []byte) Unit {
 			continue
 		}
 		isFunc := c.Kind == chunk.KindFunction || c.Kind == chunk.KindMethod
-		if isFunc {
-			if f.Language == "python" {
-				if c.Doc != "" {
-					text = stripDocstring(text)
-				}
-			} else {
-				text = stripLeadingComments(text, f.Language == "ruby")
-			}
+		if isFunc && (f.Language != "python" || c.Doc != "") {
+			text = stripDoc(text, f.Language)
 		}
 		if isFunc && c.Doc != "" {
-			if q := FirstSentence(c.Doc); q != "" {
+			if q := FirstSentence(cleanDoc(c.Doc, c.Name, f.Language)); q != "" {
 				u.Queries[len(u.Texts)] = q
 			}
 		}

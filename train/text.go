@@ -32,6 +32,24 @@ func SourceLang(name string) string {
 		return "ruby"
 	case ".php":
 		return "php"
+	case ".c", ".h":
+		return "c"
+	case ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".ipp":
+		return "cpp"
+	case ".cs":
+		return "csharp"
+	case ".kt":
+		return "kotlin"
+	case ".scala":
+		return "scala"
+	case ".swift":
+		return "swift"
+	case ".lua":
+		return "lua"
+	case ".ex", ".exs":
+		return "elixir"
+	case ".sh", ".bash":
+		return "shell"
 	}
 	return ""
 }

@@ -10,7 +10,9 @@
 //	go run ./cmd/bcindex-bench -quick          # smoke run on GOROOT/src/net
 //	go run ./cmd/bcindex-bench -json > r.json  # the report as JSON
 //	go run ./cmd/bcindex-bench -history-repo ~/src/project -history 1000
+//	go run ./cmd/bcindex-bench -cold DIR -cold-vs OLD-BIN  # cold index of each repository in DIR
 //	go run ./cmd/bcindex-bench suite -dir bench/suites/dev -repos DIR   # search quality (bench/relevance)
+//	go run ./cmd/bcindex-bench tokens -dir bench/suites/dev -repos DIR  # tokens an agent reads (bench/tokens)
 //
 // Build the harness with GOEXPERIMENT=simd to measure the SIMD vector
 // kernels; the git-bcindex it builds inherits the environment.
@@ -39,6 +41,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "suite" {
 		return runSuite(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "tokens" {
+		return runTokens(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("bcindex-bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg bench.Config
@@ -60,6 +65,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Binary, "bin", "", "use this git-bcindex instead of building one")
 	fs.StringVar(&cfg.WorkDir, "work", "", "work directory (default: a temporary directory)")
 	fs.BoolVar(&cfg.Keep, "keep", false, "keep the temporary repository and index")
+	coldDir := fs.String("cold", "", "only time a cold `git-bcindex index` of each repository in `dir` (a subdirectory each)")
+	coldVs := fs.String("cold-vs", "", "with -cold, also run this git-bcindex, in turns with the one measured")
+	coldReps := fs.Int("cold-index-reps", 3, "with -cold, runs of each build on each repository (the median counts)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	jsonFile := fs.String("json-file", "", "also write the report as JSON to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -94,6 +102,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *coldDir != "" {
+		return runCold(ctx, cfg, *coldDir, *coldVs, *coldReps, *asJSON, *quiet, stdout, stderr)
 	}
 	rep, err := bench.Run(ctx, cfg)
 	if err != nil {
@@ -133,4 +144,46 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// runCold runs the cold-index suite of -cold.
+func runCold(ctx context.Context, cfg bench.Config, dir, vs string, reps int, asJSON, quiet bool, stdout, stderr io.Writer) int {
+	work, err := os.MkdirTemp("", "bcindex-bench-")
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(work)
+	bin, err := bench.Binary(ctx, cfg, work)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	cc := bench.ColdConfig{Dir: dir, Bins: []string{bin}, Reps: reps}
+	if vs != "" {
+		cc.Bins = append(cc.Bins, vs)
+	}
+	if !quiet {
+		cc.Log = stderr
+	}
+	rep, err := bench.RunCold(ctx, cc)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		if errors.Is(err, bench.ErrConfig) {
+			return 2
+		}
+		return 1
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: write report: %v\n", err)
+		return 1
+	}
+	return 0
 }

@@ -25,8 +25,17 @@ const fetchWorkers = 6
 // fetch makes every source available under cache/src and returns, per source,
 // the directory holding its files. Versions "latest" are resolved in place.
 func fetch(ctx context.Context, cache string, srcs []source, logf func(string, ...any)) ([]string, error) {
+	prefetchDebs(ctx, cache, srcs, logf)
 	dirs := make([]string, len(srcs))
 	errs := make([]error, len(srcs))
+	// Two lines of one package (its train and eval parts) share a
+	// directory: one fetches it while the other waits.
+	locks := map[string]*sync.Mutex{}
+	for _, s := range srcs {
+		if locks[s.dirName()] == nil {
+			locks[s.dirName()] = new(sync.Mutex)
+		}
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range fetchWorkers {
@@ -35,7 +44,10 @@ func fetch(ctx context.Context, cache string, srcs []source, logf func(string, .
 			defer wg.Done()
 			for i := range next {
 				s := &srcs[i]
+				mu := locks[s.dirName()]
+				mu.Lock()
 				dir, err := fetchOne(ctx, cache, s)
+				mu.Unlock()
 				if err != nil {
 					// Keep going: one unavailable package should not hide the others.
 					errs[i] = fmt.Errorf("fetch %s: %w", s, err)
@@ -59,6 +71,40 @@ func fetch(ctx context.Context, cache string, srcs []source, logf func(string, .
 		return nil, ctx.Err()
 	}
 	return dirs, errors.Join(errs...)
+}
+
+// prefetchDebs downloads the pinned Debian packages not yet unpacked into
+// cache/debs with one apt-get call per hundred: apt-get loads its package
+// lists once per call, which costs more than most downloads. A batch that
+// fails is left to fetchOne, one package at a time.
+func prefetchDebs(ctx context.Context, cache string, srcs []source, logf func(string, ...any)) {
+	dir := filepath.Join(cache, "debs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	var want []string
+	for _, s := range srcs {
+		if (s.Kind != "deb" && s.Kind != "debzip") || s.Version == "latest" || done(filepath.Join(cache, "src", s.dirName())) {
+			continue
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, debFileGlob(s))); len(m) == 1 {
+			continue
+		}
+		want = append(want, s.Name+"="+s.Version)
+	}
+	for len(want) > 0 && ctx.Err() == nil {
+		n := min(len(want), 100)
+		if _, err := runCmd(ctx, dir, "apt-get", append([]string{"download", "-q"}, want[:n]...)...); err != nil {
+			logf("prefetch: %v", err)
+		}
+		want = want[n:]
+	}
+}
+
+// debFileGlob matches the file apt-get download writes for a source:
+// name_version_arch.deb, with an epoch's colon written %3a.
+func debFileGlob(s source) string {
+	return s.Name + "_" + strings.ReplaceAll(s.Version, ":", "%3a") + "_*.deb"
 }
 
 func fetchOne(ctx context.Context, cache string, s *source) (string, error) {
@@ -139,10 +185,13 @@ func fetchOne(ctx context.Context, cache string, s *source) (string, error) {
 			return "", err
 		}
 		defer os.RemoveAll(tmp)
-		if _, err := runCmd(ctx, tmp, "apt-get", "download", s.Name+"="+s.Version); err != nil {
-			return "", err
+		debs, _ := filepath.Glob(filepath.Join(cache, "debs", debFileGlob(*s)))
+		if len(debs) != 1 {
+			if _, err := runCmd(ctx, tmp, "apt-get", "download", s.Name+"="+s.Version); err != nil {
+				return "", err
+			}
+			debs, _ = filepath.Glob(filepath.Join(tmp, "*.deb"))
 		}
-		debs, _ := filepath.Glob(filepath.Join(tmp, "*.deb"))
 		if len(debs) != 1 {
 			return "", fmt.Errorf("apt-get download left %d packages", len(debs))
 		}
@@ -153,14 +202,62 @@ func fetchOne(ctx context.Context, cache string, s *source) (string, error) {
 		if _, err := runCmd(ctx, tmp, "dpkg-deb", "-x", debs[0], x); err != nil {
 			return "", err
 		}
+		os.Remove(debs[0])
 		if s.Kind == "debzip" {
 			if err := unzipSources(x, dir); err != nil {
 				return "", err
 			}
 		}
 		return dir, markDone(dir)
+	case "debsrc":
+		return fetchDebSource(ctx, cache, s)
 	}
 	return "", fmt.Errorf("unknown kind %q", s.Kind)
+}
+
+// fetchDebSource unpacks a Debian source package (apt-get source, which
+// needs deb-src lines in APT's sources, then dpkg-source -x with Debian's
+// patches applied).
+func fetchDebSource(ctx context.Context, cache string, s *source) (string, error) {
+	if s.Version == "latest" {
+		out, err := runCmd(ctx, os.TempDir(), "apt-cache", "showsrc", "--only-source", s.Name)
+		if err != nil {
+			return "", err
+		}
+		for _, l := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(l, "Version:"); ok {
+				s.Version = strings.TrimSpace(v)
+				break
+			}
+		}
+		if s.Version == "latest" {
+			return "", fmt.Errorf("apt-cache showsrc: no source package %s (enable deb-src in APT's sources, then apt-get update)", s.Name)
+		}
+	}
+	dir := filepath.Join(cache, "src", s.dirName())
+	if done(dir) {
+		return dir, nil
+	}
+	tmp, err := os.MkdirTemp(cache, "debsrc-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := runCmd(ctx, tmp, "apt-get", "source", "--download-only", "-q", s.Name+"="+s.Version); err != nil {
+		return "", fmt.Errorf("%w (deb-src lines in APT's sources and apt-get update are needed)", err)
+	}
+	dscs, _ := filepath.Glob(filepath.Join(tmp, "*.dsc"))
+	if len(dscs) != 1 {
+		return "", fmt.Errorf("apt-get source left %d .dsc files", len(dscs))
+	}
+	os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	if _, err := runCmd(ctx, tmp, "dpkg-source", "--no-check", "-x", dscs[0], dir); err != nil {
+		return "", err
+	}
+	return dir, markDone(dir)
 }
 
 // unzipSources extracts every src.zip found under root into dir.

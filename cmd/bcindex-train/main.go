@@ -80,9 +80,8 @@ func run() int {
 	fs.BoolVar(&o.hash, "hash", false, "eval: also Evaluate the hash-v1 embedder")
 	fs.IntVar(&o.maxQ, "maxq", 0, "eval: at most this many queries per package (0: all)")
 	fs.StringVar(&o.repo, "repo", "", "adapt: directory of the repository to adapt to")
-	// The shipped model's languages; php is read too, but no corpus of it
-	// is pinned.
-	fs.StringVar(&o.langs, "langs", "go,python,javascript,java,rust,ruby", "mine: languages mined (also: php)")
+	// The shipped model's languages.
+	fs.StringVar(&o.langs, "langs", "go,python,javascript,java,rust,ruby,php,c,cpp,csharp,kotlin,scala,swift,lua,elixir,shell", "mine: languages mined")
 	fs.BoolVar(&o.measure, "measure", false, "adapt: adapt on half the repository's pairs and compare on the other half")
 	o.cfg.Flags(fs)
 	fs.Usage = func() {

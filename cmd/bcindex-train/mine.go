@@ -45,7 +45,8 @@ func sourceFiles(s source, dir string, langs map[string]bool) ([]string, error) 
 // more_itertools in _vendor), which may be held out or in the quality suite.
 func skipDir(name string) bool {
 	switch name {
-	case "vendor", "_vendor", "vendored", "_vendored", "node_modules", "testdata", "third_party", "__pycache__", ".git":
+	case "vendor", "_vendor", "vendored", "_vendored", "node_modules", "testdata", "third_party", "__pycache__", ".git",
+		"3rdparty", "thirdparty", "third-party", "bundled", ".pc":
 		return true
 	}
 	return false

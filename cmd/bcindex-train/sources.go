@@ -13,7 +13,7 @@ import (
 
 // A source is one pinned package of the corpus (a line of sources.txt).
 type source struct {
-	Kind    string // go, goroot, npm, deb, debzip
+	Kind    string // go, goroot, npm, deb, debzip, debsrc
 	Name    string
 	Version string
 	Split   string   // "train", "eval", "suite-dev" or "suite-test"
@@ -121,6 +121,12 @@ func readAllSources(path string) ([]source, error) {
 		// and evaluation set.
 		if reserved.Is(s.Name) {
 			return nil, fmt.Errorf("%s:%d: %s is reserved for independent evaluation", path, n, s.Name)
+		}
+		// The ranking benchmarks' repositories (semble's held-out set and
+		// the dev suite, package reserved) are never trained or evaluated
+		// on; the quality suite's packages are measured, not trained.
+		if repo, ok := reserved.HeldOut(s.Name); ok && !isSuite(s.Split) {
+			return nil, fmt.Errorf("%s:%d: %s is the code of %s, a ranking benchmark's repository: remove the line", path, n, s.Name, repo)
 		}
 		if len(f) == 5 {
 			for _, p := range strings.Split(f[4], ",") {

@@ -47,6 +47,9 @@ func TestSuiteGuard(t *testing.T) {
 		{"kept prefix dropped", "debzip jdk 17 train -a/,-b/\ndebzip jdk 17 suite-dev b/\n", false},
 		{"other package", "npm a 1 train\nnpm b 1 suite-dev\n", false},
 		{"reserved", "go github.com/spf13/cobra v1 suite-test\n", true},
+		{"benchmark repository", "deb python3-flask 2.2.2-3 train\n", true},
+		{"benchmark module", "go github.com/go-chi/chi/v5 v5.5.0 eval\n", true},
+		{"dev suite repository", "deb librust-minijinja-dev 1 train\n", true},
 		{"unknown split", "npm a 1 suite\n", true},
 	} {
 		p := filepath.Join(t.TempDir(), "sources.txt")

@@ -131,6 +131,17 @@ func exitCode(err error, stderr io.Writer, interrupted string) int {
 	if errors.As(err, &es) {
 		return int(es) // a child's, which said what went wrong
 	}
+	// What git grep refuses, it refuses in git's words and exit codes.
+	var fatal gitFatal
+	if errors.As(err, &fatal) {
+		fmt.Fprintf(stderr, "fatal: %s\n", fatal.msg)
+		return 128
+	}
+	var bad grepUsageError
+	if errors.As(err, &bad) {
+		fmt.Fprintf(stderr, "error: %s\n%s\nsee `git bcindex grep --help`\n", bad.msg, grepUsage)
+		return 129
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(stderr, "interrupted: "+interrupted)
 		return exitInterrupted

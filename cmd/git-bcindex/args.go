@@ -22,17 +22,14 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[i])
-	if cmd == nil || len(cmd.Subcommands) > 0 {
-		return args
+	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
+		return args // a command that reads its options itself, as git grep
 	}
 	var flags, pos []string
 	rest := args[i+1:]
 	for j := 0; j < len(rest); j++ {
 		a := rest[j]
 		if a == "--" {
-			if cmd.Name == "grep" {
-				pos = append(pos, a) // grep's revisions end there, its pathspecs begin
-			}
 			pos = append(pos, rest[j+1:]...)
 			break
 		}

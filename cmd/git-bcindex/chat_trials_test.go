@@ -135,7 +135,13 @@ func TestGlobalFlagsAfterCommand(t *testing.T) {
 		t.Fatalf("only %d commands", len(paths))
 	}
 	for _, p := range paths {
-		args := append(append([]string{"git-bcindex"}, p...), "--no-pager", "--color", "never", "--dir", r.Dir, "-h")
+		// --color=never and --help: grep reads "--color never" as git grep
+		// does, the colour then the pattern, and -h as git's -h.
+		help := "-h"
+		if p[0] == "grep" {
+			help = "--help"
+		}
+		args := append(append([]string{"git-bcindex"}, p...), "--no-pager", "--color=never", "--dir", r.Dir, help)
 		var out, errOut strings.Builder
 		if code := run(args, &out, &errOut); code != 0 || strings.Contains(errOut.String(), "not defined") {
 			t.Errorf("%v: exit %d: %s", p, code, errOut.String())

@@ -1,174 +1,503 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/pathspec"
+	"github.com/bcindex/bcindex/store"
 )
 
 func grepCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "grep",
-		Usage: "print every line matching a string or regex, in any revision, from the index (like git grep)",
-		ArgsUsage: "[options] PATTERN [REV...] [-- PATHSPEC...]\n\n" +
-			"   PATTERN is an RE2 regular expression (-F: a fixed string). Revisions default to HEAD; --ref,\n" +
-			"   --all-branches, --tags and --all select several, and each file is printed once, naming every\n" +
-			"   revision that holds it. Exit status: 0 with a match, 1 with none, 2 on error.",
-		UseShortOptionHandling: true,
-		Flags: flags(refFlags(), []cli.Flag{
-			&cli.StringSliceFlag{Name: "regexp", Aliases: []string{"e"}, Usage: "match `PATTERN` (repeatable: a line matches if any pattern does)"},
-			&cli.BoolFlag{Name: "fixed-strings", Aliases: []string{"F"}, Usage: "patterns are fixed strings, not regular expressions"},
-			&cli.BoolFlag{Name: "extended-regexp", Aliases: []string{"E"}, Usage: "accepted for git grep's habit; patterns are RE2 regular expressions anyway"},
-			&cli.BoolFlag{Name: "basic-regexp", Aliases: []string{"G"}, Usage: "accepted for git grep's habit; patterns are RE2 regular expressions anyway"},
-			&cli.BoolFlag{Name: "perl-regexp", Aliases: []string{"P"}, Usage: "accepted for git grep's habit; RE2 has Perl's classes and flags, not backreferences or lookaround"},
-			&cli.BoolFlag{Name: "ignore-case", Aliases: []string{"i"}, Usage: "match letters of either case"},
-			&cli.BoolFlag{Name: "word-regexp", Aliases: []string{"w"}, Usage: "match only at word boundaries, as git grep -w"},
-			&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l", "name-only"}, Usage: "print only the names of files with a match"},
-			&cli.BoolFlag{Name: "files-without-match", Aliases: []string{"L"}, Usage: "print only the names of files without a match"},
-			&cli.BoolFlag{Name: "count", Aliases: []string{"c"}, Usage: "print each file's number of matching lines"},
-			&cli.IntFlag{Name: "after-context", Aliases: []string{"A"}, Usage: "print `N` lines after each match"},
-			&cli.IntFlag{Name: "before-context", Aliases: []string{"B"}, Usage: "print `N` lines before each match"},
-			&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Usage: "print `N` lines before and after each match"},
-			&cli.IntFlag{Name: "max-count", Aliases: []string{"m"}, Usage: "stop reading a file after `N` matching lines"},
-			&cli.BoolFlag{Name: "line-number", Aliases: []string{"n"}, Usage: "accepted for git grep's habit; line numbers are always printed"},
-			&cli.StringSliceFlag{Name: "path", Usage: "only files matching `GLOB` ('pkg/**/*.go', '*.py'); '!GLOB' leaves them out (repeatable)"},
-			&cli.StringSliceFlag{Name: "exclude", Usage: "leave out files matching `GLOB` (repeatable)"},
-			&cli.BoolFlag{Name: "null", Aliases: []string{"z"}, Usage: "end file names with a NUL byte instead of ':'"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON Lines: one object per matching line (see the man page for the fields)"},
-			&cli.BoolFlag{Name: "vimgrep", Usage: "print path:line:column:text per match, for editors' quickfix lists"},
-			&cli.BoolFlag{Name: "stats", Usage: "print to stderr how the index answered: files, distinct blobs, blobs read and verified"},
-			&cli.BoolFlag{Name: "no-index", Usage: "do not index missing blobs first; the answer is still complete (unindexed blobs are read)"},
-		}, displayFlags()),
-		Action: runGrep,
+		Usage: "print the lines matching patterns, as git grep does, from the index",
+		ArgsUsage: "[<options>] [-e] <pattern> [<rev>...] [[--] <path>...]\n\n" +
+			"   A drop-in for git grep: the same options, patterns (basic regular expressions by default; -E, -F,\n" +
+			"   -P, and grep.patternType), pattern expressions (-e P --and -e Q, --or, --not, ( ), --all-match),\n" +
+			"   revisions (any commit, tree or blob: main, v1.0~2, 'main^{tree}', HEAD:dir), pathspecs with\n" +
+			"   their magic (:(top), :(icase), :(glob), :!), paths relative to the current directory, and\n" +
+			"   output, byte for byte. Without a revision it searches the working tree's tracked files (with\n" +
+			"   --cached the index, with --untracked untracked files too, with --no-index any directory).\n" +
+			"   Blobs the index covers are read only when their trigrams do not rule them out.\n" +
+			"   Exit status: 0 with a match, 1 with none, 128 for what git refuses, 129 for a bad option.",
+		SkipFlagParsing: true,
+		HideHelp:        true,
+		Flags:           grepCLIFlags(),
+		Action:          runGrep,
 	}
 }
 
-// grepArgs splits the positional arguments as git grep does: the pattern
-// (unless -e gave it), then revisions, then after "--" pathspecs; an
-// argument before "--" that is not a revision starts the pathspecs.
-func grepArgs(c *cli.Context, repo *gitindex.Repo) (patterns, revs []string, pf query.PathFilter, err error) {
-	args := c.Args().Slice()
-	patterns = c.StringSlice("regexp")
-	if len(patterns) == 0 {
-		if len(args) > 1 && args[0] == "--" {
-			args = args[1:] // git bcindex grep -- -pattern
-		}
-		if len(args) == 0 || args[0] == "--" {
-			return nil, nil, pf, usageError{"no pattern given: git bcindex grep [options] PATTERN [REV...] [-- PATHSPEC...]"}
-		}
-		patterns, args = args[:1], args[1:]
-	}
-	paths := false
-	for _, a := range args {
-		switch {
-		case a == "--" && !paths:
-			paths = true
-		case !paths && isRevision(repo, a):
-			revs = append(revs, a)
-		default:
-			paths = true
-			if err := pf.AddPathspec(a); err != nil {
-				return nil, nil, pf, usageError{err.Error()}
-			}
-		}
-	}
-	for _, g := range c.StringSlice("path") {
-		if err := pf.AddGlob(g); err != nil {
-			return nil, nil, pf, usageError{err.Error()}
-		}
-	}
-	for _, g := range c.StringSlice("exclude") {
-		if err := pf.AddExclude(g); err != nil {
-			return nil, nil, pf, usageError{err.Error()}
-		}
-	}
-	return patterns, revs, pf, nil
-}
-
-func isRevision(repo *gitindex.Repo, s string) bool {
-	_, err := repo.Resolve(s)
-	return err == nil
+// grepRun is one git bcindex grep.
+type grepRun struct {
+	c        *cli.Context
+	o        *grepOpts
+	repo     *gitindex.Repo // nil for --no-index outside a repository
+	settings settings
+	prefix   string // the current directory from the top ("" or ending in '/')
+	top      string // the top of the working tree, or the --no-index directory
 }
 
 func runGrep(c *cli.Context) error {
-	repo, s, err := openWithSettings(c)
+	o, err := parseGrepArgs(c.Args().Slice())
 	if err != nil {
 		return err
 	}
-	patterns, revs, pf, err := grepArgs(c, repo)
+	if o.help {
+		return cli.ShowCommandHelp(c, "grep")
+	}
+	g := &grepRun{c: c, o: o}
+	if err := g.open(); err != nil {
+		return err
+	}
+	if len(o.refs) > 0 || o.allBranches || o.tags || o.all {
+		return g.runRefs()
+	}
+	return g.run()
+}
+
+// open opens the repository (none is needed with --no-index) and reads
+// the configuration that sets git grep's defaults.
+func (g *grepRun) open() error {
+	repo, err := openRepo(g.c)
+	if err != nil {
+		if !errors.Is(err, gitindex.ErrNotRepository) || !g.o.noIndex {
+			if errors.Is(err, gitindex.ErrNotRepository) {
+				return gitFatal{"not a git repository (or any of the parent directories): .git"}
+			}
+			return err
+		}
+		dir := g.c.String("dir")
+		if dir == "" {
+			dir = "."
+		}
+		g.top, _ = filepath.Abs(dir)
+		return nil
+	}
+	g.repo, g.prefix, g.top = repo, repo.Prefix(), repo.WorkTree
+	if g.settings, err = readSettings(repo); err != nil {
+		return err
+	}
+	cfg := gitConfig(repo)
+	if cfg == nil {
+		return nil
+	}
+	sec := cfg.Raw.Section("grep")
+	boolCfg := func(key string, into *optBool) {
+		if v := sec.Option(key); v != "" && !into.set {
+			into.on = configBool(v)
+		}
+	}
+	boolCfg("lineNumber", &g.o.lineNumber)
+	boolCfg("column", &g.o.column)
+	boolCfg("fullName", &g.o.fullName)
+	if g.o.syntax == patternUnset {
+		switch strings.ToLower(sec.Option("patternType")) {
+		case "basic":
+			g.o.syntax = patternBRE
+		case "extended":
+			g.o.syntax = patternERE
+		case "fixed":
+			g.o.syntax = patternFixed
+		case "perl":
+			g.o.syntax = patternPCRE
+		case "", "default":
+			if configBool(sec.Option("extendedRegexp")) {
+				g.o.syntax = patternERE
+			}
+		default:
+			return gitFatal{"bad grep.patterntype argument: " + sec.Option("patternType")}
+		}
+	}
+	return nil
+}
+
+// configBool reads a boolean as git does ("" is false here: unset).
+func configBool(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	return err == nil && n != 0
+}
+
+// run is git grep's cmd_grep after option parsing, in its order: the
+// pattern, the revisions, the paths, then the search.
+func (g *grepRun) run() error {
+	o := g.o
+	if err := g.readPatternFiles(); err != nil {
+		return err
+	}
+	args := o.args
+	if len(args) > 0 && len(o.tokens) == 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 && len(o.tokens) == 0 {
+		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: args[0]})
+		args = args[1:]
+	}
+	if len(o.tokens) == 0 {
+		return gitFatal{"no pattern given"}
+	}
+	if o.invert {
+		o.onlyMatching = false
+	}
+	sources, paths, err := g.revisions(args)
 	if err != nil {
 		return err
 	}
-	m, err := exact.Compile(patterns, exact.Options{Fixed: c.Bool("fixed-strings"), IgnoreCase: c.Bool("ignore-case"), Word: c.Bool("word-regexp")})
+	ps, err := pathspec.Parse(paths, g.prefix, g.top, o.maxDepth)
 	if err != nil {
-		return usageError{err.Error()}
+		return gitFatal{err.Error()}
 	}
-	sel := refSelection(c)
-	sel.Patterns = append(sel.Patterns, revs...)
-	pr, err := newGrepPrinter(c)
+	if o.recurseSubmodules {
+		return gitFatal{"--recurse-submodules is not supported"}
+	}
+	if o.maxCount == 0 {
+		return errNoResults
+	}
+	prog, err := g.compile()
 	if err != nil {
 		return err
 	}
-	pr.multi = len(sel.Patterns) > 1 || sel.AllBranches || sel.Tags || sel.All
+	if o.pager != nil && (o.cached || len(sources) > 0) {
+		return gitFatal{"--open-files-in-pager only works on the worktree"}
+	}
+	switch n := btoi(o.noIndex) + btoi(o.untracked) + btoi(o.cached); {
+	case n > 1:
+		return gitFatal{incompatible(o)}
+	case o.excludeStandard >= 0 && !o.noIndex && !o.untracked:
+		return gitFatal{"--[no-]exclude-standard cannot be used for tracked contents"}
+	case len(sources) > 0 && o.cached:
+		return gitFatal{"both --cached and trees are given"}
+	}
+	if len(sources) == 0 {
+		if sources, err = g.workSources(); err != nil {
+			return err
+		}
+	}
+	return g.search(sources, ps, prog)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func incompatible(o *grepOpts) string {
+	var names []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{o.noIndex, "--no-index"}, {o.untracked, "--untracked"}, {o.cached, "--cached"}} {
+		if x.on {
+			names = append(names, "'"+x.name+"'")
+		}
+	}
+	if len(names) == 3 {
+		return fmt.Sprintf("options %s, %s, and %s cannot be used together", names[0], names[1], names[2])
+	}
+	return fmt.Sprintf("options %s and %s cannot be used together", names[0], names[1])
+}
+
+// readPatternFiles replaces each -f FILE by the file's lines (empty lines
+// skipped), read as git reads it: from the top of the working tree, or
+// standard input for "-".
+func (g *grepRun) readPatternFiles() error {
+	var out []exact.Token
+	for _, t := range g.o.tokens {
+		if t.Kind != tokPatternFile {
+			out = append(out, t)
+			continue
+		}
+		var r io.Reader
+		if t.Pattern == "-" {
+			r = os.Stdin
+		} else {
+			p := t.Pattern
+			if !filepath.IsAbs(p) && g.top != "" {
+				p = filepath.Join(g.top, p)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return gitFatal{fmt.Sprintf("cannot open '%s': %s", t.Pattern, errnoText(err))}
+			}
+			defer f.Close()
+			r = f
+		}
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 1<<30)
+		for sc.Scan() {
+			line := strings.TrimSuffix(sc.Text(), "\r")
+			if line != "" {
+				out = append(out, exact.Token{Kind: exact.TokPattern, Pattern: line})
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("read %s: %w", t.Pattern, err)
+		}
+	}
+	g.o.tokens = out
+	return nil
+}
+
+// errnoText is the C library's text for an error, as git prints it.
+func errnoText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		s := pe.Err.Error()
+		return strings.ToUpper(s[:1]) + s[1:]
+	}
+	return err.Error()
+}
+
+// compile compiles the pattern expression with -F, -E, -P or the default
+// basic syntax.
+func (g *grepRun) compile() (*exact.Program, error) {
+	o := g.o
+	po := exact.ProgramOptions{Options: exact.Options{IgnoreCase: o.ignoreCase, Word: o.word}, Invert: o.invert, AllMatch: o.allMatch}
+	switch o.syntax {
+	case patternFixed:
+		po.Fixed = true
+	case patternERE:
+		po.Syntax = exact.ERE
+	case patternPCRE:
+		po.Syntax = exact.PCRE
+	default:
+		po.Syntax = exact.BRE
+	}
+	prog, err := exact.CompileProgram(o.tokens, po)
+	if err != nil {
+		var pe *exact.PatternError
+		if errors.As(err, &pe) {
+			return nil, gitFatal{fmt.Sprintf("command line, '%s': %s", pe.Pattern, pe.Msg)}
+		}
+		return nil, gitFatal{err.Error()}
+	}
+	return prog, nil
+}
+
+// workSources is what git grep reads without a revision: the working
+// tree's tracked files, the index (--cached), untracked files too
+// (--untracked), or a directory (--no-index). HEAD is indexed first, so
+// that the files that still hold its blobs are answered from the index.
+func (g *grepRun) workSources() ([]grep.GrepSource, error) {
+	o, repo := g.o, g.repo
+	src := grep.GrepSource{Dir: g.top, Attributes: repo != nil}
+	var err error
+	switch {
+	case o.noIndex && repo == nil:
+		src.Files, err = gitindex.GrepDirectory(g.top)
+		return []grep.GrepSource{src}, err
+	case o.noIndex || o.untracked:
+		exclude := o.excludeStandard == 1 || o.excludeStandard < 0 && o.untracked
+		if o.noIndex && !exclude {
+			src.Files, err = gitindex.GrepDirectory(g.top)
+		} else {
+			src.Files, err = repo.GrepUntracked(g.c.Context, exclude)
+		}
+	default:
+		if repo.WorkTree == "" && !o.cached {
+			return nil, gitFatal{"this operation must be run in a work tree"}
+		}
+		src.Files, err = repo.GrepWorktree(o.cached)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if head, err := repo.Resolve("HEAD"); err == nil {
+		src.Commit = &head
+	}
+	return []grep.GrepSource{src}, nil
+}
+
+// search runs the search and prints what it finds.
+func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
+	o := g.o
+	if o.pager != nil {
+		return g.openInPager(sources, ps, prog)
+	}
+	r, err := g.renderer(prog, sources)
+	if err != nil {
+		return err
+	}
 	opts := grep.GrepOptions{
-		Matcher: m, Refs: sel, Paths: pf, MaxCount: c.Int("max-count"),
-		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
+		Sources: sources, Program: prog, Pathspec: ps, Render: r.render,
+		MaxCount: max(o.maxCount, 0), Invert: o.unmatchName,
+		FirstOnly: o.nameOnly || o.unmatchName || o.quiet,
 	}
-	if len(sel.Patterns) == 1 && !sel.AllBranches && !sel.Tags && !sel.All {
-		opts.Refs, opts.Rev = gitindex.RefSelection{}, sel.Patterns[0]
+	switch o.binary {
+	case binaryText:
+		opts.Binary = grep.BinaryText
+	case binaryDefault:
+		opts.Binary = grep.BinaryMatch
 	}
-	iopts := s.indexOptions()
-	if !pr.json {
-		iopts.Progress = newProgress(c.App.ErrWriter)
-	}
-	want, err := grep.Plan(repo, opts)
-	if err != nil {
+	if err := g.attributes(&opts, r); err != nil {
 		return err
 	}
-	// Grep reads the exact index only: blobs are indexed without vectors.
-	// The answer is complete without the index (unindexed blobs are read),
-	// so a running indexer is not waited for long.
-	v, sum, err := ensure(c.Context, repo, iopts, want, indexer.Exact, c.Bool("no-index"), time.Second)
+	for _, p := range o.paths {
+		if err := opts.Paths.AddGlob(p); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	for _, p := range o.excludes {
+		if err := opts.Paths.AddExclude(p); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	v, err := g.view(sources, !o.json)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	if sum != nil && sum.Repaired != "" {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-	}
-	o, err := openOutput(c, repo, nil)
-	if err != nil {
-		return err
-	}
-	pr.bind(o)
-	st, err := grep.Grep(c.Context, v, opts, pr.file)
-	cerr := o.close()
-	if err != nil {
-		if errors.Is(err, errPipeClosed) {
-			return nil
+	var w io.Writer = g.c.App.Writer
+	closeOut := func() error { return nil }
+	if !o.quiet {
+		out, err := g.output(r)
+		if err != nil {
+			return err
 		}
-		return err
+		w, closeOut = out.w, out.close
 	}
-	if cerr != nil {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	skip := r.skipFirstLine()
+	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.GrepFile) error {
+		if o.quiet {
+			return grep.ErrStop
+		}
+		out := f.Output
+		if skip && len(out) > 0 {
+			skip = false
+			if i := strings.IndexByte(string(out), '\n'); i >= 0 {
+				out = out[i+1:]
+			}
+		}
+		if _, err := bw.Write(out); err != nil {
+			return pipeErr(err)
+		}
+		return pipeErr(bw.Flush())
+	})
+	ferr := bw.Flush()
+	cerr := closeOut()
+	switch {
+	case errors.Is(err, errPipeClosed):
+		return nil
+	case err != nil:
+		return err
+	case ferr != nil && !errors.Is(pipeErr(ferr), errPipeClosed):
+		return ferr
+	case cerr != nil:
 		return cerr
 	}
 	for _, d := range st.Damaged {
-		fmt.Fprintf(c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
+		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
 	}
-	if c.Bool("stats") {
-		fmt.Fprintf(c.App.ErrWriter, "%d files (%d distinct blobs) in %d revisions; %d blobs read: %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
-			st.Files, st.Blobs, len(st.Revisions), st.Candidates+st.Unindexed, st.Candidates, st.Unindexed, st.Matched)
+	if o.stats {
+		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs); %d blobs read: %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, st.Candidates+st.Unindexed, st.Candidates, st.Unindexed, st.Matched)
 	}
 	if st.Matched == 0 {
 		return errNoResults
 	}
 	return nil
+}
+
+// blobSourceName is the name git prints for a file of a source.
+func blobSourceName(src grep.GrepSource, path string) (name string, treeLen int) {
+	if !src.Blob.IsZero() {
+		return src.Name, 0
+	}
+	return src.Name + path, len(src.Name)
+}
+
+// commitOf is the commit a source names, for JSON.
+func commitOf(src grep.GrepSource) plumbing.Hash {
+	if src.Commit != nil {
+		return src.Commit.Hash
+	}
+	return plumbing.ZeroHash
+}
+
+// attributes applies the working tree's git attributes, as git grep
+// does: the diff attribute (and binary, which unsets it) decides whether
+// a file is binary, and a diff driver makes -p and -W find functions with
+// the chunker (where git uses the driver's regular expression).
+func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
+	if g.repo == nil || g.repo.WorkTree == "" {
+		return nil
+	}
+	attrs, err := g.repo.WorktreeAttributes()
+	if err != nil || attrs == nil {
+		return err
+	}
+	cfg := gitConfig(g.repo)
+	driver := func(name string, key string) string {
+		if cfg == nil {
+			return ""
+		}
+		return cfg.Raw.Section("diff").Subsection(name).Option(key)
+	}
+	opts.BinaryAttr = func(p string) int {
+		d := attrs.Diff(p)
+		if d.Binary < 0 && d.Name != "" && configBool(driver(d.Name, "binary")) {
+			return 1
+		}
+		return d.Binary
+	}
+	if g.o.funcname || g.o.funcbody {
+		r.defsOf = func(f *grep.GrepFile) []definition {
+			if !opts.Sources[f.Source].Attributes {
+				return nil
+			}
+			d := attrs.Diff(f.Path)
+			if d.Name == "" || !userdiffDrivers[d.Name] && driver(d.Name, "xfuncname") == "" && driver(d.Name, "funcname") == "" {
+				return nil
+			}
+			return definitions(f.Path, f.Content)
+		}
+	}
+	return nil
+}
+
+// view indexes what the sources' commits lack (unless --no-update; blobs
+// only, no vectors: grep reads the exact index) and opens them. The
+// answer is complete without the index, so a running indexer is waited
+// for a second at most, and a repository without an index is searched
+// all the same.
+func (g *grepRun) view(sources []grep.GrepSource, progress bool) (*store.View, error) {
+	if g.repo == nil {
+		return &store.View{}, nil
+	}
+	iopts := g.settings.indexOptions()
+	if progress {
+		iopts.Progress = newProgress(g.c.App.ErrWriter)
+	}
+	v, sum, err := ensure(g.c.Context, g.repo, iopts, grep.PlanSources(sources), indexer.Exact, g.o.noUpdate, time.Second)
+	if err != nil {
+		if g.o.noUpdate && errors.Is(err, store.ErrNoIndex) {
+			return &store.View{Repo: g.repo}, nil
+		}
+		return nil, err
+	}
+	if sum != nil && sum.Repaired != "" {
+		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
+	}
+	return v, nil
 }

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"strconv"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -187,11 +186,9 @@ func runHookWorker(c *cli.Context) error {
 
 // hooksDisabled reads bcindex.hooks from git config (repository, then global).
 func hooksDisabled(repo *gitindex.Repo) bool {
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return false
-		}
+		return false
 	}
 	v := cfg.Raw.Section("bcindex").Option("hooks")
 	b, err := strconv.ParseBool(v)

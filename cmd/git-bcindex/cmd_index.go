@@ -62,7 +62,7 @@ func indexCommand() *cli.Command {
 				sum, err = indexer.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
 			}
 			if sum != nil {
-				printSummary(c.App.Writer, sum, c.Bool("json"))
+				printSummary(c.App.Writer, c.App.ErrWriter, sum, c.Bool("json"))
 			}
 			return err
 		},
@@ -90,7 +90,15 @@ type revJSON struct {
 	Commit string `json:"commit"`
 }
 
-func printSummary(w io.Writer, s *indexer.Summary, asJSON bool) {
+// printSummary prints an indexing run's summary on w and what it
+// repaired or rebuilt, a warning, on errw.
+func printSummary(w, errw io.Writer, s *indexer.Summary, asJSON bool) {
+	if s.Repaired != "" {
+		fmt.Fprintf(errw, "warning: %s\n", s.Repaired)
+	}
+	if s.RebuiltFrom > 0 {
+		fmt.Fprintf(errw, "warning: rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, store.SchemaVersion)
+	}
 	if asJSON {
 		out := summaryJSON{Summary: s, ElapsedMS: s.Elapsed.Milliseconds()}
 		for _, c := range s.Commits {
@@ -106,12 +114,6 @@ func printSummary(w io.Writer, s *indexer.Summary, asJSON bool) {
 	}
 	if n := len(s.Commits); n > 3 {
 		revs = []string{fmt.Sprintf("%d commits, %s … %s", n, s.Commits[0].Hash.String()[:12], s.Commits[n-1].Hash.String()[:12])}
-	}
-	if s.Repaired != "" {
-		fmt.Fprintln(w, s.Repaired)
-	}
-	if s.RebuiltFrom > 0 {
-		fmt.Fprintf(w, "rebuilt the index, written with schema %d, for schema %d\n", s.RebuiltFrom, store.SchemaVersion)
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -49,11 +47,9 @@ func openWithRemote(c *cli.Context) (*gitindex.Repo, settings, remoteSettings, e
 }
 
 func readRemoteSettings(repo *gitindex.Repo) (remoteSettings, error) {
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return remoteSettings{}, fmt.Errorf("read git config: %w", err)
-		}
+		return remoteSettings{}, err
 	}
 	sub := cfg.Raw.Section("bcindex").Subsection("remote")
 	rs := remoteSettings{url: sub.Option("url"), name: sub.Option("name"), grpc: sub.Option("grpc")}

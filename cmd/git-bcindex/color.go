@@ -56,17 +56,16 @@ func globalBool(c *cli.Context, name string) bool {
 	return false
 }
 
-// gitConfig reads the repository's git config merged over the global one;
-// nil when there is none to read.
+// gitConfig reads the repository's git config merged over the global one,
+// with `git -c` settings over both (Repo.Config); nil when there is none to
+// read.
 func gitConfig(repo *gitindex.Repo) *config.Config {
 	if repo == nil {
 		return nil
 	}
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return nil
-		}
+		return nil
 	}
 	return cfg
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/embed"
@@ -27,12 +26,9 @@ type settings struct {
 
 func readSettings(repo *gitindex.Repo) (settings, error) {
 	s := settings{maxFileSize: indexer.DefaultMaxFileSize, vectors: true}
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		cfg, err = repo.Git.Config()
-		if err != nil {
-			return s, fmt.Errorf("read git config: %w", err)
-		}
+		return s, err
 	}
 	setQuotePath(cfg.Raw.Section("core").Option("quotePath"))
 	sec := cfg.Raw.Section("bcindex")

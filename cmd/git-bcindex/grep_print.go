@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"unicode/utf8"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/grep"
 )
@@ -41,12 +39,18 @@ type grepPrinter struct {
 	enc           *json.Encoder
 }
 
-func newGrepPrinter(c *cli.Context) (*grepPrinter, error) {
-	p := &grepPrinter{json: c.Bool("json"), vimgrep: c.Bool("vimgrep"), null: c.Bool("null")}
+// newGrepPrinter prints a search over bcindex's ref selection (--ref,
+// --all-branches, --tags, --all): each file once, after the revisions
+// holding it, with line numbers.
+func newGrepPrinter(o *grepOpts) (*grepPrinter, error) {
+	p := &grepPrinter{json: o.json, vimgrep: o.vimgrep, null: o.null, multi: true}
 	n := 0
-	for name, m := range map[string]grepMode{"files-with-matches": listFiles, "files-without-match": listWithout, "count": countLines} {
-		if c.Bool(name) {
-			p.mode = m
+	for _, m := range []struct {
+		on   bool
+		mode grepMode
+	}{{o.nameOnly, listFiles}, {o.unmatchName, listWithout}, {o.count, countLines}} {
+		if m.on {
+			p.mode = m.mode
 			n++
 		}
 	}
@@ -56,11 +60,8 @@ func newGrepPrinter(c *cli.Context) (*grepPrinter, error) {
 	if p.json && p.vimgrep {
 		return nil, usageError{"--json and --vimgrep do not combine: pick one"}
 	}
-	p.before, p.after = c.Int("before-context"), c.Int("after-context")
-	if c.IsSet("context") {
-		p.before, p.after = c.Int("context"), c.Int("context")
-	}
-	if p.before < 0 || p.after < 0 || c.Int("max-count") < 0 {
+	p.before, p.after = o.before, o.after
+	if p.before < 0 || p.after < 0 {
 		return nil, usageError{"-A, -B, -C and -m take a number of lines, 0 or more"}
 	}
 	return p, nil

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/config"
 	format "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/urfave/cli/v2"
 
@@ -39,11 +38,9 @@ func chatClient(repo *gitindex.Repo, timeout time.Duration) (*llm.Client, error)
 // enhanceConfig returns the [bcindex "enhance"] section of git config
 // (repository, then global).
 func enhanceConfig(repo *gitindex.Repo) (*format.Subsection, error) {
-	cfg, err := repo.Git.ConfigScoped(config.GlobalScope)
+	cfg, err := repo.Config()
 	if err != nil {
-		if cfg, err = repo.Git.Config(); err != nil {
-			return nil, fmt.Errorf("read git config: %w", err)
-		}
+		return nil, err
 	}
 	return cfg.Raw.Section("bcindex").Subsection("enhance"), nil
 }

@@ -1,0 +1,478 @@
+package main
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/grep"
+)
+
+// Colour slots of git grep (color.grep.<slot>), in grep.h's order.
+const (
+	slotContext = iota
+	slotFilename
+	slotFunction
+	slotLineNumber
+	slotColumn
+	slotMatchContext
+	slotMatchSelected
+	slotSelected
+	slotSeparator
+	numSlots
+)
+
+var slotNames = [numSlots]string{"context", "filename", "function", "lineNumber", "column", "matchContext", "matchSelected", "selected", "separator"}
+
+// defaultGrepColors are git's (GREP_OPT_INIT).
+var defaultGrepColors = [numSlots]string{
+	slotFilename: "\x1b[35m", slotLineNumber: "\x1b[32m", slotColumn: "\x1b[32m",
+	slotMatchContext: "\x1b[1;31m", slotMatchSelected: "\x1b[1;31m", slotSeparator: "\x1b[36m",
+}
+
+const colorReset = "\x1b[m"
+
+// grepRender prints a file's selected lines as git grep's grep.c does
+// (grep_source_1, show_line and their helpers, ported): headers of file
+// name, line and column, context and function lines, hunk marks, -o, -c,
+// -l, -L, binary files, colour. Each file is rendered on its own, its
+// output starting with the hunk mark that separates it from the previous
+// file; the writer drops the first output's (see skipFirstLine).
+type grepRender struct {
+	prog                                *exact.Program
+	lineNumber, column, pathname, null  bool
+	heading, fileBreak, onlyMatching    bool
+	before, after                       int
+	funcname, funcbody                  bool
+	count, nameOnly, unmatchName, quiet bool
+	invert                              bool
+	color                               bool
+	colors                              [numSlots]string
+	name                                func(f *grep.GrepFile) string
+	json, vimgrep                       bool
+	jsonFile                            func(f *grep.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
+	// defsOf, when set, gives a file's definitions for -p and -W (see
+	// grep_funcs.go), or nil for git's default rule.
+	defsOf func(f *grep.GrepFile) []definition
+}
+
+// skipFirstLine reports whether the first line of the output is a hunk
+// mark to drop (git's skip_first_line).
+func (r *grepRender) skipFirstLine() bool {
+	return !(r.nameOnly || r.unmatchName || r.count || r.json || r.vimgrep) &&
+		(r.before > 0 || r.after > 0 || r.fileBreak || r.funcbody)
+}
+
+// fileState is grep_source_1's state for one file.
+type fileState struct {
+	r         *grepRender
+	out       bytes.Buffer
+	name      string
+	content   []byte
+	lastShown int
+	defs      []definition // the chunker's definitions; nil: git's default rule
+}
+
+func (r *grepRender) render(f *grep.GrepFile) []byte {
+	if r.quiet {
+		return nil
+	}
+	s := &fileState{r: r, name: r.name(f), content: f.Content}
+	switch {
+	case r.unmatchName:
+		s.showName()
+		return s.out.Bytes()
+	case r.nameOnly:
+		s.showName()
+		return s.out.Bytes()
+	case r.count:
+		if r.pathname {
+			s.color(slotFilename, s.name)
+			s.sep(':')
+		}
+		s.out.WriteString(strconv.Itoa(len(f.Lines)) + "\n")
+		return s.out.Bytes()
+	case f.Binary:
+		s.out.WriteString("Binary file ")
+		s.color(slotFilename, s.name)
+		s.out.WriteString(" matches\n")
+		return s.out.Bytes()
+	case r.json:
+		return r.jsonFile(f, f.Lines, s.spans)
+	case r.vimgrep:
+		for _, l := range f.Lines {
+			for _, sp := range s.spans(l) {
+				s.out.WriteString(s.name + ":" + strconv.Itoa(l.Number) + ":" + strconv.Itoa(sp[0]+1) + ":")
+				s.out.Write(f.Content[l.Start:l.End])
+				s.out.WriteByte('\n')
+			}
+		}
+		return s.out.Bytes()
+	}
+	if (r.funcname || r.funcbody) && r.defsOf != nil {
+		s.defs = r.defsOf(f)
+	}
+	s.lines(f.Lines)
+	return s.out.Bytes()
+}
+
+// spans are a line's matches as git colours them.
+func (s *fileState) spans(l exact.Line) [][2]int {
+	var out [][2]int
+	line := s.content[l.Start:l.End]
+	for pos, notBOL := 0, false; pos < len(line); notBOL = true {
+		a, b := s.r.prog.NextMatch(line[pos:], notBOL)
+		if a < 0 || a == b {
+			break
+		}
+		out = append(out, [2]int{pos + a, pos + b})
+		pos += b
+	}
+	return out
+}
+
+// lines is grep_source_1's loop over a text file's lines, knowing which
+// are selected (hits, in order): hits with their context and function
+// lines. Between windows it skips to the next hit, as git's look-ahead
+// does.
+func (s *fileState) lines(hits []exact.Line) {
+	r, c := s.r, s.content
+	lastHit, showFunction, peek := 0, false, -1
+	funcEnd := 0 // with definitions: the last line of the hit's function
+	h := 0
+	lno, bol := 1, 0
+	for {
+		if s.defs != nil {
+			showFunction = lno <= funcEnd
+		}
+		if !(lastHit > 0 && (showFunction || lno <= lastHit+r.after)) {
+			// The next hit can be git's line after the final newline
+			// (exact.Program.phantom), reached by this jump only, and
+			// only from a line of the file.
+			if h == len(hits) || bol >= len(c) {
+				break
+			}
+			lno, bol = hits[h].Number, hits[h].Start
+		} else if bol >= len(c) {
+			break
+		}
+		eol := lineEnd(c, bol)
+		if h < len(hits) && hits[h].Number == lno {
+			h++
+			switch {
+			case s.defs != nil:
+				s.preContextDefs(bol, lno)
+			case r.before > 0 || r.funcbody:
+				s.preContext(bol, eol, lno)
+			case r.funcname:
+				s.funcnameLine(bol, lno)
+			}
+			cno := 0
+			if r.column {
+				col, icol := r.prog.Columns(c[bol:eol])
+				if r.invert {
+					col = icol
+				}
+				cno = max(col, 0) + 1
+			}
+			s.showLine(bol, eol, lno, cno, ':')
+			lastHit = lno
+			if r.funcbody && s.defs == nil {
+				showFunction = true
+			} else if d := enclosing(s.defs, lno); r.funcbody && d != nil {
+				funcEnd = max(funcEnd, d.end)
+			}
+		} else {
+			if s.defs == nil && showFunction && (peek < 0 || peek < bol) {
+				peek = bol
+				pe := eol
+				for peek <= len(c) && isEmptyLine(c[peek:pe]) {
+					peek = pe + 1
+					if peek > len(c) {
+						break
+					}
+					pe = lineEnd(c, peek)
+				}
+				if peek <= len(c) && matchFuncname(c[peek:pe]) {
+					showFunction = false
+				}
+			}
+			if showFunction || lastHit > 0 && lno <= lastHit+r.after {
+				cno := 0
+				if r.column {
+					col, _ := r.prog.Columns(c[bol:eol])
+					cno = col + 1
+				}
+				s.showLine(bol, eol, lno, cno, '-')
+			}
+		}
+		bol = eol + 1
+		lno++
+	}
+}
+
+// preContext is show_pre_context: the lines before a hit, back to the
+// function's start (and its comment) with -W, and the function line with
+// -p.
+func (s *fileState) preContext(bol, eol, lno int) {
+	r, c := s.r, s.content
+	cur, from, funcnameLno := lno, 1, 0
+	funcnameNeeded, commentNeeded := r.funcname, false
+	if r.before < lno {
+		from = lno - r.before
+	}
+	if from <= s.lastShown {
+		from = s.lastShown + 1
+	}
+	orig := from
+	if r.funcbody {
+		if matchFuncname(c[bol:eol]) {
+			commentNeeded = true
+		} else {
+			funcnameNeeded = true
+		}
+		from = s.lastShown + 1
+	}
+	for bol > 0 && cur > from {
+		next := bol
+		eol := bol - 1
+		bol = lineStart(c, eol)
+		cur--
+		if commentNeeded && (isEmptyLine(c[bol:eol]) || matchFuncname(c[bol:eol])) {
+			commentNeeded = false
+			from = orig
+			if cur < from {
+				cur++
+				bol = next
+				break
+			}
+		}
+		if funcnameNeeded && matchFuncname(c[bol:eol]) {
+			funcnameLno = cur
+			funcnameNeeded = false
+			if r.funcbody {
+				commentNeeded = true
+			} else {
+				from = orig
+			}
+		}
+	}
+	if r.funcname && funcnameNeeded {
+		s.funcnameLine(bol, cur)
+	}
+	for cur < lno {
+		eol := lineEnd(c, bol)
+		sign := byte('-')
+		if cur == funcnameLno {
+			sign = '='
+		}
+		s.showLine(bol, eol, cur, 0, sign)
+		bol = eol + 1
+		cur++
+	}
+}
+
+// preContextDefs is preContext with the chunker's definitions: with -W
+// the hit's whole definition (doc comment included) from its start, with
+// -p its declaration line, marked '=' as git marks a function line.
+func (s *fileState) preContextDefs(bol, lno int) {
+	r := s.r
+	from := max(1, lno-r.before)
+	funcLno := 0
+	if d := enclosing(s.defs, lno); d != nil {
+		if r.funcbody {
+			from = min(from, d.start)
+		}
+		if d.sig < lno {
+			funcLno = d.sig
+		}
+	}
+	from = max(from, s.lastShown+1)
+	if r.funcname && funcLno > s.lastShown && funcLno < from {
+		b := lineBack(s.content, bol, lno, funcLno)
+		s.showLine(b, lineEnd(s.content, b), funcLno, 0, '=')
+	}
+	b := lineBack(s.content, bol, lno, from)
+	for cur := from; cur < lno; cur++ {
+		e := lineEnd(s.content, b)
+		sign := byte('-')
+		if cur == funcLno {
+			sign = '='
+		}
+		s.showLine(b, e, cur, 0, sign)
+		b = e + 1
+	}
+}
+
+// lineBack returns where line target starts, given that line lno starts
+// at bol (target <= lno).
+func lineBack(c []byte, bol, lno, target int) int {
+	for ; lno > target && bol > 0; lno-- {
+		bol = lineStart(c, bol-1)
+	}
+	return bol
+}
+
+// funcnameLine is show_funcname_line: the nearest function line above
+// the line at bol, unless already shown.
+func (s *fileState) funcnameLine(bol, lno int) {
+	c := s.content
+	for bol > 0 {
+		eol := bol - 1
+		bol = lineStart(c, eol)
+		lno--
+		if lno <= s.lastShown {
+			break
+		}
+		if matchFuncname(c[bol:eol]) {
+			s.showLine(bol, eol, lno, 0, '=')
+			break
+		}
+	}
+}
+
+// showLine is show_line: the hunk mark, the header, then the line (its
+// matches coloured) or, with -o, each match on a line of its own.
+func (s *fileState) showLine(bol, eol, lno, cno int, sign byte) {
+	r := s.r
+	if r.fileBreak && s.lastShown == 0 {
+		s.out.WriteByte('\n') // every file shows its hunk mark; see skipFirstLine
+	} else if r.before > 0 || r.after > 0 || r.funcbody {
+		if s.lastShown == 0 || lno > s.lastShown+1 {
+			s.color(slotSeparator, "--")
+			s.out.WriteByte('\n')
+		}
+	}
+	if !r.onlyMatching {
+		s.header(lno, cno, sign)
+	}
+	line := s.content[bol:eol]
+	pos := 0
+	if r.color || r.onlyMatching {
+		matchSlot, lineSlot := slotMatchContext, -1
+		switch sign {
+		case ':':
+			matchSlot, lineSlot = slotMatchSelected, slotSelected
+		case '-':
+			lineSlot = slotContext
+		case '=':
+			lineSlot = slotFunction
+		}
+		for notBOL := false; pos < len(line); notBOL = true {
+			a, b := r.prog.NextMatch(line[pos:], notBOL)
+			if a < 0 || a == b {
+				break
+			}
+			if r.onlyMatching {
+				s.header(lno, cno, sign)
+			} else {
+				s.colorBytes(lineSlot, line[pos:pos+a])
+			}
+			s.colorBytes(matchSlot, line[pos+a:pos+b])
+			if r.onlyMatching {
+				s.out.WriteByte('\n')
+			}
+			pos += b
+			cno += b
+		}
+		if !r.onlyMatching {
+			s.colorBytes(lineSlot, line[pos:])
+			s.out.WriteByte('\n')
+		}
+		return
+	}
+	s.out.Write(line)
+	s.out.WriteByte('\n')
+}
+
+// header is show_line_header: the file name (or, with --heading, a line
+// of its own before the file's first), the line number and the column.
+func (s *fileState) header(lno, cno int, sign byte) {
+	r := s.r
+	if r.heading && s.lastShown == 0 {
+		s.color(slotFilename, s.name)
+		s.out.WriteByte('\n')
+	}
+	s.lastShown = lno
+	if !r.heading && r.pathname {
+		s.color(slotFilename, s.name)
+		s.sep(sign)
+	}
+	if r.lineNumber {
+		s.color(slotLineNumber, strconv.Itoa(lno))
+		s.sep(sign)
+	}
+	if r.column && cno > 0 {
+		s.color(slotColumn, strconv.Itoa(cno))
+		s.sep(sign)
+	}
+}
+
+func (s *fileState) showName() {
+	s.color(slotFilename, s.name)
+	if s.r.null {
+		s.out.WriteByte(0)
+	} else {
+		s.out.WriteByte('\n')
+	}
+}
+
+func (s *fileState) sep(sign byte) {
+	if s.r.null {
+		s.out.WriteByte(0)
+		return
+	}
+	s.color(slotSeparator, string(sign))
+}
+
+func (s *fileState) color(slot int, text string) {
+	if s.r.color && slot >= 0 && s.r.colors[slot] != "" {
+		s.out.WriteString(s.r.colors[slot] + text + colorReset)
+		return
+	}
+	s.out.WriteString(text)
+}
+
+func (s *fileState) colorBytes(slot int, text []byte) {
+	if s.r.color && slot >= 0 && s.r.colors[slot] != "" {
+		s.out.WriteString(s.r.colors[slot])
+		s.out.Write(text)
+		s.out.WriteString(colorReset)
+		return
+	}
+	s.out.Write(text)
+}
+
+// matchFuncname is git's default function-line rule (a line starting with
+// a letter, '_' or '$'), used when no diff driver names the file's
+// language.
+func matchFuncname(line []byte) bool {
+	if len(line) == 0 {
+		return false
+	}
+	b := line[0]
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || b == '_' || b == '$'
+}
+
+// isEmptyLine reports whether a line holds only white space.
+func isEmptyLine(line []byte) bool {
+	for _, b := range line {
+		switch b {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func lineEnd(c []byte, i int) int {
+	if j := bytes.IndexByte(c[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(c)
+}
+
+func lineStart(c []byte, i int) int {
+	return bytes.LastIndexByte(c[:i], '\n') + 1
+}

@@ -1,0 +1,100 @@
+package gitindex
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
+)
+
+// DiffDriver is what a path's diff attribute says, as git grep reads it:
+// whether the file is binary (-diff or binary: always; diff: never;
+// otherwise by content) and the name of its diff driver, whose function
+// lines -p and -W show.
+type DiffDriver struct {
+	Binary int    // 1 binary, 0 text, -1 decided by content
+	Name   string // diff=NAME, or ""
+}
+
+// Attributes answers git attribute lookups for paths of the working tree,
+// from its .gitattributes files (read from the working tree, or staged
+// where the working tree lacks one), $GIT_DIR/info/attributes and
+// core.attributesFile, in git's order of precedence.
+type Attributes struct {
+	m gitattributes.Matcher
+}
+
+// WorktreeAttributes reads the attribute files git grep consults. With
+// none, it returns nil, whose lookups say nothing.
+func (r *Repo) WorktreeAttributes() (*Attributes, error) {
+	var stack []gitattributes.MatchAttribute
+	read := func(b []byte, domain []string) {
+		attrs, err := gitattributes.ReadAttributes(strings.NewReader(string(b)), domain, len(domain) == 0)
+		if err == nil {
+			stack = append(stack, attrs...)
+		}
+	}
+	if cfg, err := r.Config(); err == nil {
+		if f := cfg.Raw.Section("core").Option("attributesFile"); f != "" {
+			if b, err := os.ReadFile(expandHome(f)); err == nil {
+				read(b, nil)
+			}
+		}
+	}
+	if r.WorkTree != "" {
+		idx, err := r.ReadGitIndex()
+		if err != nil {
+			return nil, err
+		}
+		// The index is in path order, so a directory's file comes before
+		// its subdirectories': lower precedence first, as the matcher
+		// wants.
+		for _, e := range idx.Entries {
+			if e.Path != ".gitattributes" && !strings.HasSuffix(e.Path, "/.gitattributes") || e.Stage != 0 {
+				continue
+			}
+			b, err := os.ReadFile(r.worktreePath(e.Path))
+			if err != nil {
+				if b, err = r.ReadBlob(e.Blob); err != nil {
+					continue
+				}
+			}
+			var domain []string
+			if dir := filepath.ToSlash(filepath.Dir(e.Path)); dir != "." {
+				domain = strings.Split(dir, "/")
+			}
+			read(b, domain)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
+		read(b, nil)
+	}
+	if len(stack) == 0 {
+		return nil, nil
+	}
+	return &Attributes{m: gitattributes.NewMatcher(stack)}, nil
+}
+
+// Diff returns what the diff attribute (and the binary macro, which
+// unsets it) says of path.
+func (a *Attributes) Diff(path string) DiffDriver {
+	if a == nil {
+		return DiffDriver{Binary: -1}
+	}
+	res, _ := a.m.Match(strings.Split(path, "/"), []string{"diff", "binary"})
+	if d, ok := res["diff"]; ok {
+		switch {
+		case d.IsUnset():
+			return DiffDriver{Binary: 1}
+		case d.IsSet():
+			return DiffDriver{Binary: 0}
+		case d.IsValueSet():
+			return DiffDriver{Binary: -1, Name: d.Value()}
+		}
+	}
+	if b, ok := res["binary"]; ok && b.IsSet() {
+		return DiffDriver{Binary: 1}
+	}
+	return DiffDriver{Binary: -1}
+}
