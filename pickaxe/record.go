@@ -200,7 +200,6 @@ func literalOf(m Matcher) (lit []byte, folded bool) {
 	return nil, false
 }
 
-
 func indexNL(b []byte) int {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		return i
