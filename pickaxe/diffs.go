@@ -26,12 +26,13 @@ import (
 //	index    uvarints: the diff options the records were made with
 //	         (length and bytes, diffOptions.String), the number of
 //	         changes, then per change its frame + 1 (0: no record; read
-//	         the blobs), its offset in the frame's bytes and its filter
-//	         (length and bytes; see filter), then the number of frames
+//	         the blobs), its offset in the frame's bytes times two plus
+//	         1 for a binary file's record, and its filter (length and
+//	         bytes; see filter), then the number of frames
 //	         and per frame its compressed length and the CRC-32C of its
 //	         bytes (u32)
 //	trailer  16 bytes: the index's offset (u64), its CRC-32C (u32) and
-//	         the magic "bcxd"
+//	         the magic "bcx2"
 //
 // A query reads the trailer and the index, then only the frames holding a
 // change whose filter may hold the pattern. S2 rather than zstd: a common
@@ -41,7 +42,7 @@ import (
 // at its default level). Everything is derived from git: a file that fails
 // a check is deleted and made again by the next history index.
 const (
-	diffsMagic  = "bcxd"
+	diffsMagic  = "bcx2"
 	frameBytes  = 16 << 10
 	trailerSize = 16
 )
@@ -62,6 +63,7 @@ type diffsWriter struct {
 // entry is where a change's record is, and its filter.
 type entry struct {
 	frame, off int // frame + 1 (0: no record), offset in its bytes
+	binary     bool
 	filter     filter
 }
 
@@ -75,7 +77,9 @@ func (w *diffsWriter) add(rec []byte, content func(func([]byte)) error) {
 		return
 	}
 	e := entry{frame: len(w.frames) + 1, off: len(w.cur)}
-	if r, err := decodeRecord(rec); err == nil && !r.binary {
+	r, err := decodeRecord(rec)
+	e.binary = err == nil && r.binary
+	if err == nil && !r.binary {
 		w.grams = r.trigrams(w.grams[:0])
 		e.filter = newFilter(w.grams)
 	} else if err == nil && content != nil {
@@ -113,7 +117,11 @@ func (w *diffsWriter) write(segPath string) error {
 	buf = binary.AppendUvarint(buf, uint64(len(w.index)))
 	for _, e := range w.index {
 		buf = binary.AppendUvarint(buf, uint64(e.frame))
-		buf = binary.AppendUvarint(buf, uint64(e.off))
+		off := uint64(e.off) << 1
+		if e.binary {
+			off |= 1
+		}
+		buf = binary.AppendUvarint(buf, off)
 		buf = binary.AppendUvarint(buf, uint64(len(e.filter)))
 		buf = append(buf, e.filter...)
 	}
@@ -198,6 +206,7 @@ func parseDiffsFile(path string, data []byte, changes int) (*diffsFile, error) {
 	for i := range d.index {
 		e := &d.index[i]
 		e.frame, e.off = next(), next()
+		e.binary, e.off = e.off&1 != 0, e.off>>1
 		l := next()
 		if l < 0 || l > len(idx) {
 			return nil, errBadDiffs
@@ -237,6 +246,10 @@ type frameLoc struct {
 
 // has reports whether change i has a record.
 func (d *diffsFile) has(i int) bool { return d.index[i].frame > 0 }
+
+// binary reports whether change i's record is a binary file's, which
+// holds no lines.
+func (d *diffsFile) binary(i int) bool { return d.index[i].binary }
 
 // mayHold reports whether change i's record may hold a match of q's
 // trigram plan (false only when its filter proves it holds none).

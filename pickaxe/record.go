@@ -108,28 +108,30 @@ func (r record) trigrams(dst []uint32) []uint32 {
 	return exact.Trigrams(text, dst)
 }
 
-// lines returns the record's removed (old) or added (new) lines that m
-// matches, numbered in their blob.
-func (r record) lines(m Matcher, added bool) []Line {
-	_, out := r.scan(m, added, false)
-	return out
-}
-
-// scan returns the record's removed (old) or added (new) lines that m
-// matches, numbered in their blob, and, with count, m's count in them
-// (for a plain string, from the same pass).
-func (r record) scan(m Matcher, added, count bool) (int, []Line) {
+// count returns m's count in the record's removed (old) or added (new)
+// lines: their share of a blob's count, for a pattern that counts the
+// same in a text as in its lines (lineLocal).
+func (r record) count(m Matcher, added bool) int {
 	text := r.removed
 	if added {
 		text = r.added
 	}
-	f, plain := m.(*fixed)
-	if len(text) == 0 || !plain && !m.MatchLine(text) {
-		return 0, nil // no line matches when the whole does not
+	if len(text) == 0 {
+		return 0
 	}
-	n := 0
-	if count && !plain {
-		n = m.Count(text)
+	return m.Count(text)
+}
+
+// lines returns the record's removed (old) or added (new) lines that m
+// matches, numbered in their blob.
+func (r record) lines(m Matcher, added bool) []Line {
+	text := r.removed
+	if added {
+		text = r.added
+	}
+	_, plain := m.(*fixed)
+	if len(text) == 0 || !plain && !m.MatchLine(text) {
+		return nil // no line matches when the whole does not
 	}
 	// The line numbers: hunk h's lines start at line first[h] of text.
 	first := make([]int, len(r.hunks)+1)
@@ -167,25 +169,14 @@ func (r record) scan(m Matcher, added, count bool) (int, []Line) {
 			at = ls
 		}
 		end := at + indexNL(text[at:]) + 1
-		line := text[at:end]
-		if plain {
-			// Occurrences never span lines (lineLocal): a plain string
-			// counts line by line, resuming after each match as git does.
-			c := 1
-			if count {
-				c = bytes.Count(hay[at:end], f.needle)
-			}
-			n += c
-			if c > 0 && k < first[len(first)-1] {
-				out = append(out, lineOf(numbered{number(k), line}))
-			}
-		} else if m.MatchLine(line) && k < first[len(first)-1] {
-			out = append(out, lineOf(numbered{number(k), line}))
+		// A plain string's line holds the literal just found: it matches.
+		if (plain || m.MatchLine(text[at:end])) && k < first[len(first)-1] {
+			out = append(out, lineOf(numbered{number(k), text[at:end]}))
 		}
 		k++
 		at = end
 	}
-	return n, out
+	return out
 }
 
 // literalOf returns a literal every matching line holds (nil: none), and

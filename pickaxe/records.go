@@ -68,6 +68,11 @@ func exactMatcher(p Pattern) (*exact.Matcher, error) {
 // -G matches the lines themselves. The commits are returned newest first,
 // or oldest first with opts.Oldest.
 func (s *searcher) searchRecords(ctx context.Context, history []Commit) ([]CommitMatch, error) {
+	if s.blobChanges(history) <= indexlessReads {
+		// Opening the index costs more than the few blobs it could
+		// spare: read them.
+		s.cand = AllBlobs
+	}
 	var out []CommitMatch
 	for ci := range history {
 		if err := ctx.Err(); err != nil {
@@ -124,6 +129,34 @@ func (s *searcher) searchRecords(ctx context.Context, history []Commit) ([]Commi
 	return out, nil
 }
 
+// indexlessReads is how many changes a search from records may decide
+// from their blobs without asking the index's candidates: opening the
+// index costs about as much as reading a few dozen blobs.
+const indexlessReads = 32
+
+// blobChanges counts the changes of history that a search from records
+// decides from their blobs, or may: those without a record that applies,
+// and, where the pattern counts in binary blobs (-S, -G --text), those of
+// binary files whose filter does not rule the pattern out.
+func (s *searcher) blobChanges(history []Commit) int {
+	n := 0
+	for ci := range history {
+		c := &history[ci]
+		for k, ch := range c.Changes {
+			if ch.From == ch.To {
+				continue
+			}
+			d := c.diffs
+			if d == nil || !d.has(c.change0+k) || (s.recordOpts != nil && !s.recordOpts(d)) {
+				n++
+			} else if d.binary(c.change0+k) && (!s.opts.Grep || s.opts.Text) && d.mayHold(c.change0+k, s.plan) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // recordChange decides one change of c (its k-th) from its record, or
 // from its blobs when it has none that applies.
 func (s *searcher) recordChange(ctx context.Context, c *Commit, k int, ch gitindex.FileChange) (*FileMatch, error) {
@@ -159,9 +192,8 @@ func (s *searcher) recordChange(ctx context.Context, c *Commit, k int, ch gitind
 		}
 		return fm, nil
 	}
-	added, addedLines := rec.scan(s.m, true, true)
-	removed, removedLines := rec.scan(s.m, false, true)
-	delta := added - removed
+	// The counts first: the lines are shown only where they differ.
+	delta := rec.count(s.m, true) - rec.count(s.m, false)
 	if delta == 0 {
 		// Unchanged; the new blob's count is the old one's, if known.
 		if n, known := s.mappedCount(ch.From); known {
@@ -175,7 +207,7 @@ func (s *searcher) recordChange(ctx context.Context, c *Commit, k int, ch gitind
 	}
 	fm.OldCount, fm.NewCount = old, old+delta
 	s.setCount(ch.To, fm.NewCount)
-	fm.Removed, fm.Added = removedLines, addedLines
+	fm.Removed, fm.Added = rec.lines(s.m, false), rec.lines(s.m, true)
 	return fm, nil
 }
 
