@@ -4,16 +4,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime"
+	"os"
 	"slices"
-	"sync"
 
 	"github.com/klauspost/compress/s2"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
-	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // A segment of the change table may have a diffs file beside it (its name
@@ -137,54 +135,57 @@ func (w *diffsWriter) write(segPath string) error {
 	return atomicfile.Cache(diffsPath(segPath), buf)
 }
 
-// diffsFile is a segment's diffs file, mapped, its index read; frames are
-// decoded when asked for. The mapping goes when the diffsFile is collected
-// (a history is read by a query and dropped with it).
+// diffsFile is a segment's diffs file, its index read; frames are read
+// and decoded when asked for, into the reader's buffers, so that a search
+// holds the frames it reads one at a time per core, whatever the size of
+// the history (a mapping would count every page read in the process's
+// memory). Only the readers hold the file open, one at a time.
 type diffsFile struct {
 	path   string
 	opts   string
-	data   []byte // the mapped file
 	index  []entry
 	frames []frameLoc
-
-	mu   sync.Mutex
-	last int // the frame in buf, -1 for none
-	buf  []byte
 }
 
-// openDiffs maps the diffs file beside the segment at segPath and reads
-// its index (changes entries, or any number when negative): nil and
+// openDiffs reads the index of the diffs file beside the segment at
+// segPath (changes entries, or any number when negative): nil and
 // os.ErrNotExist when there is none, errBadDiffs when it fails a check.
 func openDiffs(segPath string, changes int) (*diffsFile, error) {
 	path := diffsPath(segPath)
-	data, unmap, err := mmap.File(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	d, err := parseDiffsFile(path, data, changes)
-	if err != nil {
-		unmap()
-		return nil, err
-	}
-	runtime.AddCleanup(d, func(b []byte) { mmap.Unmap(b) }, data)
-	return d, nil
+	defer f.Close()
+	return readDiffsIndex(f, path, changes)
 }
 
-func parseDiffsFile(path string, data []byte, changes int) (*diffsFile, error) {
-	size := int64(len(data))
+// readDiffsIndex reads the trailer and the index of the diffs file f.
+func readDiffsIndex(f *os.File, path string, changes int) (*diffsFile, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
 	if size < trailerSize {
 		return nil, errBadDiffs
 	}
-	tr := data[size-trailerSize:]
+	tr := make([]byte, trailerSize)
+	if _, err := f.ReadAt(tr, size-trailerSize); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
 	at := int64(binary.LittleEndian.Uint64(tr))
 	if string(tr[12:]) != diffsMagic || at < 0 || at > size-trailerSize {
 		return nil, errBadDiffs
 	}
-	idx := data[at : size-trailerSize]
+	idx := make([]byte, size-trailerSize-at)
+	if _, err := f.ReadAt(idx, at); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
 	if checksum.Sum(idx) != binary.LittleEndian.Uint32(tr[8:]) {
 		return nil, fmt.Errorf("%s: checksum mismatch: %w", path, errBadDiffs)
 	}
-	d := &diffsFile{path: path, data: data, last: -1}
+	d := &diffsFile{path: path}
 	next := func() int {
 		v, n := binary.Uvarint(idx)
 		if n <= 0 || v > 1<<40 {
@@ -257,38 +258,70 @@ func (d *diffsFile) mayHold(i int, q *exact.Query) bool {
 	return d.index[i].filter.mayHold(q)
 }
 
-// record returns change i's record; ok is false when the change has none.
-// The record's bytes are valid until the next call.
-func (d *diffsFile) record(i int) (rec record, ok bool, err error) {
+// frameReader decodes the frames records are read from, keeping the
+// last one: records are read in order, so each frame is decoded once. One
+// goroutine uses a frameReader at a time, and closes it when done.
+type frameReader struct {
+	d     *diffsFile
+	frame int      // of d, in buf
+	f     *os.File // d's file, or another's when d is nil
+	fpath string
+	comp  []byte
+	buf   []byte
+}
+
+// close closes the file the reader has open.
+func (fr *frameReader) close() {
+	if fr.f != nil {
+		fr.f.Close()
+	}
+	fr.f, fr.fpath, fr.d = nil, "", nil
+}
+
+// record returns change i's record in d; ok is false when the change has
+// none. The record's bytes are valid until the next call.
+func (fr *frameReader) record(d *diffsFile, i int) (rec record, ok bool, err error) {
 	e := d.index[i]
 	if e.frame == 0 {
 		return rec, false, nil
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.last != e.frame-1 {
-		fr := d.frames[e.frame-1]
-		comp := d.data[fr.off : fr.off+fr.n]
-		if checksum.Sum(comp) != fr.crc {
+	if fr.d != d || fr.frame != e.frame-1 {
+		fr.d = nil
+		loc := d.frames[e.frame-1]
+		if int64(cap(fr.comp)) < loc.n {
+			fr.comp = make([]byte, max(loc.n, 2*int64(cap(fr.comp))))
+		}
+		comp := fr.comp[:loc.n]
+		if fr.fpath != d.path {
+			fr.close()
+			f, err := os.Open(d.path)
+			if err != nil {
+				return rec, false, err
+			}
+			fr.f, fr.fpath = f, d.path
+		}
+		if _, err := fr.f.ReadAt(comp, loc.off); err != nil {
+			return rec, false, fmt.Errorf("read %s: %w", d.path, err)
+		}
+		if checksum.Sum(comp) != loc.crc {
 			return rec, false, fmt.Errorf("read %s: frame %d: checksum mismatch: %w", d.path, e.frame-1, errBadDiffs)
 		}
 		n, err := s2.DecodedLen(comp)
 		if err != nil {
 			return rec, false, fmt.Errorf("read %s: %w: %v", d.path, errBadDiffs, err)
 		}
-		if cap(d.buf) < n {
-			d.buf = make([]byte, n)
+		if cap(fr.buf) < n {
+			fr.buf = make([]byte, max(n, 2*cap(fr.buf)))
 		}
-		if d.buf, err = s2.Decode(d.buf[:n], comp); err != nil {
-			d.last = -1
+		if fr.buf, err = s2.Decode(fr.buf[:n], comp); err != nil {
 			return rec, false, fmt.Errorf("read %s: %w: %v", d.path, errBadDiffs, err)
 		}
-		d.last = e.frame - 1
+		fr.d, fr.frame = d, e.frame-1
 	}
-	if e.off > len(d.buf) {
+	if e.off > len(fr.buf) {
 		return rec, false, errBadDiffs
 	}
-	rec, err = decodeRecord(d.buf[e.off:])
+	rec, err = decodeRecord(fr.buf[e.off:])
 	return rec, err == nil, err
 }
 

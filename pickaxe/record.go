@@ -49,9 +49,11 @@ func (f *fileDiff) encode() []byte {
 }
 
 // record is a decoded change record; its slices point into the frame.
+// Its hunks stay encoded until its lines are asked for.
 type record struct {
 	binary         bool
-	hunks          []hunk
+	nhunks         int
+	hunkBytes      []byte // nhunks times four uvarints
 	removed, added []byte
 }
 
@@ -77,18 +79,13 @@ func decodeRecord(b []byte) (record, error) {
 	if !ok || nh > len(b) {
 		return r, errBadRecord
 	}
-	r.hunks = make([]hunk, nh)
-	for i := range r.hunks {
-		h := &r.hunks[i]
-		var ok1, ok2, ok3, ok4 bool
-		h.oldStart, ok1 = next()
-		h.oldCount, ok2 = next()
-		h.newStart, ok3 = next()
-		h.newCount, ok4 = next()
-		if !ok1 || !ok2 || !ok3 || !ok4 {
+	r.nhunks, r.hunkBytes = nh, b
+	for range 4 * nh {
+		if _, ok := next(); !ok {
 			return r, errBadRecord
 		}
 	}
+	r.hunkBytes = r.hunkBytes[:len(r.hunkBytes)-len(b)]
 	n, ok := next()
 	if !ok || n > len(b) {
 		return r, errBadRecord
@@ -99,6 +96,21 @@ func decodeRecord(b []byte) (record, error) {
 	}
 	r.added = b[:n:n]
 	return r, nil
+}
+
+// hunks decodes the record's hunks, which decodeRecord checked.
+func (r record) hunks() []hunk {
+	out := make([]hunk, r.nhunks)
+	b := r.hunkBytes
+	next := func() int {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		return int(v)
+	}
+	for i := range out {
+		out[i] = hunk{oldStart: next(), oldCount: next(), newStart: next(), newCount: next()}
+	}
+	return out
 }
 
 // trigrams appends the folded trigrams of the record's lines to dst.
@@ -130,12 +142,16 @@ func (r record) lines(m Matcher, added bool) []Line {
 		text = r.added
 	}
 	_, plain := m.(*fixed)
-	if len(text) == 0 || !plain && !m.MatchLine(text) {
-		return nil // no line matches when the whole does not
+	lit, folded := literalOf(m)
+	if len(text) == 0 || lit == nil && !m.MatchLine(text) {
+		// No line matches when the whole does not. With a literal, the
+		// lines holding it are found directly, and only they are matched.
+		return nil
 	}
 	// The line numbers: hunk h's lines start at line first[h] of text.
-	first := make([]int, len(r.hunks)+1)
-	for h, hk := range r.hunks {
+	hunks := r.hunks()
+	first := make([]int, len(hunks)+1)
+	for h, hk := range hunks {
 		c := hk.oldCount
 		if added {
 			c = hk.newCount
@@ -144,14 +160,13 @@ func (r record) lines(m Matcher, added bool) []Line {
 	}
 	number := func(k int) int {
 		h := sort.SearchInts(first, k+1) - 1
-		start := r.hunks[h].oldStart
+		start := hunks[h].oldStart
 		if added {
-			start = r.hunks[h].newStart
+			start = hunks[h].newStart
 		}
 		return start + k - first[h]
 	}
 	var out []Line
-	lit, folded := literalOf(m)
 	hay := text
 	if folded {
 		hay = asciiLower(text)

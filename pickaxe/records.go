@@ -3,10 +3,12 @@ package pickaxe
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
@@ -74,49 +76,30 @@ func (s *searcher) searchRecords(ctx context.Context, history []Commit) ([]Commi
 		s.cand = AllBlobs
 	}
 	var out []CommitMatch
-	for ci := range history {
-		if err := ctx.Err(); err != nil {
+	for lo := 0; lo < len(history); lo += recordWindow {
+		window := history[lo:min(len(history), lo+recordWindow)]
+		verdicts, err := s.readRecords(ctx, window)
+		if err != nil {
 			return nil, err
 		}
-		c := &history[ci]
-		s.stats.Commits++
-		var files []FileMatch
-		for k, ch := range c.Changes {
-			if ch.From == ch.To || (s.opts.PathMatch != nil && !s.opts.PathMatch(ch.Path)) {
-				continue
-			}
-			s.stats.Pairs++
-			var fm *FileMatch
-			var err error
-			if d := c.diffs; d != nil && d.has(c.change0+k) && (s.recordOpts == nil || s.recordOpts(d)) {
-				if !d.mayHold(c.change0+k, s.plan) {
-					// Neither count nor line changed: the new blob's count
-					// is the old one's.
-					s.stats.Skipped++
-					if n, ok := s.mappedCount(ch.From); ok && !s.opts.Grep {
-						s.setCount(ch.To, n)
-					}
-					continue
+		for ci := range window {
+			c := &window[ci]
+			s.stats.Commits++
+			var files []FileMatch
+			for k, ch := range c.Changes {
+				fm, err := s.settle(ctx, ch, verdicts[ci][k])
+				if err != nil {
+					return nil, fmt.Errorf("pickaxe %s in %s: %w", ch.Path, c.Hash, err)
 				}
-				fm, err = s.recordChange(ctx, c, k, ch)
-			} else {
-				if (ch.From.IsZero() || !s.cand(ch.From)) && (ch.To.IsZero() || !s.cand(ch.To)) {
-					s.stats.Skipped++
-					continue
+				if fm != nil {
+					files = append(files, *fm)
 				}
-				fm, err = s.change(ctx, ch) // which keeps the counts it measures
 			}
-			if err != nil {
-				return nil, fmt.Errorf("pickaxe %s in %s: %w", ch.Path, c.Hash, err)
-			}
-			if fm != nil {
-				files = append(files, *fm)
-			}
-		}
-		if len(files) > 0 {
-			out = append(out, CommitMatch{Commit: c.Hash.String(), Date: c.When, Author: c.Author, Subject: c.Subject, Files: files})
-			if s.opts.Oldest && s.opts.Max > 0 && len(out) >= s.opts.Max {
-				return out, nil
+			if len(files) > 0 {
+				out = append(out, CommitMatch{Commit: c.Hash.String(), Date: c.When, Author: c.Author, Subject: c.Subject, Files: files})
+				if s.opts.Oldest && s.opts.Max > 0 && len(out) >= s.opts.Max {
+					return out, nil
+				}
 			}
 		}
 	}
@@ -127,6 +110,152 @@ func (s *searcher) searchRecords(ctx context.Context, history []Commit) ([]Commi
 		out = out[:s.opts.Max]
 	}
 	return out, nil
+}
+
+// recordWindow is how many commits a search from records reads at once,
+// their records spread over the cores; a search that stops at its first
+// match reads at most this many commits more than it needs.
+const recordWindow = 512
+
+// verdict is what a change's record says, read before the counts are
+// chained through the history.
+type verdict struct {
+	kind           verdictKind
+	delta          int    // -S: the count's change
+	removed, added []Line // the matching lines (-G; -S where delta is not 0)
+	binary         bool   // -G: a binary file's record, passed over
+}
+
+type verdictKind uint8
+
+const (
+	vNone    verdictKind = iota // not looked at: a mode change, another path
+	vBlobs                      // no record applies: the blobs decide
+	vSkipped                    // the record's filter rules the pattern out
+	vRecord                     // the record decides
+)
+
+// readRecords reads the records of the changes of commits, split between
+// the cores, each part's frames decoded once, and returns per commit and
+// change what they say.
+func (s *searcher) readRecords(ctx context.Context, commits []Commit) ([][]verdict, error) {
+	out := make([][]verdict, len(commits))
+	for ci := range commits {
+		out[ci] = make([]verdict, len(commits[ci].Changes))
+	}
+	parts := min(runtime.GOMAXPROCS(0), len(commits))
+	g, ctx := errgroup.WithContext(ctx)
+	for p := range parts {
+		lo, hi := p*len(commits)/parts, (p+1)*len(commits)/parts
+		g.Go(func() error {
+			var fr frameReader
+			defer fr.close()
+			for ci := lo; ci < hi; ci++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				c := &commits[ci]
+				for k := range c.Changes {
+					out[ci][k] = s.verdict(&fr, c, k)
+				}
+			}
+			return nil
+		})
+	}
+	return out, g.Wait()
+}
+
+// verdict reads what the k-th change of c's record says.
+func (s *searcher) verdict(fr *frameReader, c *Commit, k int) verdict {
+	ch := c.Changes[k]
+	if ch.From == ch.To || (s.opts.PathMatch != nil && !s.opts.PathMatch(ch.Path)) {
+		return verdict{}
+	}
+	d, i := c.diffs, c.change0+k
+	if d == nil || !d.has(i) || (s.recordOpts != nil && !s.recordOpts(d)) {
+		return verdict{kind: vBlobs}
+	}
+	if !d.mayHold(i, s.plan) {
+		return verdict{kind: vSkipped}
+	}
+	rec, ok, err := fr.record(d, i)
+	if err != nil || !ok {
+		return verdict{kind: vBlobs} // a damaged frame: the blobs say the same
+	}
+	if rec.binary && (!s.opts.Grep || s.opts.Text) {
+		return verdict{kind: vBlobs} // -S counts in binary blobs, -G --text reads them: no lines here
+	}
+	v := verdict{kind: vRecord}
+	if s.opts.Grep {
+		if v.binary = rec.binary; !v.binary {
+			v.removed, v.added = rec.lines(s.m, false), rec.lines(s.m, true)
+		}
+		return v
+	}
+	// The counts first: the lines are shown only where they differ.
+	if v.delta = rec.count(s.m, true) - rec.count(s.m, false); v.delta != 0 {
+		v.removed, v.added = rec.lines(s.m, false), rec.lines(s.m, true)
+	}
+	return v
+}
+
+// settle decides one change from its verdict, oldest change first: -S
+// chains each blob's count from the old blob's (a blob's count is its old
+// blob's plus the change's delta), reading blobs only where the chain is
+// broken or no record applies.
+func (s *searcher) settle(ctx context.Context, ch gitindex.FileChange, v verdict) (*FileMatch, error) {
+	switch v.kind {
+	case vNone:
+		return nil, nil
+	case vBlobs:
+		s.stats.Pairs++
+		if (ch.From.IsZero() || !s.cand(ch.From)) && (ch.To.IsZero() || !s.cand(ch.To)) {
+			s.stats.Skipped++
+			return nil, nil
+		}
+		return s.change(ctx, ch) // which keeps the counts it measures
+	case vSkipped:
+		// Neither count nor line changed: the new blob's count is the
+		// old one's.
+		s.stats.Pairs++
+		s.stats.Skipped++
+		if n, ok := s.mappedCount(ch.From); ok && !s.opts.Grep {
+			s.setCount(ch.To, n)
+		}
+		return nil, nil
+	}
+	s.stats.Pairs++
+	s.stats.Records++
+	fm := &FileMatch{Path: ch.Path}
+	if !ch.From.IsZero() {
+		fm.Old = ch.From.String()
+	}
+	if !ch.To.IsZero() {
+		fm.New = ch.To.String()
+	}
+	if s.opts.Grep {
+		// git log -G passes binary files over.
+		if v.binary || len(v.added) == 0 && len(v.removed) == 0 {
+			return nil, nil
+		}
+		fm.Removed, fm.Added = v.removed, v.added
+		return fm, nil
+	}
+	if v.delta == 0 {
+		// Unchanged; the new blob's count is the old one's, if known.
+		if n, known := s.mappedCount(ch.From); known {
+			s.setCount(ch.To, n)
+		}
+		return nil, nil
+	}
+	old, err := s.countOf(ch.From, ch.FromMode)
+	if err != nil {
+		return nil, err
+	}
+	fm.OldCount, fm.NewCount = old, old+v.delta
+	s.setCount(ch.To, fm.NewCount)
+	fm.Removed, fm.Added = v.removed, v.added
+	return fm, nil
 }
 
 // indexlessReads is how many changes a search from records may decide
@@ -155,60 +284,6 @@ func (s *searcher) blobChanges(history []Commit) int {
 		}
 	}
 	return n
-}
-
-// recordChange decides one change of c (its k-th) from its record, or
-// from its blobs when it has none that applies.
-func (s *searcher) recordChange(ctx context.Context, c *Commit, k int, ch gitindex.FileChange) (*FileMatch, error) {
-	rec, ok, err := c.diffs.record(c.change0 + k)
-	if err != nil {
-		ok = false // a damaged frame: the blobs say the same
-	}
-	if ok && rec.binary && (!s.opts.Grep || s.opts.Text) {
-		ok = false // -S counts in binary blobs, -G --text reads them: no lines here
-	}
-	if !ok {
-		if (ch.From.IsZero() || !s.cand(ch.From)) && (ch.To.IsZero() || !s.cand(ch.To)) {
-			s.stats.Skipped++
-			return nil, nil
-		}
-		return s.change(ctx, ch) // which keeps the counts it measures
-	}
-	s.stats.Records++
-	fm := &FileMatch{Path: ch.Path}
-	if !ch.From.IsZero() {
-		fm.Old = ch.From.String()
-	}
-	if !ch.To.IsZero() {
-		fm.New = ch.To.String()
-	}
-	if s.opts.Grep {
-		if rec.binary {
-			return nil, nil // git log -G passes binary files over
-		}
-		fm.Removed, fm.Added = rec.lines(s.m, false), rec.lines(s.m, true)
-		if len(fm.Added) == 0 && len(fm.Removed) == 0 {
-			return nil, nil
-		}
-		return fm, nil
-	}
-	// The counts first: the lines are shown only where they differ.
-	delta := rec.count(s.m, true) - rec.count(s.m, false)
-	if delta == 0 {
-		// Unchanged; the new blob's count is the old one's, if known.
-		if n, known := s.mappedCount(ch.From); known {
-			s.setCount(ch.To, n)
-		}
-		return nil, nil
-	}
-	old, err := s.countOf(ch.From, ch.FromMode)
-	if err != nil {
-		return nil, err
-	}
-	fm.OldCount, fm.NewCount = old, old+delta
-	s.setCount(ch.To, fm.NewCount)
-	fm.Removed, fm.Added = rec.lines(s.m, false), rec.lines(s.m, true)
-	return fm, nil
 }
 
 // mappedCount returns a blob's count when the search knows it without
