@@ -89,13 +89,13 @@ func TestQuick(t *testing.T) {
 	if sc.Rows < ix.Chunks/2 || sc.Dim <= 0 || sc.Bytes != int64(sc.Rows*sc.Dim) || sc.ScanGBs <= 0 || sc.MemGBs <= 0 || sc.Ratio <= 0 {
 		t.Errorf("scan = %+v", sc)
 	}
-	if e := s.Exact; e == nil || e.Selective.N == 0 || e.SelectiveGit.P50ms <= 0 || e.Broad.N == 0 || e.GramsBytes <= 0 {
+	if e := s.Exact; e == nil || e.Selective.N == 0 || e.SelectiveGit.P50ms <= 0 || e.Broad.N == 0 || e.Worktree.N == 0 || e.GramsBytes <= 0 || e.TextBytes <= 0 {
 		t.Errorf("exact comparison = %+v", e)
 	} else if !e.SameAnswers {
 		t.Errorf("grep and git grep disagree: %v", e.Disagreements)
 	}
-	if len(rep.Targets) != 10 {
-		t.Errorf("%d targets, want 10", len(rep.Targets))
+	if len(rep.Targets) != 11 {
+		t.Errorf("%d targets, want 11", len(rep.Targets))
 	}
 	for _, tg := range rep.Targets {
 		if tg.Name == "" || tg.Value == "" || tg.Limit == "" {

@@ -174,11 +174,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		p("bcindex --mode text, same KWs, cold\t%.1f / %.1f = %.2f× git grep", s.GrepText.P50ms, s.GrepText.P95ms, s.GrepRatio)
 		p("hybrid warm p50 ÷ git grep p50\t%.3f×", s.HybridGrep)
 		if e := s.Exact; e != nil {
-			p("exact: git grep -c -I, selective\t%.1f / %.1f (n=%d)", e.SelectiveGit.P50ms, e.SelectiveGit.P95ms, e.SelectiveGit.N)
-			p("exact: git-bcindex grep -c, selective\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Selective.P50ms, e.Selective.P95ms, e.Selective.P50ms/e.SelectiveGit.P50ms, e.SelectiveCPU)
-			p("exact: git grep -c -I, broad\t%.1f / %.1f (n=%d)", e.BroadGit.P50ms, e.BroadGit.P95ms, e.BroadGit.N)
-			p("exact: git-bcindex grep -c, broad\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Broad.P50ms, e.Broad.P95ms, e.Broad.P50ms/e.BroadGit.P50ms, e.BroadCPU)
-			p("exact: trigram files\t%s; same answers as git grep: %v %s", mb(e.GramsBytes), e.SameAnswers, strings.Join(e.Disagreements, "; "))
+			p("exact: git grep -n REV, selective\t%.1f / %.1f (n=%d)", e.SelectiveGit.P50ms, e.SelectiveGit.P95ms, e.SelectiveGit.N)
+			p("exact: git-bcindex grep -n REV, selective\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Selective.P50ms, e.Selective.P95ms, e.Selective.P50ms/e.SelectiveGit.P50ms, e.SelectiveCPU)
+			p("exact: git grep -n REV, broad\t%.1f / %.1f (n=%d)", e.BroadGit.P50ms, e.BroadGit.P95ms, e.BroadGit.N)
+			p("exact: git-bcindex grep -n REV, broad\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Broad.P50ms, e.Broad.P95ms, e.Broad.P50ms/e.BroadGit.P50ms, e.BroadCPU)
+			p("exact: git grep -n, broad, working tree\t%.1f / %.1f (n=%d)", e.WorktreeGit.P50ms, e.WorktreeGit.P95ms, e.WorktreeGit.N)
+			p("exact: git-bcindex grep -n, broad, working tree\t%.1f / %.1f = %.2f× git grep (CPU %.2f×)", e.Worktree.P50ms, e.Worktree.P95ms, e.Worktree.P50ms/e.WorktreeGit.P50ms, e.WorktreeCPU)
+			p("exact: trigram files, texts\t%s, %s; same output as git grep: %v %s", mb(e.GramsBytes), mb(e.TextBytes), e.SameAnswers, strings.Join(e.Disagreements, "; "))
 		}
 		sc := s.Scan
 		p("vector scan\t%d rows × %d dims = %s in %d segments: %.2f ms, %.2f GB/s", sc.Rows, sc.Dim, mb(sc.Bytes), sc.Segments, sc.ScanMs, sc.ScanGBs)

@@ -107,7 +107,7 @@ func compileOne(p string, o Options) (*pattern, error) {
 // folding only (git grep refuses it under a UTF-8 locale).
 func compileFixed(p string, o Options) (*pattern, error) {
 	if !o.IgnoreCase {
-		return &pattern{finder: literal(p), query: literalQuery(p)}, nil
+		return &pattern{finder: newLiteral(p), query: literalQuery(p)}, nil
 	}
 	if !utf8.ValidString(p) {
 		return &pattern{finder: newFoldLiteral(p), query: literalQuery(p)}, nil
@@ -133,14 +133,20 @@ func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) 
 	// regexp engine (see BenchmarkLines). Otherwise a literal that every
 	// match holds picks the lines worth running the regexp on.
 	lit, folded := requiredLiteral(re)
+	if w, ok := boundedLiteral(re); ok {
+		// \bword\b: the literal's occurrences, their edges checked, as
+		// fast as the literal alone.
+		p.finder = w
+		return p, nil
+	}
 	switch {
 	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || folded && !isASCII(lit):
 	case re.Op == syntax.OpLiteral && !folded:
-		p.finder = literal(lit)
+		p.finder = newLiteral(lit)
 	case re.Op == syntax.OpLiteral:
 		p.finder, p.unicode = newFoldLiteral(lit), r
 	case !folded:
-		r.required = literal(lit)
+		r.required = newLiteral(lit)
 	default:
 		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
 		r.required = newFoldLiteral(lit)

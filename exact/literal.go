@@ -2,21 +2,57 @@ package exact
 
 import (
 	"bytes"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
 )
 
-// literal finds a fixed string byte for byte.
-type literal string
-
-func (l literal) first(lines []byte) int {
-	return bytes.Index(lines, []byte(l))
+// literal finds a fixed string byte for byte: it looks for the string's
+// rarest byte (byteRank) with bytes.IndexByte and compares the rest
+// around each hit, which in code is several times faster than
+// bytes.Index, whose first byte is often a common letter (BenchmarkLines).
+type literal struct {
+	s    string
+	rare int // offset in s of the byte searched for
 }
 
+func newLiteral(s string) literal {
+	l := literal{s: s}
+	for i := range len(s) {
+		if byteRank[s[i]] < byteRank[s[l.rare]] {
+			l.rare = i
+		}
+	}
+	return l
+}
+
+func (l literal) first(lines []byte) int { return l.index(lines) }
+
 func (l literal) find(subject []byte, _ bool) (int, int) {
-	i := bytes.Index(subject, []byte(l))
+	i := l.index(subject)
 	if i < 0 {
 		return -1, -1
 	}
-	return i, i + len(l)
+	return i, i + len(l.s)
+}
+
+func (l literal) index(b []byte) int {
+	if len(l.s) < 2 {
+		return bytes.Index(b, []byte(l.s))
+	}
+	c := l.s[l.rare]
+	for from := l.rare; from < len(b); {
+		i := bytes.IndexByte(b[from:], c)
+		if i < 0 {
+			return -1
+		}
+		at := from + i
+		if start := at - l.rare; start+len(l.s) <= len(b) && string(b[start:start+len(l.s)]) == l.s {
+			return start
+		}
+		from = at + 1
+	}
+	return -1
 }
 
 // foldLiteral finds a string with ASCII case folding: it looks for the
@@ -121,3 +157,67 @@ var byteRank = func() [256]int {
 	}
 	return r
 }()
+
+// wordLiteral finds a literal with a word boundary (\b) before it, after
+// it, or both: each occurrence is found with bytes.Index and its edges are
+// checked as RE2 checks \b (ASCII word bytes; the subject's ends count as
+// non-word).
+type wordLiteral struct {
+	lit           literal
+	before, after bool
+}
+
+// boundedLiteral recognises \bLITERAL\b (either \b may be missing) with a
+// literal that is not case-folded.
+func boundedLiteral(re *syntax.Regexp) (wordLiteral, bool) {
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 || len(re.Sub) > 3 {
+		return wordLiteral{}, false
+	}
+	w := wordLiteral{}
+	subs := re.Sub
+	if subs[0].Op == syntax.OpWordBoundary {
+		w.before, subs = true, subs[1:]
+	}
+	if len(subs) > 0 && subs[len(subs)-1].Op == syntax.OpWordBoundary {
+		w.after, subs = true, subs[:len(subs)-1]
+	}
+	if len(subs) != 1 || subs[0].Op != syntax.OpLiteral || subs[0].Flags&syntax.FoldCase != 0 || !w.before && !w.after {
+		return wordLiteral{}, false
+	}
+	lit := string(subs[0].Rune)
+	if lit == "" || strings.ContainsRune(lit, utf8.RuneError) {
+		return wordLiteral{}, false
+	}
+	w.lit = newLiteral(lit)
+	return w, true
+}
+
+func (w wordLiteral) find(subject []byte, _ bool) (int, int) {
+	s := w.first(subject)
+	if s < 0 {
+		return -1, -1
+	}
+	return s, s + len(w.lit.s)
+}
+
+func (w wordLiteral) first(b []byte) int {
+	for from := 0; from <= len(b); {
+		i := w.lit.index(b[from:])
+		if i < 0 {
+			return -1
+		}
+		s := from + i
+		if (!w.before || boundary(b, s)) && (!w.after || boundary(b, s+len(w.lit.s))) {
+			return s
+		}
+		from = s + 1
+	}
+	return -1
+}
+
+// boundary reports whether \b holds at offset i of b.
+func boundary(b []byte, i int) bool {
+	left := i > 0 && isWord(b[i-1])
+	right := i < len(b) && isWord(b[i])
+	return left != right
+}

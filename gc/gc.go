@@ -19,8 +19,8 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// GCSummary reports what a garbage collection removed.
-type GCSummary struct {
+// Summary reports what a garbage collection removed.
+type Summary struct {
 	Refs                int           `json:"refs"`            // commits the live set was computed from
 	LiveBlobs           int           `json:"live_blobs"`      // blobs reachable from a ref
 	DeadBlobs           int           `json:"dead_blobs"`      // blobs dropped from segments
@@ -48,7 +48,7 @@ type GCSummary struct {
 // publishes with the manifest like an indexing run: a search sees the old
 // segments or the new ones, and an interrupted gc leaves duplicates that
 // the next one removes.
-func GC(ctx context.Context, idx *indexer.Indexer, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+func GC(ctx context.Context, idx *indexer.Indexer, lockWait time.Duration, opts GCOptions) (*Summary, error) {
 	return (&collector{ix: idx, repo: idx.Repo(), opts: idx.Options()}).gc(ctx, lockWait, opts)
 }
 
@@ -59,11 +59,11 @@ type collector struct {
 	opts indexer.Options
 }
 
-func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts GCOptions) (*GCSummary, error) {
+func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts GCOptions) (*Summary, error) {
 	keep := opts.KeepListings
 	start := time.Now()
 	dir := ix.repo.IndexDir
-	sum := &GCSummary{BytesBefore: indexer.DirSize(dir)}
+	sum := &Summary{BytesBefore: indexer.DirSize(dir)}
 	lock, err := store.AcquireLock(ctx, dir, lockWait)
 	if err != nil {
 		return nil, err
@@ -224,7 +224,7 @@ func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
 // compact merges the segments into one holding only live blobs, when any
 // blob is dead or the segments are many. Postings and vectors are copied,
 // not recomputed; only the configured model's vectors are kept.
-func (ix *collector) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+func (ix *collector) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
 	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return err
@@ -263,7 +263,7 @@ func contains(ids []string, id string) bool {
 
 // sweepStore deletes blob records of dead blobs and the vectors of
 // segments that are no longer live (what a killed run or a repair left).
-func (ix *collector) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *GCSummary) error {
+func (ix *collector) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *Summary) error {
 	m, err := store.ReadManifest(ix.repo.IndexDir)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ import (
 // It runs before compact, on the segments as they are: a gc killed after
 // it has deleted only summaries whose blobs were about to go, and a gc
 // killed before it finds the same dead blobs next time.
-func (ix *collector) sweepSummaries(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *GCSummary) error {
+func (ix *collector) sweepSummaries(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
 	have, err := st.SummaryHashesAll()
 	if err != nil || len(have) == 0 {
 		return err

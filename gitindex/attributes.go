@@ -3,6 +3,7 @@ package gitindex
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
@@ -25,9 +26,12 @@ type Attributes struct {
 	m gitattributes.Matcher
 }
 
-// WorktreeAttributes reads the attribute files git grep consults. With
+// WorktreeAttributes reads the attribute files git grep consults: those of
+// the working tree at files (the paths of .gitattributes files the caller
+// found in what it searches, from the top, read from the working tree or
+// else staged), $GIT_DIR/info/attributes and core.attributesFile. With
 // none, it returns nil, whose lookups say nothing.
-func (r *Repo) WorktreeAttributes() (*Attributes, error) {
+func (r *Repo) WorktreeAttributes(files []string) (*Attributes, error) {
 	var stack []gitattributes.MatchAttribute
 	read := func(b []byte, domain []string) {
 		attrs, err := gitattributes.ReadAttributes(strings.NewReader(string(b)), domain, len(domain) == 0)
@@ -42,26 +46,35 @@ func (r *Repo) WorktreeAttributes() (*Attributes, error) {
 			}
 		}
 	}
-	if r.WorkTree != "" {
-		idx, err := r.ReadGitIndex()
-		if err != nil {
-			return nil, err
-		}
-		// The index is in path order, so a directory's file comes before
-		// its subdirectories': lower precedence first, as the matcher
-		// wants.
-		for _, e := range idx.Entries {
-			if e.Path != ".gitattributes" && !strings.HasSuffix(e.Path, "/.gitattributes") || e.Stage != 0 {
-				continue
-			}
-			b, err := os.ReadFile(r.worktreePath(e.Path))
+	if r.WorkTree != "" && len(files) > 0 {
+		var staged map[string]IndexEntry // read when a file is not in the working tree
+		// In path order a directory's file comes before its
+		// subdirectories': lower precedence first, as the matcher wants.
+		files = slices.Clone(files)
+		slices.Sort(files)
+		for _, p := range slices.Compact(files) {
+			b, err := os.ReadFile(r.worktreePath(p))
 			if err != nil {
+				if staged == nil {
+					staged = map[string]IndexEntry{}
+					if idx, err := r.ReadGitIndex(); err == nil {
+						for _, e := range idx.Entries {
+							if e.Stage == 0 && IsAttributesFile(e.Path) {
+								staged[e.Path] = e
+							}
+						}
+					}
+				}
+				e, ok := staged[p]
+				if !ok {
+					continue
+				}
 				if b, err = r.ReadBlob(e.Blob); err != nil {
 					continue
 				}
 			}
 			var domain []string
-			if dir := filepath.ToSlash(filepath.Dir(e.Path)); dir != "." {
+			if dir := filepath.ToSlash(filepath.Dir(p)); dir != "." {
 				domain = strings.Split(dir, "/")
 			}
 			read(b, domain)
@@ -70,10 +83,27 @@ func (r *Repo) WorktreeAttributes() (*Attributes, error) {
 	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "info", "attributes")); err == nil {
 		read(b, nil)
 	}
-	if len(stack) == 0 {
+	// Only lines that can set diff or binary (or a macro that may) are
+	// worth matching each path against.
+	macros := map[string]bool{}
+	for _, m := range stack {
+		if m.Pattern == nil {
+			macros[m.Name] = true
+		}
+	}
+	var keep []gitattributes.MatchAttribute
+	for _, m := range stack {
+		for _, a := range m.Attributes {
+			if n := a.Name(); n == "diff" || n == "binary" || macros[n] {
+				keep = append(keep, m)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
 		return nil, nil
 	}
-	return &Attributes{m: gitattributes.NewMatcher(stack)}, nil
+	return &Attributes{m: gitattributes.NewMatcher(keep)}, nil
 }
 
 // Diff returns what the diff attribute (and the binary macro, which
@@ -97,4 +127,9 @@ func (a *Attributes) Diff(path string) DiffDriver {
 		return DiffDriver{Binary: 1}
 	}
 	return DiffDriver{Binary: -1}
+}
+
+// IsAttributesFile reports whether path names a .gitattributes file.
+func IsAttributesFile(path string) bool {
+	return path == ".gitattributes" || strings.HasSuffix(path, "/.gitattributes")
 }

@@ -36,6 +36,7 @@ func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
 	}
 	trust := !cached && !r.checkoutConverts(idx)
 	var out []WorkFile
+	var check [][2]int // files whose status is compared with the index's: (out, entry)
 	for i := 0; i < len(idx.Entries); i++ {
 		e := &idx.Entries[i]
 		if !cached && e.SkipWorktree || !e.Regular() {
@@ -47,17 +48,26 @@ func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
 			}
 			continue
 		}
-		f := WorkFile{Path: e.Path}
 		if trust && e.Stage == 0 && !e.IntentToAdd {
-			if fi, err := os.Lstat(r.worktreePath(e.Path)); err == nil && idx.Unchanged(e, fi) {
-				f.Blob = e.Blob
-			}
+			check = append(check, [2]int{len(out), i})
+			out = append(out, WorkFile{Path: e.Path, Blob: e.Blob})
+		} else {
+			out = append(out, WorkFile{Path: e.Path})
 		}
-		out = append(out, f)
 		for e.Stage != 0 && i+1 < len(idx.Entries) && idx.Entries[i+1].Path == e.Path {
 			i++
 		}
 	}
+	paths := make([]string, len(check))
+	for k, c := range check {
+		paths[k] = out[c[0]].Path
+	}
+	statFiles(r.WorkTree, paths, func(k int, st fileStat, ok bool) {
+		f, e := &out[check[k][0]], &idx.Entries[check[k][1]]
+		if !ok || !idx.unchanged(e, st) {
+			f.Blob = plumbing.ZeroHash
+		}
+	})
 	return out, nil
 }
 

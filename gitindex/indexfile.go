@@ -52,14 +52,22 @@ func (r *Repo) ReadGitIndex() (*GitIndex, error) {
 	if f := os.Getenv("GIT_INDEX_FILE"); f != "" {
 		p = f
 	}
-	data, err := os.ReadFile(p)
+	fi, err := os.Stat(p)
 	if os.IsNotExist(err) {
 		return &GitIndex{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read git's index: %w", err)
 	}
-	fi, err := os.Stat(p)
+	// The last one read is kept while the file stays the same: a command
+	// reads it for the files and again for their attributes.
+	key := fmt.Sprintf("%s %d %d", p, fi.Size(), fi.ModTime().UnixNano())
+	r.idxMu.Lock()
+	defer r.idxMu.Unlock()
+	if r.idxKey == key {
+		return r.idx, nil
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("read git's index: %w", err)
 	}
@@ -71,6 +79,7 @@ func (r *Repo) ReadGitIndex() (*GitIndex, error) {
 		return nil, fmt.Errorf("read git's index %s: %w", p, err)
 	}
 	idx.mtime = [2]int64{fi.ModTime().Unix(), int64(fi.ModTime().Nanosecond())}
+	r.idxKey, r.idx = key, idx
 	return idx, nil
 }
 
@@ -179,16 +188,12 @@ func (r *Repo) lsFilesIndex() (*GitIndex, error) {
 	return idx, nil
 }
 
-// Unchanged reports whether the working tree's file of e is, by git's
+// unchanged reports whether the working tree's file of e is, by git's
 // own test, the blob staged: the file status recorded when it was staged
-// still holds and the entry is not racily clean (changed within the
-// index file's own timestamp). fi is the file's Lstat.
-func (g *GitIndex) Unchanged(e *IndexEntry, fi os.FileInfo) bool {
-	if e.size == ^uint32(0) || !fi.Mode().IsRegular() || uint32(fi.Size()) != e.size {
-		return false
-	}
-	st, ok := statOf(fi)
-	if !ok {
+// still holds and the entry is not racily clean (changed within the index
+// file's own timestamp).
+func (g *GitIndex) unchanged(e *IndexEntry, st fileStat) bool {
+	if e.size == ^uint32(0) || !st.regular || uint32(st.size) != e.size {
 		return false
 	}
 	// git built without nanosecond stamps records 0 for them.
@@ -205,4 +210,37 @@ func (g *GitIndex) Unchanged(e *IndexEntry, fi os.FileInfo) bool {
 		return false
 	}
 	return true
+}
+
+// AttributesFiles lists the .gitattributes files git's index holds, from
+// the top: those git reads attributes from, whatever revision it greps.
+// An index that does not hold the name at all is not parsed.
+func (r *Repo) AttributesFiles() ([]string, error) {
+	p := filepath.Join(r.GitDir, "index")
+	if f := os.Getenv("GIT_INDEX_FILE"); f != "" {
+		p = f
+	}
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read git's index: %w", err)
+	}
+	// Version 4 compresses paths against the previous one's, which can
+	// split the name; the others hold every path whole.
+	if len(data) >= 8 && binary.BigEndian.Uint32(data[4:]) != 4 && !bytes.Contains(data, []byte(".gitattributes")) {
+		return nil, nil
+	}
+	idx, err := r.ReadGitIndex()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range idx.Entries {
+		if e.Stage == 0 && IsAttributesFile(e.Path) {
+			out = append(out, e.Path)
+		}
+	}
+	return out, nil
 }

@@ -43,6 +43,11 @@ type Repo struct {
 	workDir string // where it was opened from, to open it again
 	loose   *looseObjects
 	packs   *packSet
+	// idx is git's index as last read (ReadGitIndex), idxKey the file's
+	// name, size and time then.
+	idxMu  sync.Mutex
+	idx    *GitIndex
+	idxKey string
 	// gitMu serialises what falls back to go-git in ReadBlobUpTo, whose
 	// object access is not safe for concurrent use; the direct loose and
 	// pack readers are.

@@ -88,14 +88,29 @@ func mayNameObject(rev string) bool {
 	return len(rev) >= 4 && isHex(rev) || describeName.MatchString(rev)
 }
 
+// objectType reads the type of h, with the repository's own readers when
+// they can (go-git's first lookup in a pack reads its whole index).
+func (r *Repo) objectType(h plumbing.Hash) (plumbing.ObjectType, error) {
+	for _, t := range []plumbing.ObjectType{plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject} {
+		if _, _, ok, _ := r.object(h, t, 0); ok {
+			return t, nil
+		}
+	}
+	o, err := r.Git.Storer.EncodedObject(plumbing.AnyObject, h)
+	if err != nil {
+		return plumbing.InvalidObject, err
+	}
+	return o.Type(), nil
+}
+
 // objectAt reads the type of h, peeling annotated tags.
 func (r *Repo) objectAt(rev string, h plumbing.Hash) (Object, bool, error) {
 	for i := 0; i < 16; i++ {
-		o, err := r.Git.Storer.EncodedObject(plumbing.AnyObject, h)
+		typ, err := r.objectType(h)
 		if err != nil {
 			return Object{}, false, fmt.Errorf("resolve %q: %w", rev, err)
 		}
-		switch o.Type() {
+		switch typ {
 		case plumbing.CommitObject:
 			c, err := r.commitAt(rev, h)
 			if err != nil {

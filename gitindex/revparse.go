@@ -46,7 +46,7 @@ func (r *Repo) Resolve(rev string) (Commit, error) {
 
 // commitAt reads commit h, named rev.
 func (r *Repo) commitAt(rev string, h plumbing.Hash) (Commit, error) {
-	c, err := r.CommitObject(h)
+	c, err := r.commitObject(h)
 	if err != nil {
 		return Commit{}, fmt.Errorf("resolve %q: %w", rev, err)
 	}
@@ -159,6 +159,11 @@ func (r *Repo) parent(h plumbing.Hash, first bool, n int) (plumbing.Hash, bool) 
 }
 
 func (r *Repo) isCommit(h plumbing.Hash) bool {
+	// The repository's own readers first: go-git's first lookup in a pack
+	// reads its whole index.
+	if _, _, ok, _ := r.object(h, plumbing.CommitObject, -1); ok {
+		return true
+	}
 	obj, err := r.Git.Storer.EncodedObject(plumbing.AnyObject, h)
 	return err == nil && obj.Type() == plumbing.CommitObject
 }

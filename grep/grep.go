@@ -85,7 +85,7 @@ type GrepFile struct {
 	Path    string
 	Blob    plumbing.Hash
 	Refs    []GrepRef
-	Content []byte
+	Content []byte // valid until yield returns: its memory is reused
 	Lines   []exact.Line
 	// Source is the file's source (an index of GrepOptions.Sources); Disk
 	// the file it was read from, when it was not a blob.
@@ -111,6 +111,7 @@ type GrepStats struct {
 	Blobs      int // distinct blobs among them
 	Candidates int // blobs the trigram index could not rule out, read and verified
 	Unindexed  int // blobs the index does not cover (vendored, too large, pending), read and verified
+	FromIndex  int // blobs read from the segments' texts, not from git
 	Matched    int // files yielded
 	Damaged    []string
 }
@@ -166,7 +167,7 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 			todo = append(todo, f)
 		}
 	}
-	err := verify(ctx, repo, todo, &opts, func(f *GrepFile) error {
+	err := verify(ctx, repo, rd.Snap, todo, &opts, &st.FromIndex, func(f *GrepFile) error {
 		st.Matched++
 		return yield(f)
 	})

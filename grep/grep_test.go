@@ -17,6 +17,7 @@ import (
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/reserved"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // grepCorpus is real code from the module cache (in go.sum), not one of
@@ -149,7 +150,7 @@ func TestGrepSameAsGitGrep(t *testing.T) {
 		`return nil, (err|nil)$`, `(?:Reader|Writer)\s*interface`, `\d{4,}`, `.`, `^$`, `TODO|FIXME|XXX`, `main\(\) \{\r$`} {
 		pats = append(pats, pat{re, false})
 	}
-	literalCands, literalBlobs := 0, 0
+	literalCands, literalBlobs, candidates, fromIndex := 0, 0, 0, 0
 	for _, p := range pats {
 		for _, o := range []exact.Options{{}, {IgnoreCase: true}, {Word: true}} {
 			o.Fixed = p.fixed
@@ -178,12 +179,19 @@ func TestGrepSameAsGitGrep(t *testing.T) {
 				literalCands += st.Candidates
 				literalBlobs += st.Blobs
 			}
+			candidates, fromIndex = candidates+st.Candidates, fromIndex+st.FromIndex
 		}
 	}
 	if literalCands*5 > literalBlobs {
 		t.Errorf("literals of 8 bytes or more verified %d of %d blobs: the trigram index should rule out most", literalCands, literalBlobs)
 	}
 	t.Logf("literals of 8+ bytes: verified %d of %d blobs", literalCands, literalBlobs)
+	// The candidates' bytes come from the segments' texts, not from git's
+	// packs (the vendored copy, which the indexer reads for its trigrams
+	// only, too).
+	if fromIndex < candidates {
+		t.Errorf("%d candidates, %d read from the segments' texts", candidates, fromIndex)
+	}
 }
 
 // TestGrepManyRevisions checks that a file is reported once, naming every
@@ -220,9 +228,16 @@ func TestGrepManyRevisions(t *testing.T) {
 }
 
 // TestGrepDamagedTrigramsServeNothingWrong flips a byte in a segment's
-// trigram file: the segment is left out (its blobs are read from git, so
-// the answer stays complete) and the next indexing run rebuilds it.
+// trigram file, then in its texts: the segment is left out (its blobs are
+// read from git, so the answer stays complete) and the next indexing run
+// rebuilds it.
 func TestGrepDamagedTrigramsServeNothingWrong(t *testing.T) {
+	for _, name := range []string{segment.GramsFile, segment.ContentFile} {
+		t.Run(name, func(t *testing.T) { damagedSegmentFile(t, name) })
+	}
+}
+
+func damagedSegmentFile(t *testing.T, name string) {
 	r := gittest.New(t)
 	r.Commit("one", map[string]string{"a.go": "package a\nfunc Needle() {}\n", "b.go": "package b\n"})
 	repo := openRepo(t, r.Dir)
@@ -233,9 +248,9 @@ func TestGrepDamagedTrigramsServeNothingWrong(t *testing.T) {
 	if got, _ := grepLines(t, repo, GrepOptions{Matcher: m}); !slices.Equal(got, []string{"a.go:2"}) {
 		t.Fatalf("got %v", got)
 	}
-	files, _ := filepath.Glob(filepath.Join(repo.IndexDir, "segments", "*", "grams.bin"))
+	files, _ := filepath.Glob(filepath.Join(repo.IndexDir, "segments", "*", name))
 	if len(files) != 1 {
-		t.Fatalf("trigram files: %v", files)
+		t.Fatalf("%s files: %v", name, files)
 	}
 	b, err := os.ReadFile(files[0])
 	if err != nil {
@@ -253,7 +268,7 @@ func TestGrepDamagedTrigramsServeNothingWrong(t *testing.T) {
 		t.Fatalf("damaged: got %v, damaged %v", got, st.Damaged)
 	}
 	got, st = grepLines(t, repo, GrepOptions{Matcher: m})
-	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) != 0 || st.Unindexed != 0 {
+	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) != 0 || st.Unindexed != 0 || st.FromIndex != st.Candidates {
 		t.Fatalf("after reindexing: got %v, stats %+v", got, st)
 	}
 }

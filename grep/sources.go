@@ -128,7 +128,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 			return nil, err
 		}
 	}
-	err := verify(ctx, repo, todo, opts, func(f *GrepFile) error {
+	err := verify(ctx, repo, snap, todo, opts, &st.FromIndex, func(f *GrepFile) error {
 		st.Matched++
 		return yield(f)
 	})

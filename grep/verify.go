@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // grepJob is one distinct blob (or file of the working tree) to verify.
@@ -24,10 +27,15 @@ type grepJob struct {
 	lines   []exact.Line
 	binary  bool
 	skip    bool // not a file to search (gone, not regular, binary with -I)
+	pooled  bool // content is textPool's
 	left    int  // files still to emit that hold it
 	emitted bool
 	done    chan struct{}
 }
+
+// textPool recycles the memory of texts read from the segments: a broad
+// search reads every file's.
+var textPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // inFlight bounds the blobs read but not yet emitted, and so the memory a
 // search holds.
@@ -43,7 +51,9 @@ type jobKey struct {
 // verify reads and matches each distinct blob of files once, on every
 // core (inflating the blobs is most of the work), and yields the files in
 // order.
-func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *GrepOptions, yield func(*GrepFile) error) error {
+func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*GrepFile, opts *GrepOptions, fromIndex *int, yield func(*GrepFile) error) error {
+	var texts atomic.Int64
+	defer func() { *fromIndex = int(texts.Load()) }()
 	jobs := map[jobKey]*grepJob{}
 	byFile := make([]*grepJob, len(files))
 	var order []*grepJob
@@ -87,8 +97,11 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		g.Go(func() error {
 			for j := range work {
-				if err := j.run(repo, opts); err != nil {
+				if err := j.run(repo, snap, opts); err != nil {
 					return err
+				}
+				if j.pooled {
+					texts.Add(1)
 				}
 				close(j.done)
 			}
@@ -125,6 +138,10 @@ func verify(ctx context.Context, repo *gitindex.Repo, files []*GrepFile, opts *G
 				<-slots
 			}
 			if j.left--; j.left == 0 {
+				if j.pooled {
+					b := j.content
+					textPool.Put(&b)
+				}
 				j.content, j.lines = nil, nil
 			}
 		}
@@ -142,9 +159,9 @@ func (j *grepJob) selected(opts *GrepOptions) bool {
 }
 
 // run reads the job's content, matches it and renders its files.
-func (j *grepJob) run(repo *gitindex.Repo, opts *GrepOptions) error {
+func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *GrepOptions) error {
 	if !j.known {
-		if err := j.read(repo); err != nil {
+		if err := j.read(repo, snap); err != nil {
 			return err
 		}
 		if !j.skip {
@@ -164,12 +181,19 @@ func (j *grepJob) run(repo *gitindex.Repo, opts *GrepOptions) error {
 	return nil
 }
 
-// read reads the blob, or the working tree's file: one that is gone or
-// not a regular file is passed over, as git grep does.
-func (j *grepJob) read(repo *gitindex.Repo) error {
+// read reads the blob (from the segments that keep its text, else from
+// git), or the working tree's file: one that is gone or not a regular file
+// is passed over, as git grep does.
+func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot) error {
 	if j.disk == "" {
-		content, err := repo.ReadBlob(j.sha)
-		j.content = content
+		buf := textPool.Get().(*[]byte)
+		content, ok, err := snap.Text(j.sha, (*buf)[:0])
+		if ok && err == nil {
+			j.content, j.pooled = content, true
+			return nil
+		}
+		textPool.Put(buf)
+		j.content, err = repo.ReadBlob(j.sha)
 		return err
 	}
 	fi, err := os.Lstat(j.disk)

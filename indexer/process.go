@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -41,7 +42,7 @@ type prevVersion struct {
 func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
 	skip := contentSkip(content, size, ix.opts.MaxFileSize)
-	r.grams, r.binary = grams(content, size)
+	r.grams, r.binary, r.text = grams(content, size)
 	if skip != gitindex.SkipNone {
 		r.rec.Skip = skip
 		return r, nil
@@ -134,18 +135,19 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	return r, nil
 }
 
-// grams returns a blob's trigrams for exact search. It covers generated,
-// minified and large files too, as git grep does; a binary file is never
-// matched (git grep -I: a NUL in the first 8000 bytes), and one over
-// MaxExactSize was not read, so grep reads it from git.
-func grams(content []byte, size int64) (grams []uint32, binary bool) {
+// grams returns what exact search keeps of a blob: its trigrams, whether
+// it is binary (git's rule: a NUL in the first 8000 bytes), and, for text,
+// its bytes as the segment stores them. It covers generated, minified and
+// large files too, as git grep does; a binary file's trigrams let a search
+// rule it out unread (git grep -I passes over it, git grep matches it
+// whole); one over MaxExactSize was not read, so grep reads it from git.
+func grams(content []byte, size int64) (grams []uint32, binary bool, text []byte) {
 	if int64(len(content)) != size {
-		return nil, false
+		return nil, false, nil
 	}
-	if bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0 {
-		return nil, true
-	}
-	return exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14))), false
+	binary = bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
+	grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
+	return grams, binary, segment.StoreText(content)
 }
 
 // exactOnly is the result for a blob that only exact search reads (its
@@ -157,7 +159,7 @@ func exactOnly(sha plumbing.Hash, pathSkip string, content []byte, size, max int
 	if skip := contentSkip(content, size, max); skip == gitindex.SkipBinary || skip == gitindex.SkipTooLarge {
 		r.rec.Skip = skip
 	}
-	r.grams, r.binary = grams(content, size)
+	r.grams, r.binary, r.text = grams(content, size)
 	return r
 }
 

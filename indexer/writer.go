@@ -80,7 +80,9 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		}
 	}
 	info := segment.BlobInfo{Size: int64(r.size), Skip: r.rec.Skip, SyntaxErrors: r.rec.SyntaxErrors, Fallback: r.rec.Fallback}
-	w.seg.Add(r.sha, info, rows, r.tokens, r.grams, r.binary)
+	if err := w.seg.Add(r.sha, info, rows, r.tokens, r.grams, r.binary, r.text); err != nil {
+		return err
+	}
 	w.pending++
 	w.left--
 	if r.exactOnly {

@@ -20,7 +20,7 @@
 // # File format (grams.bin, little endian)
 //
 //	header, 64 bytes:
-//	  0  magic "BCGRAM01"
+//	  0  magic "BCGRAM02" ("BCGRAM01": binary blobs without documents)
 //	  8  uint32 documents
 //	  12 uint32 blobs (of the segment's chunk table)
 //	  16 uint32 trigrams
@@ -30,9 +30,12 @@
 //	  36 24 bytes 0
 //	  60 uint32 CRC-32C of bytes 0..59
 //	docBlob: documents × uint32, each document's blob index
-//	blobDoc: blobs × uint32, each blob's document, or 0xfffffffe for a
-//	         binary blob (never matched, as git grep -I), or 0xffffffff
-//	         when the blob has no trigrams here (not read whole)
+//	blobDoc: blobs × uint32, each blob's document, with bit 31 set for a
+//	         binary blob (which git grep -I passes over and git grep
+//	         matches whole, and whose document holds its trigrams of text
+//	         bytes only: see TextTrigram), or 0xffffffff when the blob has no trigrams
+//	         here (not read whole); 0xfffffffe, a binary blob without
+//	         trigrams, only in files of the first version
 //	grams:   (trigrams+1) × 12 bytes, sorted by trigram: uint32 trigram
 //	         (b0<<16 | b1<<8 | b2), uint64 offset of its postings list;
 //	         the last entry is a sentinel (0xffffffff, postings bytes), so

@@ -47,24 +47,51 @@ func (e *evaluator) and(set *bitset.BitSet, q *exact.Query) (*bitset.BitSet, err
 	// lists are read rarest first, so that the set shrinks fastest.
 	type entry struct{ i, size int }
 	entries := make([]entry, 0, len(q.Trigrams))
+	// A trigram with a byte other than text's holds for every binary
+	// document too (see TextTrigram).
+	var withBinary []bool
 	for _, g := range q.Trigrams {
 		i := e.ix.find(g)
-		if i < 0 {
+		binary := !TextTrigram(g)
+		if i < 0 && !binary {
 			return bitset.New(uint(e.ix.docs)), nil
 		}
-		b, err := e.ix.listBytes(i)
-		if err != nil {
-			return nil, err
+		size := 0
+		if i >= 0 {
+			b, err := e.ix.listBytes(i)
+			if err != nil {
+				return nil, err
+			}
+			size = len(b)
 		}
-		entries = append(entries, entry{i, len(b)})
+		entries = append(entries, entry{i, size})
+		withBinary = append(withBinary, binary)
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return a.size - b.size })
-	for _, en := range entries {
-		var err error
-		if e.docs, err = e.ix.appendList(e.docs[:0], en.i); err != nil {
-			return nil, err
+	order := make([]int, len(entries))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return entries[a].size - entries[b].size })
+	for _, k := range order {
+		e.docs = e.docs[:0]
+		if en := entries[k]; en.i >= 0 {
+			var err error
+			if e.docs, err = e.ix.appendList(e.docs, en.i); err != nil {
+				return nil, err
+			}
 		}
-		set = intersect(set, e.docs, e.ix.docs)
+		docs := bitset.New(uint(e.ix.docs))
+		for _, d := range e.docs {
+			docs.Set(uint(d))
+		}
+		if withBinary[k] {
+			docs.InPlaceUnion(e.ix.binaryDocs())
+		}
+		if set == nil {
+			set = docs
+		} else {
+			set.InPlaceIntersection(docs)
+		}
 		if set.None() {
 			return set, nil
 		}
@@ -93,6 +120,9 @@ func (e *evaluator) and(set *bitset.BitSet, q *exact.Query) (*bitset.BitSet, err
 func (e *evaluator) or(q *exact.Query) (*bitset.BitSet, error) {
 	set := bitset.New(uint(e.ix.docs))
 	for _, g := range q.Trigrams {
+		if !TextTrigram(g) {
+			set.InPlaceUnion(e.ix.binaryDocs())
+		}
 		i := e.ix.find(g)
 		if i < 0 {
 			continue
@@ -118,13 +148,15 @@ func (e *evaluator) or(q *exact.Query) (*bitset.BitSet, error) {
 	return set, nil
 }
 
-// intersect returns set ∩ docs (set nil: docs).
-func intersect(set *bitset.BitSet, docs []uint32, n int) *bitset.BitSet {
-	out := bitset.New(uint(n))
-	for _, d := range docs {
-		if set == nil || set.Test(uint(d)) {
-			out.Set(uint(d))
-		}
-	}
-	return out
+// TextTrigram reports whether a (folded) trigram is made of text bytes:
+// printable ASCII, tab, line feed and carriage return. A binary blob's
+// document holds only those of its trigrams (random bytes would add
+// millions of rare trigrams to the file), so any other trigram of a query
+// is taken to be in every binary document.
+func TextTrigram(g uint32) bool {
+	return textByte(byte(g>>16)) && textByte(byte(g>>8)) && textByte(byte(g))
+}
+
+func textByte(b byte) bool {
+	return b >= 0x20 && b < 0x7f || b == '\t' || b == '\n' || b == '\r'
 }

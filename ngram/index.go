@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+
+	"github.com/bits-and-blooms/bitset"
 
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/internal/mmap"
@@ -16,6 +19,8 @@ var ErrCorrupt = errors.New("corrupt trigram index")
 // Index is an open trigram file of one segment. It is safe for concurrent
 // use.
 type Index struct {
+	binOnce  sync.Once
+	binDocs  *bitset.BitSet // the binary blobs' documents
 	path     string
 	data     []byte
 	unmap    func() error
@@ -54,7 +59,7 @@ func Parse(data []byte) (*Index, error) {
 		return nil, corrupt("%d bytes, shorter than the header", len(data))
 	}
 	h := data[:headerSize]
-	if string(h[:8]) != magic {
+	if string(h[:8]) != magic && string(h[:8]) != magicV1 {
 		return nil, corrupt("bad magic %q", h[:8])
 	}
 	if checksum.Sum(h[:60]) != binary.LittleEndian.Uint32(h[60:]) {
@@ -118,16 +123,36 @@ func (ix *Index) BlobDoc(b int) (int, bool) {
 		return 0, false
 	}
 	d := binary.LittleEndian.Uint32(ix.blobDoc[4*b:])
-	if d == NoDoc || int(d) >= ix.docs {
+	if d == NoDoc || d == BinaryDoc {
+		return 0, false
+	}
+	if d &^= binaryBit; int(d) >= ix.docs {
 		return 0, false
 	}
 	return int(d), true
 }
 
-// IsBinary reports whether the segment's blob b is binary: exact search
-// never matches it.
+// binaryDocs returns the set of the binary blobs' documents, read once.
+func (ix *Index) binaryDocs() *bitset.BitSet {
+	ix.binOnce.Do(func() {
+		ix.binDocs = bitset.New(uint(ix.docs))
+		for b := 0; b < ix.blobs; b++ {
+			if d, ok := ix.BlobDoc(b); ok && ix.IsBinary(b) {
+				ix.binDocs.Set(uint(d))
+			}
+		}
+	})
+	return ix.binDocs
+}
+
+// IsBinary reports whether the segment's blob b is binary, with trigrams
+// (BlobDoc finds its document) or without.
 func (ix *Index) IsBinary(b int) bool {
-	return b >= 0 && b < ix.blobs && binary.LittleEndian.Uint32(ix.blobDoc[4*b:]) == BinaryDoc
+	if b < 0 || b >= ix.blobs {
+		return false
+	}
+	d := binary.LittleEndian.Uint32(ix.blobDoc[4*b:])
+	return d == BinaryDoc || d != NoDoc && d&binaryBit != 0
 }
 
 func (ix *Index) gramAt(i int) (uint32, error) {

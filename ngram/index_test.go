@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/bcindex/bcindex/exact"
 )
 
 // grams is the plain definition of a document's trigram set, folded as
@@ -126,7 +128,7 @@ func TestWriteRead(t *testing.T) {
 	f := newFixture(texts...)
 	w := NewWriter()
 	for i, s := range texts {
-		w.Add(f.shas[i], grams(s))
+		w.Add(f.shas[i], grams(s), false)
 	}
 	ix := f.write(t, w)
 	f.check(t, ix, []int{0, 1, 2, 3, 4})
@@ -136,12 +138,12 @@ func TestAppendKeeps(t *testing.T) {
 	f := newFixture(texts...)
 	w := NewWriter()
 	for i, s := range texts {
-		w.Add(f.shas[i], grams(s))
+		w.Add(f.shas[i], grams(s), false)
 	}
 	src := f.write(t, w)
 	// Merge: one new document first, then src without texts[1].
 	m := NewWriter()
-	m.Add(f.shas[3], grams(texts[3]))
+	m.Add(f.shas[3], grams(texts[3]), false)
 	drop := f.shas[1]
 	err := m.Append(src, func(b int) [20]byte { return f.sorted[b] }, func(sha [20]byte) bool { return sha != drop && sha != f.shas[3] })
 	if err != nil {
@@ -155,7 +157,7 @@ func TestDamageIsFound(t *testing.T) {
 	f := newFixture(texts...)
 	w := NewWriter()
 	for i, s := range texts {
-		w.Add(f.shas[i], grams(s))
+		w.Add(f.shas[i], grams(s), false)
 	}
 	data, err := w.Encode(len(f.sorted), f.blobIndex)
 	if err != nil {
@@ -174,5 +176,68 @@ func TestDamageIsFound(t *testing.T) {
 	}
 	if _, err := Parse(data[:len(data)-1]); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("truncated: %v", err)
+	}
+}
+
+// TestBinaryDocuments: a binary blob's document holds its trigrams of text
+// bytes; a query trigram with another byte holds for every binary
+// document. A merge keeps the mark, and a blob marked binary without
+// trigrams (a file of the first version) stays a binary blob without a
+// document.
+func TestBinaryDocuments(t *testing.T) {
+	bin := "ELF\x00\x01\x02func ReadAll\xff\xfe"
+	all := append(append([]string{}, texts...), bin)
+	f := newFixture(all...)
+	w := NewWriter()
+	for i, s := range all {
+		w.Add(f.shas[i], grams(s), i == len(all)-1)
+	}
+	ix := f.write(t, w)
+	b, _ := f.blobIndex(f.shas[len(all)-1])
+	d, ok := ix.BlobDoc(b)
+	if !ok || !ix.IsBinary(b) {
+		t.Fatalf("binary blob: document %d %v, binary %v", d, ok, ix.IsBinary(b))
+	}
+	if text, _ := f.blobIndex(f.shas[0]); ix.IsBinary(text) {
+		t.Fatal("a text blob reads as binary")
+	}
+	for _, c := range []struct {
+		lit  string
+		want bool
+	}{
+		{"ReadAll", true},      // its text trigrams
+		{"ReadFull", false},    // not in it
+		{"\x01\x02f", true},    // bytes that are not text: any binary document may hold them
+		{"\xff\xfe\xfd", true}, // the same
+		{"unc Rea\x00", true},  // a trigram of text and one without: both hold
+		{"zzz\x00zzz", false},  // "zzz" rules it out whatever the rest
+	} {
+		q := exact.Query{Op: exact.And}
+		for i := 0; i+3 <= len(c.lit); i++ {
+			q.Trigrams = append(q.Trigrams, grams(c.lit[i:i+3])...)
+		}
+		set, err := ix.Candidates(&q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := set == nil || set.Test(uint(d)); got != c.want {
+			t.Errorf("%q: binary document a candidate: %v, want %v", c.lit, got, c.want)
+		}
+	}
+	// A merge keeps it binary.
+	m := NewWriter()
+	if err := m.Append(ix, func(b int) [20]byte { return f.sorted[b] }, nil); err != nil {
+		t.Fatal(err)
+	}
+	merged := f.write(t, m)
+	if _, ok := merged.BlobDoc(b); !ok || !merged.IsBinary(b) {
+		t.Fatal("the merge lost the binary document")
+	}
+	// A binary blob without trigrams.
+	old := NewWriter()
+	old.AddBinary(f.shas[len(all)-1])
+	oix := f.write(t, old)
+	if _, ok := oix.BlobDoc(b); ok || !oix.IsBinary(b) {
+		t.Fatal("a binary blob without trigrams has a document, or is not binary")
 	}
 }

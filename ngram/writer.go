@@ -9,20 +9,27 @@ import (
 )
 
 const (
-	magic      = "BCGRAM01"
+	magic      = "BCGRAM02"
+	magicV1    = "BCGRAM01" // binary blobs had no documents: still read
 	headerSize = 64
 	entrySize  = 12
 	// NoDoc marks a blob without trigrams in a segment's blob→document map.
 	NoDoc = 1<<32 - 1
-	// BinaryDoc marks a binary blob there: exact search never matches it.
+	// BinaryDoc marks a binary blob without trigrams there (files of the
+	// first version).
 	BinaryDoc = 1<<32 - 2
+	// binaryBit marks the document of a binary blob there: exact search
+	// matches it only where git grep matches binary files, and its
+	// trigrams rule it out as any other's.
+	binaryBit = 1 << 31
 )
 
 // Writer accumulates the trigram sets of one segment's blobs. Use NewWriter,
 // Add (or Append) per blob, then Encode.
 type Writer struct {
 	shas   [][20]byte
-	binary [][20]byte
+	binary [][20]byte // binary blobs without trigrams
+	isBin  []bool     // per document: a binary blob's
 	lists  []list
 	// ascii finds the list of a trigram of three ASCII bytes (index+1, 0
 	// for none) without hashing: nearly every trigram of source code is
@@ -77,17 +84,22 @@ func (l *list) add(doc int32) {
 }
 
 // Add adds a blob with its sorted, distinct trigrams (exact.Trigrams) as
-// the next document.
-func (w *Writer) Add(sha [20]byte, grams []uint32) {
+// the next document; binary marks a binary blob, which git grep -I passes
+// over and git grep matches whole, and of whose trigrams only those of
+// text bytes are kept (TextTrigram).
+func (w *Writer) Add(sha [20]byte, grams []uint32, binary bool) {
 	doc := int32(len(w.shas))
 	w.shas = append(w.shas, sha)
+	w.isBin = append(w.isBin, binary)
 	for _, g := range grams {
-		w.listFor(g).add(doc)
+		if !binary || TextTrigram(g) {
+			w.listFor(g).add(doc)
+		}
 	}
 }
 
-// AddBinary records a binary blob, which exact search passes over as git
-// grep -I does.
+// AddBinary records a binary blob whose trigrams are not known: exact
+// search reads it whenever it matches binary files.
 func (w *Writer) AddBinary(sha [20]byte) { w.binary = append(w.binary, sha) }
 
 // Append copies the documents of src whose blob keep accepts (nil keeps
@@ -95,7 +107,7 @@ func (w *Writer) AddBinary(sha [20]byte) { w.binary = append(w.binary, sha) }
 // the blob of a src document (by its blob index in src's segment).
 func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20]byte) bool) error {
 	for b := 0; b < src.blobs; b++ {
-		if src.IsBinary(b) {
+		if _, hasDoc := src.BlobDoc(b); src.IsBinary(b) && !hasDoc {
 			if sha := shaOf(b); keep == nil || keep(sha) {
 				w.binary = append(w.binary, sha)
 			}
@@ -114,6 +126,7 @@ func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20
 		}
 		docMap[d] = int32(len(w.shas))
 		w.shas = append(w.shas, sha)
+		w.isBin = append(w.isBin, src.IsBinary(b))
 	}
 	var docs []uint32
 	for i := 0; i < src.grams; i++ {
@@ -161,6 +174,9 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(b))
 		blobDoc[b] = uint32(d)
+		if w.isBin[d] {
+			blobDoc[b] |= binaryBit
+		}
 	}
 	for _, sha := range w.binary {
 		if b, ok := blobIndex(sha); ok && b < nblobs && blobDoc[b] == NoDoc {

@@ -44,7 +44,7 @@ func repoWithLogToRewrite(t *testing.T, emb embed.Embedder) *gitindex.Repo {
 // gcUnderView opens the index as want reads it, then runs gc, which
 // rewrites the log holding the vectors the view mapped. The caller closes
 // the view.
-func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want store.Want) (*store.View, *store.Snapshot, *gc.GCSummary) {
+func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want store.Want) (*store.View, *store.Snapshot, *gc.Summary) {
 	t.Helper()
 	v, err := store.Open(context.Background(), repo, want, emb.ID())
 	if err != nil {
@@ -59,7 +59,7 @@ func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want sto
 
 // checkRanAgain: gc moved vectors under the query, whose first scan then
 // faulted, so it opened the segments again and ran twice.
-func checkRanAgain(t *testing.T, v *store.View, first *store.Snapshot, sum *gc.GCSummary) {
+func checkRanAgain(t *testing.T, v *store.View, first *store.Snapshot, sum *gc.Summary) {
 	t.Helper()
 	if sum == nil || sum.LogFiles == 0 {
 		t.Fatalf("gc rewrote no log file (%+v): nothing moved under the query", sum)

@@ -184,7 +184,7 @@ func evaluateOpts(t testing.TB, repo *gitindex.Repo, qs []evalQuery, o Options) 
 // searchTop10 searches query with o as the quality suites do: the top 10,
 // the built-in model, no index refresh.
 func searchTop10(t testing.TB, repo *gitindex.Repo, query string, o Options) []Hit {
-	o.Query, o.K, o.Embedder, o.MaxLines = query, 10, embed.Default(), 1
+	o.Query, o.K, o.Embedder, o.MaxLines = query, 10, suiteEmbedder(t), 1
 	res, err := SearchIndexed(context.Background(), repo, o)
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)

@@ -3,7 +3,9 @@ package search
 import (
 	"context"
 	"flag"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
@@ -27,7 +29,34 @@ var (
 	suiteFull  = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
 	suiteFirst = flag.Bool("suite.first", false, "quality suite: the hybrid without its second stage (rerank.go), to compare")
 	suiteOut   = flag.String("suite.out", "", "quality suite: also write the per-package table (Markdown) to this file")
+	suiteModel = flag.String("suite.model", "", "quality suite: index and search with this static model file (a candidate from bcindex-train) instead of the built-in model")
 )
+
+var (
+	suiteEmbOnce sync.Once
+	suiteEmb     embed.Embedder
+	suiteEmbErr  error
+)
+
+// suiteEmbedder is the model the quality suites index and search with:
+// the built-in model, or the -suite.model file.
+func suiteEmbedder(t testing.TB) embed.Embedder {
+	t.Helper()
+	if *suiteModel == "" {
+		return embed.Default()
+	}
+	suiteEmbOnce.Do(func() {
+		data, err := os.ReadFile(*suiteModel)
+		if err == nil {
+			suiteEmb, err = embed.LoadStatic(data)
+		}
+		suiteEmbErr = err
+	})
+	if suiteEmbErr != nil {
+		t.Fatalf("-suite.model: %v", suiteEmbErr)
+	}
+	return suiteEmb
+}
 
 // suiteSmall is how many queries per package and set go test asks.
 const suiteSmall = 20
@@ -64,7 +93,7 @@ func suiteRepo(t testing.TB, dirs ...string) *gitindex.Repo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
+	if _, err := indexer.NewIndexer(repo, indexer.Options{Embedder: suiteEmbedder(t)}).Index(context.Background(), []string{"HEAD"}, 0); err != nil {
 		t.Fatal(err)
 	}
 	return repo

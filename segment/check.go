@@ -1,7 +1,9 @@
 package segment
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/bcindex/bcindex/lexical"
@@ -34,6 +36,14 @@ func Check(indexDir, id string) (int, error) {
 	if err != nil {
 		return 3, fmt.Errorf("%s: %w", GramsFile, err)
 	}
+	text, err := OpenContent(File(indexDir, id, ContentFile))
+	if err == nil {
+		err = text.Verify()
+		text.Close()
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 4, fmt.Errorf("%s: %w", ContentFile, err)
+	}
 	vecs, _ := filepath.Glob(File(indexDir, id, "vec-*.loc"))
 	for i, p := range vecs {
 		l, err := ReadLocator(p)
@@ -45,8 +55,8 @@ func Check(indexDir, id string) (int, error) {
 			}
 		}
 		if err != nil {
-			return 4 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
+			return 5 + i, fmt.Errorf("%s: %w", filepath.Base(p), err)
 		}
 	}
-	return 3 + len(vecs), nil
+	return 4 + len(vecs), nil
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Append copies the blobs of segment id for which keep is true (nil: all)
-// into the writer, with their postings, trigrams and details as they are,
+// into the writer, with their postings, trigrams, texts and details as they are,
 // and appends their vectors of each named vector file (models) to vecs:
 // a merge recomputes nothing.
 func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing.Hash) bool, vecs map[string]*VectorRows) error {
@@ -42,6 +42,16 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		keepSHA = func(sha [20]byte) bool { return keep(plumbing.Hash(sha)) }
 	}
 	if err := gw.Append(grams, func(b int) [20]byte { return ct.BlobSHA(b) }, keepSHA); err != nil {
+		return err
+	}
+	text, err := OpenContent(File(indexDir, id, ContentFile))
+	switch {
+	case err == nil:
+		defer text.Close()
+		if err := w.Text.Append(text, func(b int) [20]byte { return ct.BlobSHA(b) }, keepSHA); err != nil {
+			return err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
 	srcVecs := map[string]*vector.Segment{}

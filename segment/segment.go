@@ -16,9 +16,9 @@ import (
 )
 
 // The files of a segment directory, segments/<id>/: the chunk table, the
-// BM25 postings (package lexical), the trigrams (package ngram), one
-// vector locator per model (VectorFileName) and the record of verified
-// file versions.
+// BM25 postings (package lexical), the trigrams (package ngram), the text
+// blobs' bytes (ContentFile), one vector locator per model
+// (VectorFileName) and the record of verified file versions.
 const (
 	ChunksFile = "chunks.bin"
 	LexFile    = "lex.bin"
@@ -40,6 +40,7 @@ type Segment struct {
 	Table *Table
 	Lex   *lexical.Index
 	Grams *ngram.Index    // the blobs' trigrams, for exact search
+	Text  *Content        // the text blobs' bytes, for exact search; nil in segments without
 	Vec   *vector.Segment // nil when the segment has no vectors for the model
 }
 
@@ -95,6 +96,7 @@ func (s *Segment) Close() {
 	if s.Grams != nil {
 		s.Grams.Close()
 	}
+	s.Text.Close()
 	if s.Vec != nil {
 		s.Vec.Close()
 	}
@@ -138,6 +140,19 @@ func Open(indexDir, id, model string) (*Segment, error) {
 	if err != nil {
 		seg.Close()
 		return nil, fmt.Errorf("open segment %s trigrams: %w: %v", id, ErrCorrupt, err)
+	}
+	text, err := OpenContent(File(indexDir, id, ContentFile))
+	if err == nil {
+		seg.Text = text
+		if !st.verified(ContentFile) {
+			if err = text.VerifyChecksum(); err == nil {
+				st.passed(ContentFile)
+			}
+		}
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		seg.Close()
+		return nil, fmt.Errorf("open segment %s texts: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
 		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)

@@ -21,6 +21,7 @@ type Writer struct {
 	Table TableWriter
 	Lex   *lexical.Writer
 	Grams *ngram.Writer
+	Text  ContentWriter
 }
 
 // NewWriter returns the writer of one segment, its postings sized for
@@ -36,9 +37,10 @@ func (w *Writer) Rows() int { return len(w.Table.Rows) }
 func (w *Writer) Blobs() int { return len(w.Table.Blobs) }
 
 // Add adds one blob's rows (their parents numbered from Rows() before the
-// call), each row's terms (nil: no text of its own) and the blob's
-// trigrams (nil: none; binary: a binary blob, which matches no pattern).
-func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool) {
+// call), each row's terms (nil: no text of its own), the blob's trigrams
+// (nil: none), whether it is binary, and its text as StoreText stores it
+// (nil: none kept).
+func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool, text []byte) error {
 	base := w.Rows()
 	for i, t := range tokens {
 		if t != nil {
@@ -46,11 +48,12 @@ func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string,
 		}
 	}
 	if grams != nil {
-		w.Grams.Add(sha, grams)
+		w.Grams.Add(sha, grams, binary)
 	} else if binary {
 		w.Grams.AddBinary(sha)
 	}
 	w.Table.AddBlob(sha, info, rows)
+	return w.Text.Add(sha, text, int(info.Size))
 }
 
 // VectorRows are the vectors of one model for every row of a segment.
@@ -108,7 +111,7 @@ func WriteLocators(dir string, enc map[string]*EncodedVectors) error {
 }
 
 // WriteFiles completes a segment directory (after WriteLocators): chunk
-// table, postings and trigrams, each written atomically, then the
+// table, postings, trigrams and texts, each written atomically, then the
 // directory synced and the files recorded as verified.
 func (w *Writer) WriteFiles(dir string) error {
 	seg, lex, grams := &w.Table, w.Lex, w.Grams
@@ -127,13 +130,16 @@ func (w *Writer) WriteFiles(dir string) error {
 		}
 		return atomicfile.Write(filepath.Join(dir, GramsFile), data)
 	})
+	g.Go(func() error {
+		return w.Text.WriteFile(filepath.Join(dir, ContentFile), len(seg.Blobs), seg.BlobIndex())
+	})
 	if err := g.Wait(); err != nil {
 		return err
 	}
 	if err := SyncDir(dir); err != nil {
 		return err
 	}
-	RecordWritten(dir, ChunksFile, LexFile, GramsFile)
+	RecordWritten(dir, ChunksFile, LexFile, GramsFile, ContentFile)
 	return nil
 }
 

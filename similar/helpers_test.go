@@ -14,7 +14,7 @@ import (
 func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 // similarRepo runs similar as the command does, indexing first.
-func similarRepo(ctx context.Context, repo *gitindex.Repo, spec string, opts search.Options) (*SimilarResult, error) {
+func similarRepo(ctx context.Context, repo *gitindex.Repo, spec string, opts search.Options) (*Result, error) {
 	want, err := Plan(repo, spec, opts)
 	if err != nil {
 		return nil, err

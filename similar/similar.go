@@ -34,8 +34,8 @@ type SimilarHit struct {
 	Like Changed `json:"like"`
 }
 
-// SimilarResult is what Similar found.
-type SimilarResult struct {
+// Result is what Similar found.
+type Result struct {
 	Hits      []SimilarHit
 	Changed   []Changed
 	Base, End gitindex.Commit // Base is zero for a root commit
@@ -51,8 +51,8 @@ type SimilarResult struct {
 //
 // v is the view of the revisions Plan named, opened by the front
 // end.
-func Similar(ctx context.Context, v *store.View, spec string, opts search.Options) (*SimilarResult, error) {
-	return search.OnceMore(v, func() (*SimilarResult, error) { return similarOnce(ctx, v, spec, opts) })
+func Similar(ctx context.Context, v *store.View, spec string, opts search.Options) (*Result, error) {
+	return search.OnceMore(v, func() (*Result, error) { return similarOnce(ctx, v, spec, opts) })
 }
 
 // Plan resolves the revisions Similar reads for spec: the target
@@ -65,11 +65,11 @@ func Plan(repo *gitindex.Repo, spec string, opts search.Options) (store.Want, er
 	return store.Want{Commits: similarCommits(res)}, nil
 }
 
-func resolveSimilar(repo *gitindex.Repo, spec string, opts search.Options) (*SimilarResult, error) {
+func resolveSimilar(repo *gitindex.Repo, spec string, opts search.Options) (*Result, error) {
 	if err := search.CheckOptions(&opts); err != nil {
 		return nil, err
 	}
-	res := &SimilarResult{}
+	res := &Result{}
 	var err error
 	if res.Base, res.End, err = resolveChange(repo, spec); err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func resolveSimilar(repo *gitindex.Repo, spec string, opts search.Options) (*Sim
 	return res, nil
 }
 
-func similarCommits(res *SimilarResult) []gitindex.Commit {
+func similarCommits(res *Result) []gitindex.Commit {
 	commits := []gitindex.Commit{res.Target, res.End}
 	if !res.Base.Hash.IsZero() {
 		commits = append(commits, res.Base)
@@ -91,7 +91,7 @@ func similarCommits(res *SimilarResult) []gitindex.Commit {
 	return commits
 }
 
-func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.Options) (*SimilarResult, error) {
+func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.Options) (*Result, error) {
 	repo := rd.Repo
 	res, err := resolveSimilar(repo, spec, opts)
 	if err != nil {

@@ -16,7 +16,7 @@ type Coverage int
 const (
 	Candidate Coverage = iota // may hold a match: read and verify it
 	RuledOut                  // its trigrams prove it holds none
-	Binary                    // binary: git grep -I passes over it, git log -S does not
+	Binary                    // binary and not ruled out: git grep -I passes over it, git grep and git log -S do not
 	Uncovered                 // no segment has its trigrams: read and verify it
 )
 
@@ -52,10 +52,13 @@ func (s *Snapshot) ExactFilter(q *exact.Query) func(sha plumbing.Hash) (Coverage
 			if errs[i] != nil {
 				return Candidate, errs[i]
 			}
-			if cands[i] == nil || cands[i].Test(uint(d)) {
-				return Candidate, nil
+			if cands[i] != nil && !cands[i].Test(uint(d)) {
+				return RuledOut, nil
 			}
-			return RuledOut, nil
+			if seg.Grams.IsBinary(b) {
+				return Binary, nil
+			}
+			return Candidate, nil
 		}
 		return Uncovered, nil
 	}
@@ -82,4 +85,32 @@ func (s *Snapshot) MayHold(q *exact.Query) func(sha plumbing.Hash) bool {
 		c, _ := f(sha)
 		return c != RuledOut
 	}
+}
+
+// Text returns a blob's bytes from the segments that keep them (see
+// segment.ContentFile), in buf's memory when it is large enough: ok is
+// false when none does, and the caller reads the blob from git. It is
+// safe for concurrent use.
+func (s *Snapshot) Text(sha plumbing.Hash, buf []byte) (content []byte, ok bool, err error) {
+	if s == nil {
+		return nil, false, nil
+	}
+	for i := len(s.Segments) - 1; i >= 0; i-- {
+		seg := s.Segments[i]
+		if seg.Text == nil {
+			continue
+		}
+		b, found := seg.Table.BlobIndex(sha)
+		if !found {
+			continue
+		}
+		content, ok, err = seg.Text.Text(b, buf)
+		if err != nil {
+			return nil, false, fmt.Errorf("read segment %s texts: %w", seg.ID, err)
+		}
+		if ok {
+			return content, true, nil
+		}
+	}
+	return nil, false, nil
 }

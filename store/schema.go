@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 7.
+// On-disk layout of the bcindex store, schema version 8.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -38,8 +38,11 @@ package store
 //	                          blob the rows' signatures and Meta, compressed
 //	                          (segment.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
-//	  grams.bin               trigrams of every blob read whole and not
-//	                          binary, for exact search (package ngram)
+//	  grams.bin               trigrams of every blob read whole, binary ones
+//	                          marked, for exact search (package ngram)
+//	  content.bin             the bytes of every text blob read whole,
+//	                          LZ4-compressed, for exact search to verify
+//	                          its candidates (segment/content.go)
 //	  vec-<model>.loc         where the segment's vectors of a model are in
 //	                          Badger's value log: file, offset and length of
 //	                          each part (locator.go)
@@ -50,8 +53,8 @@ package store
 //	hook.log                output of background hook runs
 //
 // A chunk's content hash is the first 16 bytes of SHA-256 over the text the
-// chunk indexes (chunk.IndexText). Chunk text itself is never stored:
-// snippets are read back from the git blob by byte range.
+// chunk indexes (chunk.IndexText). Snippets are read back from the git blob
+// by byte range; content.bin is read by exact search only.
 //
 // Schema history:
 //
@@ -73,6 +76,9 @@ package store
 //	   ("v/" keys) and again in the segment (vec-<model>.bin).
 //	7: segments hold grams.bin, the blobs' trigram postings, so that
 //	   exact search (git bcindex grep) answers from the index.
+//	8: binary blobs have trigrams too (BCGRAM02), and segments hold
+//	   content.bin, the text blobs' bytes, which exact search reads
+//	   instead of inflating them from git's packs.
 
 import (
 	"crypto/sha256"
@@ -83,7 +89,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

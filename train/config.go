@@ -25,9 +25,16 @@ type Config struct {
 	// package directory, that shares most of its words without being its
 	// answer.
 	HardNegatives bool
-	// MaxPairs, when positive, trains on a seeded random sample of that
-	// many pairs (see Sample).
+	// MaxPairs, when positive, is the number of pairs trained on, chosen
+	// by Mix; 0 is every pair of the kinds mixed.
 	MaxPairs int
+	// Mix is each kind's share of the pairs (see ParseMix); LangTemp
+	// evens out the languages within a kind (see Mix).
+	Mix      string
+	LangTemp float64
+	// BatchBy, "lang" or "src", fills a batch from one language or one
+	// package where it can (see batches); "" mixes them at random.
+	BatchBy string
 	// Adaptation to one repository.
 	AdaptEpochs int
 	AdaptLR     float64
@@ -54,7 +61,10 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Workers, "workers", 2, "train: goroutines")
 	fs.BoolVar(&c.EvalEvery, "evalepoch", false, "train: evaluate after every epoch")
 	fs.BoolVar(&c.HardNegatives, "hardneg", false, "train: add a hard negative from the same package to each query")
-	fs.IntVar(&c.MaxPairs, "pairs", 0, "train: train on a seeded random sample of this many pairs (0: all)")
+	fs.IntVar(&c.MaxPairs, "pairs", 0, "train: pairs trained on, chosen by -mix and -langtemp (0: every pair of the kinds mixed)")
+	fs.StringVar(&c.Mix, "mix", "doc=1", "train: each pair kind's share, kind=weight,... (kinds: doc, name, path)")
+	fs.Float64Var(&c.LangTemp, "langtemp", 1, "train: a language's share of its kind grows as its pair count to this power (1: as mined, 0: even)")
+	fs.StringVar(&c.BatchBy, "batchby", "", "train: fill each batch from one language (lang) or package (src) where it can; \"\": at random")
 	fs.IntVar(&c.AdaptEpochs, "adaptepochs", 10, "adapt: passes over the repository's pairs")
 	fs.Float64Var(&c.AdaptLR, "adaptlr", 0.003, "adapt: Adam learning rate")
 }

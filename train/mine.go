@@ -12,6 +12,7 @@ type Pair struct {
 	Lang, Src   string
 	Dir         string // the file's directory in its package: where hard negatives come from
 	Query, Code string
+	Kind        string // KindDoc, KindName or KindPath
 }
 
 // An EvalSet is one held-out package: every chunk of it is a document, and
@@ -33,11 +34,14 @@ type Unit struct {
 	Dir     string // the file's directory, set by the caller
 	Texts   []string
 	Queries map[int]string
+	// Named are the pairs made from names (see KindName, KindPath).
+	Named []Named
 }
 
-// MineFile chunks one file. Function and method chunks lose their doc (the
-// query must not be found verbatim in its answer); other chunks are kept as
-// the index would embed them.
+// MineFile chunks one file, path relative to its package (its directory
+// and name make the path pair's query). Function and method chunks lose
+// their doc (the query must not be found verbatim in its answer); other
+// chunks are kept as the index would embed them.
 func MineFile(path string, content []byte) Unit {
 	if bytes.Contains(content[:min(len(content), 1024)], []byte("Code generated")) ||
 		bytes.Contains(content[:min(len(content), 1024)], []byte("DO NOT EDIT")) {
@@ -63,6 +67,10 @@ func MineFile(path string, content []byte) Unit {
 			}
 		}
 		u.Texts = append(u.Texts, text)
+	}
+	u.Named = namePairs(path, content, f)
+	if p, ok := pathPair(path, content, f); ok {
+		u.Named = append(u.Named, p)
 	}
 	return u
 }

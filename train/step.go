@@ -60,20 +60,46 @@ func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) flo
 			}
 		}
 	})
+	// A pair drawn twice into one batch (a small language repeated) is
+	// not its own negative: the copies leave each other's softmax.
+	var dup map[[2]int]bool
+	first := make(map[int]int, B)
+	for i, k := range idx {
+		if f, ok := first[k]; ok {
+			if dup == nil {
+				dup = map[[2]int]bool{}
+			}
+			for a := f; a < i; a++ {
+				if idx[a] == k {
+					dup[[2]int{a, i}], dup[[2]int{i, a}] = true, true
+				}
+			}
+		} else {
+			first[k] = i
+		}
+	}
+	skip := func(i, j int) bool { return dup != nil && j < B && dup[[2]int{i, j}] }
 	G := make([]float32, B*C)
 	var loss float64
 	for i := 0; i < B; i++ { // rows: query i over every code column
 		row := S[i*C : (i+1)*C]
-		m := row[0]
-		for _, x := range row {
-			m = max(m, x)
+		m := row[i]
+		for j, x := range row {
+			if !skip(i, j) {
+				m = max(m, x)
+			}
 		}
 		var z float64
-		for _, x := range row {
-			z += math.Exp(float64(x - m))
+		for j, x := range row {
+			if !skip(i, j) {
+				z += math.Exp(float64(x - m))
+			}
 		}
 		loss -= float64(row[i]-m) - math.Log(z)
 		for j, x := range row {
+			if skip(i, j) {
+				continue
+			}
 			p := float32(math.Exp(float64(x-m)) / z)
 			if i == j {
 				p--
@@ -82,16 +108,23 @@ func (tr *trainer) step(query, code side, qs, cs []sparse, idx []int, t int) flo
 		}
 	}
 	for j := 0; j < B; j++ { // columns: code j over queries
-		m := S[j]
+		m := S[j*C+j]
 		for i := 0; i < B; i++ {
-			m = max(m, S[i*C+j])
+			if !skip(j, i) {
+				m = max(m, S[i*C+j])
+			}
 		}
 		var z float64
 		for i := 0; i < B; i++ {
-			z += math.Exp(float64(S[i*C+j] - m))
+			if !skip(j, i) {
+				z += math.Exp(float64(S[i*C+j] - m))
+			}
 		}
 		loss -= float64(S[j*C+j]-m) - math.Log(z)
 		for i := 0; i < B; i++ {
+			if skip(j, i) {
+				continue
+			}
 			p := float32(math.Exp(float64(S[i*C+j]-m)) / z)
 			if i == j {
 				p--

@@ -113,9 +113,20 @@ type side struct {
 // evals, it reports the held-out evaluation after the last (or every) epoch.
 func Train(ctx context.Context, cfg Config, pairs []Pair, evals []EvalSet, maxQ int) ([]byte, error) {
 	start := time.Now()
-	if n := len(pairs); cfg.MaxPairs > 0 && n > cfg.MaxPairs {
-		pairs = Sample(pairs, cfg.MaxPairs, cfg.Seed)
-		cfg.logf("train: sampled %d of %d pairs", len(pairs), n)
+	mix, err := ParseMix(cfg.Mix)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	switch cfg.BatchBy {
+	case "", "lang", "src":
+	default:
+		return nil, fmt.Errorf("train: -batchby %q: want lang, src or nothing", cfg.BatchBy)
+	}
+	mined := len(pairs)
+	pairs = Mix(pairs, mix, cfg.LangTemp, cfg.MaxPairs, cfg.Seed)
+	cfg.logf("train: chose %d pairs from %d (mix %s, language temperature %g)", len(pairs), mined, cfg.Mix, cfg.LangTemp)
+	if len(pairs) < cfg.Batch {
+		return nil, fmt.Errorf("train: %d pairs, fewer than one batch of %d", len(pairs), cfg.Batch)
 	}
 	qt := make([][]string, len(pairs))
 	ct := make([][]string, len(pairs))
@@ -180,14 +191,12 @@ func Train(ctx context.Context, cfg Config, pairs []Pair, evals []EvalSet, maxQ 
 	}
 	step := 0
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		order := rng.Perm(len(pairs))
 		var loss float64
 		nb := 0
-		for b := 0; b+cfg.Batch <= len(order); b += cfg.Batch {
+		for _, idx := range batches(pairs, rng.Perm(len(pairs)), cfg.Batch, cfg.BatchBy, rng) {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("train: %w", err)
 			}
-			idx := order[b : b+cfg.Batch]
 			step++
 			loss += tr.step(query, code, qs, cs, idx, step)
 			nb++
@@ -230,8 +239,8 @@ func encodeModel(cfg Config, vocab []string, query, code side, rows int) ([]byte
 	}
 	hdr := embed.StaticHeader{
 		ID: cfg.ID, Dim: cfg.Dim, Buckets: cfg.Buckets, MaxTokens: cfg.MaxTokens,
-		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d, hard negatives %v, pairs sampled %d; pairs mined with chunk.Version %d",
-			cfg.Batch, cfg.Temp, cfg.Epochs, cfg.LR, cfg.LRWeight, cfg.Separate, cfg.Dropout, cfg.Vocab, cfg.MinDF, cfg.Seed, cfg.HardNegatives, cfg.MaxPairs, chunk.Version),
+		Notes: fmt.Sprintf("bcindex-train: in-batch contrastive, batch %d, temp %g, epochs %d, lr %g/%g, separate %v, dropout %g, vocab %d, mindf %d, seed %d, hard negatives %v, pairs %d, mix %s, language temperature %g, batches by %q; pairs mined with chunk.Version %d",
+			cfg.Batch, cfg.Temp, cfg.Epochs, cfg.LR, cfg.LRWeight, cfg.Separate, cfg.Dropout, cfg.Vocab, cfg.MinDF, cfg.Seed, cfg.HardNegatives, cfg.MaxPairs, cfg.Mix, cfg.LangTemp, cfg.BatchBy, chunk.Version),
 	}
 	var buf bytes.Buffer
 	if err := embed.EncodeStatic(&buf, hdr, vocab, tables); err != nil {

@@ -42,7 +42,9 @@ type OpenOptions struct {
 	// built before is reused; its index too unless Reindex.
 	Work    string
 	Reindex bool
-	// Embedder is the model (nil: the built-in one).
+	// Embedder is the model (nil: the built-in one). An index built
+	// before without its vectors gets them: each model's are kept under
+	// its ID, so models compared must have IDs of their own.
 	Embedder embed.Embedder
 }
 
@@ -104,6 +106,13 @@ func Open(ctx context.Context, s Spec, o OpenOptions) (*Repo, error) {
 		}
 		r.IndexTime = time.Since(start)
 		r.Chunks = sum.Chunks
+	} else if o.Embedder != nil {
+		// The index may predate this model: add its vectors (a no-op
+		// when they are there).
+		if _, err := indexer.NewIndexer(r.repo, indexer.Options{Embedder: emb}).Index(ctx, []string{branch}, time.Minute); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("index %s: %w", s.Name, err)
+		}
 	}
 	want, err := search.Plan(r.repo, search.Options{Query: s.Name, Rev: branch})
 	if err != nil {

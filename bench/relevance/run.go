@@ -35,7 +35,10 @@ type Config struct {
 	// Subsets are named groups of repositories reported apart (e.g. those
 	// a model was trained on).
 	Subsets map[string][]string
-	Log     io.Writer // progress; nil: none
+	// Embedder is the model searched with (nil: the built-in one), e.g.
+	// a candidate read from its file by embed.LoadStatic.
+	Embedder embed.Embedder
+	Log      io.Writer // progress; nil: none
 }
 
 // Run evaluates a suite: every repository that can be built, every query
@@ -67,7 +70,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		defer os.RemoveAll(work)
 	}
-	emb := embed.Default()
+	emb := cfg.Embedder
+	if emb == nil {
+		emb = embed.Default()
+	}
 	rep := &Report{Suite: cfg.Suite, Model: emb.ID(), Modes: modes, Started: time.Now().UTC(), NoAnnotations: suite.NoAnnotations}
 	for _, sr := range suite.Repos {
 		if len(cfg.Repos) > 0 && !slices.Contains(cfg.Repos, sr.Name) {
@@ -105,7 +111,7 @@ func logf(w io.Writer, format string, a ...any) {
 
 // runRepo builds, indexes and asks one repository.
 func runRepo(ctx context.Context, sr SuiteRepo, cfg Config, modes []string, emb embed.Embedder) (*RepoReport, error) {
-	r, err := Open(ctx, sr.Spec, OpenOptions{ReposDir: cfg.ReposDir, Work: cfg.Work, Reindex: cfg.Reindex, Embedder: emb})
+	r, err := Open(ctx, sr.Spec, OpenOptions{ReposDir: cfg.ReposDir, Work: cfg.Work, Reindex: cfg.Reindex, Embedder: cfg.Embedder})
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/bcindex/bcindex/bench/relevance"
+	"github.com/bcindex/bcindex/embed"
 )
 
 // runSuite is `bcindex-bench suite`: search quality on a code-search
@@ -36,6 +37,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	jsonFile := fs.String("json-file", "", "also write the report as JSON to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
+	model := fs.String("model", "", "search with this static model file (a candidate from bcindex-train) instead of the built-in model; its ID must be its own")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -45,6 +47,23 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "error: unexpected arguments %q\n", fs.Args())
 		return 2
+	}
+	if *model != "" {
+		data, err := os.ReadFile(*model)
+		if err != nil {
+			fmt.Fprintf(stderr, "error: read the model: %v\n", err)
+			return 1
+		}
+		if cfg.Embedder, err = embed.LoadStatic(data); err != nil {
+			fmt.Fprintf(stderr, "error: load the model %s: %v (a model file written by bcindex-train train)\n", *model, err)
+			return 1
+		}
+		if cfg.Embedder.ID() == embed.BuiltinID {
+			// Vectors are kept by model ID: the built-in model's would be
+			// read as the candidate's.
+			fmt.Fprintf(stderr, "error: the model %s has the built-in model's ID %s: train it with an -id of its own\n", *model, embed.BuiltinID)
+			return 2
+		}
 	}
 	cfg.Modes = splitList(*modes)
 	cfg.Repos = splitList(*repos)

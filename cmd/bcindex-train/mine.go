@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -71,10 +72,13 @@ func mineSource(ctx context.Context, s source, dir string, langs map[string]bool
 				if err != nil || len(data) > train.MaxFileBytes {
 					continue
 				}
-				units[i] = train.MineFile(files[i], data)
-				if rel, err := filepath.Rel(dir, files[i]); err == nil {
-					units[i].Dir = filepath.ToSlash(filepath.Dir(rel))
+				rel, err := filepath.Rel(dir, files[i])
+				if err != nil {
+					continue
 				}
+				rel = filepath.ToSlash(rel)
+				units[i] = train.MineFile(rel, data)
+				units[i].Dir = path.Dir(rel)
 			}
 		}()
 	}
@@ -111,7 +115,7 @@ func runMine(ctx context.Context, o options) error {
 			evals = append(evals, train.BuildEvalSets(s.Name, units)...)
 			continue
 		}
-		n := 0
+		n, named := 0, 0
 		for _, u := range units {
 			// In text order: which copies of a repeated query are kept must
 			// not depend on map order.
@@ -131,8 +135,25 @@ func runMine(ctx context.Context, o options) error {
 				pairs = append(pairs, train.Pair{Lang: u.Lang, Src: s.Name, Dir: u.Dir, Query: q, Code: code})
 				n++
 			}
+			for _, nm := range u.Named {
+				// A name is kept at most 3 times per kind and language:
+				// "new client" is defined in every other package.
+				h := fnv.New64a()
+				h.Write([]byte(nm.Kind))
+				h.Write([]byte{0})
+				h.Write([]byte(nm.Code))
+				k := h.Sum64()
+				qk := nm.Kind + "\x00" + u.Lang + "\x00" + nm.Query
+				if seen[k] || perQuery[qk] >= 3 {
+					continue
+				}
+				seen[k] = true
+				perQuery[qk]++
+				pairs = append(pairs, train.Pair{Lang: u.Lang, Src: s.Name, Dir: u.Dir, Query: nm.Query, Code: nm.Code, Kind: nm.Kind})
+				named++
+			}
 		}
-		logf("mined %s: %d files, %d pairs", s, len(units), n)
+		logf("mined %s: %d files, %d doc pairs, %d name and path pairs", s, len(units), n, named)
 	}
 	// A query that is also a held-out or quality-suite query leaves
 	// training (copied code).
@@ -147,7 +168,7 @@ func runMine(ctx context.Context, o options) error {
 	}
 	kept := pairs[:0]
 	for _, p := range pairs {
-		if !held[p.Query] {
+		if p.Kind != train.KindDoc || !held[p.Query] {
 			kept = append(kept, p)
 		}
 	}
@@ -158,14 +179,24 @@ func runMine(ctx context.Context, o options) error {
 		if pairs[a].Src != pairs[b].Src {
 			return pairs[a].Src < pairs[b].Src
 		}
+		if pairs[a].Kind != pairs[b].Kind {
+			return pairs[a].Kind < pairs[b].Kind
+		}
 		if pairs[a].Query != pairs[b].Query {
 			return pairs[a].Query < pairs[b].Query
 		}
 		return pairs[a].Code < pairs[b].Code
 	})
-	langs := map[string]int{}
+	langs := map[string]map[string]int{}
 	for _, p := range pairs {
-		langs[p.Lang]++
+		k := p.Kind
+		if k == train.KindDoc {
+			k = "doc"
+		}
+		if langs[k] == nil {
+			langs[k] = map[string]int{}
+		}
+		langs[k][p.Lang]++
 	}
 	logf("train pairs: %d %v", len(pairs), langs)
 	if err := writeGob(filepath.Join(o.cache, "train.gob"), pairs); err != nil {

@@ -46,7 +46,7 @@ func gcCommand() *cli.Command {
 			w := c.App.Writer
 			if c.Bool("json") {
 				b, _ := json.Marshal(struct {
-					*gc.GCSummary
+					*gc.Summary
 					ElapsedMS int64 `json:"elapsed_ms"`
 				}{sum, sum.Elapsed.Milliseconds()})
 				fmt.Fprintln(w, string(b))

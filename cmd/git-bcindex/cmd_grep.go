@@ -349,9 +349,6 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 	case binaryDefault:
 		opts.Binary = grep.BinaryMatch
 	}
-	if err := g.attributes(&opts, r); err != nil {
-		return err
-	}
 	for _, p := range o.paths {
 		if err := opts.Paths.AddGlob(p); err != nil {
 			return usageError{err.Error()}
@@ -367,6 +364,9 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 		return err
 	}
 	defer v.Close()
+	if err := g.attributes(&opts, r); err != nil {
+		return err
+	}
 	var w io.Writer = g.c.App.Writer
 	closeOut := func() error { return nil }
 	if !o.quiet {
@@ -410,8 +410,8 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
 	}
 	if o.stats {
-		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs); %d blobs read: %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
-			st.Files, st.Blobs, st.Candidates+st.Unindexed, st.Candidates, st.Unindexed, st.Matched)
+		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs); %d blobs read (%d from the index's copies of their bytes): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, st.Candidates+st.Unindexed, st.FromIndex, st.Candidates, st.Unindexed, st.Matched)
 	}
 	if st.Matched == 0 {
 		return errNoResults
@@ -443,7 +443,21 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 	if g.repo == nil || g.repo.WorkTree == "" {
 		return nil
 	}
-	attrs, err := g.repo.WorktreeAttributes()
+	// git reads the working tree's .gitattributes files (the tracked
+	// ones, and untracked ones among the files --untracked reads) for
+	// every path it greps, whatever the revision.
+	files, err := g.repo.AttributesFiles()
+	if err != nil {
+		return err
+	}
+	for _, s := range opts.Sources {
+		for _, f := range s.Files {
+			if gitindex.IsAttributesFile(f.Path) {
+				files = append(files, f.Path)
+			}
+		}
+	}
+	attrs, err := g.repo.WorktreeAttributes(files)
 	if err != nil || attrs == nil {
 		return err
 	}

@@ -90,7 +90,7 @@ func runSimilar(c *cli.Context) error {
 	return nil
 }
 
-func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *similar.SimilarResult) {
+func printSimilar(w io.Writer, p colorizer, stderr io.Writer, res *similar.Result) {
 	if len(res.Changed) == 0 {
 		fmt.Fprintln(stderr, "the change adds or changes no indexed chunk")
 		return

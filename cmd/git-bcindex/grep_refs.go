@@ -117,8 +117,8 @@ func (g *grepRun) runRefs() error {
 		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
 	}
 	if o.stats {
-		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs) in %d revisions; %d blobs read: %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
-			st.Files, st.Blobs, len(st.Revisions), st.Candidates+st.Unindexed, st.Candidates, st.Unindexed, st.Matched)
+		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs) in %d revisions; %d blobs read (%d from the index's copies of their bytes): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, len(st.Revisions), st.Candidates+st.Unindexed, st.FromIndex, st.Candidates, st.Unindexed, st.Matched)
 	}
 	if st.Matched == 0 {
 		return errNoResults

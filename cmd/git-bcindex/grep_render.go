@@ -112,6 +112,11 @@ func (r *grepRender) render(f *grep.GrepFile) []byte {
 	if (r.funcname || r.funcbody) && r.defsOf != nil {
 		s.defs = r.defsOf(f)
 	}
+	n := 0 // the output's size without context: grown once
+	for _, l := range f.Lines {
+		n += l.End - l.Start + len(s.name) + 16
+	}
+	s.out.Grow(n)
 	s.lines(f.Lines)
 	return s.out.Bytes()
 }
