@@ -20,7 +20,9 @@
 // # File format (grams.bin, little endian)
 //
 //	header, 64 bytes:
-//	  0  magic "BCGRAM02" ("BCGRAM01": binary blobs without documents)
+//	  0  magic "BCGRAM03" (still read: "BCGRAM02", whose trigram entries
+//	     are 12 bytes, uint32 trigram then uint64 offset; "BCGRAM01",
+//	     those and binary blobs without documents)
 //	  8  uint32 documents
 //	  12 uint32 blobs (of the segment's chunk table)
 //	  16 uint32 trigrams
@@ -36,9 +38,10 @@
 //	         bytes only: see TextTrigram), or 0xffffffff when the blob has no trigrams
 //	         here (not read whole); 0xfffffffe, a binary blob without
 //	         trigrams, only in files of the first version
-//	grams:   (trigrams+1) × 12 bytes, sorted by trigram: uint32 trigram
-//	         (b0<<16 | b1<<8 | b2), uint64 offset of its postings list;
-//	         the last entry is a sentinel (0xffffffff, postings bytes), so
+//	grams:   (trigrams+1) × 8 bytes, sorted by trigram: a uint64 whose
+//	         low 24 bits are the trigram (b0<<16 | b1<<8 | b2) and high 40
+//	         the offset of its postings list; the last entry is a
+//	         sentinel (trigram 0xffffff, offset the postings bytes), so
 //	         that entry i+1 gives the end of list i
 //	postings: per trigram the documents holding it, ascending, as uvarint
 //	         gaps (the first document itself, then document - previous - 1)

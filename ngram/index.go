@@ -30,6 +30,7 @@ type Index struct {
 	docBlob  []byte
 	blobDoc  []byte
 	entries  []byte
+	wide     bool // 12-byte entries (BCGRAM01, BCGRAM02)
 	post     []byte
 	checksum uint32
 }
@@ -59,7 +60,12 @@ func Parse(data []byte) (*Index, error) {
 		return nil, corrupt("%d bytes, shorter than the header", len(data))
 	}
 	h := data[:headerSize]
-	if string(h[:8]) != magic && string(h[:8]) != magicV1 {
+	esize := entrySize
+	switch string(h[:8]) {
+	case magic:
+	case magicV2, magicV1:
+		esize = wideEntry
+	default:
 		return nil, corrupt("bad magic %q", h[:8])
 	}
 	if checksum.Sum(h[:60]) != binary.LittleEndian.Uint32(h[60:]) {
@@ -71,18 +77,19 @@ func Parse(data []byte) (*Index, error) {
 		blobs:    int(binary.LittleEndian.Uint32(h[12:])),
 		grams:    int(binary.LittleEndian.Uint32(h[16:])),
 		checksum: binary.LittleEndian.Uint32(h[32:]),
+		wide:     esize == wideEntry,
 	}
 	postLen := binary.LittleEndian.Uint64(h[24:])
-	want := uint64(headerSize) + 4*uint64(ix.docs) + 4*uint64(ix.blobs) + entrySize*(uint64(ix.grams)+1) + postLen
+	want := uint64(headerSize) + 4*uint64(ix.docs) + 4*uint64(ix.blobs) + uint64(esize)*(uint64(ix.grams)+1) + postLen
 	if want != uint64(len(data)) {
 		return nil, corrupt("sizes add up to %d bytes, file has %d", want, len(data))
 	}
 	p := data[headerSize:]
 	ix.docBlob, p = p[:4*ix.docs], p[4*ix.docs:]
 	ix.blobDoc, p = p[:4*ix.blobs], p[4*ix.blobs:]
-	ix.entries, p = p[:entrySize*(ix.grams+1)], p[entrySize*(ix.grams+1):]
+	ix.entries, p = p[:esize*(ix.grams+1)], p[esize*(ix.grams+1):]
 	ix.post = p
-	if end := binary.LittleEndian.Uint64(ix.entries[entrySize*ix.grams+4:]); end != postLen {
+	if end := ix.offset(ix.grams); end != postLen {
 		return nil, corrupt("last postings end at %d, not %d", end, postLen)
 	}
 	return ix, nil
@@ -159,15 +166,31 @@ func (ix *Index) gramAt(i int) (uint32, error) {
 	if i < 0 || i >= ix.grams {
 		return 0, corrupt("trigram entry %d of %d", i, ix.grams)
 	}
-	return binary.LittleEndian.Uint32(ix.entries[entrySize*i:]), nil
+	return ix.gram(i), nil
+}
+
+// gram is entry i's trigram: the low 24 bits of its 8 bytes, or the first
+// 4 of a wide entry's 12.
+func (ix *Index) gram(i int) uint32 {
+	if ix.wide {
+		return binary.LittleEndian.Uint32(ix.entries[wideEntry*i:])
+	}
+	return binary.LittleEndian.Uint32(ix.entries[entrySize*i:]) & 0xffffff
+}
+
+// offset is where entry i's postings start: the high 40 bits of its 8
+// bytes, or the last 8 of a wide entry's 12.
+func (ix *Index) offset(i int) uint64 {
+	if ix.wide {
+		return binary.LittleEndian.Uint64(ix.entries[wideEntry*i+4:])
+	}
+	return binary.LittleEndian.Uint64(ix.entries[entrySize*i:]) >> 24
 }
 
 // find returns the entry of trigram g, or -1.
 func (ix *Index) find(g uint32) int {
-	i := sort.Search(ix.grams, func(i int) bool {
-		return binary.LittleEndian.Uint32(ix.entries[entrySize*i:]) >= g
-	})
-	if i < ix.grams && binary.LittleEndian.Uint32(ix.entries[entrySize*i:]) == g {
+	i := sort.Search(ix.grams, func(i int) bool { return ix.gram(i) >= g })
+	if i < ix.grams && ix.gram(i) == g {
 		return i
 	}
 	return -1
@@ -175,8 +198,7 @@ func (ix *Index) find(g uint32) int {
 
 // listBytes returns entry i's postings.
 func (ix *Index) listBytes(i int) ([]byte, error) {
-	lo := binary.LittleEndian.Uint64(ix.entries[entrySize*i+4:])
-	hi := binary.LittleEndian.Uint64(ix.entries[entrySize*(i+1)+4:])
+	lo, hi := ix.offset(i), ix.offset(i+1)
 	if lo > hi || hi > uint64(len(ix.post)) {
 		return nil, corrupt("postings of entry %d at %d..%d of %d bytes", i, lo, hi, len(ix.post))
 	}

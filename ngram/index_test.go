@@ -3,6 +3,7 @@ package ngram
 import (
 	"bytes"
 	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/exact"
+	"github.com/bcindex/bcindex/internal/checksum"
 )
 
 // grams is the plain definition of a document's trigram set, folded as
@@ -240,4 +242,62 @@ func TestBinaryDocuments(t *testing.T) {
 	if _, ok := oix.BlobDoc(b); ok || !oix.IsBinary(b) {
 		t.Fatal("a binary blob without trigrams has a document, or is not binary")
 	}
+}
+
+// TestSecondVersion: a file of the second version, whose trigram entries
+// are 12 bytes (uint32 trigram, uint64 offset), is still read, checked
+// and merged into a file of the current one.
+func TestSecondVersion(t *testing.T) {
+	f := newFixture(texts...)
+	w := NewWriter()
+	for i, s := range texts {
+		w.Add(f.shas[i], grams(s), false)
+	}
+	data, err := w.Encode(len(f.sorted), f.blobIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rewrite the entries 12 bytes wide under the old magic.
+	h := data[:headerSize]
+	docs, blobs, ngrams := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), binary.LittleEndian.Uint32(h[16:])
+	start := headerSize + 4*int(docs) + 4*int(blobs)
+	old := append([]byte(nil), data[:start]...)
+	for i := 0; i <= int(ngrams); i++ {
+		e := binary.LittleEndian.Uint64(data[start+entrySize*i:])
+		g := uint32(e & 0xffffff)
+		if i == int(ngrams) {
+			g = 0xffffffff
+		}
+		old = binary.LittleEndian.AppendUint32(old, g)
+		old = binary.LittleEndian.AppendUint64(old, e>>24)
+	}
+	old = append(old, data[start+entrySize*(int(ngrams)+1):]...)
+	if len(old) != len(data)+4*(int(ngrams)+1) {
+		t.Fatalf("rewritten file of %d bytes from %d", len(old), len(data))
+	}
+	copy(old, magicV2)
+	binary.LittleEndian.PutUint32(old[32:], checksum.Sum(old[headerSize:]))
+	binary.LittleEndian.PutUint32(old[60:], checksum.Sum(old[:60]))
+	path := filepath.Join(t.TempDir(), "grams.bin")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	f.check(t, ix, []int{0, 1, 2, 3, 4})
+	m := NewWriter()
+	if err := m.Append(ix, func(b int) [20]byte { return f.sorted[b] }, nil); err != nil {
+		t.Fatal(err)
+	}
+	merged := f.write(t, m)
+	if string(merged.data[:8]) != magic {
+		t.Fatalf("merged into %q", merged.data[:8])
+	}
+	f.check(t, merged, []int{0, 1, 2, 3, 4})
 }

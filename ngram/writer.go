@@ -9,10 +9,17 @@ import (
 )
 
 const (
-	magic      = "BCGRAM02"
-	magicV1    = "BCGRAM01" // binary blobs had no documents: still read
+	magic      = "BCGRAM03"
+	magicV2    = "BCGRAM02" // 12-byte trigram entries: still read
+	magicV1    = "BCGRAM01" // and binary blobs without documents: still read
 	headerSize = 64
-	entrySize  = 12
+	entrySize  = 8
+	wideEntry  = 12 // an entry of the first two versions
+	// maxPostings bounds a file's postings bytes: an entry keeps the
+	// offset of its list in 40 bits.
+	maxPostings = 1 << 40
+	// sentinelGram is the trigram of the entry after the last.
+	sentinelGram = 0xffffff
 	// NoDoc marks a blob without trigrams in a segment's blob→document map.
 	NoDoc = 1<<32 - 1
 	// BinaryDoc marks a binary blob without trigrams there (files of the
@@ -186,14 +193,15 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 	for _, d := range blobDoc {
 		out = binary.LittleEndian.AppendUint32(out, d)
 	}
+	if postLen >= maxPostings {
+		return nil, fmt.Errorf("ngram: %d bytes of postings, more than a file holds", postLen)
+	}
 	off := uint64(0)
 	for _, i := range order {
-		out = binary.LittleEndian.AppendUint32(out, w.lists[i].gram)
-		out = binary.LittleEndian.AppendUint64(out, off)
+		out = binary.LittleEndian.AppendUint64(out, off<<24|uint64(w.lists[i].gram))
 		off += uint64(len(w.lists[i].buf))
 	}
-	out = binary.LittleEndian.AppendUint32(out, 0xffffffff)
-	out = binary.LittleEndian.AppendUint64(out, off)
+	out = binary.LittleEndian.AppendUint64(out, off<<24|sentinelGram)
 	for _, i := range order {
 		out = append(out, w.lists[i].buf...)
 	}

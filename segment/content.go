@@ -15,9 +15,10 @@ import (
 	"github.com/bcindex/bcindex/internal/mmap"
 )
 
-// ContentFile keeps the bytes of the segment's text blobs, so that exact
-// search verifies a candidate with a fast decompression instead of
-// inflating it out of git's pack (that was most of a search's time).
+// ContentFile keeps the bytes of the segment's blobs (binary ones only
+// when LZ4 shrinks them: see indexer's grams), so that exact search
+// verifies a candidate with a fast decompression instead of inflating it
+// out of git's pack (that was most of a search's time).
 //
 // content.bin layout (little endian):
 //

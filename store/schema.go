@@ -40,9 +40,10 @@ package store
 //	  lex.bin                 BM25 postings over the rows (package lexical)
 //	  grams.bin               trigrams of every blob read whole, binary ones
 //	                          marked, for exact search (package ngram)
-//	  content.bin             the bytes of every text blob read whole,
-//	                          LZ4-compressed, for exact search to verify
-//	                          its candidates (segment/content.go)
+//	  content.bin             the bytes of every blob read whole (a binary
+//	                          one only when LZ4 shrinks it), LZ4-compressed,
+//	                          for exact search to verify its candidates
+//	                          (segment/content.go)
 //	  vec-<model>.loc         where the segment's vectors of a model are in
 //	                          Badger's value log: file, offset and length of
 //	                          each part (locator.go)
