@@ -113,12 +113,14 @@ func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c, err := r.Git.CommitObject(h)
+		// The repository's own readers: go-git's first lookup in a pack
+		// reads its whole index (on git's own, 60 MB and 60 ms).
+		c, err := r.commitObject(h)
 		if err != nil && h != from && shallow[h] {
 			return nil // the history of a shallow clone ends here
 		}
 		if err != nil {
-			return fmt.Errorf("walk history: read commit %s: %w", h, err)
+			return fmt.Errorf("walk history: %w", err)
 		}
 		if !fn(c) {
 			return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -77,12 +78,18 @@ func runPickaxe(c *cli.Context) error {
 	if c.Bool("reverse") && !opts.Oldest {
 		slices.Reverse(res)
 	}
+	// The output is written in blocks: a common string's commits list
+	// thousands of lines, a write each would cost more than the search.
 	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
+		w := bufio.NewWriterSize(c.App.Writer, 64<<10)
+		enc := json.NewEncoder(w)
 		for _, m := range res {
 			if err := enc.Encode(m); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
+		}
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("write output: %w", err)
 		}
 	} else {
 		// The pattern's tokens are highlighted as a query's are; a blank
@@ -92,7 +99,9 @@ func runPickaxe(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		printPickaxe(o.w, o.paint, res)
+		w := bufio.NewWriterSize(o.w, 64<<10)
+		printPickaxe(w, o.paint, res)
+		w.Flush()
 		o.close()
 	}
 	if len(res) == 0 {
