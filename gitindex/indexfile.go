@@ -48,12 +48,26 @@ var errIndexUnsupported = errors.New("unsupported index")
 // ReadGitIndex reads the working tree's index file (versions 2 to 4). A
 // repository without one has an empty index.
 func (r *Repo) ReadGitIndex() (*GitIndex, error) {
-	p := filepath.Join(r.GitDir, "index")
+	return r.readGitIndex(nil)
+}
+
+// gitIndexPath is the index file git reads.
+func (r *Repo) gitIndexPath() string {
 	if f := os.Getenv("GIT_INDEX_FILE"); f != "" {
-		p = f
+		return f
 	}
+	return filepath.Join(r.GitDir, "index")
+}
+
+// readGitIndex is ReadGitIndex; check, when not nil, is given the file's
+// bytes first and says whether to parse them (false: nil, nil).
+func (r *Repo) readGitIndex(check func(data []byte) bool) (*GitIndex, error) {
+	p := r.gitIndexPath()
 	fi, err := os.Stat(p)
 	if os.IsNotExist(err) {
+		if check != nil {
+			return nil, nil
+		}
 		return &GitIndex{}, nil
 	}
 	if err != nil {
@@ -68,8 +82,14 @@ func (r *Repo) ReadGitIndex() (*GitIndex, error) {
 		return r.idx, nil
 	}
 	data, err := os.ReadFile(p)
+	if check != nil && os.IsNotExist(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read git's index: %w", err)
+	}
+	if check != nil && !check(data) {
+		return nil, nil
 	}
 	idx, err := parseGitIndex(data)
 	if errors.Is(err, errIndexUnsupported) {
@@ -216,24 +236,12 @@ func (g *GitIndex) unchanged(e *IndexEntry, st fileStat) bool {
 // the top: those git reads attributes from, whatever revision it greps.
 // An index that does not hold the name at all is not parsed.
 func (r *Repo) AttributesFiles() ([]string, error) {
-	p := filepath.Join(r.GitDir, "index")
-	if f := os.Getenv("GIT_INDEX_FILE"); f != "" {
-		p = f
-	}
-	data, err := os.ReadFile(p)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read git's index: %w", err)
-	}
 	// Version 4 compresses paths against the previous one's, which can
 	// split the name; the others hold every path whole.
-	if len(data) >= 8 && binary.BigEndian.Uint32(data[4:]) != 4 && !bytes.Contains(data, []byte(".gitattributes")) {
-		return nil, nil
-	}
-	idx, err := r.ReadGitIndex()
-	if err != nil {
+	idx, err := r.readGitIndex(func(data []byte) bool {
+		return len(data) < 8 || binary.BigEndian.Uint32(data[4:]) == 4 || bytes.Contains(data, []byte(".gitattributes"))
+	})
+	if idx == nil || err != nil {
 		return nil, err
 	}
 	var out []string

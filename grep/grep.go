@@ -96,6 +96,7 @@ type GrepFile struct {
 	Output []byte // see GrepOptions.Render
 	known  bool   // the index proves no line matches
 	attr   int8   // BinaryAttr's verdict, plus one; 0 when it has none
+	at     store.BlobAt
 }
 
 // GrepRef is a searched revision holding a file.
@@ -143,16 +144,17 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 	st := &GrepStats{Revisions: commits, Damaged: rd.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
-	filter := rd.Snap.ExactFilter(opts.Matcher.Query())
+	filter := rd.Snap.ExactFilterAt(opts.Matcher.Query())
 	var todo []*GrepFile
 	seen := map[plumbing.Hash]bool{}
 	for _, f := range files {
 		first := !seen[f.Blob]
 		seen[f.Blob] = true
-		cov, err := filter(f.Blob)
+		cov, at, err := filter(f.Blob)
 		if err != nil {
 			return nil, err
 		}
+		f.at = at
 		if first {
 			st.Blobs++
 			switch cov {

@@ -272,3 +272,29 @@ func damagedSegmentFile(t *testing.T, name string) {
 		t.Fatalf("after reindexing: got %v, stats %+v", got, st)
 	}
 }
+
+// TestGrepTextsOfEverySegment: blobs indexed by three runs, one segment
+// each, are read from the texts of the segment the trigram filter found
+// them in, each its own bytes (the needle on another line in each file).
+func TestGrepTextsOfEverySegment(t *testing.T) {
+	r := gittest.New(t)
+	repo := openRepo(t, r.Dir)
+	m, err := exact.Compile([]string{"Needle"}, exact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	var want []string
+	for i, name := range []string{"a.go", "b.go", "c.go"} {
+		files[name] = "package x\n" + strings.Repeat("\n", i) + "func Needle() {}\n"
+		r.Commit(name, files)
+		want = append(want, fmt.Sprintf("%s:%d", name, i+2))
+		got, st := grepLines(t, repo, GrepOptions{Matcher: m})
+		if !slices.Equal(got, want) || st.FromIndex != st.Candidates || st.Unindexed != 0 {
+			t.Fatalf("after run %d: got %v, want %v, stats %+v", i+1, got, want, st)
+		}
+	}
+	if segs, _ := filepath.Glob(filepath.Join(repo.IndexDir, "segments", "*", segment.ContentFile)); len(segs) < 3 {
+		t.Fatalf("%d segments with texts, want 3", len(segs))
+	}
+}

@@ -39,12 +39,18 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 	repo, snap := rd.Repo, rd.Snap
 	st := &GrepStats{Revisions: rd.Want.Commits, Damaged: rd.Damaged}
 	listings := rd.Listings
-	filter := func(plumbing.Hash) (store.Coverage, error) { return store.Uncovered, nil }
+	filter := func(plumbing.Hash) (store.Coverage, store.BlobAt, error) {
+		return store.Uncovered, store.BlobAt{}, nil
+	}
 	if snap != nil {
-		filter = snap.ExactFilter(opts.Program.Query())
+		filter = snap.ExactFilterAt(opts.Program.Query())
 	}
 	var todo []*GrepFile
-	seen := map[plumbing.Hash]store.Coverage{}
+	type known struct {
+		cov store.Coverage
+		at  store.BlobAt
+	}
+	seen := map[plumbing.Hash]known{}
 	add := func(f *GrepFile) error {
 		st.Files++
 		if opts.BinaryAttr != nil && opts.Sources[f.Source].Attributes {
@@ -58,13 +64,15 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 			todo = append(todo, f)
 			return nil
 		}
-		cov, ok := seen[f.Blob]
+		k, ok := seen[f.Blob]
+		cov := k.cov
 		if !ok {
 			var err error
-			if cov, err = filter(f.Blob); err != nil {
+			if cov, k.at, err = filter(f.Blob); err != nil {
 				return err
 			}
-			seen[f.Blob] = cov
+			k.cov = cov
+			seen[f.Blob] = k
 			st.Blobs++
 			switch cov {
 			case store.Uncovered, store.Binary:
@@ -73,6 +81,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 				st.Candidates++
 			}
 		}
+		f.at = k.at
 		switch {
 		case cov == store.RuledOut && !opts.Invert:
 		case cov == store.Binary && opts.Binary == BinaryNoMatch && f.attr != 1:

@@ -19,6 +19,7 @@ import (
 // grepJob is one distinct blob (or file of the working tree) to verify.
 type grepJob struct {
 	sha     plumbing.Hash
+	at      store.BlobAt // where the snapshot holds it
 	disk    string
 	attr    int8 // see GrepFile.attr
 	known   bool // no line matches: nothing to read
@@ -64,7 +65,7 @@ func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, file
 		}
 		j := jobs[k]
 		if j == nil {
-			j = &grepJob{sha: f.Blob, disk: f.Disk, attr: f.attr, known: f.known, done: make(chan struct{})}
+			j = &grepJob{sha: f.Blob, at: f.at, disk: f.Disk, attr: f.attr, known: f.known, done: make(chan struct{})}
 			jobs[k] = j
 			order = append(order, j)
 		}
@@ -187,7 +188,7 @@ func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *GrepOptio
 func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot) error {
 	if j.disk == "" {
 		buf := textPool.Get().(*[]byte)
-		content, ok, err := snap.Text(j.sha, (*buf)[:0])
+		content, ok, err := snap.TextAt(j.sha, j.at, (*buf)[:0])
 		if ok && err == nil {
 			j.content, j.pooled = content, true
 			return nil

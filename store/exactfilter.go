@@ -20,27 +20,45 @@ const (
 	Uncovered                 // no segment has its trigrams: read and verify it
 )
 
+// BlobAt is where a snapshot holds a blob: its segment and its index in
+// that segment's chunk table. The zero value is nowhere.
+type BlobAt struct {
+	seg  int // the segment's index plus one
+	blob int
+}
+
 // ExactFilter returns what the segments' trigram postings say of each
 // blob for q. Each segment's candidates are computed at the first blob it
 // holds; an error is a segment whose postings could not be read. It is not
 // safe for concurrent use.
 func (s *Snapshot) ExactFilter(q *exact.Query) func(sha plumbing.Hash) (Coverage, error) {
+	f := s.ExactFilterAt(q)
+	return func(sha plumbing.Hash) (Coverage, error) {
+		c, _, err := f(sha)
+		return c, err
+	}
+}
+
+// ExactFilterAt is ExactFilter that also says where the blob is, for
+// TextAt to read it without looking for it again.
+func (s *Snapshot) ExactFilterAt(q *exact.Query) func(sha plumbing.Hash) (Coverage, BlobAt, error) {
 	cands := make([]*bitset.BitSet, len(s.Segments))
 	errs := make([]error, len(s.Segments))
 	done := make([]bool, len(s.Segments))
-	return func(sha plumbing.Hash) (Coverage, error) {
+	return func(sha plumbing.Hash) (Coverage, BlobAt, error) {
 		for i := len(s.Segments) - 1; i >= 0; i-- {
 			seg := s.Segments[i]
 			b, ok := seg.Table.BlobIndex(sha)
 			if !ok {
 				continue
 			}
+			at := BlobAt{seg: i + 1, blob: b}
 			d, ok := seg.Grams.BlobDoc(b)
 			if !ok {
 				if seg.Grams.IsBinary(b) || seg.Table.BlobInfo(b).Skip == gitindex.SkipBinary {
-					return Binary, nil
+					return Binary, at, nil
 				}
-				return Uncovered, nil
+				return Uncovered, at, nil
 			}
 			if !done[i] {
 				done[i] = true
@@ -50,17 +68,17 @@ func (s *Snapshot) ExactFilter(q *exact.Query) func(sha plumbing.Hash) (Coverage
 				}
 			}
 			if errs[i] != nil {
-				return Candidate, errs[i]
+				return Candidate, at, errs[i]
 			}
 			if cands[i] != nil && !cands[i].Test(uint(d)) {
-				return RuledOut, nil
+				return RuledOut, at, nil
 			}
 			if seg.Grams.IsBinary(b) {
-				return Binary, nil
+				return Binary, at, nil
 			}
-			return Candidate, nil
+			return Candidate, at, nil
 		}
-		return Uncovered, nil
+		return Uncovered, BlobAt{}, nil
 	}
 }
 
@@ -113,4 +131,24 @@ func (s *Snapshot) Text(sha plumbing.Hash, buf []byte) (content []byte, ok bool,
 		}
 	}
 	return nil, false, nil
+}
+
+// TextAt is Text for a blob ExactFilterAt found at at, read from there
+// without looking for it; a blob that segment keeps no bytes of is looked
+// for in the others.
+func (s *Snapshot) TextAt(sha plumbing.Hash, at BlobAt, buf []byte) (content []byte, ok bool, err error) {
+	if s == nil || at.seg <= 0 || at.seg > len(s.Segments) {
+		return s.Text(sha, buf)
+	}
+	seg := s.Segments[at.seg-1]
+	if seg.Text != nil {
+		content, ok, err = seg.Text.Text(at.blob, buf)
+		if err != nil {
+			return nil, false, fmt.Errorf("read segment %s texts: %w", seg.ID, err)
+		}
+		if ok {
+			return content, true, nil
+		}
+	}
+	return s.Text(sha, buf)
 }
