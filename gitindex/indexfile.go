@@ -208,6 +208,14 @@ func (r *Repo) lsFilesIndex() (*GitIndex, error) {
 	return idx, nil
 }
 
+// fileStat is what git's index records of a file (statFiles reads it).
+type fileStat struct {
+	regular      bool
+	size         int64
+	mtime, ctime [2]int64
+	ino          uint32
+}
+
 // unchanged reports whether the working tree's file of e is, by git's
 // own test, the blob staged: the file status recorded when it was staged
 // still holds and the entry is not racily clean (changed within the index

@@ -10,22 +10,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// fileStat is what git's index records of a file. golang.org/x/sys/unix
-// names the times of Linux's and Darwin's Stat_t alike (Mtim, Ctim),
-// unlike syscall's Mtimespec on Darwin.
-type fileStat struct {
-	regular      bool
-	size         int64
-	mtime, ctime [2]int64
-	ino          uint32
-}
-
 // statFiles reads the status of files (paths from top, in path order),
 // without following symlinks, calling each(i, st, ok) from several
 // goroutines. Files of one directory are read relative to that
 // directory, opened once, so that the kernel walks one name a file
 // instead of the whole path (git grep's own reading of the working tree
-// costs that walk per file).
+// costs that walk per file). golang.org/x/sys/unix names the times of
+// Linux's and Darwin's Stat_t alike (Mtim, Ctim), unlike syscall's
+// Mtimespec on Darwin.
 func statFiles(top string, files []string, each func(i int, st fileStat, ok bool)) {
 	type run struct{ lo, hi int }
 	var runs []run

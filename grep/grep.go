@@ -146,7 +146,7 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 	st.Files = len(files)
 	filter := rd.Snap.ExactFilterAt(opts.Matcher.Query())
 	var todo []*GrepFile
-	seen := map[plumbing.Hash]bool{}
+	seen := make(map[plumbing.Hash]bool, len(files))
 	for _, f := range files {
 		first := !seen[f.Blob]
 		seen[f.Blob] = true

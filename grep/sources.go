@@ -50,7 +50,16 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 		cov store.Coverage
 		at  store.BlobAt
 	}
-	seen := map[plumbing.Hash]known{}
+	n := 0 // the files listed, to size the map once
+	for _, s := range opts.Sources {
+		n += len(s.Files)
+	}
+	for _, l := range listings {
+		if l != nil {
+			n += len(l.Entries)
+		}
+	}
+	seen := make(map[plumbing.Hash]known, n)
 	add := func(f *GrepFile) error {
 		st.Files++
 		if opts.BinaryAttr != nil && opts.Sources[f.Source].Attributes {

@@ -55,7 +55,7 @@ type jobKey struct {
 func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*GrepFile, opts *GrepOptions, fromIndex *int, yield func(*GrepFile) error) error {
 	var texts atomic.Int64
 	defer func() { *fromIndex = int(texts.Load()) }()
-	jobs := map[jobKey]*grepJob{}
+	jobs := make(map[jobKey]*grepJob, len(files))
 	byFile := make([]*grepJob, len(files))
 	var order []*grepJob
 	for i, f := range files {

@@ -81,6 +81,20 @@ func (f *fixture) write(t *testing.T, w *Writer) *Index {
 	return ix
 }
 
+// encode is the trigram file of the fixture's texts, none binary.
+func (f *fixture) encode(t *testing.T) []byte {
+	t.Helper()
+	w := NewWriter()
+	for i, s := range f.texts {
+		w.Add(f.shas[i], grams(s), false)
+	}
+	data, err := w.Encode(len(f.sorted), f.blobIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // check compares every trigram's postings with the documents whose text
 // holds it.
 func (f *fixture) check(t *testing.T, ix *Index, docs []int) {
@@ -157,14 +171,7 @@ func TestAppendKeeps(t *testing.T) {
 
 func TestDamageIsFound(t *testing.T) {
 	f := newFixture(texts...)
-	w := NewWriter()
-	for i, s := range texts {
-		w.Add(f.shas[i], grams(s), false)
-	}
-	data, err := w.Encode(len(f.sorted), f.blobIndex)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := f.encode(t)
 	for _, at := range []int{3, 20, headerSize + 1, len(data) / 2, len(data) - 1} {
 		bad := bytes.Clone(data)
 		bad[at] ^= 0x40
@@ -249,14 +256,7 @@ func TestBinaryDocuments(t *testing.T) {
 // and merged into a file of the current one.
 func TestSecondVersion(t *testing.T) {
 	f := newFixture(texts...)
-	w := NewWriter()
-	for i, s := range texts {
-		w.Add(f.shas[i], grams(s), false)
-	}
-	data, err := w.Encode(len(f.sorted), f.blobIndex)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := f.encode(t)
 	// Rewrite the entries 12 bytes wide under the old magic.
 	h := data[:headerSize]
 	docs, blobs, ngrams := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), binary.LittleEndian.Uint32(h[16:])

@@ -57,8 +57,12 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	out = v.collapse(out)
-	if f.fileDecay > 0 && f.fileDecay < 1 {
-		out = v.distinctFiles(out, f.fileDecay)
+	decay := f.fileDecay
+	if name != "" && f.nameDecay > 0 {
+		decay = f.nameDecay
+	}
+	if decay > 0 && decay < 1 {
+		out = v.distinctFiles(out, decay)
 	}
 	return out
 }

@@ -91,6 +91,27 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	// A ranking of files (search --files), with its own second stage and
+	// with the chunks' (what it costs).
+	for _, v := range []struct{ name, knobs string }{
+		{"hybrid-files", ""},
+		{"hybrid-files-chunks-stage", "filesRerank=0,filesStem=0,filesPath=0,filesPool=0"},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			restore, err := SetRankingKnobs(v.knobs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer restore()
+			defer reportCPU(b, cpuTime())
+			for i := 0; i < b.N; i++ {
+				q := queries[i%len(queries)]
+				if _, err := SearchIndexed(context.Background(), repo, Options{Query: q, Mode: ModeHybrid, Files: true, Embedder: emb}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	// As a command runs it: the index is checked (and would be brought up
 	// to date) before the query.
 	b.Run("hybrid-checked", func(b *testing.B) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // SetRankingKnobs changes ranking constants for every query until the
@@ -49,16 +50,78 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 			f.rerank = nil
 		}
 	},
-	"convexText":   func(f *fusionConfig, x float64) { f.convexText = x },
-	"convexSymbol": func(f *fusionConfig, x float64) { f.convexSymbol = x },
-	"coverageRef":  func(f *fusionConfig, x float64) { f.coverageRef = x },
-	"typePrior":    func(f *fusionConfig, x float64) { f.typePrior = x },
-	"valuePrior":   func(f *fusionConfig, x float64) { f.valuePrior = x },
-	"noHitFloor":   func(f *fusionConfig, x float64) { f.noHitFloor = x },
-	"fileText":     func(f *fusionConfig, x float64) { f.fileText = x },
-	"fileTextName": func(f *fusionConfig, x float64) { f.fileTextName = x },
-	"nameFile":     func(f *fusionConfig, x float64) { f.nameFile = x },
-	"priors":       func(f *fusionConfig, x float64) { f.priors = x != 0 },
-	"coherence":    func(f *fusionConfig, x float64) { f.coherence = x },
-	"fileDecay":    func(f *fusionConfig, x float64) { f.fileDecay = x },
+	"convexText":     func(f *fusionConfig, x float64) { f.convexText = x },
+	"convexSymbol":   func(f *fusionConfig, x float64) { f.convexSymbol = x },
+	"coverageRef":    func(f *fusionConfig, x float64) { f.coverageRef = x },
+	"typePrior":      func(f *fusionConfig, x float64) { f.typePrior = x },
+	"valuePrior":     func(f *fusionConfig, x float64) { f.valuePrior = x },
+	"noHitFloor":     func(f *fusionConfig, x float64) { f.noHitFloor = x },
+	"fileText":       func(f *fusionConfig, x float64) { f.fileText = x },
+	"fileTextName":   func(f *fusionConfig, x float64) { f.fileTextName = x },
+	"nameFile":       func(f *fusionConfig, x float64) { f.nameFile = x },
+	"priors":         func(f *fusionConfig, x float64) { f.priors = x != 0 },
+	"coherence":      func(f *fusionConfig, x float64) { f.coherence = x },
+	"fileDecay":      func(f *fusionConfig, x float64) { f.fileDecay = x },
+	"filesPriors":    func(f *fusionConfig, x float64) { f.files.priors = x != 0 },
+	"filesCoherence": func(f *fusionConfig, x float64) { f.files.coherence = x },
+	"filesDecay":     func(f *fusionConfig, x float64) { f.files.decay = x },
+	"filesText":      func(f *fusionConfig, x float64) { f.files.text = x },
+	"nameDecay":      func(f *fusionConfig, x float64) { f.nameDecay = x },
+	"stemWeight":     func(f *fusionConfig, x float64) { f.stemWeight = x },
+	"pathWeight":     func(f *fusionConfig, x float64) { f.pathWeight = x },
+	"poolFiles":      func(f *fusionConfig, x float64) { f.poolFiles = int(x) },
+	"textAll":        func(f *fusionConfig, x float64) { f.textAll = x != 0 },
+	"filesStem":      func(f *fusionConfig, x float64) { f.files.stem = x },
+	"filesPath":      func(f *fusionConfig, x float64) { f.files.path = x },
+	"filesPool":      func(f *fusionConfig, x float64) { f.files.pool = int(x) },
+	"filesRerank": func(f *fusionConfig, x float64) {
+		if x == 0 {
+			f.files.rerank = nil
+		}
+	},
 }
+
+// PoolQuery and PoolRow are the second stage's training data (rerank_data_test.go),
+// for the dev suite's collector (devsuite_pools_test.go).
+type (
+	PoolQuery = poolQuery
+	PoolRow   = poolRow
+)
+
+// PoolCand is one candidate of a hybrid query's pool, where it lies.
+type PoolCand struct {
+	Row                PoolRow
+	Path               string
+	StartLine, EndLine int
+}
+
+// CollectPools hands every hybrid query's pool to fn (ranked by the first
+// stage only) until restore is called.
+func CollectPools(fn func(query string, pool []PoolCand)) (restore func()) {
+	prev := fusionTweak
+	fusionTweak = func(f *fusionConfig) {
+		if prev != nil {
+			prev(f)
+		}
+		f.rerank = nil
+		f.collect = func(v *view, raw string, _ []arm, _ []fused, pool []rerankCand) {
+			out := make([]PoolCand, len(pool))
+			for i, c := range pool {
+				seg := v.snap.Segments[c.key[0]]
+				row := seg.Row(c.key[1])
+				owner := c.key[1]
+				for r := seg.Row(owner); r.Kind == "block" && r.Parent >= 0; r = seg.Row(owner) {
+					owner = r.Parent
+				}
+				out[i] = PoolCand{Row: poolRow{X: c.x, Owner: [2]int{c.key[0], owner}, Hash: row.Hash, Indexed: row.Indexed,
+					File: [2]int{c.key[0], seg.BlobFirst(c.key[1])}},
+					Path: v.pathOf(c.key[0], c.key[1]), StartLine: row.StartLine, EndLine: row.EndLine}
+			}
+			fn(raw, out)
+		}
+	}
+	return func() { fusionTweak = prev }
+}
+
+// SetDevPools registers the dev suite's collector with the training tool.
+func SetDevPools(fn func(testing.TB) []PoolQuery) { devSuitePools = fn }

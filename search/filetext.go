@@ -2,35 +2,60 @@ package search
 
 import "math"
 
+// textStats is what the text arm computed for a query, kept for the
+// file-level evidence: the visible rows with text and their mean length,
+// the query's terms, and every row's BM25 score (not only the arm's
+// best).
+type textStats struct {
+	rows   int
+	avgdl  float64
+	terms  []string
+	scores map[[2]int]float64
+}
+
 // fileBM25 scores whole files against the query's terms, each file one
 // document made of its chunks (a file whose several chunks hold the
 // query's words is a better answer than one chunk that holds them all
 // once), and keeps in v.fileScore each file's score over the most a file
-// could score. rowScores are the text arm's rows that hold a term; rows
-// and avgRowLen, the visible rows with text and their mean length.
-func (v *view) fileBM25(rowScores map[[2]int]float64, terms []string, rows int, avgRowLen float64) {
+// could score, and in v.fileBest its row of the best BM25 score. It does
+// nothing when the text arm did not run, or once done.
+func (v *view) fileBM25() {
+	if v.text == nil || v.fileScore != nil {
+		return
+	}
 	type file = [2]int // segment, first row of the blob
+	terms := v.text.terms
 	tf := map[file]map[string]float64{}
 	for _, t := range terms {
-		for s, seg := range v.snap.Segments {
-			allow := v.allow[s]
-			it := seg.Lex.Postings(t)
-			for it.Next() {
-				if !allow.Test(uint(it.Row())) {
-					continue
+		forms := []string{t}
+		if v.fusion.stemWeight > 0 {
+			forms = append(forms, wordForms(t)...)
+		}
+		for i, form := range forms {
+			w := 1.0
+			if i > 0 {
+				w = v.fusion.stemWeight
+			}
+			for s, seg := range v.snap.Segments {
+				allow := v.allow[s]
+				it := seg.Lex.Postings(form)
+				for it.Next() {
+					if !allow.Test(uint(it.Row())) {
+						continue
+					}
+					f := file{s, seg.BlobFirst(it.Row())}
+					m := tf[f]
+					if m == nil {
+						m = map[string]float64{}
+						tf[f] = m
+					}
+					m[t] += w * float64(it.Freq())
 				}
-				f := file{s, seg.BlobFirst(it.Row())}
-				m := tf[f]
-				if m == nil {
-					m = map[string]float64{}
-					tf[f] = m
-				}
-				m[t] += float64(it.Freq())
 			}
 		}
 	}
 	files := max(1, len(v.added))
-	avg := avgRowLen * float64(rows) / float64(files)
+	avg := v.text.avgdl * float64(v.text.rows) / float64(files)
 	df := map[string]float64{}
 	for _, m := range tf {
 		for t := range m {
@@ -44,6 +69,14 @@ func (v *view) fileBM25(rowScores map[[2]int]float64, terms []string, rows int, 
 		best += idf[t] * (bm25K1 + 1)
 	}
 	v.fileScore = make(map[file]float64, len(tf))
+	v.fileBest = make(map[file]int, len(tf))
+	bestScore := make(map[file]float64, len(tf))
+	for k, sc := range v.text.scores {
+		f := file{k[0], v.snap.Segments[k[0]].BlobFirst(k[1])}
+		if r, ok := v.fileBest[f]; !ok || sc > bestScore[f] || sc == bestScore[f] && k[1] < r {
+			v.fileBest[f], bestScore[f] = k[1], sc
+		}
+	}
 	if best <= 0 {
 		return
 	}

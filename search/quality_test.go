@@ -208,6 +208,13 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // fused, and fails when a change lowers the fused MRR below the golden file
 // (search/testdata/quality.json; refresh with -update).
 func TestSearchQuality(t *testing.T) {
+	if *gateKnobs != "" {
+		restore, err := SetRankingKnobs(*gateKnobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer restore()
+	}
 	if testing.Short() {
 		t.Skip("quality suite skipped in -short mode")
 	}

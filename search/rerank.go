@@ -34,8 +34,14 @@ const (
 	poolSym  = 10
 )
 
-//go:embed rerank_model.json
-var rerankModelJSON []byte
+// The shipped models: one for chunks (search), one for files (search
+// --files, rankFiles), each trained by TestRerankTrain.
+var (
+	//go:embed rerank_model.json
+	rerankModelJSON []byte
+	//go:embed rerank_files_model.json
+	rerankFilesModelJSON []byte
+)
 
 // rerankModel is a linear scorer over standardised features.
 type rerankModel struct {
@@ -62,23 +68,28 @@ type treeNode struct {
 
 // builtinRerank is the shipped model, or nil when the file does not fit
 // this build's features (a test then fails: see TestRerankModelLoads).
-var builtinRerank, builtinRerankErr = parseRerank(rerankModelJSON)
+var (
+	builtinRerank, builtinRerankErr           = parseRerank(rerankModelJSON)
+	builtinFilesRerank, builtinFilesRerankErr = parseRerank(rerankFilesModelJSON)
+)
 
 func parseRerank(b []byte) (*rerankModel, error) {
 	var m rerankModel
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("read the rerank model: %w", err)
 	}
-	if !slices.Equal(m.Features, rerankFeatureNames) || len(m.Mean) != nFeatures || len(m.Scale) != nFeatures || len(m.Weights) != nFeatures {
+	// A model may read the first of this build's features only.
+	n := len(m.Features)
+	if n == 0 || n > nFeatures || !slices.Equal(m.Features, rerankFeatureNames[:n]) || len(m.Mean) != n || len(m.Scale) != n || len(m.Weights) != n {
 		return nil, fmt.Errorf("read the rerank model: its features are not this build's (regenerate it: go test ./search -run TestRerankTrain -rerank.train)")
 	}
 	for _, t := range m.Trees {
 		if len(t) == 0 {
 			return nil, fmt.Errorf("read the rerank model: an empty tree")
 		}
-		for i, n := range t {
+		for i, nd := range t {
 			// Children follow their parent, so a walk ends.
-			if n.F >= nFeatures || n.F >= 0 && (n.L <= i || n.L >= len(t) || n.R <= i || n.R >= len(t)) {
+			if nd.F >= n || nd.F >= 0 && (nd.L <= i || nd.L >= len(t) || nd.R <= i || nd.R >= len(t)) {
 				return nil, fmt.Errorf("read the rerank model: node %d of a tree points outside it", i)
 			}
 		}
@@ -142,7 +153,14 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		}
 	}
 	q, av := shapeOf(pq, arms), viewArms(arms)
-	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym)
+	// The file's features, for a model that reads them (or the training
+	// tool): the file's own BM25 and its candidates in the pool.
+	files := collect != nil || m != nil && len(m.Features) > fFileText
+	q.files = files
+	if files {
+		v.fileBM25()
+	}
+	pool := make([]rerankCand, 0, poolBase+2*poolArm+poolSym+v.fusion.poolFiles)
 	for i, f := range out {
 		if !inPool[i] {
 			continue
@@ -150,6 +168,20 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		c := rerankCand{key: [2]int{f.seg, f.row}, base: f.score}
 		v.features(&c, i, out[0].score, q, av)
 		pool = append(pool, c)
+	}
+	// The best files as whole documents bring their best chunk when no
+	// arm put one of their chunks in the pool.
+	if files {
+		for _, k := range v.topFiles(pool, v.fusion.poolFiles) {
+			c := rerankCand{key: k}
+			rank := len(out)
+			if i, ok := at[k]; ok {
+				c.base, rank = out[i].score, i
+			}
+			v.features(&c, rank, out[0].score, q, av)
+			pool = append(pool, c)
+		}
+		v.fileFeatures(pool)
 	}
 	if collect != nil {
 		collect(v, pq.Raw, arms, out, pool)
@@ -165,12 +197,52 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		ranked = append(ranked, fused{seg: c.key[0], row: c.key[1], score: s})
 	}
 	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	added := make(map[[2]int]bool, len(pool))
+	for _, c := range pool {
+		added[c.key] = true
+	}
 	// Below the pool, in the first stage's order.
-	for i, f := range out {
-		if !inPool[i] {
+	for _, f := range out {
+		if !added[[2]int{f.seg, f.row}] {
 			f.score = low * 0.5 * f.score / out[0].score
 			ranked = append(ranked, f)
 		}
 	}
 	return ranked
+}
+
+// topFiles returns, for the n files of the best whole-file BM25 that have
+// no candidate in pool, the row of each with the best BM25 score.
+func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
+	if len(v.fileScore) == 0 || n <= 0 {
+		return nil
+	}
+	have := make(map[[2]int]bool, len(pool))
+	for _, c := range pool {
+		have[[2]int{c.key[0], v.snap.Segments[c.key[0]].BlobFirst(c.key[1])}] = true
+	}
+	type fs struct {
+		f [2]int
+		s float64
+	}
+	best := make([]fs, 0, 2*n)
+	for f, s := range v.fileScore {
+		best = append(best, fs{f, s})
+	}
+	sort.Slice(best, func(i, j int) bool {
+		if best[i].s != best[j].s {
+			return best[i].s > best[j].s
+		}
+		if best[i].f[0] != best[j].f[0] {
+			return best[i].f[0] < best[j].f[0]
+		}
+		return best[i].f[1] < best[j].f[1]
+	})
+	var out [][2]int
+	for _, b := range best[:min(n, len(best))] {
+		if r, ok := v.fileBest[b.f]; ok && !have[b.f] {
+			out = append(out, [2]int{b.f[0], r})
+		}
+	}
+	return out
 }

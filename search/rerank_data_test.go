@@ -21,6 +21,10 @@ type poolRow struct {
 	Owner   [2]int
 	Hash    [16]byte
 	Indexed bool
+	File    [2]int // segment, first row of its blob: distinct files are counted by it
+	// Covers lists the targets a row covers (a code-search suite's query:
+	// files and spans, NTargets of them present in the index).
+	Covers []int
 }
 
 // poolQuery is one query's pool and the reciprocal ranks (0 beyond 10)
@@ -29,6 +33,10 @@ type poolQuery struct {
 	Pkg, Lang, Set string
 	Rows           []poolRow
 	RR             map[string]float64 // text, vector, first
+	// NTargets, for a code-search suite's query (Set devSuiteSet), is how
+	// many of its targets the index covers: scored by NDCG@10.
+	NTargets int
+	Query    string
 }
 
 // asked is a query with the test of a hit that answers it.
@@ -80,7 +88,8 @@ func collectPools(t testing.TB, repo *gitindex.Repo, qs []asked, pkg, lang, set 
 					owner = r.Parent
 				}
 				pq.Rows = append(pq.Rows, poolRow{X: c.x, Owner: [2]int{c.key[0], owner}, Hash: row.Hash, Indexed: row.Indexed,
-					Pos: q.answers(v.rowHit(c.key[0], c.key[1]))})
+					File: [2]int{c.key[0], seg.BlobFirst(c.key[1])},
+					Pos:  q.answers(v.rowHit(c.key[0], c.key[1]))})
 			}
 		}
 		for _, mode := range []string{ModeHybrid, ModeText, ModeVector} {

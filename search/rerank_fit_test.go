@@ -17,11 +17,42 @@ type fitOptions struct {
 	l2     float64            // weight decay
 	weight map[string]float64 // per set: how much a query counts (default 1)
 	trees  treeOptions        // boosted on top of the linear model (rounds 0: none)
+	// only, when set, names the features the model may use (the others
+	// weigh nothing and no tree splits on them): ablations.
+	only map[int]bool
+	// union trains towards the answers as a whole: the loss is -log of the
+	// probability the model gives all the rows covering a target (a
+	// target's file has many chunks, and it is found when its best one
+	// ranks), not a share spread evenly over those rows.
+	union bool
 }
 
+// defaultFit is the chunks' model: the quality suite's dev half, over the
+// features before the file's (fFileText), which are what a definition is
+// ranked by.
 func defaultFit() fitOptions {
-	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, weight: map[string]float64{"questions": 10},
+	o := fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, weight: map[string]float64{"questions": 10},
 		trees: treeOptions{rounds: 20, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+	o.firstFeatures(fFileText)
+	return o
+}
+
+// filesFit is the files' model (search --files): the quality suite's dev
+// half and the dev code-search suite together, over every feature, towards
+// a target's rows as a whole.
+func filesFit() fitOptions {
+	return fitOptions{epochs: 300, rate: 0.05, l2: 1e-3, union: true, weight: map[string]float64{"questions": 10, "doc-stripped": 2, devSuiteSet: 5},
+		trees: treeOptions{rounds: 20, depth: 3, shrink: 0.3, lambda: 1, minHess: 5}}
+}
+
+// firstFeatures limits the model to the first n features; fit writes a
+// model of those only.
+func (o *fitOptions) firstFeatures(n int) {
+	o.only = map[int]bool{}
+	for i := range n {
+		o.only[i] = true
+	}
+	o.trees.only = o.only
 }
 
 // fit trains a model on the queries whose pool holds an answer.
@@ -48,6 +79,10 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 		}
 	}
 	for i := range m.Scale {
+		if o.only != nil && !o.only[i] {
+			m.Scale[i] = 0
+			continue
+		}
 		if sd := math.Sqrt(m.Scale[i] / n); sd > 1e-9 {
 			m.Scale[i] = 1 / sd
 		} else {
@@ -56,9 +91,10 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 	}
 	// Standardised copies of the pools that hold an answer.
 	type fq struct {
-		x  [][nFeatures]float64
-		t  []float64
-		wt float64
+		x      [][nFeatures]float64
+		t      []float64
+		groups [][]int
+		wt     float64
 	}
 	var data []fq
 	for _, q := range qs {
@@ -66,7 +102,7 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 		if npos == 0 {
 			continue
 		}
-		d := fq{wt: o.weightOf(q)}
+		d := fq{wt: o.weightOf(q), groups: q.groups()}
 		for _, r := range q.Rows {
 			var x [nFeatures]float64
 			for i := range x {
@@ -86,7 +122,7 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 	w[0] = 3
 	var mom, vel [nFeatures]float64
 	const b1, b2, eps = 0.9, 0.999, 1e-8
-	var s []float64
+	var s, tbuf []float64
 	for epoch := 1; epoch <= o.epochs; epoch++ {
 		var g [nFeatures]float64
 		total := 0.0
@@ -106,8 +142,16 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 				s[i] = math.Exp(s[i] - hi)
 				z += s[i]
 			}
+			for i := range s {
+				s[i] /= z
+			}
+			t := d.t
+			if o.union {
+				t = unionTargets(s, d.groups, tbuf[:0])
+				tbuf = t
+			}
 			for k, x := range d.x {
-				c := d.wt * (s[k]/z - d.t[k])
+				c := d.wt * (s[k] - t[k])
 				if c == 0 {
 					continue
 				}
@@ -128,6 +172,10 @@ func fit(qs []poolQuery, o fitOptions) *rerankModel {
 	}
 	if o.trees.rounds > 0 {
 		boost(m, qs, o, o.trees)
+	}
+	// A model limited to the first features lists those only.
+	if n := len(o.only); n > 0 && n < nFeatures && o.only[n-1] {
+		m.Features, m.Mean, m.Scale, m.Weights = m.Features[:n], m.Mean[:n], m.Scale[:n], m.Weights[:n]
 	}
 	return m
 }
@@ -167,9 +215,10 @@ func simRR(rows []poolRow, score func(*poolRow) float64) float64 {
 // firstOrder scores a pool row by the first stage.
 func firstOrder(r *poolRow) float64 { return r.X[0] }
 
-// modelOrder scores a pool row by m.
+// modelOrder scores a pool row by m, as rerank does (a logistic of the
+// model's value, so that a decay scales it as it scales a search's).
 func modelOrder(m *rerankModel) func(*poolRow) float64 {
-	return func(r *poolRow) float64 { return m.score(&r.X) }
+	return func(r *poolRow) float64 { return 1 / (1 + math.Exp(-m.score(&r.X))) }
 }
 
 // answers counts the rows of a pool that answer its query.
@@ -189,4 +238,61 @@ func (o fitOptions) weightOf(q poolQuery) float64 {
 		return w
 	}
 	return 1
+}
+
+// groups lists, per target of a query, the rows covering it: one target
+// (its answers) for a quality-suite query, each of its targets for a
+// code-search suite's.
+func (q *poolQuery) groups() [][]int {
+	if q.Set != devSuiteSet {
+		var g []int
+		for i, r := range q.Rows {
+			if r.Pos {
+				g = append(g, i)
+			}
+		}
+		return [][]int{g}
+	}
+	by := map[int][]int{}
+	var order []int
+	for i, r := range q.Rows {
+		for _, t := range r.Covers {
+			if by[t] == nil {
+				order = append(order, t)
+			}
+			by[t] = append(by[t], i)
+		}
+	}
+	out := make([][]int, 0, len(order))
+	for _, t := range order {
+		out = append(out, by[t])
+	}
+	return out
+}
+
+// unionTargets are the targets of the union loss for probabilities p:
+// each target's share (1 over the targets) spread over its rows in
+// proportion to p.
+func unionTargets(p []float64, groups [][]int, t []float64) []float64 {
+	t = append(t[:0], make([]float64, len(p))...)
+	n := 0
+	for _, g := range groups {
+		if len(g) > 0 {
+			n++
+		}
+	}
+	for _, g := range groups {
+		z := 0.0
+		for _, i := range g {
+			z += p[i]
+		}
+		for _, i := range g {
+			if z > 0 {
+				t[i] += p[i] / z / float64(n)
+			} else {
+				t[i] += 1 / float64(len(g)*n)
+			}
+		}
+	}
+	return t
 }

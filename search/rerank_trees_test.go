@@ -15,18 +15,20 @@ type treeOptions struct {
 	shrink        float64 // each tree's step
 	lambda        float64 // leaf regularisation
 	minHess       float64 // the least hessian a leaf holds
+	only          map[int]bool
 }
 
 const treeBins = 32
 
 // boostData is the training set laid out for boosting.
 type boostData struct {
-	qs    [][2]int // each query's rows [from, to)
-	wt    []float64
-	t     []float64 // each row's target share
-	bins  [][nFeatures]uint8
-	cuts  [nFeatures][]float64
-	score []float64
+	qs     [][2]int  // each query's rows [from, to)
+	groups [][][]int // each query's targets' rows (see poolQuery.groups)
+	wt     []float64
+	t      []float64 // each row's target share
+	bins   [][nFeatures]uint8
+	cuts   [nFeatures][]float64
+	score  []float64
 }
 
 func newBoostData(qs []poolQuery, m *rerankModel, o fitOptions) *boostData {
@@ -38,6 +40,7 @@ func newBoostData(qs []poolQuery, m *rerankModel, o fitOptions) *boostData {
 			continue
 		}
 		d.qs = append(d.qs, [2]int{len(all), len(all) + len(q.Rows)})
+		d.groups = append(d.groups, q.groups())
 		d.wt = append(d.wt, o.weightOf(q))
 		for _, r := range q.Rows {
 			all = append(all, r.X)
@@ -89,10 +92,18 @@ func boost(m *rerankModel, qs []poolQuery, fo fitOptions, o treeOptions) {
 			for i := q[0]; i < q[1]; i++ {
 				z += math.Exp(d.score[i] - hi)
 			}
+			p := make([]float64, q[1]-q[0])
 			for i := q[0]; i < q[1]; i++ {
-				p := math.Exp(d.score[i]-hi) / z
-				g[i] = d.wt[qi] * (p - d.t[i])
-				h[i] = d.wt[qi] * max(p*(1-p), 1e-6)
+				p[i-q[0]] = math.Exp(d.score[i]-hi) / z
+			}
+			t := d.t[q[0]:q[1]]
+			if fo.union {
+				t = unionTargets(p, d.groups[qi], nil)
+			}
+			for i := q[0]; i < q[1]; i++ {
+				pi := p[i-q[0]]
+				g[i] = d.wt[qi] * (pi - t[i-q[0]])
+				h[i] = d.wt[qi] * max(pi*(1-pi), 1e-6)
 			}
 		}
 		rows := make([]int, len(d.t))
@@ -141,6 +152,9 @@ func (d *boostData) grow(tree *[]treeNode, rows []int, g, h []float64, o treeOpt
 	best, bestF, bestB := 0.0, -1, 0
 	var hg, hh [treeBins]float64
 	for f := range nFeatures {
+		if o.only != nil && !o.only[f] {
+			continue
+		}
 		hg, hh = [treeBins]float64{}, [treeBins]float64{}
 		for _, i := range rows {
 			b := d.bins[i][f]

@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 // change that lowers any of them fails.
 const suiteGolden = "testdata/suite.json"
 
+var gateKnobs = flag.String("gate.knobs", "", "the quality gates (TestSuiteQuality, TestSearchQuality): ranking settings to score instead of the defaults, name=value,...")
+
 // TestSuiteQuality runs the multilingual quality suite at small size (the
 // bench, or -suite.full, runs every query), logs the per-package tables and
 // fails when any package's fused score falls below the golden file (refresh
@@ -22,6 +25,13 @@ const suiteGolden = "testdata/suite.json"
 func TestSuiteQuality(t *testing.T) {
 	if testing.Short() {
 		t.Skip("quality suite skipped in -short mode")
+	}
+	if *gateKnobs != "" {
+		restore, err := SetRankingKnobs(*gateKnobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer restore()
 	}
 	var results []suiteResult
 	for _, s := range buildSuite(t, "") {

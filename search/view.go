@@ -37,6 +37,15 @@ type view struct {
 	// fileScore is each file's BM25 over the most a file could score
 	// (filetext.go), by segment and first row; nil: not computed.
 	fileScore map[[2]int]float64
+	// fileBest is each file's row of the best BM25 score, by segment and
+	// first row (filetext.go); nil: not computed.
+	fileBest map[[2]int]int
+	// text is what the text arm computed for the query (nil: it did not
+	// run): the file stage and the second stage read it.
+	text *textStats
+	// lowerPaths are the paths of added, lowercased (paths.go); nil until
+	// the text arm reads them.
+	lowerPaths []string
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
