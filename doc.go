@@ -29,6 +29,7 @@
 //	          against the blobs
 //	pickaxe   log -S/-G: the commits where a string's count changed, from a
 //	          cached table of each first-parent commit's changed blob pairs
+//	          and git's patches of them, which a history index records
 //	hooks     git hooks that keep the index fresh in the background
 //	gc        garbage collection: what no ref reaches leaves the segments, Badger,
 //	          the summaries and the listing cache

@@ -34,32 +34,15 @@ type HistoryCommit struct {
 // before it. Only first parents are followed: a merge counts as the one
 // change it brought to its branch.
 func (r *Repo) History(ctx context.Context, opts HistoryOptions) ([]HistoryCommit, error) {
-	revs := append([]string(nil), opts.Revs...)
-	if opts.AllBranches {
-		iter, err := r.Git.Branches()
-		if err != nil {
-			return nil, fmt.Errorf("list branches: %w", err)
-		}
-		var names []string
-		iter.ForEach(func(ref *plumbing.Reference) error {
-			names = append(names, ref.Name().Short())
-			return nil
-		})
-		sort.Strings(names)
-		revs = append(revs, names...)
-	}
-	if len(revs) == 0 {
-		revs = []string{"HEAD"}
+	tips, err := r.HistoryTips(opts)
+	if err != nil {
+		return nil, err
 	}
 	seen := map[plumbing.Hash]bool{}
 	var out []HistoryCommit
-	for _, rev := range revs {
-		tip, err := r.Resolve(rev)
-		if err != nil {
-			return nil, err
-		}
+	for _, tip := range tips {
 		var chain []HistoryCommit
-		err = r.walkFirstParent(ctx, tip.Hash, func(c *object.Commit) bool {
+		err = r.walkFirstParent(ctx, tip, func(c *object.Commit) bool {
 			if seen[c.Hash] || (opts.Max > 0 && len(chain) >= opts.Max) ||
 				(!opts.Since.IsZero() && c.Committer.When.Before(opts.Since)) {
 				return false
@@ -85,6 +68,42 @@ func (r *Repo) History(ctx context.Context, opts HistoryOptions) ([]HistoryCommi
 	return out, nil
 }
 
+// HistoryTips resolves the tips a history walk with opts starts from:
+// opts.Revs (default HEAD), then with AllBranches every local branch,
+// each commit once.
+func (r *Repo) HistoryTips(opts HistoryOptions) ([]plumbing.Hash, error) {
+	revs := append([]string(nil), opts.Revs...)
+	if opts.AllBranches {
+		iter, err := r.Git.Branches()
+		if err != nil {
+			return nil, fmt.Errorf("list branches: %w", err)
+		}
+		var names []string
+		iter.ForEach(func(ref *plumbing.Reference) error {
+			names = append(names, ref.Name().Short())
+			return nil
+		})
+		sort.Strings(names)
+		revs = append(revs, names...)
+	}
+	if len(revs) == 0 {
+		revs = []string{"HEAD"}
+	}
+	var tips []plumbing.Hash
+	seen := map[plumbing.Hash]bool{}
+	for _, rev := range revs {
+		tip, err := r.Resolve(rev)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[tip.Hash] {
+			seen[tip.Hash] = true
+			tips = append(tips, tip.Hash)
+		}
+	}
+	return tips, nil
+}
+
 // walkFirstParent calls fn for from and its first-parent ancestors, newest
 // first, until fn returns false or the root is passed.
 func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(*object.Commit) bool) error {
@@ -94,12 +113,14 @@ func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		c, err := r.Git.CommitObject(h)
+		// The repository's own readers: go-git's first lookup in a pack
+		// reads its whole index (on git's own, 60 MB and 60 ms).
+		c, err := r.commitObject(h)
 		if err != nil && h != from && shallow[h] {
 			return nil // the history of a shallow clone ends here
 		}
 		if err != nil {
-			return fmt.Errorf("walk history: read commit %s: %w", h, err)
+			return fmt.Errorf("walk history: %w", err)
 		}
 		if !fn(c) {
 			return nil

@@ -2,11 +2,14 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
@@ -159,5 +162,42 @@ func TestRunEmbedsEachContentOnce(t *testing.T) {
 	}
 	if sum.VectorsReused < 2*40 {
 		t.Fatalf("vectors reused %d, want at least %d (the 40 functions of the later versions)", sum.VectorsReused, 2*40)
+	}
+}
+
+// TestHistoryRunsChangeTables checks that a history index runs
+// ChangeTables for each tip when its walk reaches a root commit, and not
+// for a history cut short.
+func TestHistoryRunsChangeTables(t *testing.T) {
+	r := gittest.New(t)
+	var main []string
+	for i := range 3 {
+		main = append(main, r.Commit("m", map[string]string{"a.go": fmt.Sprintf("package a\n// %d\n", i)}))
+	}
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var tips []string
+	opts := Options{ChangeTables: func(_ context.Context, tip plumbing.Hash) error {
+		tips = append(tips, tip.String())
+		return nil
+	}}
+	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{Max: 2}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if len(tips) != 0 {
+		t.Errorf("a history of 2 of 3 commits ran the change tables for %q", tips)
+	}
+	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if len(tips) != 1 || tips[0] != main[2] {
+		t.Errorf("the whole history ran the change tables for %q, want HEAD %s", tips, main[2])
+	}
+	opts.ChangeTables = func(context.Context, plumbing.Hash) error { return errors.New("no room") }
+	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{}, time.Minute); err == nil || !strings.Contains(err.Error(), "no room") {
+		t.Errorf("a failing change table gave %v", err)
 	}
 }

@@ -50,6 +50,10 @@ type Options struct {
 	// SharedVectors are the vectors the same share carries, by content
 	// hash, for the configured model.
 	SharedVectors map[[16]byte]SharedVector
+	// ChangeTables, when set, brings a tip's tables of first-parent
+	// changes up to date (the pickaxe's); IndexHistory runs it beside the
+	// indexing when the history it walks reaches a root commit.
+	ChangeTables func(ctx context.Context, tip plumbing.Hash) error
 }
 
 // Summary reports what an indexing run did.

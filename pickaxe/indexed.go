@@ -1,29 +1,51 @@
 package pickaxe
 
 import (
-	"github.com/bcindex/bcindex/exact"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/bcindex/bcindex/store"
 )
 
 // IndexCandidates returns the Candidates the index in indexDir gives for
 // opts' pattern, from its blobs' trigram postings, and a function that
 // releases the index. Without an index, or for a pattern the index cannot
-// plan (GNU's \< and \>), every blob is a candidate: the answer is the same,
-// only slower. model is the embedder ID the index is opened with ("" when
-// vectors are off).
+// plan, every blob is a candidate: the answer is the same, only slower.
+// model is the embedder ID the index is opened with ("" when vectors are
+// off). The index is opened at the first question: a search the changes'
+// records answer may ask none.
 func IndexCandidates(indexDir, model string, opts Options) (Candidates, func()) {
-	none := func() {}
-	m, err := exact.Compile([]string{opts.Pattern.Text}, exact.Options{Fixed: !opts.Regex, IgnoreCase: opts.IgnoreCase})
-	if err != nil {
-		return AllBlobs, none
+	var (
+		once sync.Once
+		snap *store.Snapshot
+		pred func(plumbing.Hash) bool
+	)
+	open := func() {
+		pred = AllBlobs
+		m, err := exactMatcher(opts.Pattern)
+		if err != nil {
+			return
+		}
+		if snap, err = store.OpenSnapshot(indexDir, model); err != nil {
+			return
+		}
+		if opts.Grep && !opts.Text {
+			// -G passes binary files over: they need not be read.
+			pred = snap.MayContain(m.Query())
+		} else {
+			pred = snap.MayHold(m.Query())
+		}
 	}
-	snap, err := store.OpenSnapshot(indexDir, model)
-	if err != nil {
-		return AllBlobs, none
+	cand := func(h plumbing.Hash) bool {
+		once.Do(open)
+		return pred(h)
 	}
-	if opts.Grep && !opts.Text {
-		// -G passes binary files over: they need not be read.
-		return Candidates(snap.MayContain(m.Query())), func() { snap.Close() }
+	release := func() {
+		once.Do(func() {}) // no opening after the release
+		if snap != nil {
+			snap.Close()
+		}
 	}
-	return Candidates(snap.MayHold(m.Query())), func() { snap.Close() }
+	return cand, release
 }

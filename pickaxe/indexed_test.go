@@ -22,24 +22,38 @@ func TestIndexCandidates(t *testing.T) {
 		gitindex.HistoryOptions{Revs: []string{"HEAD"}}, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	// "gamma" changes Alpha's count only in a binary file.
+	// "gamma" changes Alpha's count only in a binary file. The pairs
+	// passed over spare blob reads without records; with records, whose
+	// own filters pass most changes over, they spare none of the reads.
+	blobs := withoutRecords(hist)
 	for _, tc := range []oracleCase{sCase("Alpha"), sCase("Delta"), gCase("Gamma"), gCase("Alpha", "--text"), sCase("alpha2", "-i")} {
-		all, full, err := Search(ctx, repo, hist, tc.opts)
+		all, full, err := Search(ctx, repo, blobs, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, fullRec, err := Search(ctx, repo, hist, tc.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cand, release := IndexCandidates(repo.IndexDir, emb.ID(), tc.opts)
 		tc.opts.Candidates = cand
-		some, narrowed, err := Search(ctx, repo, hist, tc.opts)
+		some, narrowed, err := Search(ctx, repo, blobs, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withRec, narrowedRec, err := Search(ctx, repo, hist, tc.opts)
 		release()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(commitsOf(all), commitsOf(some)) || len(all) == 0 {
-			t.Errorf("%q: %d commits without the index, %d with", tc.git, len(all), len(some))
+		if !slices.Equal(commitsOf(all), commitsOf(some)) || !slices.Equal(commitsOf(all), commitsOf(withRec)) || len(all) == 0 {
+			t.Errorf("%q: %d commits without the index, %d with, %d with records", tc.git, len(all), len(some), len(withRec))
 		}
 		if narrowed.Skipped == 0 || narrowed.BlobsRead >= full.BlobsRead {
 			t.Errorf("%q: the index passed over %d pairs, read %d blobs of %d", tc.git, narrowed.Skipped, narrowed.BlobsRead, full.BlobsRead)
+		}
+		if narrowedRec.Skipped == 0 || narrowedRec.Records > fullRec.Records || narrowedRec.Records == 0 {
+			t.Errorf("%q: with records the index passed over %d pairs, read %d records of %d", tc.git, narrowedRec.Skipped, narrowedRec.Records, fullRec.Records)
 		}
 	}
 	// No index: every blob is a candidate.

@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
@@ -63,6 +64,7 @@ type Stats struct {
 	Skipped   int // of them, passed over because neither side was a candidate
 	BlobsRead int
 	GitDiffs  int // -G changes only git's own diff could decide
+	Records   int // changes decided from their records, without blobs
 }
 
 // Search runs the pickaxe over history (oldest first, as History returns
@@ -80,6 +82,10 @@ func Search(ctx context.Context, repo *gitindex.Repo, history []Commit, opts Opt
 	s := &searcher{repo: repo, opts: opts, m: m, cand: AllBlobs, counts: map[plumbing.Hash]int{}}
 	if opts.Candidates != nil {
 		s.cand = serialized(opts.Candidates)
+	}
+	if s.usesRecords(ctx, history) {
+		out, err := s.searchRecords(ctx, history)
+		return out, s.stats, err
 	}
 	order := make([]*Commit, len(history))
 	for i := range history {
@@ -171,6 +177,10 @@ type searcher struct {
 	mu     sync.Mutex
 	counts map[plumbing.Hash]int // per blob, within this search: see measure
 	stats  Stats
+	// recordOpts accepts the records made with the diff settings that
+	// apply (-G); nil accepts all.
+	recordOpts func(*diffsFile) bool
+	plan       *exact.Query // what the records' filters are tested with
 }
 
 // change decides whether one changed path changed the matches, as git's

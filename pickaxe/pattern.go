@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -105,6 +106,11 @@ func asciiLower(b []byte) []byte {
 // '$' match at line boundaries, and a match is the leftmost-longest.
 type regex struct {
 	re *regexp.Regexp
+	// must is a literal every match holds (nil: none known), looked for
+	// before the regex runs; local says the pattern counts the same in a
+	// text as in its lines (see lineLocal).
+	must  []byte
+	local bool
 	// notBOL is re with '^' unable to match, for the rest of a line after
 	// a match: git searches again with REG_NOTBOL, so '^' then matches
 	// only after a newline. It is nil when the pattern has no '^'.
@@ -129,7 +135,7 @@ func compileRegex(expr string, fold bool) (*regex, error) {
 		return nil, fmt.Errorf("pattern %q: %w", expr, err)
 	}
 	re.Longest()
-	r := &regex{re: re}
+	r := &regex{re: re, must: mustLiteral(tree), local: minLen(tree) > 0 && !spansLines(tree)}
 	if dropBeginLine(tree) {
 		if r.notBOL, err = regexp.Compile(tree.String()); err != nil {
 			return nil, fmt.Errorf("pattern %q: %w", expr, err)
@@ -224,4 +230,107 @@ func (r *regex) next(content []byte, pos int) (start, end int, ok bool) {
 	return pos + loc[0], pos + loc[1], true
 }
 
-func (r *regex) MatchLine(line []byte) bool { return r.re.Match(line) }
+func (r *regex) MatchLine(line []byte) bool {
+	if r.must != nil && !bytes.Contains(line, r.must) {
+		return false
+	}
+	return r.re.Match(line)
+}
+
+// lineLocal reports whether m counts the same in a text as in its lines,
+// so that a change's effect on a blob's count is its effect on the lines
+// it added and removed: no match can hold a newline, be empty (git counts
+// empty matches at places a line's end does not show) or anchor at the
+// start or end of the whole text.
+func lineLocal(m Matcher) bool {
+	switch m := m.(type) {
+	case *fixed:
+		return !bytes.Contains(m.needle, []byte{'\n'})
+	case *regex:
+		return m.local
+	}
+	return false
+}
+
+// minLen is the fewest bytes a match of re can span (more than any text
+// for one that never matches).
+func minLen(re *syntax.Regexp) int {
+	const never = 1 << 30
+	switch re.Op {
+	case syntax.OpNoMatch:
+		return never
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += utf8.RuneLen(r)
+		}
+		return n
+	case syntax.OpCharClass, syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return 1
+	case syntax.OpCapture, syntax.OpPlus:
+		return minLen(re.Sub[0])
+	case syntax.OpRepeat:
+		return min(never, re.Min*minLen(re.Sub[0]))
+	case syntax.OpConcat:
+		n := 0
+		for _, s := range re.Sub {
+			n = min(never, n+minLen(s))
+		}
+		return n
+	case syntax.OpAlternate:
+		n := never
+		for _, s := range re.Sub {
+			n = min(n, minLen(s))
+		}
+		return n
+	}
+	return 0 // empty match, anchors, star, quest
+}
+
+// spansLines reports whether a match of re could hold a newline, or
+// anchors at the start or end of the whole text.
+func spansLines(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return slices.Contains(re.Rune, '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAnyChar, syntax.OpBeginText, syntax.OpEndText:
+		return true
+	}
+	for _, s := range re.Sub {
+		if spansLines(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustLiteral returns the longest literal that every match of re holds
+// as it is (case-sensitively), or nil.
+func mustLiteral(re *syntax.Regexp) []byte {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	lit := func(r *syntax.Regexp) []byte {
+		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
+			return nil
+		}
+		return []byte(string(r.Rune))
+	}
+	if re.Op != syntax.OpConcat {
+		return lit(re)
+	}
+	var best []byte
+	for _, s := range re.Sub {
+		if l := lit(s); len(l) > len(best) {
+			best = l
+		}
+	}
+	return best
+}

@@ -85,6 +85,7 @@ func TestSyntheticAgainstGit(t *testing.T) {
 	repo, _, hist := openHistory(t, syntheticRepo(t), "HEAD")
 	for _, tc := range syntheticCases {
 		againstGit(t, repo, hist, "HEAD", tc)
+		againstGit(t, repo, withoutRecords(hist), "HEAD", tc)
 	}
 	// The lines shown: those whose copies changed; none of a binary file.
 	ctx := context.Background()
@@ -108,9 +109,13 @@ func TestSyntheticAgainstGit(t *testing.T) {
 	if !slices.Equal(shown, want) {
 		t.Errorf("-S Alpha shows\n%s\nwant\n%s", strings.Join(shown, "\n"), strings.Join(want, "\n"))
 	}
-	// "reorder" only moves the line with Alpha: git's diff decides -G.
-	if _, st, err := Search(ctx, repo, hist, gCase("Alpha").opts); err != nil || st.GitDiffs == 0 {
+	// "reorder" only moves the line with Alpha: without records git's
+	// diff decides -G; the records are git's diffs.
+	if _, st, err := Search(ctx, repo, withoutRecords(hist), gCase("Alpha").opts); err != nil || st.GitDiffs == 0 {
 		t.Errorf("-G Alpha asked git's diff %d times (%v), though a matching line only moves", st.GitDiffs, err)
+	}
+	if _, st, err := Search(ctx, repo, hist, gCase("Alpha").opts); err != nil || st.GitDiffs != 0 || st.Records == 0 {
+		t.Errorf("-G Alpha with records asked git's diff %d times, read %d records (%v)", st.GitDiffs, st.Records, err)
 	}
 }
 
@@ -126,6 +131,7 @@ func commitsOf(res []CommitMatch) []string {
 // their reads and changes no answer.
 func TestCandidatesSkipPairs(t *testing.T) {
 	repo, _, hist := openHistory(t, syntheticRepo(t), "HEAD")
+	hist = withoutRecords(hist)
 	ctx := context.Background()
 	for _, tc := range []oracleCase{sCase("Delta"), gCase("Gamma")} {
 		m, err := Compile(tc.opts.Pattern)

@@ -46,12 +46,16 @@ type Commit struct {
 	Author     string
 	Subject    string
 	Changes    []gitindex.FileChange
+
+	diffs   *diffsFile // the records of Changes; nil when there are none
+	change0 int        // the index of Changes[0] in diffs
 }
 
 // segment is one file of the change table.
 type segment struct {
 	base    plumbing.Hash
 	commits []Commit
+	diffs   *diffsFile // the records of the commits' changes, if any
 }
 
 func segmentPath(indexDir string, newest plumbing.Hash) string {

@@ -56,6 +56,7 @@ func indexCommand() *cli.Command {
 			if h, ok, herr := historyOptions(c, revs); herr != nil {
 				return herr
 			} else if ok {
+				opts.ChangeTables = changeTables(repo)
 				sum, err = indexer.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
 			} else {
 				sum, err = indexer.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))

@@ -106,6 +106,7 @@ func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
 		return usageError{"--history must be a positive number of commits"}
 	}
 	opts := s.indexOptions()
+	opts.ChangeTables = changeTables(repo)
 	asJSON := c.Bool("json")
 	if !asJSON {
 		opts.Progress = newProgress(c.App.ErrWriter)

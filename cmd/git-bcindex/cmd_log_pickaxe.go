@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,12 +78,18 @@ func runPickaxe(c *cli.Context) error {
 	if c.Bool("reverse") && !opts.Oldest {
 		slices.Reverse(res)
 	}
+	// The output is written in blocks: a common string's commits list
+	// thousands of lines, a write each would cost more than the search.
 	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
+		w := bufio.NewWriterSize(c.App.Writer, 64<<10)
+		enc := json.NewEncoder(w)
 		for _, m := range res {
 			if err := enc.Encode(m); err != nil {
 				return fmt.Errorf("write output: %w", err)
 			}
+		}
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("write output: %w", err)
 		}
 	} else {
 		// The pattern's tokens are highlighted as a query's are; a blank
@@ -91,7 +99,9 @@ func runPickaxe(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		printPickaxe(o.w, o.paint, res)
+		w := bufio.NewWriterSize(o.w, 64<<10)
+		printPickaxe(w, o.paint, res)
+		w.Flush()
 		o.close()
 	}
 	if len(res) == 0 {
@@ -230,6 +240,12 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	}
 	res.Timelines = kept
 	return nil
+}
+
+// changeTables is what a history index runs beside the indexing: the
+// pickaxe's table of a tip's first-parent changes, with git's patches.
+func changeTables(repo *gitindex.Repo) func(context.Context, plumbing.Hash) error {
+	return func(ctx context.Context, tip plumbing.Hash) error { return pickaxe.BuildHistory(ctx, repo, tip, nil) }
 }
 
 // searchHistory runs a pickaxe search of tip's first-parent history, the
