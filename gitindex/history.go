@@ -51,7 +51,7 @@ func (r *Repo) History(ctx context.Context, opts HistoryOptions) ([]HistoryCommi
 			hc := HistoryCommit{Commit: Commit{Rev: c.Hash.String(), Hash: c.Hash, Tree: c.TreeHash},
 				When: c.Committer.When, Author: c.Author.Name}
 			if len(c.ParentHashes) > 0 {
-				if p, err := r.Git.CommitObject(c.ParentHashes[0]); err == nil {
+				if p, err := r.walkCommit(c.ParentHashes[0]); err == nil {
 					hc.Parent = p.TreeHash
 				}
 			}
@@ -113,9 +113,9 @@ func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		// The repository's own readers: go-git's first lookup in a pack
-		// reads its whole index (on git's own, 60 MB and 60 ms).
-		c, err := r.commitObject(h)
+		// The repository's own readers first: go-git's first lookup in a
+		// pack reads its whole index (on git's own, 60 MB and 60 ms).
+		c, err := r.walkCommit(h)
 		if err != nil && h != from && shallow[h] {
 			return nil // the history of a shallow clone ends here
 		}
@@ -131,6 +131,22 @@ func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(
 		}
 	}
 	return nil
+}
+
+// walkCommit reads a commit for a history walk: with the repository's
+// own readers, else go-git's, and without reopening the repository (a
+// walk may run beside other readers of it).
+func (r *Repo) walkCommit(h plumbing.Hash) (*object.Commit, error) {
+	if c, ok := r.ownCommit(h); ok {
+		return c, nil
+	}
+	r.gitMu.Lock()
+	defer r.gitMu.Unlock()
+	c, err := r.Git.CommitObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", h, err)
+	}
+	return c, nil
 }
 
 // shallowCommits lists the commits at the boundary of a shallow clone

@@ -212,16 +212,28 @@ func (r *Repo) object(h plumbing.Hash, want plumbing.ObjectType, max int64) (con
 // commitObject reads a commit as CommitObject does, without go-git when
 // it can. The result has no storer: its Parent methods cannot be used.
 func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
-	if b, _, ok, _ := r.object(h, plumbing.CommitObject, -1); ok {
-		obj := &plumbing.MemoryObject{}
-		obj.SetType(plumbing.CommitObject)
-		obj.Write(b)
-		var c object.Commit
-		if err := c.Decode(obj); err == nil {
-			return &c, nil
-		}
+	if c, ok := r.ownCommit(h); ok {
+		return c, nil
 	}
 	return r.CommitObject(h)
+}
+
+// ownCommit reads a commit with the repository's own loose and pack
+// readers, which are safe for concurrent use and do not load go-git's
+// index of a pack: ok is false when they cannot.
+func (r *Repo) ownCommit(h plumbing.Hash) (*object.Commit, bool) {
+	b, _, ok, _ := r.object(h, plumbing.CommitObject, -1)
+	if !ok {
+		return nil, false
+	}
+	obj := &plumbing.MemoryObject{}
+	obj.SetType(plumbing.CommitObject)
+	obj.Write(b)
+	var c object.Commit
+	if err := c.Decode(obj); err != nil {
+		return nil, false
+	}
+	return &c, true
 }
 
 // CommitObject reads a commit.
