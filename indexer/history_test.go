@@ -14,6 +14,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/store"
 )
 
 func TestHistorySelectsFirstParentCommits(t *testing.T) {
@@ -199,5 +200,33 @@ func TestHistoryRunsChangeTables(t *testing.T) {
 	opts.ChangeTables = func(context.Context, plumbing.Hash) error { return errors.New("no room") }
 	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{}, time.Minute); err == nil || !strings.Contains(err.Error(), "no room") {
 		t.Errorf("a failing change table gave %v", err)
+	}
+}
+
+// TestHistoryKeepsTipsTexts: a history index keeps the bytes exact search
+// reads only for its tips' blobs; older versions stay in git's pack.
+func TestHistoryKeepsTipsTexts(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("c", map[string]string{"u.go": "package u\n", "f.go": "package f\n\n// first version\n"})
+	r.Commit("c", map[string]string{"f.go": "package f\n\n// second version\n"})
+	r.Commit("c", map[string]string{"f.go": "package f\n\n// third version\n"})
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewIndexer(repo, Options{}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := store.OpenSnapshot(repo.IndexDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	for rev, want := range map[string]bool{"HEAD:f.go": true, "HEAD:u.go": true, "HEAD~1:f.go": false, "HEAD~2:f.go": false} {
+		sha := plumbing.NewHash(strings.TrimSpace(r.Git("rev-parse", rev)))
+		text, ok, err := snap.Text(sha, nil)
+		if err != nil || ok != want {
+			t.Errorf("%s: text kept %v (%q), %v; want kept %v", rev, ok, text, err, want)
+		}
 	}
 }

@@ -90,6 +90,15 @@ type Indexer struct {
 	// of one history index (IndexHistory), so that Summary.Blobs counts
 	// each distinct blob once.
 	seen map[plumbing.Hash]bool
+	// textOf, when set, holds the only blobs whose bytes the segments keep
+	// for exact search (a history index: its tips' blobs); the others are
+	// read from git's pack, which stores them as deltas.
+	textOf map[plumbing.Hash]bool
+}
+
+// keepsText reports whether the segment keeps blob sha's bytes.
+func (ix *Indexer) keepsText(sha plumbing.Hash) bool {
+	return ix.textOf == nil || ix.textOf[sha]
 }
 
 // NewIndexer prepares an indexer; nothing is opened until Index.

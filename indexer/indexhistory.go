@@ -35,7 +35,7 @@ func (ix *Indexer) IndexHistory(ctx context.Context, opts gitindex.HistoryOption
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	changes := ix.changeTables(cctx, opts, commits)
-	sum, err := ix.indexBatches(ctx, commits, lockWait, total)
+	sum, err := ix.indexBatches(ctx, commits, ix.tipBlobs(ctx, opts), lockWait, total)
 	if err != nil {
 		cancel()
 	}
@@ -72,9 +72,10 @@ func (ix *Indexer) changeTables(ctx context.Context, opts gitindex.HistoryOption
 }
 
 // indexBatches indexes commits, oldest first, historyBatch at a time.
-func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryCommit, lockWait time.Duration, total *Summary) (*Summary, error) {
+func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryCommit, textOf map[plumbing.Hash]bool, lockWait time.Duration, total *Summary) (*Summary, error) {
 	run := *ix
 	run.seen = map[plumbing.Hash]bool{}
+	run.textOf = textOf
 	for lo := 0; lo < len(commits) || lo == 0; lo += historyBatch {
 		batch := commits[lo:min(len(commits), lo+historyBatch)]
 		if err := ix.repo.ListHistory(ctx, batch); err != nil {
@@ -93,6 +94,34 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 		}
 	}
 	return total, nil
+}
+
+// tipBlobs returns the blobs of the history's tips: the only ones whose
+// bytes a history index keeps in its segments for exact search. An older
+// version of a file is read from git's pack when a search of an old
+// revision needs it; keeping every version's bytes would make the store
+// several times the packed objects, where git keeps deltas. nil (every
+// blob's bytes kept) when a tip cannot be listed.
+func (ix *Indexer) tipBlobs(ctx context.Context, opts gitindex.HistoryOptions) map[plumbing.Hash]bool {
+	tips, err := ix.repo.HistoryTips(opts)
+	if err != nil || len(tips) == 0 {
+		return nil
+	}
+	blobs := map[plumbing.Hash]bool{}
+	for _, tip := range tips {
+		c, err := ix.repo.Resolve(tip.String())
+		if err != nil {
+			return nil
+		}
+		l, err := ix.repo.CommitListing(ctx, c)
+		if err != nil {
+			return nil
+		}
+		for _, e := range l.Entries {
+			blobs[e.Blob] = true
+		}
+	}
+	return blobs
 }
 
 // add adds the counts of one run of a history index to s.

@@ -43,6 +43,9 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
 	skip := contentSkip(content, size, ix.opts.MaxFileSize)
 	r.grams, r.binary, r.text = grams(content, size)
+	if !ix.keepsText(sha) {
+		r.text = nil
+	}
 	if skip != gitindex.SkipNone {
 		r.rec.Skip = skip
 		return r, nil

@@ -72,7 +72,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	// With request limits, workers leave embedding to a stage that fills
 	// each call with the chunks of many blobs, and look for stored vectors
 	// of the same content first.
-	rix := &Indexer{repo: ix.repo, opts: ix.opts, stored: newStoredVectors(nil, ix.opts.SharedVectors)}
+	rix := &Indexer{repo: ix.repo, opts: ix.opts, textOf: ix.textOf, stored: newStoredVectors(nil, ix.opts.SharedVectors)}
 	done := results
 	lim, across := ix.embedLimits()
 	if across {
@@ -90,6 +90,9 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 				var err error
 				if j.pathSkip != "" {
 					r = exactOnly(j.sha, j.pathSkip, j.content, j.size, ix.opts.MaxFileSize)
+					if !ix.keepsText(j.sha) {
+						r.text = nil
+					}
 				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
 					return err
 				}
