@@ -2,10 +2,18 @@
 
 package embed
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+
+	"github.com/bcindex/bcindex/internal/simdlevel"
+)
 
 func init() {
-	if archsimd.X86.AVX2() {
+	if !archsimd.X86.AVX2() {
+		return
+	}
+	addScaledAll["avx2"] = addScaledAVX2
+	if simdlevel.Choose(simdlevel.AVX2) >= simdlevel.AVX2 {
 		addScaled = addScaledAVX2
 	}
 }

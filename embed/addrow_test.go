@@ -5,9 +5,16 @@ import (
 	"testing"
 )
 
-// addScaled, whichever implementation the build and CPU select, gives the
-// scalar loop's result bit for bit.
+// Every implementation of addScaled the build and CPU can run, whichever
+// BCINDEX_KERNEL selects, gives the scalar loop's result bit for bit.
 func TestAddScaledMatchesScalar(t *testing.T) {
+	t.Logf("implementations: %d", len(addScaledAll))
+	for name, f := range addScaledAll {
+		t.Run(name, func(t *testing.T) { testAddScaled(t, f) })
+	}
+}
+
+func testAddScaled(t *testing.T, addScaled func(v []float32, row []int8, w float32)) {
 	rng := rand.New(rand.NewSource(1))
 	for _, n := range []int{0, 1, 7, 8, 15, 16, 17, 31, 64, 255, 256, 384} {
 		row := make([]int8, n)

@@ -256,8 +256,13 @@ func (m *Static) addRow(t *staticTable, v []float32, r int, tf float32) {
 }
 
 // addScaled adds w × row to v: addScaledGo, or the same operations eight
-// lanes at a time where the CPU has them (addrow_simd_amd64.go).
-var addScaled = addScaledGo
+// lanes at a time where the CPU has them and BCINDEX_KERNEL allows them
+// (addrow_simd_amd64.go). addScaledAll holds every implementation the build
+// and CPU can run, for the tests.
+var (
+	addScaled    = addScaledGo
+	addScaledAll = map[string]func(v []float32, row []int8, w float32){"go": addScaledGo}
+)
 
 func addScaledGo(v []float32, row []int8, w float32) {
 	v = v[:len(row)]

@@ -1,5 +1,7 @@
 package vector
 
+import "slices"
+
 // A kernel sets out[j] to the exact integer dot product of the query with row
 // rows[j] of vecs (the dim values at vecs[rows[j]*dim:]), for every j <
 // len(rows); dim == len(q.q32) and len(out) >= len(rows).
@@ -11,12 +13,29 @@ type kernel func(q *query, vecs []int8, rows []int, out []int32)
 
 // dotRows is the kernel Search uses: dotRowsGo, or a SIMD kernel installed by
 // kernel_simd_amd64.go when built with GOEXPERIMENT=simd on a CPU that has
-// AVX2 or AVX-512.
+// AVX2 or AVX-512 and BCINDEX_KERNEL allows it (package simdlevel).
+// allKernels holds every kernel the build and the CPU can run, whatever the
+// setting, so the tests compare each with dotRowsGo on one machine.
 var (
 	dotRows    kernel = dotRowsGo
 	kernelName        = "go"
 	allKernels        = map[string]kernel{"go": dotRowsGo}
 )
+
+// Kernel returns the name of the kernel searches run: "go", "avx2" or
+// "avx512".
+func Kernel() string { return kernelName }
+
+// Kernels returns the names of every kernel this build can run on this CPU,
+// sorted.
+func Kernels() []string {
+	names := make([]string, 0, len(allKernels))
+	for name := range allKernels {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
 
 // dotRowsGo is the portable kernel: four rows at a time so that each query
 // value is loaded once per four products, unrolled by four dimensions, with

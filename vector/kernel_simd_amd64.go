@@ -5,6 +5,8 @@ package vector
 import (
 	"simd/archsimd"
 	"unsafe"
+
+	"github.com/bcindex/bcindex/internal/simdlevel"
 )
 
 // SIMD kernels built on Go 1.26's simd/archsimd (GOEXPERIMENT=simd).
@@ -21,15 +23,30 @@ import (
 // equal dotRowsGo's bit for bit. Every kernel call ends with
 // ClearAVXUpperBits (VZEROUPPER) so that the scalar float code scoring the
 // rows does not pay the AVX-SSE transition penalty.
+//
+// No vector instruction runs before init has asked the CPU: the constants the
+// kernels need (the sign bit, the int16 ones) are made inside each kernel
+// call, never as package variables, whose initialisation would run AVX-512
+// code on every CPU at start-up.
 
 func init() {
+	cpu := simdlevel.Generic
 	switch {
 	case archsimd.X86.AVX512():
-		allKernels["avx2"] = dotRowsAVX2
-		allKernels["avx512"] = dotRowsAVX512
-		dotRows, kernelName = dotRowsAVX512, "avx512"
+		cpu = simdlevel.AVX512
 	case archsimd.X86.AVX2():
+		cpu = simdlevel.AVX2
+	}
+	if cpu >= simdlevel.AVX2 {
 		allKernels["avx2"] = dotRowsAVX2
+	}
+	if cpu >= simdlevel.AVX512 {
+		allKernels["avx512"] = dotRowsAVX512
+	}
+	switch simdlevel.Choose(cpu) {
+	case simdlevel.AVX512:
+		dotRows, kernelName = dotRowsAVX512, "avx512"
+	case simdlevel.AVX2:
 		dotRows, kernelName = dotRowsAVX2, "avx2"
 	}
 }
@@ -87,16 +104,21 @@ func dotTails(q *query, vecs []int8, rows []int, from int, out []int32) {
 // bounds, and the loops carry no bounds checks, slice-pointer masking or
 // spills.
 
-var (
-	signBit32 = archsimd.BroadcastInt8x32(-128)
-	ones16    = archsimd.BroadcastInt16x16(1)
-)
+// consts32 holds the AVX2 kernels' constants, made per call (see init).
+type consts32 struct {
+	sign archsimd.Int8x32
+	ones archsimd.Int16x16
+}
+
+func newConsts32() consts32 {
+	return consts32{sign: archsimd.BroadcastInt8x32(-128), ones: archsimd.BroadcastInt16x16(1)}
+}
 
 // step32 returns the biased dot product of 32 row bytes at p+i with qv, in
 // eight int32 lanes.
-func step32(p unsafe.Pointer, i int, qv archsimd.Int8x32) archsimd.Int32x8 {
+func step32(p unsafe.Pointer, i int, qv archsimd.Int8x32, k *consts32) archsimd.Int32x8 {
 	r := archsimd.LoadInt8x32((*[32]int8)(unsafe.Add(p, i)))
-	return r.Xor(signBit32).AsUint8x32().DotProductPairsSaturated(qv).DotProductPairs(ones16)
+	return r.Xor(k.sign).AsUint8x32().DotProductPairsSaturated(qv).DotProductPairs(k.ones)
 }
 
 // dot1AVX2 returns the biased dot product of q and r; len(r) >= len(q), a
@@ -105,9 +127,10 @@ func dot1AVX2(q []int8, r []int8) int32 {
 	n := len(q)
 	r = r[:n]
 	qp, rp := unsafe.Pointer(unsafe.SliceData(q)), unsafe.Pointer(unsafe.SliceData(r))
+	k := newConsts32()
 	var acc archsimd.Int32x8
 	for i := 0; i < n; i += 32 {
-		acc = acc.Add(step32(rp, i, loadQuery32(qp, i)))
+		acc = acc.Add(step32(rp, i, loadQuery32(qp, i), &k))
 	}
 	s := acc.GetLo().Add(acc.GetHi())
 	var o [4]int32
@@ -123,26 +146,28 @@ func dot4AVX2(q, r0, r1, r2, r3 []int8, out []int32) {
 	qp := unsafe.Pointer(unsafe.SliceData(q))
 	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
 	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
+	k := newConsts32()
 	var a, b, c, d archsimd.Int32x8
 	for i := 0; i < n; i += 32 {
 		qv := loadQuery32(qp, i)
-		a = a.Add(step32(p0, i, qv))
-		b = b.Add(step32(p1, i, qv))
-		c = c.Add(step32(p2, i, qv))
-		d = d.Add(step32(p3, i, qv))
+		a = a.Add(step32(p0, i, qv, &k))
+		b = b.Add(step32(p1, i, qv, &k))
+		c = c.Add(step32(p2, i, qv, &k))
+		d = d.Add(step32(p3, i, qv, &k))
 	}
 	reduce4(a, b, c, d, out)
 }
 
-var (
-	signBit64 = archsimd.BroadcastInt8x64(-128)
-	ones32    = archsimd.BroadcastInt16x32(1)
-)
+// consts64 holds the AVX-512 kernel's constants, made per call (see init).
+type consts64 struct {
+	sign archsimd.Int8x64
+	ones archsimd.Int16x32
+}
 
 // step64 is step32 over 64 bytes (AVX-512), in sixteen int32 lanes.
-func step64(p unsafe.Pointer, i int, qv archsimd.Int8x64) archsimd.Int32x16 {
+func step64(p unsafe.Pointer, i int, qv archsimd.Int8x64, k *consts64) archsimd.Int32x16 {
 	r := archsimd.LoadInt8x64((*[64]int8)(unsafe.Add(p, i)))
-	return r.Xor(signBit64).AsUint8x64().DotProductPairsSaturated(qv).DotProductPairs(ones32)
+	return r.Xor(k.sign).AsUint8x64().DotProductPairsSaturated(qv).DotProductPairs(k.ones)
 }
 
 // dot4AVX512 is dot4AVX2 with 64 dimensions per step.
@@ -152,25 +177,27 @@ func dot4AVX512(q, r0, r1, r2, r3 []int8, out []int32) {
 	qp := unsafe.Pointer(unsafe.SliceData(q))
 	p0, p1 := unsafe.Pointer(unsafe.SliceData(r0)), unsafe.Pointer(unsafe.SliceData(r1))
 	p2, p3 := unsafe.Pointer(unsafe.SliceData(r2)), unsafe.Pointer(unsafe.SliceData(r3))
+	k := consts64{sign: archsimd.BroadcastInt8x64(-128), ones: archsimd.BroadcastInt16x32(1)}
 	var a, b, c, d archsimd.Int32x16
 	i := 0
 	for ; i+64 <= n; i += 64 {
 		qv := archsimd.LoadInt8x64((*[64]int8)(unsafe.Add(qp, i)))
-		a = a.Add(step64(p0, i, qv))
-		b = b.Add(step64(p1, i, qv))
-		c = c.Add(step64(p2, i, qv))
-		d = d.Add(step64(p3, i, qv))
+		a = a.Add(step64(p0, i, qv, &k))
+		b = b.Add(step64(p1, i, qv, &k))
+		c = c.Add(step64(p2, i, qv, &k))
+		d = d.Add(step64(p3, i, qv, &k))
 	}
 	a8 := a.GetLo().Add(a.GetHi())
 	b8 := b.GetLo().Add(b.GetHi())
 	c8 := c.GetLo().Add(c.GetHi())
 	d8 := d.GetLo().Add(d.GetHi())
 	if i < n { // one 32-wide step left
+		k2 := newConsts32()
 		qv := loadQuery32(qp, i)
-		a8 = a8.Add(step32(p0, i, qv))
-		b8 = b8.Add(step32(p1, i, qv))
-		c8 = c8.Add(step32(p2, i, qv))
-		d8 = d8.Add(step32(p3, i, qv))
+		a8 = a8.Add(step32(p0, i, qv, &k2))
+		b8 = b8.Add(step32(p1, i, qv, &k2))
+		c8 = c8.Add(step32(p2, i, qv, &k2))
+		d8 = d8.Add(step32(p3, i, qv, &k2))
 	}
 	reduce4(a8, b8, c8, d8, out)
 }

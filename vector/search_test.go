@@ -311,3 +311,19 @@ func TestSearchMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+func TestSelfCheck(t *testing.T) {
+	t.Logf("kernels: %v, searches run %s", Kernels(), Kernel())
+	if err := SelfCheck(); err != nil {
+		t.Fatal(err)
+	}
+	// A kernel that disagrees is caught.
+	allKernels["broken"] = func(q *query, vecs []int8, rows []int, out []int32) {
+		dotRowsGo(q, vecs, rows, out)
+		out[len(rows)-1]++
+	}
+	defer delete(allKernels, "broken")
+	if err := SelfCheck(); err == nil {
+		t.Fatal("a kernel off by one passed the self-check")
+	}
+}
