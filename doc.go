@@ -68,6 +68,7 @@
 //	                       vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
+//	internal/simdlevel     the SIMD level kernels may use, capped by BCINDEX_KERNEL (vector, embed)
 //
 // Test fakes live under internal/testkit, which only tests import (a test
 // of this package fails otherwise):
