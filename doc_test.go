@@ -185,3 +185,44 @@ func TestDesignMatchesImports(t *testing.T) {
 		}
 	}
 }
+
+// TestDependenciesListed keeps doc/design.md's dependency table true: every
+// module go.mod requires directly has a row saying why it is there, and
+// every row names a module go.mod requires.
+func TestDependenciesListed(t *testing.T) {
+	gomod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct := map[string]bool{}
+	req := regexp.MustCompile(`(?m)^\s*(?:require\s+)?([a-z0-9.\-]+\.[a-z]+/[^\s]+) v[^\s]+\s*(// indirect)?$`)
+	for _, m := range req.FindAllStringSubmatch(string(gomod), -1) {
+		if m[2] == "" {
+			direct[m[1]] = true
+		}
+	}
+	if len(direct) == 0 {
+		t.Fatal("no direct requirement read from go.mod: has its layout changed?")
+	}
+	design, err := os.ReadFile("doc/design.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(design)
+	at := strings.Index(doc, "## Dependencies")
+	if at < 0 {
+		t.Fatal("doc/design.md has no Dependencies section")
+	}
+	rows := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\|").FindAllStringSubmatch(doc[at:], -1) {
+		rows[m[1]] = true
+		if !direct[m[1]] {
+			t.Errorf("doc/design.md's dependency table lists %s, which go.mod does not require directly", m[1])
+		}
+	}
+	for mod := range direct {
+		if !rows[mod] {
+			t.Errorf("go.mod requires %s, which doc/design.md's dependency table does not list", mod)
+		}
+	}
+}
