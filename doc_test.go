@@ -226,3 +226,48 @@ func TestDependenciesListed(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsNameFilesThatExist: every repository path the README, doc.go, the
+// pages under doc/ and the packages' READMEs spell in backquotes (a path
+// under one of the module's top-level directories) exists. Paths inside
+// the git directory and files a command writes ("into `x`") are not files
+// of the repository.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	top, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]bool{}
+	for _, e := range top {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			dirs[e.Name()] = true
+		}
+	}
+	pages := []string{"README.md", "doc.go"}
+	for _, glob := range []string{"doc/*.md", "*/README.md", "cmd/*/README.md"} {
+		m, _ := filepath.Glob(glob)
+		pages = append(pages, m...)
+	}
+	quoted := regexp.MustCompile("(into\\s+|to\\s+)?`([A-Za-z0-9_.\\-/]+?)/?(?::[0-9]+)?`")
+	checked := 0
+	for _, page := range pages {
+		src, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range quoted.FindAllStringSubmatch(string(src), -1) {
+			path := m[2]
+			first, _, nested := strings.Cut(path, "/")
+			if !nested || !dirs[first] || m[1] != "" {
+				continue
+			}
+			checked++
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s names %s, which does not exist", page, path)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d paths checked: has the docs' way of quoting paths changed?", checked)
+	}
+}
