@@ -271,3 +271,40 @@ func TestDocsNameFilesThatExist(t *testing.T) {
 		t.Errorf("only %d paths checked: has the docs' way of quoting paths changed?", checked)
 	}
 }
+
+// TestSegmentLayoutSpelledOnce: the segments' directory, the manifest's
+// name and the IDs are spelled by package segment alone (segment.Root,
+// ManifestPath, ID, Dir, File); every other package asks it.
+func TestSegmentLayoutSpelledOnce(t *testing.T) {
+	spelled := regexp.MustCompile(`"segments"|"MANIFEST"|"%08d"`)
+	tag := regexp.MustCompile("`json:\"segments[^`]*`")
+	files := 0
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasPrefix(path, "segment/") {
+			return nil
+		}
+		files++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(tag.ReplaceAllString(string(src), ""), "\n") {
+			if spelled.MatchString(line) && !strings.Contains(line, "Badger MANIFEST") {
+				t.Errorf("%s:%d spells the segments' layout: %s (use package segment's Root, ManifestPath, ID, Dir or File)", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Errorf("only %d Go files read", files)
+	}
+}

@@ -100,11 +100,11 @@ func (b *bench) exactLatency(ctx context.Context, rev string, reps int) (*ExactS
 	st.SelectiveCPU = median(selCPU) / median(selGitCPU)
 	st.BroadCPU = median(broadCPU) / median(broadGitCPU)
 	st.WorktreeCPU = median(wtCPU) / median(wtGitCPU)
-	grams, _ := filepath.Glob(filepath.Join(b.rp.dir, ".git", "bcindex", "segments", "*", segment.GramsFile))
+	grams, _ := filepath.Glob(segment.File(filepath.Join(b.rp.dir, ".git", "bcindex"), "*", segment.GramsFile))
 	for _, g := range grams {
 		st.GramsBytes += dirSize(g)
 	}
-	texts, _ := filepath.Glob(filepath.Join(b.rp.dir, ".git", "bcindex", "segments", "*", segment.ContentFile))
+	texts, _ := filepath.Glob(segment.File(filepath.Join(b.rp.dir, ".git", "bcindex"), "*", segment.ContentFile))
 	for _, t := range texts {
 		st.TextBytes += dirSize(t)
 	}

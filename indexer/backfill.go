@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
@@ -149,7 +148,7 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(ix.repo.IndexDir, "segments", id)
+	dir := segment.Dir(ix.repo.IndexDir, id)
 	if err := segment.WriteLocators(dir, enc); err != nil {
 		return err
 	}

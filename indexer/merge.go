@@ -3,7 +3,6 @@ package indexer
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -93,12 +92,12 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		}
 	}
 	if seg.Blobs() > 0 {
-		id := fmt.Sprintf("%08d", m.Next)
+		id := segment.ID(m.Next)
 		enc, err := storeVectors(st, id, vecs)
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(ix.repo.IndexDir, "segments", id)
+		dir := segment.Dir(ix.repo.IndexDir, id)
 		err = segment.WriteLocators(dir, enc)
 		if err == nil {
 			err = seg.WriteFiles(dir)
@@ -117,7 +116,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 	// leaves the deleted vectors in its log until gc); readers that read
 	// the old manifest but not yet the files retry with the new one.
 	for _, id := range ids {
-		os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", id))
+		os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
 	}
 	return st.DeleteSegmentVectors(ids)
 }

@@ -2,10 +2,10 @@ package indexer
 
 import (
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -83,10 +83,10 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 	for _, id := range m.Segments {
 		live[id] = true
 	}
-	entries, _ := os.ReadDir(filepath.Join(ix.repo.IndexDir, "segments"))
+	entries, _ := os.ReadDir(segment.Root(ix.repo.IndexDir))
 	for _, e := range entries {
 		if e.IsDir() && !live[e.Name()] {
-			os.RemoveAll(filepath.Join(ix.repo.IndexDir, "segments", e.Name()))
+			os.RemoveAll(segment.Dir(ix.repo.IndexDir, e.Name()))
 		}
 	}
 }

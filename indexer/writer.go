@@ -3,7 +3,6 @@ package indexer
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -121,7 +120,7 @@ func (w *runWriter) publish(flushed func()) error {
 	if w.pending == 0 {
 		return nil
 	}
-	id := fmt.Sprintf("%08d", w.m.Next)
+	id := segment.ID(w.m.Next)
 	vecs := map[string]*segment.VectorRows{}
 	if emb := w.ix.opts.Embedder; emb != nil {
 		vecs[segment.VectorFileName(emb.ID())] = &segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales}
@@ -140,7 +139,7 @@ func (w *runWriter) publish(flushed func()) error {
 	if err := locateVectors(w.store, id, enc); err != nil {
 		return err
 	}
-	dir := filepath.Join(w.ix.repo.IndexDir, "segments", id)
+	dir := segment.Dir(w.ix.repo.IndexDir, id)
 	if err := segment.WriteLocators(dir, enc); err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("write segment %s: %w", id, err)

@@ -143,7 +143,7 @@ func regionIdentity(r vector.Region) string {
 // OpenSegmentVectors maps a segment's vectors of the named vector file, as
 // a query does (verifying each part once per version of its log file).
 func OpenSegmentVectors(indexDir, id, name string) (*vector.Segment, error) {
-	dir := filepath.Join(indexDir, "segments", id)
+	dir := Dir(indexDir, id)
 	st := loadStamps(dir)
 	defer st.save()
 	v, err := openVectors(indexDir, dir, name, st)

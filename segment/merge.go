@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -117,7 +116,7 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 
 // VectorFiles lists a segment's vector locators.
 func VectorFiles(indexDir, id string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(indexDir, "segments", id))
+	entries, err := os.ReadDir(Dir(indexDir, id))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

@@ -28,11 +28,24 @@ const (
 // ErrCorrupt is the error of a segment file that fails its checks.
 var ErrCorrupt = errors.New("index is corrupt or unreadable")
 
+// The layout of the segments under an index directory, spelled here only:
+// segments/MANIFEST names the live segments, segments/<id>/ holds one, and
+// an ID is the manifest's counter, zero-padded so IDs sort as numbers.
+
+// Root is the directory that holds every segment and the manifest.
+func Root(indexDir string) string { return filepath.Join(indexDir, "segments") }
+
+// ManifestPath is the path of the manifest.
+func ManifestPath(indexDir string) string { return filepath.Join(Root(indexDir), "MANIFEST") }
+
+// ID is the name of the segment numbered n by the manifest's counter.
+func ID(n int) string { return fmt.Sprintf("%08d", n) }
+
 // Dir is the directory of segment id.
-func Dir(indexDir, id string) string { return filepath.Join(indexDir, "segments", id) }
+func Dir(indexDir, id string) string { return filepath.Join(Root(indexDir), id) }
 
 // File is the path of one file of segment id.
-func File(indexDir, id, name string) string { return filepath.Join(indexDir, "segments", id, name) }
+func File(indexDir, id, name string) string { return filepath.Join(Dir(indexDir, id), name) }
 
 // Segment is one opened, immutable segment.
 type Segment struct {
@@ -111,7 +124,7 @@ func (s *Segment) Close() {
 // (verified.go). A missing file is an error wrapping fs.ErrNotExist, a
 // vector log file gone ErrLogGone, anything else ErrCorrupt.
 func Open(indexDir, id, model string) (*Segment, error) {
-	st := loadStamps(filepath.Join(indexDir, "segments", id))
+	st := loadStamps(Dir(indexDir, id))
 	defer st.save()
 	ct, err := mapTable(File(indexDir, id, ChunksFile), !st.verified(ChunksFile))
 	if err != nil {
@@ -159,7 +172,7 @@ func Open(indexDir, id, model string) (*Segment, error) {
 		return nil, fmt.Errorf("open segment %s texts: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
-		vec, err := openVectors(indexDir, filepath.Join(indexDir, "segments", id), VectorFileName(model), st)
+		vec, err := openVectors(indexDir, Dir(indexDir, id), VectorFileName(model), st)
 		switch {
 		case err == nil:
 			seg.Vec = vec

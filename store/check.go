@@ -53,7 +53,7 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 	case errors.Is(err, ErrNoIndex):
 	case err != nil:
 		rep.Files++
-		rep.Damaged = append(rep.Damaged, Damage{Part: "manifest", Detail: detail(err), path: filepath.Join(indexDir, "segments")})
+		rep.Damaged = append(rep.Damaged, Damage{Part: "manifest", Detail: detail(err), path: segment.Root(indexDir)})
 	default:
 		rep.Files++
 		for _, id := range m.Segments {
@@ -63,7 +63,7 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 			n, err := segment.Check(indexDir, id)
 			rep.Files += n
 			if err != nil {
-				rep.Damaged = append(rep.Damaged, Damage{Part: "segment", Name: id, Detail: detail(err), path: filepath.Join(indexDir, "segments", id)})
+				rep.Damaged = append(rep.Damaged, Damage{Part: "segment", Name: id, Detail: detail(err), path: segment.Dir(indexDir, id)})
 			}
 		}
 	}
@@ -121,7 +121,7 @@ func Repair(ctx context.Context, indexDir string, rep *CheckReport, lockWait tim
 			if err := os.Rename(d.path, aside); err != nil {
 				return fmt.Errorf("repair: set database aside: %w", err)
 			}
-			if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+			if err := os.RemoveAll(segment.Root(indexDir)); err != nil {
 				return fmt.Errorf("repair: %w", err)
 			}
 		case "manifest":
@@ -158,7 +158,7 @@ func Repair(ctx context.Context, indexDir string, rep *CheckReport, lockWait tim
 		return fmt.Errorf("repair: %w", err)
 	}
 	for _, id := range bad {
-		os.RemoveAll(filepath.Join(indexDir, "segments", id))
+		os.RemoveAll(segment.Dir(indexDir, id))
 	}
 	return nil
 }

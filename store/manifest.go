@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // ErrNoIndex is returned when a repository has not been indexed yet.
@@ -37,7 +38,7 @@ func encodeManifest(m Manifest) ([]byte, error) {
 	return json.MarshalIndent(m, "", "  ")
 }
 
-func manifestPath(indexDir string) string { return filepath.Join(indexDir, "segments", "MANIFEST") }
+func manifestPath(indexDir string) string { return segment.ManifestPath(indexDir) }
 
 func ReadManifest(indexDir string) (*Manifest, error) {
 	m, err := DecodeManifest(indexDir)
@@ -75,8 +76,8 @@ func DecodeManifest(indexDir string) (*Manifest, error) {
 // RemoveIndexData deletes the store, the segments and the cached listings:
 // everything indexing derives from git. The caller holds the index lock.
 func RemoveIndexData(indexDir string) error {
-	for _, name := range []string{"db", "segments", "trees"} {
-		if err := os.RemoveAll(filepath.Join(indexDir, name)); err != nil {
+	for _, dir := range []string{filepath.Join(indexDir, "db"), segment.Root(indexDir), filepath.Join(indexDir, "trees")} {
+		if err := os.RemoveAll(dir); err != nil {
 			return fmt.Errorf("remove index: %w", err)
 		}
 	}

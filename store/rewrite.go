@@ -102,7 +102,7 @@ func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 // relocate rewrites the locators of segments ids whose parts moved.
 func (s *Store) relocate(indexDir string, ids []string) error {
 	for _, id := range ids {
-		dir := filepath.Join(indexDir, "segments", id)
+		dir := segment.Dir(indexDir, id)
 		names, _ := segment.VectorFiles(indexDir, id)
 		for _, name := range names {
 			p := filepath.Join(dir, name)

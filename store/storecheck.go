@@ -147,7 +147,7 @@ func MoveDamagedStore(indexDir string) (string, error) {
 	if err := os.Rename(db, aside); err != nil {
 		return "", fmt.Errorf("set damaged index aside: %w", err)
 	}
-	if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+	if err := os.RemoveAll(segment.Root(indexDir)); err != nil {
 		return "", fmt.Errorf("remove index: %w", err)
 	}
 	return fmt.Sprintf("the index database was damaged (%v); moved it to %s and rebuilt the index from git", strings.TrimPrefix(cerr.Error(), ErrCorrupt.Error()+": "), aside), nil
@@ -185,7 +185,7 @@ func SetDamagedAside(indexDir string) (string, error) {
 		return msg, err
 	}
 	if _, err := DecodeManifest(indexDir); errors.Is(err, ErrCorrupt) {
-		if err := os.RemoveAll(filepath.Join(indexDir, "segments")); err != nil {
+		if err := os.RemoveAll(segment.Root(indexDir)); err != nil {
 			return "", fmt.Errorf("remove damaged segments: %w", err)
 		}
 		return "the segment manifest was damaged; rebuilt the segments", nil

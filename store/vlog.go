@@ -116,7 +116,7 @@ func (s *Store) recordWritten() {
 	}
 	var ws []written
 	for _, w := range s.wrote {
-		dir := filepath.Join(indexDir, "segments", w.seg)
+		dir := segment.Dir(indexDir, w.seg)
 		l, err := segment.ReadLocator(filepath.Join(dir, w.name))
 		if err != nil || !slices.Equal(l.Parts, w.locs) {
 			continue
