@@ -75,7 +75,11 @@ func apply(t *testing.T, e Env, cs []Change) {
 		if c.Err != nil {
 			t.Fatalf("%s: %v", c.Path, c.Err)
 		}
-		if err := c.Apply(e.Root); err != nil {
+		top := e.Root
+		if !strings.HasPrefix(c.Path, e.Root+string(filepath.Separator)) {
+			top = e.Home
+		}
+		if err := c.Apply(top); err != nil {
 			t.Fatal(err)
 		}
 	}
