@@ -68,3 +68,16 @@ func TestUnknownCommandAndOption(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpStillShown: no command, and help with a known topic, still show
+// the usage and exit 0.
+func TestHelpStillShown(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"store/repo.go": sample})
+	for _, args := range [][]string{{}, {"help", "search"}, {"agents"}} {
+		code, out, errOut := runCLI(t, r.Dir, args...)
+		if code != 0 || !strings.Contains(out, "USAGE:") || errOut != "" {
+			t.Errorf("%v: exit %d\nstdout: %.200s\nstderr: %s", args, code, out, errOut)
+		}
+	}
+}
