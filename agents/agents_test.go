@@ -75,7 +75,11 @@ func apply(t *testing.T, e Env, cs []Change) {
 		if c.Err != nil {
 			t.Fatalf("%s: %v", c.Path, c.Err)
 		}
-		if err := c.Apply(e.Root); err != nil {
+		top := e.Root
+		if !strings.HasPrefix(c.Path, e.Root+string(filepath.Separator)) {
+			top = e.Home
+		}
+		if err := c.Apply(top); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -358,5 +362,44 @@ func TestDryRunDiff(t *testing.T) {
 	}
 	if string(mustRead(t, p)) != existing["claude"] {
 		t.Errorf("planning wrote the file")
+	}
+}
+
+// TestLineCommentStays: a comment at the end of the last member's line
+// stays on that line when install adds bcindex after it, with or without
+// a trailing comma, and uninstall gives back the file byte for byte.
+func TestLineCommentStays(t *testing.T) {
+	a, _ := Find("vscode")
+	for _, in := range []string{
+		"{\n  \"servers\": {\n    \"other\": {\"command\": \"x\"} // other server\n  }\n}\n",
+		"{\n  \"servers\": {\n    \"other\": {\"command\": \"x\"}, // other server\n  }\n}\n",
+		"{\n  \"inputs\": [] // none yet\n}\n",
+		"{\n  \"servers\": {\n    \"other\": {\"command\": \"x\"} /* a\n    b */\n  }\n}\n",
+	} {
+		out, err := installJSON(a, []byte(in))
+		if err != nil {
+			t.Fatalf("install into\n%s: %v", in, err)
+		}
+		first := strings.SplitAfter(in, "\n")[2]
+		if first == "}\n" {
+			first = strings.SplitAfter(in, "\n")[1]
+		}
+		want := strings.TrimRight(first, "\n")
+		if !strings.Contains(want, ",") {
+			want = strings.Replace(strings.Replace(want, " //", ", //", 1), " /*", ", /*", 1)
+		}
+		if !strings.Contains(string(out), want+"\n") {
+			t.Errorf("install moved the comment of %q:\n%s", want, out)
+		}
+		if got := entryOf(t, a, out); !reflect.DeepEqual(got, documented["vscode"]) {
+			t.Errorf("entry %v in\n%s", got, out)
+		}
+		back, err := uninstallJSON(a, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(back) != in {
+			t.Errorf("uninstall gave\n%s\nwant\n%s", back, in)
+		}
 	}
 }

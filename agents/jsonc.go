@@ -130,6 +130,14 @@ func addMember(obj *hujson.Object, name, value string, depth int, unit string) e
 	if trailing {
 		m.Value.AfterExtra = hujson.Extra{}
 	}
+	if len(obj.Members) > 0 {
+		// A comment on the last member's line ("x": 1 // why) stays on
+		// that line: it goes before the new member, after the comma.
+		if head, rest, ok := lineComment(obj.AfterExtra); ok {
+			m.Name.BeforeExtra = append(head, m.Name.BeforeExtra...)
+			obj.AfterExtra = rest
+		}
+	}
 	if len(obj.Members) == 0 && !bytes.Contains(obj.AfterExtra, []byte("\n")) {
 		obj.AfterExtra = hujson.Extra("\n" + strings.Repeat(unit, depth-1))
 	}
@@ -213,6 +221,18 @@ func removeMember(obj *hujson.Object, i int) {
 	}
 	last := i == len(obj.Members)-1
 	after := obj.Members[i].Value.AfterExtra // non-nil: a trailing comma follows
+	if i > 0 {
+		// The previous member's line comment, which addMember put before
+		// this one, goes back where it was.
+		if head, _, ok := lineComment(obj.Members[i].Name.BeforeExtra); ok {
+			if last {
+				obj.AfterExtra = append(head, obj.AfterExtra...)
+			} else {
+				next := &obj.Members[i+1].Name.BeforeExtra
+				*next = append(head, *next...)
+			}
+		}
+	}
 	obj.Members = append(obj.Members[:i], obj.Members[i+1:]...)
 	if n := len(obj.Members); last && n > 0 {
 		obj.Members[n-1].Value.AfterExtra = after
@@ -220,6 +240,38 @@ func removeMember(obj *hujson.Object, i int) {
 	if len(obj.Members) == 0 && !hasComment(obj.AfterExtra) {
 		obj.AfterExtra = nil
 	}
+}
+
+// lineComment splits b, the space after a value, into the comments that
+// start on the value's own line (a block comment with all its lines) and
+// what follows from that line's end; ok is false when the value's line
+// holds no comment or b has no line end after it.
+func lineComment(b hujson.Extra) (head, rest hujson.Extra, ok bool) {
+	seen := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '\n':
+			if !seen {
+				return nil, b, false
+			}
+			return append(hujson.Extra{}, b[:i]...), append(hujson.Extra{}, b[i:]...), true
+		case bytes.HasPrefix(b[i:], []byte("//")):
+			seen = true
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				return nil, b, false
+			}
+			i += j - 1
+		case bytes.HasPrefix(b[i:], []byte("/*")):
+			seen = true
+			j := bytes.Index(b[i+2:], []byte("*/"))
+			if j < 0 {
+				return nil, b, false
+			}
+			i += 2 + j + 1
+		}
+	}
+	return nil, b, false
 }
 
 func hasComment(b hujson.Extra) bool {

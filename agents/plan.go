@@ -194,9 +194,11 @@ func read(path string) ([]byte, error) {
 
 // Apply writes the change: atomically (a temporary file in the same
 // directory, renamed over the old one, with the old one's mode), or
-// removes the file. A directory install created in the repository for
-// the file (.cursor, .vscode, ...) goes with it when empty.
-func (c Change) Apply(root string) error {
+// removes the file. top is the repository's top directory or, for a user
+// file, the home directory: the directories install created under it for
+// the file (.cursor, .config/Code/User, ...) go with the file when nothing
+// else is left in them.
+func (c Change) Apply(top string) error {
 	if !c.Changed() {
 		return nil
 	}
@@ -204,9 +206,7 @@ func (c Change) Apply(root string) error {
 		if err := os.Remove(c.Path); err != nil {
 			return fmt.Errorf("remove %s: %w", c.Path, err)
 		}
-		if dir := filepath.Dir(c.Path); root != "" && filepath.Dir(dir) == root {
-			os.Remove(dir) // only when empty
-		}
+		removeEmptyDirs(filepath.Dir(c.Path), top)
 		return nil
 	}
 	mode := fs.FileMode(0o644)
@@ -241,4 +241,22 @@ func (c Change) Apply(root string) error {
 		return fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	return nil
+}
+
+// removeEmptyDirs removes dir and its parents up to top (not top itself)
+// while they are empty; nothing outside top.
+func removeEmptyDirs(dir, top string) {
+	if top == "" {
+		return
+	}
+	for {
+		rel, err := filepath.Rel(top, dir)
+		if err != nil || rel == "." || !filepath.IsLocal(rel) {
+			return
+		}
+		if os.Remove(dir) != nil {
+			return // not empty (or not ours to remove)
+		}
+		dir = filepath.Dir(dir)
+	}
 }

@@ -43,17 +43,19 @@ type Client struct {
 // once a publish or search has read its schema, or "".
 //
 // Weaviate v1.35 creates collections with BlockMax WAND, whose pruning
-// skips documents holding a query term that occurs once in an index
-// segment: the rarest, most telling words of a query. On the GOROOT
-// packages of TestRemoteQuality it dropped the cluster's BM25 side from
-// 0.93 to 0.78–0.84 MRR@10 and its hybrid search (alpha 0.7) from 0.94 to
-// 0.88 (doc/cluster.md). The setting is fixed
-// when a collection is created, by the server's USE_INVERTED_SEARCHABLE.
+// drops documents holding a query's rarest term when the query holds
+// common terms too: the most telling word of a query loses its match. On
+// the GOROOT packages of TestRemoteQuality it dropped the cluster's BM25
+// side from 0.93 to 0.78–0.84 MRR@10 and its hybrid search (alpha 0.7)
+// from 0.94 to 0.88 (doc/cluster.md). A collection cannot opt out: the
+// server sets the collection's usingBlockMaxWAND from its
+// USE_INVERTED_SEARCHABLE when it creates it, whatever the request says,
+// and turns it back on for shards whose buckets are in its format.
 func (c *Client) Warning() string {
 	if !c.blockMax.Load() {
 		return ""
 	}
-	return fmt.Sprintf("%s ranks BM25 with BlockMax WAND, which misses matches of rare query terms: restart the Weaviate servers with USE_INVERTED_SEARCHABLE=false, delete the Bcindex* collections and publish every repository again (doc/cluster.md)", c.url)
+	return fmt.Sprintf("%s ranks BM25 with BlockMax WAND (Weaviate's default), which drops chunks matching a query's rarest word when the query holds common words too, so search --remote can miss what local search finds; the server fixes it when it creates the collections: restart every node with USE_INVERTED_SEARCHABLE=false, delete the Bcindex* collections and publish every repository again (doc/cluster.md)", c.url)
 }
 
 // Open connects to the cluster at rawURL (http://host:port) and checks

@@ -16,6 +16,9 @@ type Options struct {
 	MaxChunks    int  // chunks to request summaries of in this run; 0: all
 	BudgetTokens int  // tokens to spend, as the service counts them; 0: no limit
 	DryRun       bool // count and estimate, send nothing
+	// Model names the model whose stored summaries count as done when
+	// there is no client (a dry run with no chat service configured).
+	Model string
 	// Progress is called after each batch with the chunks handled so far
 	// and the number this run will handle.
 	Progress func(done, total int)
@@ -34,7 +37,7 @@ type Stats struct {
 	EstTokens int  `json:"est_tokens"` // about how many tokens ToDo costs
 	Enhanced  int  `json:"enhanced"`   // summarised and stored in this run
 	Skipped   int  `json:"skipped"`    // malformed twice: not stored, asked again next run
-	Requests  int  `json:"requests"`   // requests sent
+	Requests  int  `json:"requests"`   // HTTP requests sent, retries included
 	Tokens    int  `json:"tokens"`     // tokens spent, as the service counted them
 	Budget    bool `json:"budget_hit"` // the token budget stopped the run
 	Searched  int  `json:"searched"`   // summaries search ranks with (Reindex) after the run
@@ -62,9 +65,18 @@ func Run(ctx context.Context, client *llm.Client, st Store, items []Item, opts O
 	if batch <= 0 {
 		batch = 8
 	}
-	done, err := st.Done(ctx, client.Model())
-	if err != nil {
-		return s, err
+	model := opts.Model
+	if client != nil {
+		model = client.Model()
+	} else if !opts.DryRun {
+		return s, fmt.Errorf("enhance: no chat service: %w", llm.ErrNotConfigured)
+	}
+	done := map[[16]byte]bool{}
+	if model != "" {
+		var err error
+		if done, err = st.Done(ctx, model); err != nil {
+			return s, err
+		}
 	}
 	var todo []Item
 	for _, it := range items {
@@ -197,12 +209,13 @@ func summarise(ctx context.Context, client *llm.Client, b []Item, parents map[[1
 	for try := 0; try < 2 && len(pending) > 0; try++ {
 		// The output cap is a guard against a model that never stops, with
 		// room for models that write more than the estimate allows.
+		sent := client.Sent()
 		reply, err := client.Chat(ctx, llm.Request{Messages: prompt(pending, parents),
 			ResponseFormat: &llm.ResponseFormat{Type: "json_object"}, MaxTokens: answerTokens*len(pending)*3 + 400})
+		s.Requests += client.Sent() - sent // the retries too
 		if err != nil && !errors.Is(err, llm.ErrMalformed) {
 			return out, nil, fmt.Errorf("enhance: %w", err)
 		}
-		s.Requests++
 		s.Tokens += reply.Usage.TotalTokens
 		var got map[int]Summary
 		bad = err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/bcindex/bcindex/internal/httpapi"
@@ -24,6 +25,11 @@ type Client struct {
 	// is waiting for the model rather than stuck.
 	Waiting   func(elapsed time.Duration)
 	WaitEvery time.Duration // 0: DefaultWaitEvery
+
+	mu       sync.Mutex
+	sent     int       // HTTP requests sent, retries included
+	attempt  int       // of the request in flight, from 1; 0: none in flight
+	tryStart time.Time // when the attempt in flight was sent
 }
 
 // DefaultWaitEvery is how often Client.Waiting is called by default.
@@ -58,8 +64,43 @@ func New(cfg Config) (*Client, error) {
 		retry = *cfg.Retry
 	}
 	retry.NoTimeoutRetry = true
-	c.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout}, Key: cfg.key(), Retry: retry, Describe: c.describe}
+	c.api = &httpapi.Client{HTTP: &http.Client{Timeout: timeout}, Key: cfg.key(), Retry: retry, Describe: c.describe, Try: c.try}
 	return c, nil
+}
+
+// try notes an attempt in flight, for Sent, Attempt and Waiting.
+func (c *Client) try(attempt int) (done func()) {
+	c.mu.Lock()
+	c.sent++
+	c.attempt, c.tryStart = attempt, time.Now()
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		c.attempt = 0
+		c.mu.Unlock()
+	}
+}
+
+// Sent is the number of HTTP requests sent so far, retries included.
+func (c *Client) Sent() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent
+}
+
+// Attempt returns the try the request in flight is (from 1) and how many
+// tries a request gets; n is 0 when none is in flight.
+func (c *Client) Attempt() (n, of int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.attempt, c.api.Retry.Attempts
+}
+
+// inFlight returns how long the attempt in flight has been waiting.
+func (c *Client) inFlight() (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Since(c.tryStart), c.attempt > 0
 }
 
 // Timeout is how long one request may take.
@@ -103,7 +144,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Reply, error) {
 	return r, nil
 }
 
-// waiting calls c.Waiting every WaitEvery until the returned stop is called.
+// waiting calls c.Waiting every WaitEvery, with the time the attempt in
+// flight has waited (the timeout bounds each attempt, not their sum), until
+// the returned stop is called; not while it sleeps between attempts.
 func (c *Client) waiting() (stop func()) {
 	if c.Waiting == nil {
 		return func() {}
@@ -112,7 +155,6 @@ func (c *Client) waiting() (stop func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		start := time.Now()
 		every := c.WaitEvery
 		if every <= 0 {
 			every = DefaultWaitEvery
@@ -124,7 +166,9 @@ func (c *Client) waiting() (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
-				c.Waiting(time.Since(start))
+				if d, ok := c.inFlight(); ok && d >= every/2 {
+					c.Waiting(d)
+				}
 			}
 		}
 	}()

@@ -262,3 +262,50 @@ func TestToolCallArgumentsAsObject(t *testing.T) {
 		t.Errorf("no usage sent: %+v estimated %v", r.Usage, r.Estimated)
 	}
 }
+
+// Waiting hears how long the try in flight has waited, never the sum of
+// the tries and the pauses between them (the timeout bounds each try), and
+// Sent counts every try.
+func TestChatWaitingPerTry(t *testing.T) {
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return func(w http.ResponseWriter, r chattest.Request) {
+			time.Sleep(120 * time.Millisecond)
+			chattest.Status(http.StatusServiceUnavailable, "server_error", "busy")(w, r)
+		}
+	})
+	p := httpapi.DefaultPolicy()
+	p.Attempts = 3
+	p.Sleep = func(ctx context.Context, _ time.Duration) error { time.Sleep(200 * time.Millisecond); return ctx.Err() }
+	const timeout = 1 * time.Second
+	c, err := llm.New(llm.Config{URL: s.URL, Model: "m", Timeout: timeout, Retry: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waited []time.Duration
+	var tries []int
+	c.Waiting, c.WaitEvery = func(d time.Duration) {
+		waited = append(waited, d)
+		n, of := c.Attempt()
+		if of != 3 {
+			t.Errorf("Attempt says %d tries, want 3", of)
+		}
+		tries = append(tries, n)
+	}, 20*time.Millisecond
+	if _, err := c.Chat(context.Background(), llm.Request{Messages: userMsg("hi")}); err == nil || !strings.Contains(err.Error(), "gave up after 3 attempts") {
+		t.Fatalf("err = %v", err)
+	}
+	if n := c.Sent(); n != 3 || len(s.Requests()) != 3 {
+		t.Errorf("Sent() = %d, the service saw %d, want 3", n, len(s.Requests()))
+	}
+	if len(waited) == 0 {
+		t.Fatal("Waiting was never called")
+	}
+	for i, d := range waited {
+		if d > 300*time.Millisecond || tries[i] < 1 {
+			t.Errorf("Waiting heard %s on try %d: more than one try's 120 ms (the tries and pauses add up to 760 ms)", d, tries[i])
+		}
+	}
+	if tries[len(tries)-1] != 3 {
+		t.Errorf("last Waiting call on try %d, want 3", tries[len(tries)-1])
+	}
+}

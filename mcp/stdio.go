@@ -23,7 +23,8 @@ import (
 //   - a line that is not JSON gets a parse error (-32700) with a null id;
 //   - JSON that is not a JSON-RPC message, a batch (MCP dropped batches in
 //     2025-06-18) or a line longer than maxLine gets an invalid-request
-//     error (-32600), with the request's id when it has a usable one;
+//     error (-32600), with the request's id when it has a usable one; so
+//     does a message with an id but neither a method nor a result or error;
 //   - either way the server reads on, and the lines before and after are
 //     answered as usual.
 //
@@ -71,6 +72,7 @@ type lineConn struct {
 	werr  error      // the write that failed, under wmu
 
 	p         *pending
+	codes     errorCodes
 	lines     chan frame
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -156,6 +158,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 		if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
 			c.p.add(r.ID)
+			c.codes.read(r)
 		}
 		return msg, nil
 	}
@@ -173,17 +176,22 @@ func decode(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64, w
 	if line[0] == '[' {
 		return nil, nil, jsonrpc.CodeInvalidRequest, "Invalid Request: batches are not supported; send one request per line"
 	}
-	m, err := jsonrpc.DecodeMessage(line)
-	if err == nil {
-		return m, nil, 0, ""
-	}
 	var obj struct {
 		ID json.RawMessage `json:"id"`
 	}
 	if json.Unmarshal(line, &obj) == nil && usableID(obj.ID) {
 		id = obj.ID
 	}
-	return nil, id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + err.Error()
+	m, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + err.Error()
+	}
+	if r, ok := m.(*jsonrpc.Response); ok && r.Result == nil && r.Error == nil {
+		// Neither a request (no method) nor a response (no result, no
+		// error): JSON-RPC 2.0 answers it as an invalid request.
+		return nil, id, jsonrpc.CodeInvalidRequest, `Invalid Request: a message with an "id" needs a "method" (a request) or a "result" or "error" (a response)`
+	}
+	return m, nil, 0, ""
 }
 
 // usableID reports whether raw is an id a reply may carry back: a string
@@ -231,6 +239,9 @@ func (c *lineConn) reject(id json.RawMessage, code int64, msg string) error {
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		msg = c.codes.answer(r)
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {

@@ -175,3 +175,29 @@ func TestServeClosedStdout(t *testing.T) {
 		t.Fatal("the server still runs a minute after its output was closed")
 	}
 }
+
+// TestStdioErrorCodes: a message with an id and no method, result or error
+// is answered -32600 with its id, and a request sent before "initialize" is
+// refused with -32600, not with the code 0 JSON-RPC does not define; after
+// initialize, the same request is answered.
+func TestStdioErrorCodes(t *testing.T) {
+	byID, nullID := serveLines(t, []string{
+		`{"jsonrpc":"2.0","id":5}`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/list"}`,
+		initLine,
+		initializedLine,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+	})
+	if len(nullID) != 0 {
+		t.Errorf("replies with a null id: %+v", nullID)
+	}
+	if r, ok := byID["5"]; !ok || r.Error == nil || r.Error.Code != -32600 {
+		t.Errorf("id without method: %+v (present %v), want error -32600", r.Error, ok)
+	}
+	if r, ok := byID["6"]; !ok || r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "initialize") {
+		t.Errorf("tools/list before initialize: %+v (present %v), want error -32600 naming initialize", r.Error, ok)
+	}
+	if r := byID["7"]; r.Error != nil || !strings.Contains(string(r.Result), "search") {
+		t.Errorf("tools/list after initialize: error %+v, result %.100s", r.Error, r.Result)
+	}
+}

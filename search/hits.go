@@ -82,14 +82,19 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 
 func roundScore(s float64) float64 { return float64(int64(s*1e6+0.5)) / 1e6 }
 
-// snippet returns lines [start-ctx, end+ctx] of content (1-based), with the
-// chunk's own lines capped at maxLines (0: no cap).
+// snippet returns lines [start-ctx, end+ctx] of content (1-based) and the
+// first one's number. maxLines (0: no cap) caps the lines returned, the
+// context's included: the chunk's own lines come first, then the lines
+// before it, then those after it, as far as the cap leaves room.
 func snippet(content []byte, start, end, ctx, maxLines int) (string, int) {
-	if maxLines > 0 && end-start+1 > maxLines {
-		end = start + maxLines - 1
+	from, to := max(1, start-ctx), end+ctx
+	if maxLines > 0 {
+		own := min(end-start+1, maxLines)
+		end = start + own - 1
+		spare := maxLines - own
+		before := min(ctx, spare, start-1)
+		from, to = start-before, end+min(ctx, spare-before)
 	}
-	from := max(1, start-ctx)
-	to := end + ctx
 	var b strings.Builder
 	line := 1
 	for len(content) > 0 && line <= to {

@@ -46,7 +46,7 @@ type Options struct {
 	Lang     string   // language, e.g. "go"
 	Kind     string   // chunk kind, e.g. "function"; "function,method" allows either
 	Context  int      // lines of context around the snippet
-	MaxLines int      // snippet lines of the chunk itself; 0: whole chunk
+	MaxLines int      // snippet lines, context included (the chunk's own first); 0: whole chunk
 	Worktree bool     // search HEAD with the working tree's uncommitted changes
 
 	// Set queries: only chunks whose content hash is in every OnlyIn revision

@@ -135,10 +135,44 @@ func forEachEntry(r *gitindex.Repo, commit plumbing.Hash, n int, fn func(dir, na
 	return nil
 }
 
-// fetchShareRef fetches remote's ShareRef into remoteShareRef and returns
-// its commit, or zero when the remote has none.
-func fetchShareRef(ctx context.Context, r *gitindex.Repo, remote, model string) (plumbing.Hash, error) {
-	return fetchRef(ctx, r, remote, ShareRef(model), remoteShareRef(remote, model))
+// fetchShareRefs fetches remote's ShareRef and legacyShareRef, each into
+// its remoteShareRef, in one listing and one fetch, and returns the commits
+// of those the remote has, ShareRef's first.
+func fetchShareRefs(ctx context.Context, r *gitindex.Repo, remote, model string) ([]plumbing.Hash, error) {
+	refs := []plumbing.ReferenceName{ShareRef(model), legacyShareRef(model)}
+	out, err := gitOutput(ctx, r, "ls-remote", remote, string(refs[0]), string(refs[1]))
+	if err != nil {
+		return nil, fmt.Errorf("list %s on %s: %w", refs[0], remote, err)
+	}
+	has := map[plumbing.ReferenceName]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if _, name, ok := strings.Cut(strings.TrimSpace(line), "\t"); ok {
+			has[plumbing.ReferenceName(name)] = true
+		}
+	}
+	args := []string{"fetch", "--quiet", "--no-tags", remote}
+	var present []plumbing.ReferenceName
+	for _, ref := range refs {
+		if has[ref] {
+			present = append(present, ref)
+			args = append(args, "+"+string(ref)+":"+string(remoteShareRef(remote, ref)))
+		}
+	}
+	if len(present) == 0 {
+		return nil, nil
+	}
+	if err := runGit(ctx, r, args...); err != nil {
+		return nil, fmt.Errorf("fetch %s from %s: %w", present[0], remote, err)
+	}
+	var hs []plumbing.Hash
+	for _, ref := range present {
+		got, err := r.Git.Reference(remoteShareRef(remote, ref), true)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", remoteShareRef(remote, ref), err)
+		}
+		hs = append(hs, got.Hash())
+	}
+	return hs, nil
 }
 
 // fetchRef fetches remote's ref into local and returns its commit, or zero

@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"time"
 
@@ -38,14 +39,24 @@ const (
 	shareMagic   = "BCSHARE2"
 )
 
-// ShareRef is the ref holding the shared index of a model.
+// ShareRef is the ref holding the shared index of a model:
+// refs/bcindex/<model>-<hash>, the model's name made safe for a file name
+// and a short hash of it, as segment.VectorFileName writes them without
+// its prefix and extension.
 func ShareRef(model string) plumbing.ReferenceName {
-	return plumbing.ReferenceName("refs/bcindex/" + strings.TrimSuffix(strings.TrimPrefix(segment.VectorFileName(model), "vec-"), ".bin"))
+	name := strings.TrimPrefix(segment.VectorFileName(model), "vec-")
+	return plumbing.ReferenceName("refs/bcindex/" + strings.TrimSuffix(name, path.Ext(name)))
 }
 
-// remoteShareRef is where a fetched share is kept, per remote.
-func remoteShareRef(remote, model string) plumbing.ReferenceName {
-	return plumbing.ReferenceName("refs/bcindex-remotes/" + remote + "/" + strings.TrimPrefix(string(ShareRef(model)), "refs/bcindex/"))
+// legacyShareRef is the name some versions pushed the share under, with
+// the vector file's ".loc" extension left on: still read, never written.
+func legacyShareRef(model string) plumbing.ReferenceName {
+	return ShareRef(model) + ".loc"
+}
+
+// remoteShareRef is where a fetched share ref is kept, per remote.
+func remoteShareRef(remote string, ref plumbing.ReferenceName) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/bcindex-remotes/" + remote + "/" + strings.TrimPrefix(string(ref), "refs/bcindex/"))
 }
 
 // ShareSummary reports a push or fetch.
@@ -81,8 +92,10 @@ func ExportShare(r *gitindex.Repo, model string, also ...plumbing.Hash) (*ShareS
 	sum := &ShareSummary{Ref: string(ref)}
 	entries := map[string]map[string]plumbing.Hash{} // fan-out dir → name → entry blob
 	var parents []plumbing.Hash
-	if cur, err := r.Git.Reference(ref, true); err == nil {
-		also = append([]plumbing.Hash{cur.Hash()}, also...)
+	for _, name := range []plumbing.ReferenceName{legacyShareRef(model), ref} {
+		if cur, err := r.Git.Reference(name, true); err == nil {
+			also = append([]plumbing.Hash{cur.Hash()}, also...)
+		}
 	}
 	for _, h := range also {
 		if h.IsZero() || containsHash(parents, h) {
@@ -217,11 +230,9 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 // folding in what the remote already shares.
 func PushShare(ctx context.Context, r *gitindex.Repo, remote, model string) (*ShareSummary, error) {
 	ref := ShareRef(model)
-	var also []plumbing.Hash
-	if h, err := fetchShareRef(ctx, r, remote, model); err != nil {
+	also, err := fetchShareRefs(ctx, r, remote, model)
+	if err != nil {
 		return nil, err
-	} else if !h.IsZero() {
-		also = append(also, h)
 	}
 	sum, err := ExportShare(r, model, also...)
 	if err != nil {
@@ -235,12 +246,12 @@ func PushShare(ctx context.Context, r *gitindex.Repo, remote, model string) (*Sh
 
 // FetchShare fetches remote's share for model and imports it.
 func FetchShare(ctx context.Context, r *gitindex.Repo, remote, model string, dim int, lockWait time.Duration) (*ShareSummary, error) {
-	h, err := fetchShareRef(ctx, r, remote, model)
+	hs, err := fetchShareRefs(ctx, r, remote, model)
 	if err != nil {
 		return nil, err
 	}
-	if h.IsZero() {
+	if len(hs) == 0 {
 		return nil, fmt.Errorf("%s shares no index for model %s (%s): %w", remote, model, ShareRef(model), store.ErrNoIndex)
 	}
-	return ImportShare(ctx, r, h, model, dim, lockWait)
+	return ImportShare(ctx, r, hs[0], model, dim, lockWait)
 }

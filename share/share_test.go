@@ -98,7 +98,7 @@ func TestShareThroughBareRemote(t *testing.T) {
 
 	// Tampered entries are refused: a chunk hash altered, a doc that is not
 	// in the blob (both re-encoded with a valid checksum), bytes cut off.
-	tip, err := crepo.Git.Reference(remoteShareRef("origin", model), true)
+	tip, err := crepo.Git.Reference(remoteShareRef("origin", ShareRef(model)), true)
 	if err != nil {
 		t.Fatal(err)
 	}

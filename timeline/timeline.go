@@ -16,7 +16,11 @@ import (
 
 // Event types of a timeline.
 const (
-	EventAdded   = "added"
+	EventAdded = "added"
+	// EventExisted starts a timeline whose chunk was already there at the
+	// oldest indexed commit, which has parents that were not indexed: it
+	// appeared earlier than the indexed history shows.
+	EventExisted = "existed"
 	EventChanged = "changed"
 	EventRenamed = "renamed"
 	EventDeleted = "deleted"
@@ -250,7 +254,11 @@ func (h *history) timeline(id identity) Timeline {
 			t.Events = append(t.Events, h.event(EventDeleted, i, id, cur))
 			cur = nil
 		case in != nil && cur == nil:
-			t.Events = append(t.Events, h.event(EventAdded, i, id, in))
+			typ := EventAdded
+			if i == 0 && h.commits[0].Parent != plumbing.ZeroHash {
+				typ = EventExisted
+			}
+			t.Events = append(t.Events, h.event(typ, i, id, in))
 			cur = in
 		case in != nil && in.hash != cur.hash:
 			t.Events = append(t.Events, h.event(EventChanged, i, id, in))

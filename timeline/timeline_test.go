@@ -75,3 +75,40 @@ func TestLogTimeline(t *testing.T) {
 		}
 	}
 }
+
+// TestLogTruncatedHistory indexes only the last two of three commits: a
+// function from the first commit was already there at the oldest indexed
+// commit, so its timeline starts "existed" there, not "added"; indexed from
+// the root, the same function is "added" at the root commit.
+func TestLogTruncatedHistory(t *testing.T) {
+	r := gittest.New(t)
+	c1 := r.CommitAt("2024-01-01T00:00:00Z", "add retry", map[string]string{"net/retry.go": gittest.RetryGo})
+	c2 := r.CommitAt("2024-02-01T00:00:00Z", "config", map[string]string{"cfg/config.py": gittest.ConfigPy})
+	r.CommitAt("2024-03-01T00:00:00Z", "slower backoff", map[string]string{"net/retry.go": strings.Replace(gittest.RetryGo, "delay *= 2", "delay *= 3", 1)})
+	repo := openRepo(t, r.Dir)
+	first := func() Event {
+		t.Helper()
+		res, err := Log(context.Background(), repo, search.Options{Query: "RetryWithBackoff", Embedder: embed.Default()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range res.Timelines {
+			if tl.Name == "RetryWithBackoff" {
+				return tl.Events[0]
+			}
+		}
+		t.Fatalf("no timeline of RetryWithBackoff in %+v", res.Timelines)
+		return Event{}
+	}
+	_, err := indexer.NewIndexer(repo, indexer.Options{Embedder: embed.Default()}).IndexHistory(context.Background(), gitindex.HistoryOptions{Max: 2}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := first(); e.Type != EventExisted || e.Commit != c2 {
+		t.Errorf("with the root commit not indexed, first event = %s %.10s, want %s %.10s", e.Type, e.Commit, EventExisted, c2)
+	}
+	indexHistory(t, repo)
+	if e := first(); e.Type != EventAdded || e.Commit != c1 {
+		t.Errorf("indexed from the root, first event = %s %.10s, want %s %.10s", e.Type, e.Commit, EventAdded, c1)
+	}
+}

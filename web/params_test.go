@@ -25,3 +25,25 @@ func TestBadParameters(t *testing.T) {
 		t.Errorf("k=200: %d\n%s", code, body)
 	}
 }
+
+// TestCommitRevParameter: /commit takes the commit from rev, or from ref
+// (the revision picker's name) when rev is absent; with neither it answers
+// 400 naming rev rather than showing some other commit.
+func TestCommitRevParameter(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		path string
+		code int
+		want string
+	}{
+		{"/commit?rev=" + f.commits[1], 200, "slower backoff"},
+		{"/commit?ref=" + f.commits[0], 200, "add retry"},
+		{"/commit?ref=v1.0", 200, "slower backoff"},
+		{"/commit", 400, "name the commit with rev: /commit?rev=REV"},
+	} {
+		code, body := get(t, f.url+c.path)
+		if code != c.code || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d, want %d with %q\n%.400s", c.path, code, c.code, c.want, body)
+		}
+	}
+}

@@ -196,7 +196,16 @@ func (s *Server) handleCommit(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, "commit.html", p)
 		return
 	}
-	c, err := s.repo.Resolve(q.Get("rev"))
+	rev := q.Get("rev")
+	if rev == "" {
+		rev = q.Get("ref") // the revision picker's name for it
+	}
+	if rev == "" {
+		p.Error = "name the commit with rev: /commit?rev=REV"
+		s.render(w, http.StatusBadRequest, "commit.html", p)
+		return
+	}
+	c, err := s.repo.Resolve(rev)
 	var v commitView
 	if err == nil {
 		v, err = s.commitView(c.Hash, q, &f.query)

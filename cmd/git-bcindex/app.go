@@ -95,6 +95,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for runClusterBinary
 	err := app.RunContext(ctx, interspersed(app, hoistGlobals(app, args)))
+	if uc, ok := app.Metadata[unknownCommandKey].(unknownCommand); ok && err == nil {
+		err = uc
+	}
 	return exitCode(err, stderr, interruptedNote(app, args))
 }
 
@@ -183,6 +186,10 @@ func hint(err error) string {
 	}
 	if h := askHint(err); h != "" {
 		return h
+	}
+	var uc unknownCommand
+	if errors.As(err, &uc) {
+		return uc.hint()
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

@@ -36,7 +36,8 @@ func agentsCommand() *cli.Command {
 				Flags: append(change, &cli.BoolFlag{Name: "no-instructions", Usage: "leave AGENTS.md and CLAUDE.md alone"})},
 			{Name: "uninstall", Usage: "remove exactly what install added", Action: runAgentsUninstall, Flags: change},
 			{Name: "status", Usage: "show, for each agent, whether its files register bcindex", Action: runAgentsStatus,
-				Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON Lines"}}},
+				Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON Lines"},
+					&cli.BoolFlag{Name: "user", Usage: "only the user's configuration files"}}},
 		},
 	}
 }
@@ -123,7 +124,11 @@ func applyAgents(c *cli.Context, e agents.Env, cs []agents.Change, verb string) 
 		case dry:
 			fmt.Fprint(w, ch.Diff(name))
 		default:
-			if err := ch.Apply(e.Root); err != nil {
+			top := e.Root
+			if c.Bool("user") {
+				top = e.Home
+			}
+			if err := ch.Apply(top); err != nil {
 				fmt.Fprintf(c.App.ErrWriter, "error: %s: %v\n", label, err)
 				failed = append(failed, name)
 				continue
@@ -166,8 +171,8 @@ func runAgentsStatus(c *cli.Context) error {
 		return err
 	}
 	for _, s := range agents.Status(e) {
-		if !s.User && s.Agent != "" && e.Root == "" || s.Agent == "" && e.Root == "" {
-			continue // no repository here: user files only
+		if !s.User && (e.Root == "" || c.Bool("user")) {
+			continue // no repository here, or --user: user files only
 		}
 		scope := "project"
 		if s.User {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/enhance"
+	"github.com/bcindex/bcindex/llm"
 )
 
 func enhanceCommand() *cli.Command {
@@ -43,14 +46,25 @@ func runEnhance(c *cli.Context) error {
 		return err
 	}
 	client, err := commandChat(c, repo, false)
-	if err != nil {
+	model := ""
+	switch {
+	case err == nil:
+		model = client.Model()
+	case c.Bool("dry-run") && errors.Is(err, llm.ErrNotConfigured):
+		// Counting needs no chat service.
+		client = nil
+		if sub, cerr := enhanceConfig(repo); cerr == nil {
+			model = strings.TrimSpace(sub.Option("model"))
+		}
+		fmt.Fprintln(c.App.ErrWriter, "note: no chat service is configured (bcindex.enhance.url): counting only; doc/llm.md shows how to set one up")
+	default:
 		return err
 	}
 	items, err := enhance.Collect(c.Context, repo, c.Args().Slice(), s.maxFileSize)
 	if err != nil {
 		return err
 	}
-	opts := enhance.Options{DryRun: c.Bool("dry-run"), MaxChunks: c.Int("max-chunks"), BudgetTokens: c.Int("budget-tokens"), Batch: c.Int("batch"), Embedder: s.embedder()}
+	opts := enhance.Options{Model: model, DryRun: c.Bool("dry-run"), MaxChunks: c.Int("max-chunks"), BudgetTokens: c.Int("budget-tokens"), Batch: c.Int("batch"), Embedder: s.embedder()}
 	if isTerminal(c.App.ErrWriter) && !opts.DryRun {
 		var bar *progressbar.ProgressBar
 		opts.Progress = func(done, total int) {
@@ -76,14 +90,18 @@ func runEnhance(c *cli.Context) error {
 			return fmt.Errorf("write output: %w", werr)
 		}
 	} else {
-		printEnhance(c, st, client.Model(), opts.DryRun)
+		printEnhance(c, st, model, opts.DryRun)
 	}
 	return err
 }
 
 func printEnhance(c *cli.Context, st enhance.Stats, model string, dry bool) {
 	w := c.App.Writer
-	fmt.Fprintf(w, "%d chunks (%d definitions, %d blocks), %d already summarised by %s\n", st.Chunks, st.Macro, st.Micro, st.Stored, model)
+	if model == "" {
+		fmt.Fprintf(w, "%d chunks (%d definitions, %d blocks); no model configured, so none counted as summarised\n", st.Chunks, st.Macro, st.Micro)
+	} else {
+		fmt.Fprintf(w, "%d chunks (%d definitions, %d blocks), %d already summarised by %s\n", st.Chunks, st.Macro, st.Micro, st.Stored, model)
+	}
 	if dry {
 		fmt.Fprintf(w, "would summarise %d chunks, about %d tokens; nothing sent\n", st.ToDo, st.EstTokens)
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,25 @@ func TestEnhanceInHooks(t *testing.T) {
 	code, _, errOut = runCLI(t, r.Dir, "hook", "worker")
 	if code != 0 || !strings.Contains(errOut, "enhanced=1 skipped=0") || len(asked) != 1 || !strings.Contains(asked[0], "CloseRepository") || strings.Contains(asked[0], "OpenRepository") {
 		t.Fatalf("exit %d, asked %q\n%s", code, asked, errOut)
+	}
+}
+
+// A service that answers 503 every time: the run reports the six tries it
+// sent, not 0 requests. --dry-run counts without a chat service.
+func TestEnhanceCountsRetriesAndDryRunNeedsNoService(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"store/repo.go": sample})
+	code, out, errOut := runCLI(t, r.Dir, "enhance", "--dry-run")
+	if code != 0 || !strings.Contains(out, "would summarise") || !strings.Contains(errOut, "no chat service is configured") {
+		t.Errorf("dry run without a service: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	s := chattest.NewFunc(t, func(int, chattest.Request) chattest.Step {
+		return chattest.Status(http.StatusServiceUnavailable, "server_error", "busy", "Retry-After", "0")
+	})
+	r.Git("config", "bcindex.enhance.url", s.URL)
+	r.Git("config", "bcindex.enhance.model", "busy")
+	code, out, errOut = runCLI(t, r.Dir, "enhance", "--batch", "1")
+	if code != exitError || !strings.Contains(out, ", 6 requests,") || len(s.Requests()) != 6 {
+		t.Errorf("exit %d after %d requests\nstdout: %s\nstderr: %s", code, len(s.Requests()), out, errOut)
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -60,6 +62,14 @@ func indexCommand() *cli.Command {
 				sum, err = indexer.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
 			} else {
 				sum, err = indexer.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
+			}
+			if errors.Is(err, context.Canceled) || err == nil && c.Context.Err() != nil {
+				// Interrupted: what was published is kept, but the run
+				// did not index what it was asked to; no summary says so.
+				if sum != nil && len(sum.Commits) > 0 {
+					fmt.Fprintf(c.App.ErrWriter, "index: %s indexed before the interruption (%s)\n", count(len(sum.Commits), "commit"), count(sum.BlobsNew, "new blob"))
+				}
+				return fmt.Errorf("index: %w", context.Canceled)
 			}
 			if sum != nil {
 				printSummary(c.App.Writer, c.App.ErrWriter, sum, c.Bool("json"))

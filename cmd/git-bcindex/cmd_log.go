@@ -182,7 +182,7 @@ func historyOptions(c *cli.Context, revs []string) (h gitindex.HistoryOptions, o
 // eventColor paints events as git paints a diff: additions green, deletions red.
 func eventColor(t string) string {
 	switch t {
-	case timeline.EventAdded:
+	case timeline.EventAdded, timeline.EventExisted:
 		return sgrAdd
 	case timeline.EventDeleted:
 		return sgrDel

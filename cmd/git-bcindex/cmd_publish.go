@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -21,7 +22,7 @@ func publishCommand() *cli.Command {
 			"With bcindex.enhance.model set, the summaries that chat model wrote (git bcindex enhance) and\n" +
 			"the cluster lacks follow, marked generated; search --remote shows them on the hits.",
 		Flags: flags(refFlags(), []cli.Flag{
-			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path)"},
+			&cli.StringFlag{Name: "name", Usage: "repository `NAME` in the cluster (default: bcindex.remote.name, else origin's host/path; a clone of a local checkout: its own path)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per ref, then one for the summaries, if any"},
 		}),
 		Action: runPublish,
@@ -53,19 +54,43 @@ func readRemoteSettings(repo *gitindex.Repo) (remoteSettings, error) {
 	}
 	sub := cfg.Raw.Section("bcindex").Subsection("remote")
 	rs := remoteSettings{url: sub.Option("url"), name: sub.Option("name"), grpc: sub.Option("grpc")}
+	dir := repo.WorkTree
+	if dir == "" {
+		dir = strings.TrimSuffix(repo.CommonDir, "/.git")
+	}
 	if rs.name == "" {
 		if o, ok := cfg.Remotes["origin"]; ok && len(o.URLs) > 0 {
 			rs.name = repoName(o.URLs[0])
+			if checkoutRemote(o.URLs[0], dir) {
+				// A clone of someone's checkout is a fork of it, which
+				// publishes under its own name: its path on this machine.
+				if abs, err := filepath.Abs(dir); err == nil {
+					rs.name = strings.TrimPrefix(filepath.ToSlash(abs), "/")
+				}
+			}
 		}
 	}
 	if rs.name == "" {
-		dir := repo.WorkTree
-		if dir == "" {
-			dir = strings.TrimSuffix(repo.CommonDir, "/.git")
-		}
 		rs.name = strings.TrimSuffix(filepath.Base(dir), ".git")
 	}
 	return rs, nil
+}
+
+// checkoutRemote reports whether the remote URL u (of the repository in
+// dir) is a local path, or file:// URL, of a repository with a work tree:
+// a checkout that publishes under its own directory's name, not a bare
+// repository its clones share.
+func checkoutRemote(u, dir string) bool {
+	p, ok := strings.CutPrefix(u, "file://")
+	if !ok && (strings.Contains(u, "://") || strings.Contains(u, ":") && !filepath.IsAbs(u) && !strings.HasPrefix(u, ".")) {
+		return false // a URL or host:path
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = strings.TrimSuffix(filepath.Clean(p), string(filepath.Separator)+".git")
+	fi, err := os.Stat(filepath.Join(p, ".git"))
+	return err == nil && (fi.IsDir() || fi.Mode().IsRegular())
 }
 
 // repoName turns a remote URL into host/path: https://github.com/a/b.git

@@ -51,7 +51,7 @@ func runPublish(c *cli.Context) error {
 		srep, err = publishSummaries(c, repo, cl, src, opts.Progress)
 	}
 	if w := cl.Warning(); w != "" {
-		fmt.Fprintln(c.App.ErrWriter, "warning:", w)
+		warnOnce(c.App.ErrWriter, repo.IndexDir, rs.url, w)
 	}
 	for _, sum := range sums {
 		if c.Bool("json") {

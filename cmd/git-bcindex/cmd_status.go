@@ -59,7 +59,7 @@ func statusCommand() *cli.Command {
 			case st.Pending > 0:
 				state = fmt.Sprintf("%d blobs pending (run `git bcindex index`)", st.Pending)
 			case st.VectorsMissing:
-				state = vectorsMissingLine(st.Embeddable-st.Vectors, st.Embeddable, st.Model)
+				state = vectorsMissingLine(st)
 			}
 			if st.Indexing {
 				state += "; an indexer is running"

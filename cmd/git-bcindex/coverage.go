@@ -9,9 +9,19 @@ import (
 )
 
 // vectorsMissingLine says in one line that chunks lack the configured
-// model's vectors (it was switched) and how they get them.
-func vectorsMissingLine(missing, total int, model string) string {
-	return fmt.Sprintf("%d of %d chunks have no vectors for model %s (switched?); the next search computes them, or run `git bcindex index`", missing, total, model)
+// model's vectors and how they get them: the model was switched when the
+// index holds another model's vectors; else they were never computed (grep
+// and log -S index without them).
+func vectorsMissingLine(st *indexer.Status) string {
+	missing, total := st.Embeddable-st.Vectors, st.Embeddable
+	why := "not computed yet"
+	for _, m := range st.VectorsByModel {
+		if m.Model != st.ModelLabel && m.Vectors > 0 {
+			why = "the index holds another model's (" + m.Model + "): the model was switched"
+			break
+		}
+	}
+	return fmt.Sprintf("%d of %d chunks have no vectors for model %s (%s); the next search computes them, or run `git bcindex index`", missing, total, st.Model, why)
 }
 
 // printCoverage prints the vector coverage of each model the index holds

@@ -60,7 +60,7 @@ func TestFlagForms(t *testing.T) {
 		t.Errorf("-z: %q", out)
 	}
 	code, out, errOut = runCLI(t, r.Dir, "search", "--bogus", "OpenRepository")
-	if code != 2 || out != "" || !strings.HasPrefix(errOut, "error: flag provided but not defined: -bogus") || !strings.Contains(errOut, "USAGE:") {
+	if code != 2 || out != "" || errOut != "error: unknown option `bogus'\nhint: see `git bcindex search --help`\n" {
 		t.Errorf("wrong flag: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 	if code, _, errOut = runCLI(t, r.Dir, "search", "--exclude", "[", "x"); code != 2 || !strings.Contains(errOut, `invalid --exclude glob "["`) {

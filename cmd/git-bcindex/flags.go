@@ -23,7 +23,7 @@ func filterFlags() []cli.Flag {
 func snippetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "context", Aliases: []string{"C"}, Value: 2, Usage: "lines of context around each snippet"},
-		&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit (0: the whole chunk)"},
+		&cli.IntFlag{Name: "max-lines", Value: 12, Usage: "snippet lines per hit, -C context included (0: the whole chunk)"},
 	}
 }
 

@@ -68,7 +68,11 @@ func commandChat(c *cli.Context, repo *gitindex.Repo, always bool) (*llm.Client,
 // waitingLine says, on its own line, how long a request has been waiting.
 func waitingLine(w io.Writer, cmd string, client *llm.Client) func(time.Duration) {
 	return func(d time.Duration) {
-		fmt.Fprintf(w, "%s: waiting for %s at %s: %s so far (gives up at %s)\n", cmd, client.Model(), client.Endpoint(), shortDuration(d), shortDuration(client.Timeout()))
+		try := ""
+		if n, of := client.Attempt(); n > 1 {
+			try = fmt.Sprintf(", try %d of %d", n, of)
+		}
+		fmt.Fprintf(w, "%s: waiting for %s at %s: %s so far%s (gives up at %s)\n", cmd, client.Model(), client.Endpoint(), shortDuration(d), try, shortDuration(client.Timeout()))
 	}
 }
 

@@ -33,6 +33,9 @@ type Client struct {
 	// Describe turns a non-2xx answer into the error Post returns, so a
 	// caller can classify it and add hints; nil returns the *StatusError.
 	Describe func(*StatusError) error
+	// Try, when set, is called as each attempt is sent (attempt counts
+	// from 1); the function it returns is called when the attempt ends.
+	Try func(attempt int) (done func())
 }
 
 // StatusError is a non-2xx answer.
@@ -82,7 +85,14 @@ func (c *Client) Post(ctx context.Context, u string, body any) ([]byte, error) {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
 	for attempt := 1; ; attempt++ {
+		var done func()
+		if c.Try != nil {
+			done = c.Try(attempt)
+		}
 		res := c.try(ctx, u, payload)
+		if done != nil {
+			done()
+		}
 		if res.err == nil {
 			return res.body, nil
 		}
