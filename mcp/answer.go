@@ -34,11 +34,14 @@ type shape struct {
 	context  int // default lines of context (verbose)
 	lines    int // lines of code a hit shows
 	snippets int // hits shown with code (compact)
+	more     int // further files listed after the hits, a line each (compact)
 	bytes    int // budget of the answer
 }
 
 const (
 	compactK, compactLines, compactSnippets = 30, 4, 2
+	// compactMore is how many further files the tail lists by default.
+	compactMore = 0
 	// perFile is how many ranked chunks are read per file asked for: the
 	// files of the best 3k chunks are enough for k files nearly always.
 	perFile = 3
@@ -49,7 +52,7 @@ func newShape(in searchIn) *shape {
 	if in.Verbose {
 		return &shape{verbose: true, k: searchK, context: searchContext, lines: searchLines}
 	}
-	sh := &shape{k: compactK, lines: compactLines, snippets: compactSnippets}
+	sh := &shape{k: compactK, lines: compactLines, snippets: compactSnippets, more: compactMore}
 	if in.Snippets != nil {
 		sh.snippets = max(*in.Snippets, 0)
 	}
@@ -61,7 +64,7 @@ func (sh *shape) want(offset, k int) int {
 	if sh.verbose {
 		return offset + k
 	}
-	return min((offset+k)*perFile, searchWindowMax)
+	return min((offset+k+sh.more)*perFile, searchWindowMax)
 }
 
 // byFile keeps each file's best chunk, in rank order, with the lines of
@@ -87,8 +90,11 @@ func byFile(hits []search.Hit, offset, k int) ([]search.Hit, map[string][][2]int
 func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []string {
 	hits := ranked[min(offset, len(ranked)):]
 	var also map[string][][2]int
+	var tail []search.Hit
 	if !sh.verbose {
-		hits, also = byFile(ranked, offset, k)
+		hits, also = byFile(ranked, offset, k+sh.more)
+		tail = hits[min(k, len(hits)):]
+		hits = hits[:min(k, len(hits))]
 	}
 	var blocks []string
 	used := 0
@@ -117,6 +123,18 @@ func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []stri
 		}
 		used += size
 		out.Hits = append(out.Hits, ho)
+	}
+	for i, h := range tail {
+		m := moreOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Also: also[h.Path]}
+		size := len(renderTail([]moreOut{m})) - len(tailLead)
+		if used+size > sh.bytes {
+			out.Truncated = true
+			out.Note = fmt.Sprintf("truncated: %d more files did not fit the %d-byte budget; lower more or max_lines, or raise max_bytes (ceiling %d)",
+				len(tail)-i, sh.bytes, searchBytesMax)
+			break
+		}
+		used += size
+		out.More = append(out.More, m)
 	}
 	return blocks
 }
@@ -154,11 +172,7 @@ func compactBlock(i int, h hitOut, code []string, revisions bool) string {
 	}
 	b.WriteString("  " + h.Kind)
 	if len(h.Also) > 0 {
-		spans := make([]string, len(h.Also))
-		for i, a := range h.Also {
-			spans[i] = fmt.Sprintf("%d-%d", a[0], a[1])
-		}
-		b.WriteString("  (also " + strings.Join(spans, ", ") + ")")
+		b.WriteString("  (also " + spans(h.Also) + ")")
 	}
 	b.WriteString("\n")
 	if revisions {
@@ -196,6 +210,7 @@ func renderCompact(o searchOut, blocks []string) string {
 	for _, bl := range blocks {
 		b.WriteString(bl)
 	}
+	b.WriteString(renderTail(o.More))
 	if len(o.Revisions) > 0 {
 		fmt.Fprintf(&b, "[%d hits in %d revisions]\n", len(o.Hits), len(o.Revisions))
 	} else {

@@ -29,6 +29,7 @@ type searchIn struct {
 	Context  *int   `json:"context,omitempty" jsonschema:"with verbose: lines of context around each snippet; default 2, ceiling 20"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"lines of code of each hit shown with code; default 4 (12 with verbose), ceiling 400 (read_file or get_chunk give the whole chunk)"`
 	Snippets *int   `json:"snippets,omitempty" jsonschema:"hits shown with code; the others are a line each; default 2"`
+	More     *int   `json:"more,omitempty" jsonschema:"further files listed after the k hits, from the same ranking, a line each (path:lines of the file's best chunk); default 0, ceiling 300; not with verbose"`
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
@@ -68,13 +69,15 @@ type hitOut struct {
 }
 
 type searchOut struct {
-	Rev       string   `json:"rev"`
-	Commit    string   `json:"commit"`
-	Hits      []hitOut `json:"hits"`
-	Pending   int      `json:"pending_blobs,omitempty" jsonschema:"blobs of rev not indexed yet, missing from the results"`
-	NewBlobs  int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
-	Truncated bool     `json:"truncated"`
-	Note      string   `json:"note,omitempty"`
+	Rev      string   `json:"rev"`
+	Commit   string   `json:"commit"`
+	Hits     []hitOut `json:"hits"`
+	Pending  int      `json:"pending_blobs,omitempty" jsonschema:"blobs of rev not indexed yet, missing from the results"`
+	NewBlobs int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
+	// More is the answer's tail: further files, a line each in the text.
+	More      []moreOut `json:"more,omitempty" jsonschema:"further files after the hits, from the same ranking, best first (more)"`
+	Truncated bool      `json:"truncated"`
+	Note      string    `json:"note,omitempty"`
 	// Files is the file ranking (files: true); Hits is then empty.
 	Files []fileOut `json:"files,omitempty" jsonschema:"with files: the files, best first, each with its best chunks"`
 
@@ -113,6 +116,12 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	maxLines, err := intArg("max_lines", in.MaxLines, shape.lines, searchLinesMax)
 	if err != nil {
 		return nil, out, err
+	}
+	if shape.more, err = optIntArg("more", in.More, shape.more, tailMax); err != nil {
+		return nil, out, err
+	}
+	if shape.verbose {
+		shape.more = 0
 	}
 	maxBytes, err := intArg("max_bytes", in.MaxBytes, searchBytes, searchBytesMax)
 	if err != nil {
