@@ -14,13 +14,15 @@ import (
 // of them one line, one per file, and code only where it is likely to
 // answer. So the text of a search answer is, by default,
 //
-//   - thirty files, each once, at its best chunk, in one line:
+//   - ten files, each once, at its best chunk, in one line:
 //     "N. path:a-b  breadcrumb  kind  (also c-d, e-f)", the lines of the
 //     file's other chunks among the ranked ones after it;
 //   - under the first two, their first four lines of code (from the
 //     chunk's start, its doc comment included, without line numbers: the
 //     header gives the first), and the signature when those lines do not
 //     hold it;
+//   - a tail of twenty further files, a line each, "path:a-b  (also c-d)"
+//     (tail.go);
 //
 // with no score and no chunk ID: the structured result keeps both, and
 // read_file reads a hit whole from its header. verbose=true writes the
@@ -36,12 +38,13 @@ type shape struct {
 	snippets int // hits shown with code (compact)
 	more     int // further files listed after the hits, a line each (compact)
 	bytes    int // budget of the answer
+	used     int // bytes of the answer so far
 }
 
 const (
-	compactK, compactLines, compactSnippets = 30, 4, 2
+	compactK, compactLines, compactSnippets = 10, 4, 2
 	// compactMore is how many further files the tail lists by default.
-	compactMore = 0
+	compactMore = 20
 	// perFile is how many ranked chunks are read per file asked for: the
 	// files of the best 3k chunks are enough for k files nearly always.
 	perFile = 3
@@ -97,7 +100,6 @@ func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []stri
 		hits = hits[:min(k, len(hits))]
 	}
 	var blocks []string
-	used := 0
 	for i, h := range hits {
 		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
 			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
@@ -115,26 +117,19 @@ func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []stri
 			blocks = append(blocks, compactBlock(len(out.Hits)+offset, ho, code, len(out.Revisions) > 0))
 			size = len(blocks[len(blocks)-1])
 		}
-		if used+size > sh.bytes && i > 0 {
+		if sh.used+size > sh.bytes && i > 0 {
 			out.Truncated = true
 			out.Note = fmt.Sprintf("truncated: %d more hits did not fit the %d-byte budget; continue with offset=%d, lower max_lines, or raise max_bytes (ceiling %d)",
 				len(hits)-i, sh.bytes, offset+i, searchBytesMax)
 			return blocks[:len(out.Hits)]
 		}
-		used += size
+		sh.used += size
 		out.Hits = append(out.Hits, ho)
 	}
 	for i, h := range tail {
-		m := moreOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Also: also[h.Path]}
-		size := len(renderTail([]moreOut{m})) - len(tailLead)
-		if used+size > sh.bytes {
-			out.Truncated = true
-			out.Note = fmt.Sprintf("truncated: %d more files did not fit the %d-byte budget; lower more or max_lines, or raise max_bytes (ceiling %d)",
-				len(tail)-i, sh.bytes, searchBytesMax)
+		if !sh.addTail(out, moreOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Also: also[h.Path]}, len(tail)-i) {
 			break
 		}
-		used += size
-		out.More = append(out.More, m)
 	}
 	return blocks
 }

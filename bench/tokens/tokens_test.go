@@ -3,6 +3,7 @@ package tokens
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -128,5 +129,41 @@ func TestRun(t *testing.T) {
 	rep.Print(&b)
 	if !strings.Contains(b.String(), "grep keywords + read files") || !strings.Contains(b.String(), "r@500") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestCut: an answer is cut at its hits' headers and at the lines of its
+// tail of further files, whatever lead opens them; each unit keeps the
+// lines of the file's other chunks, and the units' characters add up to
+// the answer's.
+func TestCut(t *testing.T) {
+	text := "1. a/x.go:5-18  X  function  (also 1-4)\n" +
+		"   func X() {\n" +
+		"2. b.go:1-3  B  function\n" +
+		"[further files, best first: path:lines of the best chunk  (also other chunks)]\n" +
+		"c/y.py:7-9  (also 20-30, 40-41)\n" +
+		"[weaker: files the words alone (text) or the meaning alone (vector) rank, in turn]\n" +
+		"d.rs:2-4\n" +
+		"[2 hits at HEAD (commit abc); read_file path start_line end_line reads one whole]\n"
+	units := cut(&relevance.Repo{}, text)
+	want := []unit{
+		{Path: "a/x.go", Start: 5, End: 18, Also: [][2]int{{1, 4}}},
+		{Path: "b.go", Start: 1, End: 3},
+		{Path: "c/y.py", Start: 7, End: 9, Also: [][2]int{{20, 30}, {40, 41}}},
+		{Path: "d.rs", Start: 2, End: 4},
+	}
+	if len(units) != len(want) {
+		t.Fatalf("%d units: %+v", len(units), units)
+	}
+	chars := 0
+	for i, u := range units {
+		w := want[i]
+		if u.Path != w.Path || u.Start != w.Start || u.End != w.End || fmt.Sprint(u.Also) != fmt.Sprint(w.Also) {
+			t.Errorf("unit %d = %+v, want %+v", i, u, w)
+		}
+		chars += u.Chars
+	}
+	if chars != len(text) {
+		t.Errorf("units hold %d characters of %d", chars, len(text))
 	}
 }
