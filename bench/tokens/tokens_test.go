@@ -70,7 +70,9 @@ func writeJSON(t *testing.T, p string, v any) {
 // TestRun measures a tiny suite over a real repository, indexed and
 // served by the MCP server in this process: the search answers find each
 // target first and for fewer tokens than reading the grep's files whole,
-// which find it too; the verbose answer costs more than the default.
+// which find it too; the verbose answer reaches it for more tokens than the
+// default (whose tail of further files lists every file of this small
+// repository, so the whole answer is not the smaller).
 func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes a repository")
@@ -119,11 +121,22 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: %+v", name, m)
 		}
 	}
-	if !(def.Expected < grep.Expected && def.Answer < verbose.Answer && def.Recall[0] == 1 && grep.Recall[0] < 1) {
+	if !(def.Expected < grep.Expected && def.Expected < verbose.Expected && def.Recall[0] == 1 && grep.Recall[0] < 1) {
 		t.Errorf("default %+v, verbose %+v, grep %+v", def, verbose, grep)
 	}
 	if math.IsNaN(def.Expected) {
 		t.Error("NaN")
+	}
+	// The tail of further files is the tool's default; more=0 leaves it out.
+	none := 0
+	tail, err := Run(context.Background(), Config{Suite: suite, ReposDir: repos, Work: filepath.Join(dir, "work"),
+		Methods: []Method{Search(1, &none), Search(1, nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tail.Methods[0] != "search (default answer), k=1, more=0" || !(tail.Metrics[0].Answer < tail.Metrics[1].Answer) ||
+		tail.Metrics[1].Found < tail.Metrics[0].Found {
+		t.Errorf("k=1 with and without a tail: %v %+v", tail.Methods, tail.Metrics)
 	}
 	var b strings.Builder
 	rep.Print(&b)
