@@ -14,13 +14,15 @@ import (
 // of them one line, one per file, and code only where it is likely to
 // answer. So the text of a search answer is, by default,
 //
-//   - thirty files, each once, at its best chunk, in one line:
+//   - ten files, each once, at its best chunk, in one line:
 //     "N. path:a-b  breadcrumb  kind  (also c-d, e-f)", the lines of the
 //     file's other chunks among the ranked ones after it;
 //   - under the first two, their first four lines of code (from the
 //     chunk's start, its doc comment included, without line numbers: the
 //     header gives the first), and the signature when those lines do not
 //     hold it;
+//   - a tail of twenty further files, a line each, "path:a-b  (also c-d)"
+//     (tail.go);
 //
 // with no score and no chunk ID: the structured result keeps both, and
 // read_file reads a hit whole from its header. verbose=true writes the
@@ -34,11 +36,15 @@ type shape struct {
 	context  int // default lines of context (verbose)
 	lines    int // lines of code a hit shows
 	snippets int // hits shown with code (compact)
+	more     int // further files listed after the hits, a line each (compact)
 	bytes    int // budget of the answer
+	used     int // bytes of the answer so far
 }
 
 const (
-	compactK, compactLines, compactSnippets = 30, 4, 2
+	compactK, compactLines, compactSnippets = 10, 4, 2
+	// compactMore is how many further files the tail lists by default.
+	compactMore = 20
 	// perFile is how many ranked chunks are read per file asked for: the
 	// files of the best 3k chunks are enough for k files nearly always.
 	perFile = 3
@@ -49,7 +55,7 @@ func newShape(in searchIn) *shape {
 	if in.Verbose {
 		return &shape{verbose: true, k: searchK, context: searchContext, lines: searchLines}
 	}
-	sh := &shape{k: compactK, lines: compactLines, snippets: compactSnippets}
+	sh := &shape{k: compactK, lines: compactLines, snippets: compactSnippets, more: compactMore}
 	if in.Snippets != nil {
 		sh.snippets = max(*in.Snippets, 0)
 	}
@@ -61,7 +67,7 @@ func (sh *shape) want(offset, k int) int {
 	if sh.verbose {
 		return offset + k
 	}
-	return min((offset+k)*perFile, searchWindowMax)
+	return min((offset+k+sh.more)*perFile, searchWindowMax)
 }
 
 // byFile keeps each file's best chunk, in rank order, with the lines of
@@ -87,11 +93,13 @@ func byFile(hits []search.Hit, offset, k int) ([]search.Hit, map[string][][2]int
 func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []string {
 	hits := ranked[min(offset, len(ranked)):]
 	var also map[string][][2]int
+	var tail []search.Hit
 	if !sh.verbose {
-		hits, also = byFile(ranked, offset, k)
+		hits, also = byFile(ranked, offset, k+sh.more)
+		tail = hits[min(k, len(hits)):]
+		hits = hits[:min(k, len(hits))]
 	}
 	var blocks []string
-	used := 0
 	for i, h := range hits {
 		ho := hitOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Name: h.Name, Kind: h.Kind, Language: h.Language,
 			Signature: h.Signature, Breadcrumb: h.Breadcrumb, Score: h.Score, Rev: h.Ref, Commit: h.Commit, Blob: h.Blob,
@@ -109,14 +117,19 @@ func (sh *shape) fill(out *searchOut, ranked []search.Hit, offset, k int) []stri
 			blocks = append(blocks, compactBlock(len(out.Hits)+offset, ho, code, len(out.Revisions) > 0))
 			size = len(blocks[len(blocks)-1])
 		}
-		if used+size > sh.bytes && i > 0 {
+		if sh.used+size > sh.bytes && i > 0 {
 			out.Truncated = true
 			out.Note = fmt.Sprintf("truncated: %d more hits did not fit the %d-byte budget; continue with offset=%d, lower max_lines, or raise max_bytes (ceiling %d)",
 				len(hits)-i, sh.bytes, offset+i, searchBytesMax)
 			return blocks[:len(out.Hits)]
 		}
-		used += size
+		sh.used += size
 		out.Hits = append(out.Hits, ho)
+	}
+	for i, h := range tail {
+		if !sh.addTail(out, moreOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Also: also[h.Path]}, len(tail)-i) {
+			break
+		}
 	}
 	return blocks
 }
@@ -154,11 +167,7 @@ func compactBlock(i int, h hitOut, code []string, revisions bool) string {
 	}
 	b.WriteString("  " + h.Kind)
 	if len(h.Also) > 0 {
-		spans := make([]string, len(h.Also))
-		for i, a := range h.Also {
-			spans[i] = fmt.Sprintf("%d-%d", a[0], a[1])
-		}
-		b.WriteString("  (also " + strings.Join(spans, ", ") + ")")
+		b.WriteString("  (also " + spans(h.Also) + ")")
 	}
 	b.WriteString("\n")
 	if revisions {
@@ -196,6 +205,7 @@ func renderCompact(o searchOut, blocks []string) string {
 	for _, bl := range blocks {
 		b.WriteString(bl)
 	}
+	b.WriteString(renderTail(o.More))
 	if len(o.Revisions) > 0 {
 		fmt.Fprintf(&b, "[%d hits in %d revisions]\n", len(o.Hits), len(o.Revisions))
 	} else {

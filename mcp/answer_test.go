@@ -20,14 +20,17 @@ func TestSearchAnswerShape(t *testing.T) {
 		t.Fatalf("%d hits:\n%s", len(out.Hits), txt)
 	}
 	header := regexp.MustCompile(`^\d+\. \S+:\d+-\d+  .*\S$`)
+	tailRe := regexp.MustCompile(`^[^\s\[]\S*:\d+-\d+(  \(also \d+-\d+(, \d+-\d+)*\))?$`)
 	if len(out.Hits) > compactK {
 		t.Errorf("%d hits, more than the default %d", len(out.Hits), compactK)
 	}
-	headers, code := 0, 0
+	headers, code, tail := 0, 0, 0
 	for _, line := range strings.Split(strings.TrimSpace(txt), "\n") {
 		switch {
 		case header.MatchString(line):
 			headers++
+		case tailRe.MatchString(line):
+			tail++
 		case strings.HasPrefix(line, "   "):
 			code++
 			if regexp.MustCompile(`^\s+\d+\t`).MatchString(line) {
@@ -38,8 +41,8 @@ func TestSearchAnswerShape(t *testing.T) {
 			t.Errorf("line neither a header, code nor a note: %q", line)
 		}
 	}
-	if headers != len(out.Hits) || code == 0 || code > 2*(compactLines+1) {
-		t.Errorf("%d headers for %d hits, %d lines of code:\n%s", headers, len(out.Hits), code, txt)
+	if headers != len(out.Hits) || code == 0 || code > 2*(compactLines+1) || tail != len(out.More) {
+		t.Errorf("%d headers for %d hits, %d lines of code, %d tail lines for %d files:\n%s", headers, len(out.Hits), code, tail, len(out.More), txt)
 	}
 	if strings.Contains(txt, "chunk_id") || strings.Contains(txt, "score") || strings.Contains(txt, out.Hits[0].ChunkID) {
 		t.Errorf("scores or chunk IDs in the compact text:\n%s", txt)
@@ -83,6 +86,9 @@ func TestSearchAnswerShape(t *testing.T) {
 		t.Errorf("max_bytes 200: %d hits, truncated %v:\n%s", len(cut.Hits), cut.Truncated, cutTxt)
 	}
 
+	if v, _ := ok[searchOut](t, c, "search", map[string]any{"query": "retry with backoff", "verbose": true}); len(v.More) != 0 {
+		t.Errorf("verbose has a tail: %+v", v.More)
+	}
 	v, vtxt := ok[searchOut](t, c, "search", map[string]any{"query": "retry with backoff", "verbose": true})
 	if len(v.Hits) > searchK || !strings.Contains(vtxt, "chunk_id "+v.Hits[0].ChunkID) || !regexp.MustCompile(`(?m)^\s+\d+\t`).MatchString(vtxt) {
 		t.Errorf("verbose:\n%s", vtxt)

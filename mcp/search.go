@@ -20,7 +20,7 @@ import (
 type searchIn struct {
 	Query    string `json:"query" jsonschema:"what to look for: a symbol name, keywords, or a description in plain words"`
 	Rev      string `json:"rev,omitempty" jsonschema:"revision: branch, tag, SHA, HEAD~3...; default HEAD"`
-	K        int    `json:"k,omitempty" jsonschema:"number of hits: files, each at its best chunk; default 30 (with verbose: chunks, default 10); ceiling 100"`
+	K        int    `json:"k,omitempty" jsonschema:"number of hits: files, each at its best chunk; default 10 (with verbose: chunks, default 10); ceiling 100"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"hits to skip (files; with verbose, chunks), to page past earlier ones; offset+k at most 1000"`
 	Mode     string `json:"mode,omitempty" jsonschema:"hybrid (default), symbol, text or vector"`
 	Path     string `json:"path,omitempty" jsonschema:"only files matching this glob, e.g. pkg/**/*.go or *.py"`
@@ -29,6 +29,7 @@ type searchIn struct {
 	Context  *int   `json:"context,omitempty" jsonschema:"with verbose: lines of context around each snippet; default 2, ceiling 20"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"lines of code of each hit shown with code; default 4 (12 with verbose), ceiling 400 (read_file or get_chunk give the whole chunk)"`
 	Snippets *int   `json:"snippets,omitempty" jsonschema:"hits shown with code; the others are a line each; default 2"`
+	More     *int   `json:"more,omitempty" jsonschema:"further files listed after the k hits, from the same ranking, a line each (path:lines of the file's best chunk); default 20, ceiling 300; not with verbose"`
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`
@@ -68,13 +69,15 @@ type hitOut struct {
 }
 
 type searchOut struct {
-	Rev       string   `json:"rev"`
-	Commit    string   `json:"commit"`
-	Hits      []hitOut `json:"hits"`
-	Pending   int      `json:"pending_blobs,omitempty" jsonschema:"blobs of rev not indexed yet, missing from the results"`
-	NewBlobs  int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
-	Truncated bool     `json:"truncated"`
-	Note      string   `json:"note,omitempty"`
+	Rev      string   `json:"rev"`
+	Commit   string   `json:"commit"`
+	Hits     []hitOut `json:"hits"`
+	Pending  int      `json:"pending_blobs,omitempty" jsonschema:"blobs of rev not indexed yet, missing from the results"`
+	NewBlobs int      `json:"indexed_blobs,omitempty" jsonschema:"blobs indexed by this call before searching"`
+	// More is the answer's tail: further files, a line each in the text.
+	More      []moreOut `json:"more,omitempty" jsonschema:"further files after the hits, from the same ranking, best first (more)"`
+	Truncated bool      `json:"truncated"`
+	Note      string    `json:"note,omitempty"`
 	// Files is the file ranking (files: true); Hits is then empty.
 	Files []fileOut `json:"files,omitempty" jsonschema:"with files: the files, best first, each with its best chunks"`
 
@@ -113,6 +116,12 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	maxLines, err := intArg("max_lines", in.MaxLines, shape.lines, searchLinesMax)
 	if err != nil {
 		return nil, out, err
+	}
+	if shape.more, err = optIntArg("more", in.More, shape.more, tailMax); err != nil {
+		return nil, out, err
+	}
+	if shape.verbose {
+		shape.more = 0
 	}
 	maxBytes, err := intArg("max_bytes", in.MaxBytes, searchBytes, searchBytesMax)
 	if err != nil {
@@ -160,11 +169,20 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	}
 	shape.lines, shape.bytes = maxLines, maxBytes
 	blocks := shape.fill(&out, res.Hits, offset, k)
+	if hybrid := opts.Mode == "" || opts.Mode == search.ModeHybrid; hybrid && !shape.verbose && offset == 0 && !out.Truncated &&
+		len(out.Hits)+len(out.More) < k+shape.more {
+		if err := shape.armsTail(ctx, v, opts, &out, k+shape.more); err != nil {
+			return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
+		}
+	}
 	if out.Pending > 0 {
 		out.Note = joinNote(out.Note, fmt.Sprintf("%d blobs of %s are not indexed yet; results may miss them", out.Pending, out.Rev))
 	}
-	if len(out.Hits) == 0 {
+	switch {
+	case len(out.Hits) == 0 && len(out.More) == 0:
 		out.Note = joinNote(out.Note, "no hits; try other words, mode=text for exact identifiers, or fewer filters")
+	case len(out.Hits) == 0:
+		out.Note = joinNote(out.Note, "no hits: no chunk has enough evidence from the arms together; the files above are each arm's alone")
 	}
 	if shape.verbose {
 		return text(renderHits(out)), out, nil

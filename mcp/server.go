@@ -47,7 +47,7 @@ type Server struct {
 
 // instructions tell the agent how the tools fit together.
 const instructions = `bcindex searches and reads this git repository straight from its object database, at any revision (rev: branch, tag, SHA, HEAD~3; default HEAD), without a checkout.
-Typical flow: search (thirty files, a line each at the best chunk, code under the first two) → read_file (a hit's lines, from its header) or get_chunk (by the chunk_id of the structured result) → file_chunks (outline of a file) → list_directory to explore.
+Typical flow: search (ten files, a line each at the best chunk, code under the first two, then twenty further files by path and lines) → read_file (a hit's lines, from its header) or get_chunk (by the chunk_id of the structured result) → file_chunks (outline of a file) → list_directory to explore.
 For every occurrence of an exact string or regex (an error message, each call site of a function, a config key), use grep: it is complete, search is ranked.
 Paths are relative to the repository root, with forward slashes. Every answer is capped; a truncated answer says how to get the rest.`
 
@@ -92,7 +92,8 @@ func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) err
 
 func (s *Server) register() {
 	addTool(s, "search", "Search code at a revision by symbol, keyword and meaning (hybrid by default). "+
-		"Returns ranked chunks (functions, classes, sections...): by default 30 files, each a line at its best chunk (path, lines, breadcrumb, kind, the lines of its other chunks), the first two with their first lines of code; "+
+		"Returns ranked chunks (functions, classes, sections...): by default 10 files, each a line at its best chunk (path, lines, breadcrumb, kind, the lines of its other chunks), the first two with their first lines of code, "+
+		"then a tail of 20 further files, a line each (path:lines; more=N sets how many), filled from the text and vector arms alone when the hybrid ranks fewer; "+
 		"verbose=true gives numbered code, scores and chunk_ids for get_chunk (also in the structured result). "+
 		"A revision that is not indexed yet is indexed first (missing blobs only).", s.search)
 	addTool(s, "grep", "Every line matching a regular expression (RE2) or, with fixed=true, a fixed string, like git grep: "+

@@ -28,6 +28,21 @@ var (
 	Methods  = []Method{Verbose, Default, GrepRead}
 )
 
+// Search is the search tool's default answer with k hits (0: the tool's
+// default) and a tail of more further files (nil: the tool's default).
+func Search(k int, more *int) Method {
+	m := Method{Name: "search (default answer)", Args: map[string]any{}}
+	if k > 0 {
+		m.Args["k"] = k
+		m.Name += fmt.Sprintf(", k=%d", k)
+	}
+	if more != nil {
+		m.Args["more"] = *more
+		m.Name += fmt.Sprintf(", more=%d", *more)
+	}
+	return m
+}
+
 // Config of a run.
 type Config struct {
 	Suite    string

@@ -3,6 +3,7 @@ package tokens
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -69,7 +70,9 @@ func writeJSON(t *testing.T, p string, v any) {
 // TestRun measures a tiny suite over a real repository, indexed and
 // served by the MCP server in this process: the search answers find each
 // target first and for fewer tokens than reading the grep's files whole,
-// which find it too; the verbose answer costs more than the default.
+// which find it too; the verbose answer reaches it for more tokens than the
+// default (whose tail of further files lists every file of this small
+// repository, so the whole answer is not the smaller).
 func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes a repository")
@@ -118,15 +121,62 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: %+v", name, m)
 		}
 	}
-	if !(def.Expected < grep.Expected && def.Answer < verbose.Answer && def.Recall[0] == 1 && grep.Recall[0] < 1) {
+	if !(def.Expected < grep.Expected && def.Expected < verbose.Expected && def.Recall[0] == 1 && grep.Recall[0] < 1) {
 		t.Errorf("default %+v, verbose %+v, grep %+v", def, verbose, grep)
 	}
 	if math.IsNaN(def.Expected) {
 		t.Error("NaN")
 	}
+	// The tail of further files is the tool's default; more=0 leaves it out.
+	none := 0
+	tail, err := Run(context.Background(), Config{Suite: suite, ReposDir: repos, Work: filepath.Join(dir, "work"),
+		Methods: []Method{Search(1, &none), Search(1, nil)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tail.Methods[0] != "search (default answer), k=1, more=0" || !(tail.Metrics[0].Answer < tail.Metrics[1].Answer) ||
+		tail.Metrics[1].Found < tail.Metrics[0].Found {
+		t.Errorf("k=1 with and without a tail: %v %+v", tail.Methods, tail.Metrics)
+	}
 	var b strings.Builder
 	rep.Print(&b)
 	if !strings.Contains(b.String(), "grep keywords + read files") || !strings.Contains(b.String(), "r@500") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestCut: an answer is cut at its hits' headers and at the lines of its
+// tail of further files, whatever lead opens them; each unit keeps the
+// lines of the file's other chunks, and the units' characters add up to
+// the answer's.
+func TestCut(t *testing.T) {
+	text := "1. a/x.go:5-18  X  function  (also 1-4)\n" +
+		"   func X() {\n" +
+		"2. b.go:1-3  B  function\n" +
+		"[further files, best first: path:lines of the best chunk  (also other chunks)]\n" +
+		"c/y.py:7-9  (also 20-30, 40-41)\n" +
+		"[weaker: files the words alone (text) or the meaning alone (vector) rank, in turn]\n" +
+		"d.rs:2-4\n" +
+		"[2 hits at HEAD (commit abc); read_file path start_line end_line reads one whole]\n"
+	units := cut(&relevance.Repo{}, text)
+	want := []unit{
+		{Path: "a/x.go", Start: 5, End: 18, Also: [][2]int{{1, 4}}},
+		{Path: "b.go", Start: 1, End: 3},
+		{Path: "c/y.py", Start: 7, End: 9, Also: [][2]int{{20, 30}, {40, 41}}},
+		{Path: "d.rs", Start: 2, End: 4},
+	}
+	if len(units) != len(want) {
+		t.Fatalf("%d units: %+v", len(units), units)
+	}
+	chars := 0
+	for i, u := range units {
+		w := want[i]
+		if u.Path != w.Path || u.Start != w.Start || u.End != w.End || fmt.Sprint(u.Also) != fmt.Sprint(w.Also) {
+			t.Errorf("unit %d = %+v, want %+v", i, u, w)
+		}
+		chars += u.Chars
+	}
+	if chars != len(text) {
+		t.Errorf("units hold %d characters of %d", chars, len(text))
 	}
 }

@@ -52,8 +52,9 @@ func (c *client) Close() {
 	c.ss.Wait()
 }
 
-// header is the first line of a hit in a search answer: "N. path:a-b".
-var header = regexp.MustCompile(`(?m)^(\d+)\. (\S+?):(\d+)-(\d+)\b`)
+// header is the first line of a hit in a search answer, "N. path:a-b",
+// or a line of its tail of further files, "path:a-b".
+var header = regexp.MustCompile(`(?m)^(\d+\. )?([^\s\[]\S*?):(\d+)-(\d+)\b`)
 
 // searchUnits asks the search tool with args and cuts its text answer
 // into one unit per hit: from its header to the next one. What precedes
