@@ -62,6 +62,7 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 	"fileCap":      func(f *fusionConfig, x float64) { f.fileCap = int(x) },
 	"spelledBoost": func(f *fusionConfig, x float64) { f.spelledBoost = x },
 	"pathBoost":    func(f *fusionConfig, x float64) { f.pathBoost = x },
+	"vectorMinMax": func(f *fusionConfig, x float64) { f.vectorMinMax = x != 0 },
 	"convexText":   func(f *fusionConfig, x float64) { f.convexText = x },
 	"convexSymbol": func(f *fusionConfig, x float64) { f.convexSymbol = x },
 	"coverageRef":  func(f *fusionConfig, x float64) { f.coverageRef = x },
