@@ -239,6 +239,7 @@ func TestSearchQuality(t *testing.T) {
 		}
 		if variant.strip {
 			bm25Stripped = evaluateOpts(t, repo, docQ, Options{Mode: ModeText, Raw: true}).MRR10
+			t.Logf("doc-stripped: plain BM25 MRR@10 %.3f", bm25Stripped)
 		}
 		if !variant.strip {
 			report.Queries["exact-name"] = len(nameQ)
