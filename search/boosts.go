@@ -2,6 +2,7 @@ package search
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bcindex/bcindex/lexical"
@@ -72,7 +73,8 @@ var pathStopWords = func() map[string]bool {
 
 // pathShare is the share of keywords that the file at p holds in its
 // name and its directory's name, a word matching another form of itself
-// (a common prefix of four letters or more: dependency, dependencies).
+// (one word a prefix of the other, four letters or more: config,
+// configuration; or a form wordForms gives: dependencies, dependency).
 func pathShare(p string, keywords []string) float64 {
 	if len(keywords) == 0 {
 		return 0
@@ -89,7 +91,7 @@ func pathShare(p string, keywords []string) float64 {
 			if len(short) > len(long) {
 				short, long = long, short
 			}
-			if k == pt || len(short) >= 4 && strings.HasPrefix(long, short) {
+			if k == pt || len(short) >= 4 && strings.HasPrefix(long, short) || slices.Contains(wordForms(k), pt) {
 				n++
 				break
 			}
