@@ -41,16 +41,22 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 	if f.spelledBoost > 0 {
 		out = v.boostSpelled(q, out, top)
 	}
-	var keywords []string
+	var keywords pathWords
+	shares := map[string]float64{} // by path
 	if f.pathBoost > 0 {
-		keywords = queryKeywords(q)
+		keywords = newPathWords(queryKeywords(q))
 	}
 	for i := range out {
 		x := &out[i]
 		p := v.pathOf(x.seg, x.row)
 		row := v.snap.Segments[x.seg].Row(x.row)
-		if len(keywords) > 0 {
-			if sh := pathShare(p, keywords); sh >= 0.1 {
+		if len(keywords.words) > 0 {
+			sh, ok := shares[p]
+			if !ok {
+				sh = pathShare(p, keywords)
+				shares[p] = sh
+			}
+			if sh >= 0.1 {
 				x.score += f.pathBoost * top * sh
 			}
 		}

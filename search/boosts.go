@@ -71,12 +71,27 @@ var pathStopWords = func() map[string]bool {
 	return m
 }()
 
-// pathShare is the share of keywords that the file at p holds in its
+// pathWords are a query's keywords (queryKeywords), each with its
+// other forms (wordForms), for pathShare.
+type pathWords struct {
+	words []string
+	forms [][]string
+}
+
+func newPathWords(keywords []string) pathWords {
+	pw := pathWords{words: keywords, forms: make([][]string, len(keywords))}
+	for i, k := range keywords {
+		pw.forms[i] = wordForms(k)
+	}
+	return pw
+}
+
+// pathShare is the share of the keywords that the file at p holds in its
 // name and its directory's name, a word matching another form of itself
 // (one word a prefix of the other, four letters or more: config,
 // configuration; or a form wordForms gives: dependencies, dependency).
-func pathShare(p string, keywords []string) float64 {
-	if len(keywords) == 0 {
+func pathShare(p string, pw pathWords) float64 {
+	if len(pw.words) == 0 {
 		return 0
 	}
 	base := path.Base(p)
@@ -85,17 +100,17 @@ func pathShare(p string, keywords []string) float64 {
 		parts = append(parts, lexical.Tokens(d)...)
 	}
 	n := 0
-	for _, k := range keywords {
+	for i, k := range pw.words {
 		for _, pt := range parts {
 			short, long := k, pt
 			if len(short) > len(long) {
 				short, long = long, short
 			}
-			if k == pt || len(short) >= 4 && strings.HasPrefix(long, short) || slices.Contains(wordForms(k), pt) {
+			if k == pt || len(short) >= 4 && strings.HasPrefix(long, short) || slices.Contains(pw.forms[i], pt) {
 				n++
 				break
 			}
 		}
 	}
-	return float64(n) / float64(len(keywords))
+	return float64(n) / float64(len(pw.words))
 }

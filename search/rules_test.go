@@ -24,7 +24,7 @@ func TestPathShare(t *testing.T) {
 		{"task/resolve_dependencies.go", 1},
 		{"lib/other.go", 0},
 	} {
-		if got := pathShare(c.path, kw); fmt.Sprintf("%.3f", got) != fmt.Sprintf("%.3f", c.want) {
+		if got := pathShare(c.path, newPathWords(kw)); fmt.Sprintf("%.3f", got) != fmt.Sprintf("%.3f", c.want) {
 			t.Errorf("pathShare(%s) = %.3f, want %.3f", c.path, got, c.want)
 		}
 	}
