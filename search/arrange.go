@@ -38,10 +38,28 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 	}
 	out := make([]fused, len(in))
 	copy(out, in)
+	if f.spelledBoost > 0 {
+		out = v.boostSpelled(q, out, top)
+	}
+	var keywords pathWords
+	shares := map[string]float64{} // by path
+	if f.pathBoost > 0 {
+		keywords = newPathWords(queryKeywords(q))
+	}
 	for i := range out {
 		x := &out[i]
 		p := v.pathOf(x.seg, x.row)
 		row := v.snap.Segments[x.seg].Row(x.row)
+		if len(keywords.words) > 0 {
+			sh, ok := shares[p]
+			if !ok {
+				sh = pathShare(p, keywords)
+				shares[p] = sh
+			}
+			if sh >= 0.1 {
+				x.score += f.pathBoost * top * sh
+			}
+		}
 		if f.priors {
 			x.score *= pathPrior(p, row.Language, q)
 		}
@@ -63,6 +81,81 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 	}
 	if decay > 0 && decay < 1 {
 		out = v.distinctFiles(out, decay)
+	}
+	if f.fileCap > 0 {
+		out = v.capFiles(out, f.fileCap, q)
+	}
+	return out
+}
+
+// capFiles moves the hits of a file beyond its first cap below the first
+// hit of every other file among the first armDepth, keeping their order,
+// unless the query names the file (namedFile). When one file holds every
+// hit, its hits stay where they are. A moved hit's score is lowered to
+// the one above it, so that scores still fall down the list.
+func (v *view) capFiles(out []fused, limit int, q *query.Query) []fused {
+	n := min(len(out), armDepth)
+	count := map[string]int{}
+	named := map[string]bool{}
+	res := make([]fused, 0, len(out))
+	var later []fused
+	for _, x := range out[:n] {
+		p := v.pathOf(x.seg, x.row)
+		if _, ok := named[p]; !ok {
+			named[p] = namedFile(p, q)
+		}
+		if count[p] >= limit && !named[p] {
+			later = append(later, x)
+			continue
+		}
+		count[p]++
+		res = append(res, x)
+	}
+	for _, x := range later {
+		if len(res) > 0 {
+			x.score = min(x.score, res[len(res)-1].score)
+		}
+		res = append(res, x)
+	}
+	return append(res, out[n:]...)
+}
+
+// namedFile reports whether query q names the file at p: a word of the
+// query is the file's name (processor.go), or its name without the
+// extension, squashed (Processor, rate_limiter for ratelimiter.go).
+func namedFile(p string, q *query.Query) bool {
+	base := strings.ToLower(path.Base(p))
+	stem := squash(strings.TrimSuffix(base, path.Ext(base)))
+	if len(stem) < 3 {
+		return false
+	}
+	for _, w := range q.Words {
+		w = strings.Trim(strings.ToLower(w), "`'\",.:;()?")
+		if w == base || squash(w) == stem {
+			return true
+		}
+	}
+	return false
+}
+
+// boostSpelled adds spelledBoost × top to the definitions of the code
+// names a query in words spells, adding those no arm found.
+func (v *view) boostSpelled(q *query.Query, out []fused, top float64) []fused {
+	names := sentenceNames(q)
+	if len(names) == 0 {
+		return out
+	}
+	at := make(map[[2]int]int, len(out))
+	for i, x := range out {
+		at[[2]int{x.seg, x.row}] = i
+	}
+	for _, k := range v.nameDefinitions(names) {
+		if i, ok := at[k]; ok {
+			out[i].score += v.fusion.spelledBoost * top
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, fused{seg: k[0], row: k[1], score: v.fusion.spelledBoost * top})
 	}
 	return out
 }

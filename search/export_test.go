@@ -45,40 +45,41 @@ func SetRankingKnobs(knobs string) (restore func(), err error) {
 }
 
 var knobSetters = map[string]func(*fusionConfig, float64){
+	// rerank: 0 none (the default), 1 the chunks' learned second stage,
+	// 2 the files' (with the first stage it was trained on).
 	"rerank": func(f *fusionConfig, x float64) {
-		if x == 0 {
+		switch x {
+		case 0:
 			f.rerank = nil
+		case 1:
+			f.rerank = builtinRerank
+		case 2:
+			f.rerank = builtinFilesRerank
+			f.filesFirstStage()
 		}
 	},
-	"convexText":     func(f *fusionConfig, x float64) { f.convexText = x },
-	"convexSymbol":   func(f *fusionConfig, x float64) { f.convexSymbol = x },
-	"coverageRef":    func(f *fusionConfig, x float64) { f.coverageRef = x },
-	"typePrior":      func(f *fusionConfig, x float64) { f.typePrior = x },
-	"valuePrior":     func(f *fusionConfig, x float64) { f.valuePrior = x },
-	"noHitFloor":     func(f *fusionConfig, x float64) { f.noHitFloor = x },
-	"fileText":       func(f *fusionConfig, x float64) { f.fileText = x },
-	"fileTextName":   func(f *fusionConfig, x float64) { f.fileTextName = x },
-	"nameFile":       func(f *fusionConfig, x float64) { f.nameFile = x },
-	"priors":         func(f *fusionConfig, x float64) { f.priors = x != 0 },
-	"coherence":      func(f *fusionConfig, x float64) { f.coherence = x },
-	"fileDecay":      func(f *fusionConfig, x float64) { f.fileDecay = x },
-	"filesPriors":    func(f *fusionConfig, x float64) { f.files.priors = x != 0 },
-	"filesCoherence": func(f *fusionConfig, x float64) { f.files.coherence = x },
-	"filesDecay":     func(f *fusionConfig, x float64) { f.files.decay = x },
-	"filesText":      func(f *fusionConfig, x float64) { f.files.text = x },
-	"nameDecay":      func(f *fusionConfig, x float64) { f.nameDecay = x },
-	"stemWeight":     func(f *fusionConfig, x float64) { f.stemWeight = x },
-	"pathWeight":     func(f *fusionConfig, x float64) { f.pathWeight = x },
-	"poolFiles":      func(f *fusionConfig, x float64) { f.poolFiles = int(x) },
-	"textAll":        func(f *fusionConfig, x float64) { f.textAll = x != 0 },
-	"filesStem":      func(f *fusionConfig, x float64) { f.files.stem = x },
-	"filesPath":      func(f *fusionConfig, x float64) { f.files.path = x },
-	"filesPool":      func(f *fusionConfig, x float64) { f.files.pool = int(x) },
-	"filesRerank": func(f *fusionConfig, x float64) {
-		if x == 0 {
-			f.files.rerank = nil
-		}
-	},
+	"liftBlocks":   func(f *fusionConfig, x float64) { f.liftBlocks = x != 0 },
+	"fileCap":      func(f *fusionConfig, x float64) { f.fileCap = int(x) },
+	"spelledBoost": func(f *fusionConfig, x float64) { f.spelledBoost = x },
+	"pathBoost":    func(f *fusionConfig, x float64) { f.pathBoost = x },
+	"vectorMinMax": func(f *fusionConfig, x float64) { f.vectorMinMax = x != 0 },
+	"convexText":   func(f *fusionConfig, x float64) { f.convexText = x },
+	"convexSymbol": func(f *fusionConfig, x float64) { f.convexSymbol = x },
+	"coverageRef":  func(f *fusionConfig, x float64) { f.coverageRef = x },
+	"typePrior":    func(f *fusionConfig, x float64) { f.typePrior = x },
+	"valuePrior":   func(f *fusionConfig, x float64) { f.valuePrior = x },
+	"noHitFloor":   func(f *fusionConfig, x float64) { f.noHitFloor = x },
+	"fileText":     func(f *fusionConfig, x float64) { f.fileText = x },
+	"fileTextName": func(f *fusionConfig, x float64) { f.fileTextName = x },
+	"nameFile":     func(f *fusionConfig, x float64) { f.nameFile = x },
+	"priors":       func(f *fusionConfig, x float64) { f.priors = x != 0 },
+	"coherence":    func(f *fusionConfig, x float64) { f.coherence = x },
+	"fileDecay":    func(f *fusionConfig, x float64) { f.fileDecay = x },
+	"nameDecay":    func(f *fusionConfig, x float64) { f.nameDecay = x },
+	"stemWeight":   func(f *fusionConfig, x float64) { f.stemWeight = x },
+	"pathWeight":   func(f *fusionConfig, x float64) { f.pathWeight = x },
+	"poolFiles":    func(f *fusionConfig, x float64) { f.poolFiles = int(x) },
+	"textAll":      func(f *fusionConfig, x float64) { f.textAll = x != 0 },
 }
 
 // PoolQuery and PoolRow are the second stage's training data (rerank_data_test.go),

@@ -27,9 +27,19 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 	if convex && len(arms) > 1 && v.fusion.convex {
 		var evidence map[[2]int]float64
 		scores, boost, evidence = v.fusion.convexScores(arms)
+		// A row holding a word of the query (a text arm candidate) stays:
+		// the hybrid never answers less than its text arm would.
+		worded := map[[2]int]bool{}
+		for _, a := range arms {
+			if a.name == ModeText {
+				for _, c := range a.cands {
+					worded[[2]int{c.seg, c.row}] = true
+				}
+			}
+		}
 		for k := range scores {
 			// Too little evidence from every arm: no hit (see noHitFloor).
-			if evidence[k] < v.fusion.noHitFloor {
+			if evidence[k] < v.fusion.noHitFloor && !worded[k] {
 				delete(scores, k)
 			}
 		}

@@ -18,6 +18,7 @@ const (
 	priorDecl     = 0.7 // TypeScript declaration stubs (.d.ts)
 	priorBarrel   = 0.5 // re-export and package metadata files
 	priorProse    = 0.6 // documentation and plain text, for a query about code
+	priorConfig   = 0.6 // configuration and data (YAML, TOML, JSON, XML, INI), for a query about code
 )
 
 // pathPrior is the product of the priors that apply to a chunk at path p
@@ -47,6 +48,9 @@ func pathPrior(p, lang string, q *query.Query) float64 {
 	if isProse(lang) && !asksForDocs(q) {
 		pr *= priorProse
 	}
+	if isConfig(lang) && !asksForConfig(q) {
+		pr *= priorConfig
+	}
 	return pr
 }
 
@@ -72,6 +76,26 @@ func isProse(lang string) bool {
 	switch lang {
 	case "markdown", "text", "rst", "asciidoc":
 		return true
+	}
+	return false
+}
+
+// isConfig reports whether a language is configuration or data.
+func isConfig(lang string) bool {
+	switch lang {
+	case "yaml", "toml", "json", "xml", "ini":
+		return true
+	}
+	return false
+}
+
+// asksForConfig reports whether a query asks for configuration or data
+// files.
+func asksForConfig(q *query.Query) bool {
+	for _, w := range []string{"config", "configuration", "yaml", "yml", "toml", "json", "xml", "ini", "settings", "manifest", "workflow", "ci"} {
+		if q.Has(w) {
+			return true
+		}
 	}
 	return false
 }

@@ -54,6 +54,8 @@ func TestPathPrior(t *testing.T) {
 		{"docs/guide.md", "markdown", code, priorProse},
 		{"docs/guide.md", "markdown", mustParse(t, "guide to the config file"), 1},
 		{"README.md", "markdown", mustParse(t, "ParseConfig"), priorProse},
+		{".github/ci.yml", "yaml", mustParse(t, "retry a failed request"), priorConfig},
+		{"config/app.toml", "toml", code, 1},
 	} {
 		if got := pathPrior(c.path, c.lang, c.q); got != c.want {
 			t.Errorf("pathPrior(%s, %q) = %v, want %v", c.path, c.q.Raw, got, c.want)

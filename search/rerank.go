@@ -11,7 +11,9 @@ import (
 	"github.com/bcindex/bcindex/query"
 )
 
-// A learned second stage reorders the hybrid's best candidates. The convex
+// A learned second stage can reorder the hybrid's best candidates; it is
+// off by default (fusionConfig.rerank): on the dev code-search suite the
+// rules of arrange.go ranked better without it. The convex
 // fusion (convex.go) weighs each arm the same for every query; which arm
 // knows better depends on the query and the candidate (a query in words
 // over code without docs: most often the vector arm; a doc comment's
@@ -34,8 +36,8 @@ const (
 	poolSym  = 10
 )
 
-// The shipped models: one for chunks (search), one for files (search
-// --files, rankFiles), each trained by TestRerankTrain.
+// The models, for the tuning tools: one trained for chunks, one for
+// files (with filesFirstStage), each by TestRerankTrain.
 var (
 	//go:embed rerank_model.json
 	rerankModelJSON []byte

@@ -188,9 +188,6 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 		res.Commit = p.want.Commits[0]
 	}
 	view := viewOf(repo, res.Commit, rd, 1, &opts)
-	if opts.Files && opts.ranking == nil {
-		view.fusion.rankFiles()
-	}
 	if len(rd.Listings) > 1 {
 		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
 	}
@@ -245,6 +242,13 @@ func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
 	wg.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if v.fusion.liftBlocks && !opts.Raw {
+		for _, a := range []*arm{text, vec} {
+			if a != nil {
+				a.cands = v.liftBlocks(a.cands)
+			}
+		}
 	}
 	var arms []arm
 	if symbol != nil {

@@ -75,6 +75,10 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	if opts.ranking != nil {
 		v.fusion = *opts.ranking
 	}
+	if opts.Raw {
+		// One arm's own scores: plain BM25 over the chunks' words.
+		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
+	}
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.slot = make([][]int32, ns)
