@@ -142,3 +142,23 @@ func OpenCandidates(indexDir, model string, opts Options) (cand Candidates, rele
 	}
 	return snap.MayHold(m.Query()), func() { snap.Close() }, true
 }
+
+// StrictERE reports whether a regex reads the same in RE2 and in POSIX ERE
+// under any locale, match for match: Plannable's portable ERE in ASCII
+// without '.' and negated bracket expressions (which RE2 matches a UTF-8
+// character at a time, and a C locale a byte at a time). On such a
+// pattern the pickaxe's own verdicts are git's.
+func StrictERE(expr string) bool {
+	if expr == "" || !isASCII(expr) || !portableERE(expr) {
+		return false
+	}
+	for i := 0; i < len(expr); i++ {
+		switch {
+		case expr[i] == '\\':
+			i++
+		case expr[i] == '.', expr[i] == '[' && i+1 < len(expr) && expr[i+1] == '^':
+			return false
+		}
+	}
+	return true
+}

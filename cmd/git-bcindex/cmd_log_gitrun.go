@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -22,13 +24,13 @@ func runGitLog(ctx context.Context, call gitLogCall, stdout, stderr io.Writer) i
 	g := gitRunner{dir: call.dir, noPager: call.noPager, color: call.color}
 	plan, ok := planLog(call.args)
 	if ok {
-		code, done, err := g.narrowed(ctx, &plan, stdout, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "bcindex: log: %v\n", err)
-			return 128
-		}
-		if done {
+		// What the index fails at (a damaged table, a regex RE2 refuses),
+		// git answers.
+		if code, done, err := g.narrowed(ctx, &plan, stdout, stderr); err == nil && done {
 			return code
+		}
+		if ctx.Err() != nil {
+			return 130
 		}
 	}
 	if logRoute != nil {
@@ -132,22 +134,35 @@ func (g gitRunner) onlyRevisions(ctx context.Context, p *logPlan) bool {
 	return ok && strings.TrimSpace(out) == ""
 }
 
-// settings reads the configuration that changes what git log -S/-G
-// matches: a textconv driver or log.follow leaves the call to git; the
-// others make git decide every commit the index finds.
-func (g gitRunner) settings(ctx context.Context) (gitOnly, untrusted bool) {
-	out, _ := g.output(ctx, "", "config", "--get-regexp", `^(diff\..*\.textconv|log\.follow|log\.showroot|diff\.renames)$`)
+// settings reads what changes what git log -S/-G matches: a textconv
+// driver or log.follow leaves the call to git; log.showRoot and
+// diff.renames make git decide every commit the index finds; attributes
+// (a .gitattributes file, info/attributes, core.attributesFile) can make
+// git read a binary file as text or a text file as binary.
+func (g gitRunner) settings(ctx context.Context) (gitOnly, untrusted, attributes bool) {
+	out, _ := g.output(ctx, "", "config", "--get-regexp", `^(diff\..*\.textconv|log\.follow|log\.showroot|diff\.renames|core\.attributesfile)$`)
 	for _, line := range strings.Split(out, "\n") {
 		key, _, _ := strings.Cut(strings.ToLower(line), " ")
 		switch {
 		case key == "":
 		case strings.HasSuffix(key, ".textconv") || key == "log.follow":
 			gitOnly = true
+		case key == "core.attributesfile":
+			attributes = true
 		default:
 			untrusted = true
 		}
 	}
-	return gitOnly, untrusted
+	if !attributes {
+		out, _ := g.output(ctx, "", "ls-files", "--", ":(glob)**/.gitattributes")
+		attributes = strings.TrimSpace(out) != ""
+		if p, ok := g.output(ctx, "", "rev-parse", "--git-path", "info/attributes"); ok {
+			if _, err := os.Stat(filepath.Join(g.dir, strings.TrimSpace(p))); err == nil {
+				attributes = true
+			}
+		}
+	}
+	return gitOnly, untrusted, attributes
 }
 
 // openLogRepo opens the repository for the index's part of the answer.

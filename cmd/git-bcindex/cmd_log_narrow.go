@@ -33,16 +33,20 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 	if !g.onlyRevisions(ctx, p) {
 		return 0, false, nil
 	}
-	gitOnly, untrusted := g.settings(ctx)
+	gitOnly, untrusted, attributes := g.settings(ctx)
 	if gitOnly {
 		return 0, false, nil
 	}
 	pat := pickaxe.Pattern{Text: p.pattern, Regex: p.regex, IgnoreCase: p.fold}
 	// The index's own pickaxe decides a plain string (counted as git's
-	// kwset counts it); a regex it narrows to the commits whose blobs may
-	// hold a match, for git to decide.
-	own := !p.regex && !p.tweaks && !untrusted && (!p.fold || isASCIIString(p.pattern))
-	if !own && !pickaxe.Plannable(pat) {
+	// kwset counts it). A regex RE2 reads as POSIX does, it narrows to the
+	// commits its verdicts list, for git to confirm (attributes can make
+	// git read a file as binary or as text); any other regex to the
+	// commits whose blobs may hold a match, for git to decide.
+	trusted := !p.tweaks && !untrusted
+	own := trusted && !p.regex && (!p.fold || isASCIIString(p.pattern))
+	ownRegex := trusted && p.regex && !p.fold && !attributes && pickaxe.StrictERE(p.pattern)
+	if !own && !ownRegex && !pickaxe.Plannable(pat) {
 		return 0, false, nil
 	}
 	commits, ok := g.walk(ctx, p)
@@ -70,14 +74,14 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 	if e := s.embedder(); e != nil {
 		model = e.ID()
 	}
-	opts := pickaxe.Options{Pattern: pat, Grep: p.grep}
+	opts := pickaxe.Options{Pattern: pat, Grep: p.grep, Text: p.text}
 	cand, release, indexed := pickaxe.OpenCandidates(repo.IndexDir, model, opts)
 	defer release()
-	if !own && !indexed {
+	if !own && !ownRegex && !indexed {
 		return 0, false, nil // every commit would be git's to decide
 	}
 	var matched map[string]bool
-	if own {
+	if own || ownRegex {
 		opts.Candidates = cand
 		res, _, err := pickaxe.Search(ctx, repo, hist, opts)
 		if err != nil {
@@ -106,7 +110,9 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 			if len(p.paths) > 0 || mayPairRenames(c) {
 				verdicts[i] = commitCheck
 			}
-		case !own && mayChange(c, cand):
+		case ownRegex && matched[w.hash]:
+			verdicts[i] = commitCheck
+		case !own && !ownRegex && mayChange(c, cand):
 			verdicts[i] = commitCheck
 		}
 	}

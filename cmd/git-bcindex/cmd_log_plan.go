@@ -21,6 +21,7 @@ type logPlan struct {
 	grep        bool // -G; else -S
 	regex       bool // -G, or -S --pickaxe-regex
 	fold        bool // -i
+	text        bool // --text: -G reads binary files too
 	firstParent bool
 	diffOut     bool // the output holds a diff, which the pickaxe limits to its files
 	tweaks      bool // diff settings that change the pickaxe's verdicts: git decides them
@@ -80,7 +81,9 @@ func planLog(args []string) (p logPlan, ok bool) {
 			p.fold = true
 		case a == "--first-parent":
 			p.firstParent = true
-		case a == "--pickaxe-all" || a == "--text" || a == "-a":
+		case a == "--text" || a == "-a":
+			p.text = true
+		case a == "--pickaxe-all":
 		case kind == optPickaxe:
 			p.tweaks = true
 		case kind == optDiff:

@@ -56,6 +56,11 @@ func pickaxeHistory(t *testing.T, seed int64) *gittest.Repo {
 		}
 		files[p] = lines
 	}
+	if seed%2 == 0 {
+		// Attributes git reads from the work tree: .txt files are binary
+		// to its diff, so -G passes them over.
+		r.Write(map[string]string{".gitattributes": "*.txt -diff\n"})
+	}
 	binary := func(w string) {
 		r.Write(map[string]string{"data/blob.bin": "\x00\x01" + w + "\x00" + strings.Repeat("z", rng.Intn(50))})
 	}
