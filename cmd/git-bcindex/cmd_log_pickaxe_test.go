@@ -43,6 +43,10 @@ func TestLogPickaxe(t *testing.T) {
 		!strings.Contains(out, "-     4  func OpenRepository(path string) error {") {
 		t.Errorf("log -G --reverse --path: exit %d\n%s", code, out)
 	}
+	code, out, _ = runCLI(t, r.Dir, "log", "-S", "OpenRepository", "--json", "--exclude", "store/**")
+	if code != 0 || strings.Contains(out, "store/repo.go") || !strings.Contains(out, "docs/notes.md") || strings.Count(out, "\n") != 1 {
+		t.Errorf("log -S --json --exclude: exit %d\n%s", code, out)
+	}
 	// bcindex's view (--json, --first, --path) says "nothing" with exit 1,
 	// as search does; git log's arguments get git log's answer: exit 0.
 	if code, _, _ = runCLI(t, r.Dir, "log", "-S", "NeverWritten", "--json"); code != 1 {
