@@ -80,16 +80,34 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 	if !own && !ownRegex && !indexed {
 		return 0, false, nil // every commit would be git's to decide
 	}
+	// The commits off the first-parent table: the side table's (a
+	// history index lists them), or git's to decide.
+	var off []plumbing.Hash
+	for _, w := range commits {
+		if h := plumbing.NewHash(w.hash); table[h] == nil && (w.parents < 2 || p.firstParent) {
+			off = append(off, h)
+		}
+	}
+	side, _ := pickaxe.Side(ctx, repo, off, false)
+	var sideList []pickaxe.Commit
+	for _, h := range off {
+		if c := side[h]; c != nil {
+			table[h] = c
+			sideList = append(sideList, *c)
+		}
+	}
 	var matched map[string]bool
 	if own || ownRegex {
 		opts.Candidates = cand
-		res, _, err := pickaxe.Search(ctx, repo, hist, opts)
-		if err != nil {
-			return 0, false, err
-		}
-		matched = make(map[string]bool, len(res))
-		for _, m := range res {
-			matched[m.Commit] = true
+		matched = map[string]bool{}
+		for _, list := range [][]pickaxe.Commit{hist, sideList} {
+			res, _, err := pickaxe.Search(ctx, repo, list, opts)
+			if err != nil {
+				return 0, false, err
+			}
+			for _, m := range res {
+				matched[m.Commit] = true
+			}
 		}
 	}
 	verdicts := make([]int, len(commits))

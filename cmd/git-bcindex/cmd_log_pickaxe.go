@@ -242,9 +242,15 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 }
 
 // changeTables is what a history index runs beside the indexing: the
-// pickaxe's table of a tip's first-parent changes, with git's patches.
+// pickaxe's table of a tip's first-parent changes and of the commits of
+// the branches merged into it, with git's patches.
 func changeTables(repo *gitindex.Repo) func(context.Context, plumbing.Hash) error {
-	return func(ctx context.Context, tip plumbing.Hash) error { return pickaxe.BuildHistory(ctx, repo, tip, nil) }
+	return func(ctx context.Context, tip plumbing.Hash) error {
+		if err := pickaxe.BuildHistory(ctx, repo, tip, nil); err != nil {
+			return err
+		}
+		return pickaxe.BuildSide(ctx, repo, tip)
+	}
 }
 
 // searchHistory runs a pickaxe search of tip's first-parent history, the
