@@ -139,7 +139,7 @@ func (g gitRunner) onlyRevisions(ctx context.Context, p *logPlan) bool {
 // diff.renames make git decide every commit the index finds; attributes
 // (a .gitattributes file, info/attributes, core.attributesFile) can make
 // git read a binary file as text or a text file as binary.
-func (g gitRunner) settings(ctx context.Context) (gitOnly, untrusted, attributes bool) {
+func (g gitRunner) settings(ctx context.Context, regex bool) (gitOnly, untrusted, attributes bool) {
 	out, _ := g.output(ctx, "", "config", "--get-regexp", `^(diff\..*\.textconv|log\.follow|log\.showroot|diff\.renames|core\.attributesfile)$`)
 	for _, line := range strings.Split(out, "\n") {
 		key, _, _ := strings.Cut(strings.ToLower(line), " ")
@@ -153,7 +153,7 @@ func (g gitRunner) settings(ctx context.Context) (gitOnly, untrusted, attributes
 			untrusted = true
 		}
 	}
-	if !attributes {
+	if regex && !attributes { // only a regex's verdicts depend on them
 		out, _ := g.output(ctx, "", "ls-files", "--", ":(glob)**/.gitattributes")
 		attributes = strings.TrimSpace(out) != ""
 		if p, ok := g.output(ctx, "", "rev-parse", "--git-path", "info/attributes"); ok {

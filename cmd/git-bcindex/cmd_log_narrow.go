@@ -33,7 +33,7 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 	if !g.onlyRevisions(ctx, p) {
 		return 0, false, nil
 	}
-	gitOnly, untrusted, attributes := g.settings(ctx)
+	gitOnly, untrusted, attributes := g.settings(ctx, p.regex)
 	if gitOnly {
 		return 0, false, nil
 	}
