@@ -89,66 +89,86 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 		}
 	}
 	side, _ := pickaxe.Side(ctx, repo, off, false)
-	var sideList []pickaxe.Commit
-	for _, h := range off {
-		if c := side[h]; c != nil {
-			table[h] = c
-			sideList = append(sideList, *c)
-		}
+	for h, c := range side {
+		table[h] = c
 	}
-	var matched map[string]bool
-	if own || ownRegex {
-		opts.Candidates = cand
-		matched = map[string]bool{}
-		for _, list := range [][]pickaxe.Commit{hist, sideList} {
+	// With -n, the commits are decided a window at a time, newest first,
+	// until enough match: git's -n stops its walk there too.
+	verdicts := make([]int, len(commits))
+	decided, checked, found := 0, 0, 0
+	probe := -1
+	for lo, size := 0, len(commits); lo < len(commits); lo, size = lo+size, size*4 {
+		if p.hasMax {
+			size = max(size, 256)
+			if lo == 0 {
+				size = 256
+			}
+		}
+		window := commits[lo:min(len(commits), lo+size)]
+		v := verdicts[lo : lo+len(window)]
+		var matched map[string]bool
+		if own || ownRegex {
+			var list []pickaxe.Commit
+			for _, w := range window {
+				if c := table[plumbing.NewHash(w.hash)]; c != nil {
+					list = append(list, *c)
+				}
+			}
+			opts.Candidates = cand
 			res, _, err := pickaxe.Search(ctx, repo, list, opts)
 			if err != nil {
 				return 0, false, err
 			}
+			matched = make(map[string]bool, len(res))
 			for _, m := range res {
 				matched[m.Commit] = true
 			}
 		}
-	}
-	verdicts := make([]int, len(commits))
-	probe := -1
-	for i, w := range commits {
-		if w.parents > 1 && !p.firstParent {
-			continue // git log diffs no merge without -m
-		}
-		if probe < 0 {
-			probe = i
-		}
-		c, known := table[plumbing.NewHash(w.hash)]
-		switch {
-		case !known:
-			verdicts[i] = commitCheck
-		case own && matched[w.hash]:
-			verdicts[i] = commitIn
-			if len(p.paths) > 0 || mayPairRenames(c) {
-				verdicts[i] = commitCheck
+		for i, w := range window {
+			if w.parents > 1 && !p.firstParent {
+				continue // git log diffs no merge without -m
 			}
-		case ownRegex && matched[w.hash]:
-			verdicts[i] = commitCheck
-		case !own && !ownRegex && mayChange(c, cand):
-			verdicts[i] = commitCheck
+			if probe < 0 {
+				probe = lo + i
+			}
+			c := table[plumbing.NewHash(w.hash)]
+			switch {
+			case c == nil:
+				v[i] = commitCheck
+			case own && matched[w.hash]:
+				v[i] = commitIn
+				if len(p.paths) > 0 || mayPairRenames(c) {
+					v[i] = commitCheck
+				}
+			case ownRegex && matched[w.hash]:
+				v[i] = commitCheck
+			case !own && !ownRegex && mayChange(c, cand):
+				v[i] = commitCheck
+			}
 		}
-	}
-	if p.regex && probe >= 0 && verdicts[probe] == commitOut {
-		// git reads the regex at the first commit it diffs: one commit
-		// makes it say what is wrong with it, as it would.
-		verdicts[probe] = commitCheck
-	}
-	decided, checked := 0, 0
-	for _, v := range verdicts {
-		if v == commitCheck {
-			checked++
-		} else {
-			decided++
+		if p.regex && probe >= lo && verdicts[probe] == commitOut {
+			// git reads the regex at the first commit it diffs: one
+			// commit makes it say what is wrong with it, as it would.
+			verdicts[probe] = commitCheck
 		}
-	}
-	if !g.check(ctx, p, commits, verdicts) {
-		return 0, false, nil
+		for _, x := range v {
+			if x == commitCheck {
+				checked++
+			} else {
+				decided++
+			}
+		}
+		if !g.check(ctx, p, window, v) {
+			return 0, false, nil
+		}
+		for _, x := range v {
+			if x == commitIn {
+				found++
+			}
+		}
+		if p.hasMax && found >= p.max {
+			break
+		}
 	}
 	if logRoute != nil {
 		logRoute("index", decided, checked)
