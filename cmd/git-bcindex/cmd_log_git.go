@@ -17,12 +17,12 @@ var bcindexLogFlags = map[string]bool{
 	"k": true, "mode": true, "lang": true, "kind": true,
 }
 
-// gitLogCall is `git bcindex [--dir D] [--no-pager] [--color[=W]] log ARGS`
+// gitLogCall is `git bcindex [--dir D] [--no-pager] [--color W] log ARGS`
 // read as a git log call.
 type gitLogCall struct {
 	dir     string
 	noPager bool
-	color   string   // a global --color[=W], passed on as git log's
+	color   string   // a global --color W, passed on as git log's --color=W
 	args    []string // log's arguments, as given
 }
 
@@ -41,8 +41,12 @@ func gitLogArgs(args []string) (gitLogCall, bool) {
 			c.dir = strings.TrimPrefix(a, "--dir=")
 		case a == "--no-pager":
 			c.noPager = true
-		case a == "--color" || strings.HasPrefix(a, "--color="):
-			c.color = a
+		case (a == "--color" || a == "--colour") && i+1 < len(args):
+			c.color = "--color=" + args[i+1] // bcindex's takes its value apart
+			i++
+		case strings.HasPrefix(a, "--color=") || strings.HasPrefix(a, "--colour="):
+			_, v, _ := strings.Cut(a, "=")
+			c.color = "--color=" + v
 		case strings.HasPrefix(a, "-"):
 			return c, false
 		default:

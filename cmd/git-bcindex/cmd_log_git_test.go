@@ -14,6 +14,7 @@ func TestGitLogArgs(t *testing.T) {
 	}{
 		{[]string{"log", "-S", "x"}, true},
 		{[]string{"--dir", "d", "--no-pager", "log", "-Gfoo", "--oneline"}, true},
+		{[]string{"--color", "never", "log", "-S", "x"}, true},
 		{[]string{"log", "-S", "--json"}, true}, // the pattern, spelt like an option
 		{[]string{"log", "-S", "x", "--json"}, false},
 		{[]string{"log", "-S", "x", "--first"}, false},
