@@ -178,3 +178,6 @@ func (r *Repo) ListHistory(ctx context.Context, commits []HistoryCommit) error {
 	}
 	return nil
 }
+
+// ReadCommit reads commit h.
+func (r *Repo) ReadCommit(h plumbing.Hash) (*object.Commit, error) { return r.walkCommit(h) }

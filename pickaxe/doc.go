@@ -1,7 +1,8 @@
 // Package pickaxe answers "when did this string appear, and when did it
 // go": the first-parent commits of a history where a file's number of
 // matches changed, the commits `git log --first-parent --no-renames -S/-G`
-// lists.
+// lists. The side table (side.go) holds the commits merged into that
+// history, which plain git log walks too, for the same decisions.
 //
 // Two parts make it fast. The change table (table.go, history.go) caches,
 // per first-parent commit, the (path, old blob, new blob) pairs it changed

@@ -75,7 +75,7 @@ func history(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash, progre
 			if i > 0 {
 				parent = lastTree(known[i-1].commits)
 			}
-			if err := b.addDiffs(ctx, s, parent); err != nil {
+			if err := b.addDiffs(ctx, s, parent, nil, segmentPath(repo.IndexDir, s.commits[len(s.commits)-1].Hash)); err != nil {
 				return nil, err
 			}
 		}
@@ -123,7 +123,7 @@ func history(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash, progre
 			// The table is a cache: a store that cannot be written (a
 			// read-only clone) costs the next query its diffs, nothing more.
 			if werr := writeSegment(repo.IndexDir, s); werr == nil && allDiffs {
-				if err := b.addDiffs(ctx, s, lastTree(all)); err != nil {
+				if err := b.addDiffs(ctx, s, lastTree(all), nil, segmentPath(repo.IndexDir, c.Hash)); err != nil {
 					return nil, err
 				}
 			}
@@ -150,13 +150,17 @@ func lastTree(cs []Commit) plumbing.Hash {
 	return cs[len(cs)-1].Tree
 }
 
-// addDiffs writes the diffs file of segment s, whose first commit's parent
-// has tree parent (zero: none), and attaches it to s's commits.
-func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash) error {
+// addDiffs writes the diffs file of segment s, stored at path, and
+// attaches it to s's commits. Each commit is diffed against the tree of
+// the one before it, the first against parent (zero: none), unless
+// parents gives each commit's parent tree.
+func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash, parents []plumbing.Hash, path string) error {
 	pairs := make([]diffPair, len(s.commits))
 	for i, c := range s.commits {
 		from := parent
-		if i > 0 {
+		if parents != nil {
+			from = parents[i]
+		} else if i > 0 {
 			from = s.commits[i-1].Tree
 		}
 		if from.IsZero() {
@@ -192,7 +196,7 @@ func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash
 	if err != nil {
 		return fmt.Errorf("record the changes of %s: %w", s.commits[len(s.commits)-1].Hash, err)
 	}
-	p := segmentPath(b.repo.IndexDir, s.commits[len(s.commits)-1].Hash)
+	p := path
 	if err := w.write(p); err != nil {
 		return nil // a cache: the queries read blobs instead
 	}

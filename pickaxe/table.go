@@ -64,6 +64,11 @@ func segmentPath(indexDir string, newest plumbing.Hash) string {
 }
 
 func writeSegment(indexDir string, s *segment) error {
+	return writeSegmentFile(segmentPath(indexDir, s.commits[len(s.commits)-1].Hash), s)
+}
+
+// writeSegmentFile writes s at path.
+func writeSegmentFile(path string, s *segment) error {
 	buf := append([]byte(tableMagic), s.base[:]...)
 	buf = binary.AppendUvarint(buf, uint64(len(s.commits)))
 	for _, c := range s.commits {
@@ -84,8 +89,7 @@ func writeSegment(indexDir string, s *segment) error {
 		}
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
-	newest := s.commits[len(s.commits)-1].Hash
-	return atomicfile.Cache(segmentPath(indexDir, newest), buf)
+	return atomicfile.Cache(path, buf)
 }
 
 func appendString(buf []byte, s string) []byte {
@@ -98,7 +102,12 @@ var errBadSegment = errors.New("malformed change table segment")
 // readSegment reads the segment whose newest commit is newest; a missing
 // file is os.ErrNotExist, a damaged one errBadSegment.
 func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
-	b, err := os.ReadFile(segmentPath(indexDir, newest))
+	return readSegmentFile(segmentPath(indexDir, newest), newest)
+}
+
+// readSegmentFile reads the segment at path whose newest commit is newest.
+func readSegmentFile(path string, newest plumbing.Hash) (*segment, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

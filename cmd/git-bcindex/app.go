@@ -92,6 +92,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	limitMemory()
+	if call, ok := gitLogArgs(args); ok {
+		return runGitLog(ctx, call, stdout, stderr) // git log's arguments and answer
+	}
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for runClusterBinary
 	err := app.RunContext(ctx, interspersed(app, hoistGlobals(app, args)))

@@ -17,18 +17,26 @@ import (
 func logCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "log",
-		Usage:     "timeline of the code matching QUERY across the indexed history: when it appeared, changed, moved, vanished",
-		ArgsUsage: "QUERY | -S STRING | -G REGEX",
+		Usage:     "timeline of the code matching QUERY across the indexed history: when it appeared, changed, moved, vanished; with -S or -G, git log's pickaxe",
+		ArgsUsage: "QUERY | -S STRING | -G REGEX [git log options] [REVISIONS] [-- PATHSPEC]",
 		Description: "Searches every indexed first-parent commit of --ref, so code deleted since is\n" +
 			"found too. When --ref itself is not indexed yet, its last --history commits are\n" +
 			"indexed first (only the blobs not seen before cost anything); index more with\n" +
 			"`git bcindex index --history N`.\n\n" +
-			"With -S or -G, log is exact: it lists the first-parent commits of --ref where a\n" +
-			"file's number of matches changed, the commits `git log --first-parent\n" +
-			"--no-renames -S/-G` lists, with the matching lines each added or removed.\n" +
-			"--first answers \"when did this appear\". A QUERY that is a code-shaped name\n" +
-			"(ErrConflict, parse_config) or a string in double quotes starts its timelines at\n" +
-			"the commit that introduced it, which the exact index finds as -S --first does.",
+			"With -S or -G, log is `git log -S/-G`: the same arguments (--oneline, --format,\n" +
+			"-p, --stat, --name-only, -n, --since, --until, --author, --all, revision\n" +
+			"ranges, --first-parent, --pickaxe-regex, --pickaxe-all, -i, -- PATHSPEC and\n" +
+			"its magic), the same commits, bytes and exit code. The index narrows the\n" +
+			"commits, git prints them; what the index cannot narrow (other options, a\n" +
+			"regex it cannot plan, textconv drivers) git answers alone.\n" +
+			"With one of log's own options (--json, --first, --path, --exclude with\n" +
+			"--json, --ref), -S/-G prints bcindex's view instead: the first-parent commits\n" +
+			"of --ref where a file's number of matches changed, the commits `git log\n" +
+			"--first-parent --no-renames -S/-G` lists, with the matching lines each added\n" +
+			"or removed; it exits 1 when none does. --first answers \"when did this\n" +
+			"appear\". A QUERY that is a code-shaped name (ErrConflict, parse_config) or a\n" +
+			"string in double quotes starts its timelines at the commit that introduced\n" +
+			"it, which the exact index finds as -S --first does.",
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "ref", Aliases: []string{"r"}, Value: "HEAD", Usage: "whose first-parent history to search"},
 			&cli.IntFlag{Name: "k", Aliases: []string{"n"}, Value: 5, Usage: "number of chunks to follow"},

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -156,11 +155,11 @@ func pickaxeOptions(c *cli.Context, implicit string) (pickaxe.Options, error) {
 	if o.Pattern.Text == "" {
 		return o, usageError{"the pattern of -S or -G is empty"}
 	}
-	if glob := c.String("path"); glob != "" {
-		if !doublestar.ValidatePattern(glob) {
-			return o, usageError{fmt.Sprintf("--path %q is not a valid glob", glob)}
-		}
-		o.PathMatch = func(p string) bool { return query.PathMatches(glob, p) }
+	// --path and --exclude filter paths as search's do.
+	if f, err := query.NewPathFilter(c.String("path"), c.StringSlice("exclude")); err != nil {
+		return o, usageError{err.Error()}
+	} else if !f.Empty() {
+		o.PathMatch = f.Match
 	}
 	o.Max = c.Int("max-count")
 	if c.Bool("first") {
@@ -243,9 +242,15 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 }
 
 // changeTables is what a history index runs beside the indexing: the
-// pickaxe's table of a tip's first-parent changes, with git's patches.
+// pickaxe's table of a tip's first-parent changes and of the commits of
+// the branches merged into it, with git's patches.
 func changeTables(repo *gitindex.Repo) func(context.Context, plumbing.Hash) error {
-	return func(ctx context.Context, tip plumbing.Hash) error { return pickaxe.BuildHistory(ctx, repo, tip, nil) }
+	return func(ctx context.Context, tip plumbing.Hash) error {
+		if err := pickaxe.BuildHistory(ctx, repo, tip, nil); err != nil {
+			return err
+		}
+		return pickaxe.BuildSide(ctx, repo, tip)
+	}
 }
 
 // searchHistory runs a pickaxe search of tip's first-parent history, the

@@ -43,13 +43,29 @@ func TestLogPickaxe(t *testing.T) {
 		!strings.Contains(out, "-     4  func OpenRepository(path string) error {") {
 		t.Errorf("log -G --reverse --path: exit %d\n%s", code, out)
 	}
-	if code, _, _ = runCLI(t, r.Dir, "log", "-S", "NeverWritten"); code != 1 {
-		t.Errorf("log -S with no commit: exit %d, want 1", code)
+	code, out, _ = runCLI(t, r.Dir, "log", "-S", "OpenRepository", "--json", "--exclude", "store/**")
+	if code != 0 || strings.Contains(out, "store/repo.go") || !strings.Contains(out, "docs/notes.md") || strings.Count(out, "\n") != 1 {
+		t.Errorf("log -S --json --exclude: exit %d\n%s", code, out)
 	}
-	for _, bad := range [][]string{{"-G", "a("}, {"-S", "x", "-G", "y"}, {"-S", "x", "QUERY"}, {"-S", "x", "--kind", "function"}} {
+	// bcindex's view (--json, --first, --path) says "nothing" with exit 1,
+	// as search does; git log's arguments get git log's answer: exit 0.
+	if code, _, _ = runCLI(t, r.Dir, "log", "-S", "NeverWritten", "--json"); code != 1 {
+		t.Errorf("log -S --json with no commit: exit %d, want 1", code)
+	}
+	if code, out, _ = runCLI(t, r.Dir, "log", "-S", "NeverWritten"); code != 0 || out != "" {
+		t.Errorf("log -S with no commit: exit %d %q, want 0 and nothing, as git log", code, out)
+	}
+	for _, bad := range [][]string{{"-G", "a(", "--json"}, {"-S", "x", "-G", "y", "--json"}, {"-S", "x", "QUERY", "--json"}, {"-S", "x", "--kind", "function"}} {
 		code, _, errOut := runCLI(t, r.Dir, append([]string{"log"}, bad...)...)
 		if code != 2 || !strings.Contains(errOut, "error:") {
 			t.Errorf("log %q: exit %d, want 2 with an error; stderr %s", bad, code, errOut)
+		}
+	}
+	// Without them, git's errors in git's words.
+	for _, bad := range [][]string{{"-G", "a("}, {"-S", "x", "-G", "y"}, {"-S", "x", "QUERY"}} {
+		code, _, errOut := runCLI(t, r.Dir, append([]string{"log"}, bad...)...)
+		if code != 128 || !strings.HasPrefix(errOut, "fatal: ") {
+			t.Errorf("log %q: exit %d, want git's 128 and its message; stderr %s", bad, code, errOut)
 		}
 	}
 }
