@@ -112,7 +112,16 @@ type fusionConfig struct {
 // unless Options.ranking replaces them (the tuning tools' sweeps). A fresh
 // value each call: no query can change another's weights map.
 func defaultFusion() fusionConfig {
-	f := fusionConfig{
+	f := tunedFusion()
+	if fusionTweak != nil {
+		fusionTweak(&f)
+	}
+	return f
+}
+
+// tunedFusion is defaultFusion before the tuning tools' fusionTweak.
+func tunedFusion() fusionConfig {
+	return fusionConfig{
 		k:              30,
 		weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
 		singleK:        10,
@@ -126,15 +135,11 @@ func defaultFusion() fusionConfig {
 		typePrior:      0.8,
 		valuePrior:     0.5,
 		noHitFloor:     0.3,
-		rerank:         builtinRerank,
+		rerank:         shipped(builtinRerank),
 		summaryText:    0.5,
 		nameFile:       1.5,
 		nameDecay:      0.5,
 		files: fileStage{priors: true, coherence: 0.2, decay: 0.5, text: 1.5,
-			stem: 0.5, path: 2, pool: 10, rerank: builtinFilesRerank},
+			stem: 0.5, path: 2, pool: 10, rerank: shipped(builtinFilesRerank)},
 	}
-	if fusionTweak != nil {
-		fusionTweak(&f)
-	}
-	return f
 }
