@@ -25,7 +25,9 @@ func (f *fusionConfig) rankFiles() {
 	f.priors, f.coherence, f.fileDecay, f.fileText = f.files.priors, f.files.coherence, f.files.decay, f.files.text
 	f.filesFirstStage()
 	if f.rerank != nil && f.files.rerank != nil {
-		f.rerank = f.files.rerank
+		if m := shipped(f.files.rerank); m != nil {
+			f.rerank = m
+		}
 	}
 }
 
@@ -45,7 +47,8 @@ type fileStage struct {
 	pool       int
 	// rerank replaces the chunks' second stage (nil: the chunks' stands),
 	// reading every row's BM25 (textAll).
-	rerank *rerankModel
+	// It is loaded when a search ranks files, not before.
+	rerank func() (*rerankModel, error)
 }
 
 // chunksOnly turns off what ranks files and names for a query a person

@@ -140,6 +140,6 @@ func tunedFusion() fusionConfig {
 		nameFile:       1.5,
 		nameDecay:      0.5,
 		files: fileStage{priors: true, coherence: 0.2, decay: 0.5, text: 1.5,
-			stem: 0.5, path: 2, pool: 10, rerank: shipped(builtinFilesRerank)},
+			stem: 0.5, path: 2, pool: 10, rerank: builtinFilesRerank},
 	}
 }
