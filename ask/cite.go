@@ -2,12 +2,12 @@ package ask
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/httpapi"
+	"github.com/bcindex/bcindex/internal/lazyre"
 	"github.com/bcindex/bcindex/mcp"
 )
 
@@ -32,9 +32,9 @@ func (c Citation) String() string {
 // citeRE matches path:start-end@commit and, so that no unchecked citation
 // slips through, path:start-end and path:line with or without a commit.
 // A path holds a dot or a slash, which keeps prose such as "step:1-2" out.
-var citeRE = regexp.MustCompile("([^\\s`'\"()\\[\\]<>{},;]*[./][^\\s`'\"()\\[\\]<>{},;:]*):([0-9]+)(?:-([0-9]+))?(?:@([0-9a-fA-F]{7,40}))?")
+var citeRE = lazyre.New("([^\\s`'\"()\\[\\]<>{},;]*[./][^\\s`'\"()\\[\\]<>{},;:]*):([0-9]+)(?:-([0-9]+))?(?:@([0-9a-fA-F]{7,40}))?")
 
-var inlineCode = regexp.MustCompile("`([^`\n]+)`")
+var inlineCode = lazyre.New("`([^`\n]+)`")
 
 // found is one citation occurrence in the answer.
 type found struct {
@@ -54,7 +54,7 @@ func findCitations(answer string) []found {
 	off := 0
 	for li, line := range lines {
 		var here []int // indexes into out of this line's citations
-		for _, m := range citeRE.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range citeRE().FindAllStringSubmatchIndex(line, -1) {
 			c := Citation{Path: strings.TrimPrefix(line[m[2]:m[3]], "./"), Text: line[m[0]:m[1]]}
 			c.Start, _ = strconv.Atoi(line[m[4]:m[5]])
 			c.End = c.Start
@@ -68,7 +68,7 @@ func findCitations(answer string) []found {
 			out = append(out, found{c: c, start: off + m[0], end: off + m[1]})
 		}
 		if len(here) > 0 {
-			for _, m := range inlineCode.FindAllStringSubmatchIndex(line, -1) {
+			for _, m := range inlineCode().FindAllStringSubmatchIndex(line, -1) {
 				owner := here[len(here)-1]
 				for _, k := range here {
 					if out[k].start-off >= m[1] {
@@ -76,7 +76,7 @@ func findCitations(answer string) []found {
 						break
 					}
 				}
-				if q := line[m[2]:m[3]]; !citeRE.MatchString(q) {
+				if q := line[m[2]:m[3]]; !citeRE().MatchString(q) {
 					out[owner].c.Quotes = append(out[owner].c.Quotes, q)
 				}
 			}
@@ -85,7 +85,7 @@ func findCitations(answer string) []found {
 					k := here[len(here)-1]
 					out[k].c.Quotes = append(out[k].c.Quotes, f.text)
 				}
-				if f.after == li && (f.before < 0 || !citeRE.MatchString(lines[f.before])) {
+				if f.after == li && (f.before < 0 || !citeRE().MatchString(lines[f.before])) {
 					out[here[0]].c.Quotes = append(out[here[0]].c.Quotes, f.text)
 				}
 			}

@@ -2,25 +2,26 @@ package chunk
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // Import statements, per language, with the names they bind.
 var (
-	goImportRe     = regexp.MustCompile(`(?m)^\s*(?:import\s+)?([A-Za-z_.][\w]*\s+)?"([^"]+)"\s*$`)
-	pyImportRe     = regexp.MustCompile(`(?m)^\s*import\s+([\w., \t]+)$`)
-	pyFromRe       = regexp.MustCompile(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`)
-	jsImportRe     = regexp.MustCompile(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`)
-	jsRequireRe    = regexp.MustCompile(`(?m)(?:const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\(`)
-	dottedImportRe = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`)
-	rustUseRe      = regexp.MustCompile(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`)
-	phpUseRe       = regexp.MustCompile(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`)
-	exAliasRe      = regexp.MustCompile(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`)
-	luaRequireRe   = regexp.MustCompile(`(?m)local\s+(\w+)\s*=\s*require`)
-	csUsingRe      = regexp.MustCompile(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`)
-	identRe        = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
+	goImportRe     = lazyre.New(`(?m)^\s*(?:import\s+)?([A-Za-z_.][\w]*\s+)?"([^"]+)"\s*$`)
+	pyImportRe     = lazyre.New(`(?m)^\s*import\s+([\w., \t]+)$`)
+	pyFromRe       = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`)
+	jsImportRe     = lazyre.New(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`)
+	jsRequireRe    = lazyre.New(`(?m)(?:const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\(`)
+	dottedImportRe = lazyre.New(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`)
+	rustUseRe      = lazyre.New(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`)
+	phpUseRe       = lazyre.New(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`)
+	exAliasRe      = lazyre.New(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`)
+	luaRequireRe   = lazyre.New(`(?m)local\s+(\w+)\s*=\s*require`)
+	csUsingRe      = lazyre.New(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`)
+	identRe        = lazyre.New(`[A-Za-z_$][\w$]*`)
 )
 
 // goImportBlock returns the part of a Go file before its first top-level
@@ -42,7 +43,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 	names := map[string]bool{}
 	add := func(n string) {
 		n = strings.TrimSpace(n)
-		if n != "" && n != "*" && n != "_" && n != "." && identRe.MatchString(n) {
+		if n != "" && n != "*" && n != "_" && n != "." && identRe().MatchString(n) {
 			names[n] = true
 		}
 	}
@@ -57,7 +58,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 		// Only the import declarations, which precede every other
 		// top-level declaration.
 		s := string(goImportBlock(head))
-		for _, m := range goImportRe.FindAllStringSubmatch(s, -1) {
+		for _, m := range goImportRe().FindAllStringSubmatch(s, -1) {
 			if m[1] != "" {
 				add(m[1])
 				continue
@@ -74,7 +75,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			add(n)
 		}
 	case "python":
-		for _, m := range pyImportRe.FindAllSubmatch(head, -1) {
+		for _, m := range pyImportRe().FindAllSubmatch(head, -1) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				f := strings.Fields(part)
 				if len(f) == 3 && f[1] == "as" {
@@ -84,7 +85,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 				}
 			}
 		}
-		for _, m := range pyFromRe.FindAllSubmatch(head, -1) {
+		for _, m := range pyFromRe().FindAllSubmatch(head, -1) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				part, _, _ = strings.Cut(part, "#")
 				f := strings.Fields(part)
@@ -96,14 +97,14 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "javascript", "typescript", "tsx":
-		for _, m := range jsImportRe.FindAllSubmatch(head, -1) {
+		for _, m := range jsImportRe().FindAllSubmatch(head, -1) {
 			jsBindings(string(m[1]), add)
 		}
-		for _, m := range jsRequireRe.FindAllSubmatch(head, -1) {
+		for _, m := range jsRequireRe().FindAllSubmatch(head, -1) {
 			jsBindings(string(m[1]), add)
 		}
 	case "java", "kotlin", "scala", "swift", "groovy":
-		for _, m := range dottedImportRe.FindAllSubmatch(head, -1) {
+		for _, m := range dottedImportRe().FindAllSubmatch(head, -1) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -111,11 +112,11 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "rust":
-		for _, m := range rustUseRe.FindAllSubmatch(head, -1) {
+		for _, m := range rustUseRe().FindAllSubmatch(head, -1) {
 			rustBindings(string(m[1]), add)
 		}
 	case "php":
-		for _, m := range phpUseRe.FindAllSubmatch(head, -1) {
+		for _, m := range phpUseRe().FindAllSubmatch(head, -1) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -123,7 +124,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "elixir":
-		for _, m := range exAliasRe.FindAllSubmatch(head, -1) {
+		for _, m := range exAliasRe().FindAllSubmatch(head, -1) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -131,11 +132,11 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "lua":
-		for _, m := range luaRequireRe.FindAllSubmatch(head, -1) {
+		for _, m := range luaRequireRe().FindAllSubmatch(head, -1) {
 			add(string(m[1]))
 		}
 	case "csharp":
-		for _, m := range csUsingRe.FindAllSubmatch(head, -1) {
+		for _, m := range csUsingRe().FindAllSubmatch(head, -1) {
 			if len(m[1]) > 0 {
 				add(string(m[1]))
 			}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/golang"
@@ -40,8 +41,16 @@ var (
 	grammars     map[string]*grammar
 )
 
+// GrammarsLoaded reports whether this process registered the tree-sitter
+// grammars, which it does on the first parse: a command that chunks
+// nothing (grep, log -S, status) never does.
+func GrammarsLoaded() bool { return grammarsLoaded.Load() }
+
+var grammarsLoaded atomic.Bool
+
 func grammarFor(lang string) *grammar {
 	grammarsOnce.Do(func() {
+		grammarsLoaded.Store(true)
 		grammars = map[string]*grammar{
 			"go":         {lang: golang.GetLanguage(), visit: visitGo, docs: anyComment},
 			"python":     {lang: python.GetLanguage(), visit: visitPython, docs: anyComment},

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // BuiltinID is the ID of the built-in trained model.
@@ -22,9 +23,17 @@ var (
 	builtinErr  error
 )
 
+// builtinLoaded is set once the built-in model's tables are parsed.
+var builtinLoaded atomic.Bool
+
+// BuiltinLoaded reports whether this process parsed the built-in model's
+// tables: a command that embeds nothing (grep, log, status) never does.
+func BuiltinLoaded() bool { return builtinLoaded.Load() }
+
 // Builtin returns the built-in trained model, parsed once on first use.
 func Builtin() (*Static, error) {
 	builtinOnce.Do(func() {
+		defer builtinLoaded.Store(true)
 		builtin, builtinErr = LoadStatic(builtinModel)
 		if builtinErr == nil && builtin.ID() != BuiltinID {
 			builtinErr = fmt.Errorf("built-in model has ID %q, want %q", builtin.ID(), BuiltinID)
@@ -36,10 +45,10 @@ func Builtin() (*Static, error) {
 // Default returns the built-in offline embedder, the trained model.
 //
 // The model's ID and dimension come from its header, read at once; its
-// tables (the vocabulary map and row scales, ~10 ms to parse) load in the
-// background from this call on, and the first Embed waits for them. A
-// command thus resolves its revision and opens its view while the model
-// loads, instead of before.
+// tables (the vocabulary map and row scales, ~10 ms to parse) load on the
+// first Embed, or in the background from Warm on. A command that only
+// reads the ID (status, grep, log) never loads them; one that will embed
+// calls Warm and resolves its revision and opens its view while they load.
 //
 // A binary built with a damaged model (a build defect) never falls back
 // to another embedder, whose vectors would be noise under a quality test
@@ -57,8 +66,16 @@ func defaultOf(model []byte) Embedder {
 	if err != nil {
 		return brokenBuiltin{fmt.Errorf("embed: the built-in model %s in this git-bcindex is damaged (%v): reinstall git-bcindex, or set bcindex.embedder to a remote provider", BuiltinID, err)}
 	}
-	go Builtin()
 	return builtinLazy{hdr: hdr}
+}
+
+// Warm starts loading e's tables in the background when e is the built-in
+// model (Default), so that its first Embed finds them ready; other
+// embedders need nothing and are left alone.
+func Warm(e Embedder) {
+	if _, ok := e.(builtinLazy); ok {
+		go Builtin()
+	}
 }
 
 // brokenBuiltin is the built-in model when it cannot be read: it keeps

@@ -28,10 +28,12 @@ func TestBuiltin(t *testing.T) {
 	}
 }
 
-// TestDefaultLoadsInBackground: Default answers ID and Dim from the
-// model's header and embeds exactly as the loaded model does.
-func TestDefaultLoadsInBackground(t *testing.T) {
+// TestDefaultLoadsLazily: Default answers ID and Dim from the model's
+// header and embeds exactly as the loaded model does, warmed or not.
+func TestDefaultLoadsLazily(t *testing.T) {
 	d := Default()
+	Warm(d)
+	Warm(Hash{}) // not the built-in model: nothing to load
 	m, err := Builtin()
 	if err != nil {
 		t.Fatal(err)

@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // Object is what a revision names for git grep: a commit, a tree or a
@@ -80,12 +81,12 @@ func (r *Repo) ResolveObject(rev string) (obj Object, ok bool, err error) {
 
 // describeName matches git describe's output (v1.2-3-gabc1234), whose
 // abbreviated SHA git resolves.
-var describeName = regexp.MustCompile(`-g[0-9a-f]{4,}$`)
+var describeName = lazyre.New(`-g[0-9a-f]{4,}$`)
 
 // mayNameObject reports whether a name that no ref has might still name
 // an object: an abbreviated SHA or git describe's output.
 func mayNameObject(rev string) bool {
-	return len(rev) >= 4 && isHex(rev) || describeName.MatchString(rev)
+	return len(rev) >= 4 && isHex(rev) || describeName().MatchString(rev)
 }
 
 // objectType reads the type of h, with the repository's own readers when

@@ -6,12 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // Resolve turns any revision expression git accepts into a commit and its
@@ -60,12 +61,12 @@ func (r *Repo) commitAt(rev string, h plumbing.Hash) (Commit, error) {
 func (r *Repo) resolvePlain(rev string) (plumbing.Hash, bool) {
 	// Ancestry suffixes (HEAD~2, main^2, v1~1^) are walked here too: which
 	// parent they name is not open to interpretation.
-	if m := ancestry.FindStringSubmatch(rev); m != nil && m[2] != "" {
+	if m := ancestry().FindStringSubmatch(rev); m != nil && m[2] != "" {
 		h, ok := r.resolvePlain(m[1])
 		if !ok {
 			return h, false
 		}
-		for _, step := range suffixStep.FindAllStringSubmatch(m[2], -1) {
+		for _, step := range suffixStep().FindAllStringSubmatch(m[2], -1) {
 			n := 1
 			if step[2] != "" {
 				var err error
@@ -134,8 +135,8 @@ func (r *Repo) ResolveRevision(rv Revision) (Commit, error) {
 }
 
 var (
-	ancestry   = regexp.MustCompile(`^([^~^]+)((?:[~^][0-9]*)*)$`)
-	suffixStep = regexp.MustCompile(`([~^])([0-9]*)`)
+	ancestry   = lazyre.New(`^([^~^]+)((?:[~^][0-9]*)*)$`)
+	suffixStep = lazyre.New(`([~^])([0-9]*)`)
 )
 
 // parent returns the n-th first-parent ancestor of h (first), or its n-th

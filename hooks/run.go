@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -40,7 +39,8 @@ type Job func(ctx context.Context, t Trigger) (string, error)
 
 // Launch is what a hook runs. It records that HEAD moved and, unless a
 // worker is already running (that worker will see the record and run once
-// more), starts worker detached: a new session, stdin from /dev/null,
+// more), starts worker detached (detach: a new session, or on Windows a
+// new process group without a console), stdin from /dev/null,
 // output appended to hook.log. It returns without waiting.
 //
 // Ordering makes coalescing lossless: Launch writes the record before it
@@ -54,7 +54,7 @@ func Launch(indexDir string, t Trigger, worker *exec.Cmd) (started bool, err err
 		defer log.Close()
 		worker.Stdin = nil
 		worker.Stdout, worker.Stderr = log, log
-		worker.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		detach(worker)
 		if err := worker.Start(); err != nil {
 			return fmt.Errorf("start hook worker: %w", err)
 		}

@@ -3,11 +3,11 @@ package llm
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/bcindex/bcindex/internal/httpapi"
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // Config selects the chat service and model. The CLI fills it from git
@@ -47,7 +47,7 @@ func (e *ConfigError) Error() string { return fmt.Sprintf("git config %s: %s", e
 // features are opt-in.
 var ErrNotConfigured = &ConfigError{Key: "bcindex.enhance.url", Msg: "is not set: the LLM features are off until a chat-completions API is configured (see doc/llm.md), e.g. `git config bcindex.enhance.url http://127.0.0.1:11434/v1` and `git config bcindex.enhance.model qwen2.5-coder:7b`"}
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ReadConfig reads the bcindex.enhance.* keys through get ("url", "model",
 // "keyEnv"); a key pasted into git config is refused.
@@ -84,7 +84,7 @@ func (c *Config) check() error {
 	if c.Model == "" || strings.ContainsFunc(c.Model, func(r rune) bool { return r <= ' ' }) {
 		return &ConfigError{Key: "bcindex.enhance.model", Msg: fmt.Sprintf("%q: name the chat model, e.g. qwen2.5-coder:7b (Ollama) or gpt-4o-mini", c.Model)}
 	}
-	if c.KeyEnv != "" && !envName.MatchString(c.KeyEnv) {
+	if c.KeyEnv != "" && !envName().MatchString(c.KeyEnv) {
 		return &ConfigError{Key: "bcindex.enhance.keyEnv", Msg: fmt.Sprintf("%q: want the name of an environment variable (such as OPENAI_API_KEY), not the key itself", c.KeyEnv)}
 	}
 	return nil

@@ -2,12 +2,12 @@ package mcp
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/internal/lazyre"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -97,11 +97,11 @@ func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
 	return b
 }
 
-var chunkIDPattern = regexp.MustCompile(`^([0-9a-f]{40}):([0-9]{1,10})-([0-9]{1,10})$`)
+var chunkIDPattern = lazyre.New(`^([0-9a-f]{40}):([0-9]{1,10})-([0-9]{1,10})$`)
 
 // parseChunkID splits "<blob sha>:<start byte>-<end byte>".
 func parseChunkID(id string) (plumbing.Hash, int, int, error) {
-	m := chunkIDPattern.FindStringSubmatch(id)
+	m := chunkIDPattern().FindStringSubmatch(id)
 	if m == nil {
 		return plumbing.ZeroHash, 0, 0, fmt.Errorf("chunk_id %q is malformed: want <40-hex blob SHA>:<start byte>-<end byte>, as returned by search or file_chunks", clip(id, 120))
 	}

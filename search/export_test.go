@@ -52,9 +52,9 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 		case 0:
 			f.rerank = nil
 		case 1:
-			f.rerank = builtinRerank
+			f.rerank = shipped(builtinRerank)
 		case 2:
-			f.rerank = builtinFilesRerank
+			f.rerank = shipped(builtinFilesRerank)
 			f.filesFirstStage()
 		}
 	},

@@ -135,7 +135,16 @@ type fusionConfig struct {
 // unless Options.ranking replaces them (the tuning tools' sweeps). A fresh
 // value each call: no query can change another's weights map.
 func defaultFusion() fusionConfig {
-	f := fusionConfig{
+	f := tunedFusion()
+	if fusionTweak != nil {
+		fusionTweak(&f)
+	}
+	return f
+}
+
+// tunedFusion is defaultFusion before the tuning tools' fusionTweak.
+func tunedFusion() fusionConfig {
+	return fusionConfig{
 		k:              30,
 		weights:        map[string]float64{ModeSymbol: 1, ModeText: 0.5, ModeVector: 2},
 		singleK:        10,
@@ -162,8 +171,4 @@ func defaultFusion() fusionConfig {
 		fileCap:        2,
 		pathBoost:      0.3,
 	}
-	if fusionTweak != nil {
-		fusionTweak(&f)
-	}
-	return f
 }

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"sync"
+
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/query"
 )
@@ -29,13 +31,10 @@ func (f fusionConfig) kindPrior(kind string, inWords bool) float64 {
 	return m
 }
 
-// defaultKindPrior is kindPrior of the tuned fusion settings.
-var defaultKindPrior = defaultFusion().kindPrior
-
 // KindPrior is the weight the ranking gives a chunk of that kind, for a
 // query in words (query.Query.InWords) or not. The cluster's search weighs
 // its hits by it, so both rank kinds alike.
-func KindPrior(kind string, inWords bool) float64 { return defaultKindPrior(kind, inWords) }
+func KindPrior(kind string, inWords bool) float64 { return priorFusion().kindPrior(kind, inWords) }
 
 // chunkPrior is kindPrior with the path's part, what chunk search
 // multiplies a chunk's fused score by: a test, spec or test helper
@@ -55,10 +54,12 @@ func (f fusionConfig) chunkPrior(kind, p string, q *query.Query) float64 {
 // wantsTests reports whether a query asks for tests.
 func wantsTests(q *query.Query) bool { return q.Has("test") || q.Has("tests") || q.Has("spec") }
 
-// priorFusion holds the tuned settings Prior weighs by.
-var priorFusion = defaultFusion()
+// priorFusion holds the tuned settings Prior and KindPrior weigh by, made
+// on first use (they hold the rerank models, parsed then), not in package
+// initialisation.
+var priorFusion = sync.OnceValue(tunedFusion)
 
 // Prior is the weight chunk search gives a chunk of that kind at that
 // path for query q (its kind, a test path, a file named by the query).
 // The cluster's search weighs its hits by it, so both rank alike.
-func Prior(kind, path string, q *query.Query) float64 { return priorFusion.chunkPrior(kind, path, q) }
+func Prior(kind, path string, q *query.Query) float64 { return priorFusion().chunkPrior(kind, path, q) }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/bcindex/bcindex/query"
 )
@@ -68,12 +69,20 @@ type treeNode struct {
 	V float64 `json:"v,omitempty"`
 }
 
-// builtinRerank is the shipped model, or nil when the file does not fit
-// this build's features (a test then fails: see TestRerankModelLoads).
+// builtinRerank returns the shipped model, or an error when the file does
+// not fit this build's features (a test then fails: see
+// TestRerankModelLoads). Both models are parsed on first use, not in
+// package initialisation, which every command would pay for.
 var (
-	builtinRerank, builtinRerankErr           = parseRerank(rerankModelJSON)
-	builtinFilesRerank, builtinFilesRerankErr = parseRerank(rerankFilesModelJSON)
+	builtinRerank      = sync.OnceValues(func() (*rerankModel, error) { return parseRerank(rerankModelJSON) })
+	builtinFilesRerank = sync.OnceValues(func() (*rerankModel, error) { return parseRerank(rerankFilesModelJSON) })
 )
+
+// shipped is a shipped model, nil (no second stage) when it does not load.
+func shipped(load func() (*rerankModel, error)) *rerankModel {
+	m, _ := load()
+	return m
+}
 
 func parseRerank(b []byte) (*rerankModel, error) {
 	var m rerankModel

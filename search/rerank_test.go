@@ -11,16 +11,18 @@ import (
 // TestRerankModelLoads checks the shipped model against this build's
 // features: a feature added or reordered without retraining fails here.
 func TestRerankModelLoads(t *testing.T) {
-	if builtinRerankErr != nil {
-		t.Fatal(builtinRerankErr)
+	m, err := builtinRerank()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(builtinRerank.Trees) == 0 {
+	if len(m.Trees) == 0 {
 		t.Error("the shipped model has no trees: was it written by TestRerankTrain?")
 	}
-	if builtinFilesRerankErr != nil {
-		t.Fatal(builtinFilesRerankErr)
+	fm, err := builtinFilesRerank()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(builtinFilesRerank.Trees) == 0 {
+	if len(fm.Trees) == 0 {
 		t.Error("the shipped files model has no trees: was it written by TestRerankTrain?")
 	}
 }

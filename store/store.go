@@ -111,7 +111,16 @@ func openBadger(opts badger.Options, check bool) (*badger.DB, error) {
 	return openBadgerWith(badger.Open, opts, check)
 }
 
+// badgerOpens counts the Badger databases this process opened.
+var badgerOpens atomic.Int64
+
+// BadgerOpens returns how many times this process opened a Badger
+// database, so that tests can check that a command which does not read
+// Badger (grep, log -S, --version) leaves it closed.
+func BadgerOpens() int64 { return badgerOpens.Load() }
+
 func openBadgerWith(open func(badger.Options) (*badger.DB, error), opts badger.Options, check bool) (*badger.DB, error) {
+	badgerOpens.Add(1)
 	if check {
 		if err := CheckBadger(opts.Dir, false); err != nil {
 			return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)

@@ -1,8 +1,9 @@
 package train
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // The doc-comment conventions of the languages mined from bcindex-code-v3 on,
@@ -14,11 +15,11 @@ import (
 
 var (
 	// <see cref="T:Stream"/>, <paramref name="x"/>, <see langword="null"/>.
-	reXMLRef = regexp.MustCompile(`<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="(?:[A-Z]:)?([^"]*)"\s*/>`)
+	reXMLRef = lazyre.New(`<(?:see|seealso|paramref|typeparamref)\s+(?:cref|name|langword|href)="(?:[A-Z]:)?([^"]*)"\s*/>`)
 	// Doxygen inline commands whose argument is a word: \p Value, @c x.
-	reDoxyWord = regexp.MustCompile(`[\\@](?:p|c|a|e|b|em|ref|link)\s+`)
+	reDoxyWord = lazyre.New(`[\\@](?:p|c|a|e|b|em|ref|link)\s+`)
 	// A parameter line of GTK-Doc or kernel-doc: "@size: how many bytes".
-	reParamLine = regexp.MustCompile(`^@\w+(?:\.\.\.)?:`)
+	reParamLine = lazyre.New(`^@\w+(?:\.\.\.)?:`)
 )
 
 // cleanDoc rewrites a function's doc comment, as chunk extracted it, into
@@ -49,7 +50,7 @@ func cleanDoc(doc, name, lang string) string {
 			strings.HasPrefix(t, `\since`), strings.HasPrefix(t, `\threadsafe`), strings.HasPrefix(t, `\reentrant`),
 			strings.HasPrefix(t, `\relates`), strings.HasPrefix(t, `\inmodule`), strings.HasPrefix(t, `\class`):
 			continue
-		case len(out) == 0 && reParamLine.MatchString(t):
+		case len(out) == 0 && reParamLine().MatchString(t):
 			// GTK-Doc's parameters come before the description.
 			continue
 		case len(out) == 0 && i == 0 && base != "" && strings.HasPrefix(t, base):
@@ -75,8 +76,8 @@ func cleanDoc(doc, name, lang string) string {
 		out = append(out, t)
 	}
 	doc = strings.Join(out, "\n")
-	doc = reXMLRef.ReplaceAllString(doc, "$1")
-	doc = reDoxyWord.ReplaceAllString(doc, "")
+	doc = reXMLRef().ReplaceAllString(doc, "$1")
+	doc = reDoxyWord().ReplaceAllString(doc, "")
 	doc = strings.ReplaceAll(doc, `\returns `, "Returns ")
 	doc = strings.ReplaceAll(doc, `\return `, "Returns ")
 	return doc
@@ -105,7 +106,7 @@ func stripLuaComments(s string) string {
 		if !strings.HasPrefix(t, "--") {
 			return t
 		}
-		if m := reLuaLong.FindString(t); m != "" {
+		if m := reLuaLong().FindString(t); m != "" {
 			closer := "]" + strings.Trim(m[2:], "[") + "]"
 			if i := strings.Index(t[len(m):], closer); i >= 0 {
 				s = t[len(m)+i+len(closer):]
@@ -121,7 +122,7 @@ func stripLuaComments(s string) string {
 	}
 }
 
-var reLuaLong = regexp.MustCompile(`^--\[=*\[`)
+var reLuaLong = lazyre.New(`^--\[=*\[`)
 
 // stripElixirDoc removes leading # comments and @doc attributes (a heredoc,
 // a string, a sigil or false) from an Elixir definition.

@@ -2,8 +2,9 @@ package train
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/bcindex/bcindex/internal/lazyre"
 )
 
 // IsSourceFile reports whether a corpus file is in a language the miner reads.
@@ -55,11 +56,11 @@ func SourceLang(name string) string {
 }
 
 var (
-	reHTML     = regexp.MustCompile(`</?[a-zA-Z][^>]*>`)
-	reInlineJD = regexp.MustCompile(`\{@\w+\s+([^}]*)\}`)
-	reSpace    = regexp.MustCompile(`\s+`)
+	reHTML     = lazyre.New(`</?[a-zA-Z][^>]*>`)
+	reInlineJD = lazyre.New(`\{@\w+\s+([^}]*)\}`)
+	reSpace    = lazyre.New(`\s+`)
 	// Sphinx/reST roles such as :func:`name` or :class:`~a.b`.
-	reRole = regexp.MustCompile(":[a-z]+:`~?([^`]*)`")
+	reRole = lazyre.New(":[a-z]+:`~?([^`]*)`")
 )
 
 // FirstSentence returns the first sentence of a doc comment, cleaned of
@@ -88,11 +89,11 @@ func FirstSentence(doc string) string {
 	if i := strings.Index(doc, "\n@"); i >= 0 {
 		doc = doc[:i]
 	}
-	doc = reInlineJD.ReplaceAllString(doc, "$1")
-	doc = reHTML.ReplaceAllString(doc, "")
-	doc = reRole.ReplaceAllString(doc, "$1")
+	doc = reInlineJD().ReplaceAllString(doc, "$1")
+	doc = reHTML().ReplaceAllString(doc, "")
+	doc = reRole().ReplaceAllString(doc, "$1")
 	doc = strings.NewReplacer("``", "", "`", "", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(doc)
-	doc = strings.TrimSpace(reSpace.ReplaceAllString(doc, " "))
+	doc = strings.TrimSpace(reSpace().ReplaceAllString(doc, " "))
 	for i := 0; i+1 < len(doc); i++ {
 		if c := doc[i]; (c == '.' || c == '?' || c == '!') && doc[i+1] == ' ' {
 			// "e.g. " and "i.e. " do not end a sentence.

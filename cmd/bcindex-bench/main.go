@@ -11,6 +11,7 @@
 //	go run ./cmd/bcindex-bench -json > r.json  # the report as JSON
 //	go run ./cmd/bcindex-bench -history-repo ~/src/project -history 1000
 //	go run ./cmd/bcindex-bench -cold DIR -cold-vs OLD-BIN  # cold index of each repository in DIR
+//	go run ./cmd/bcindex-bench -startup -startup-vs OLD-BIN # short commands' start-up, with git grep beside
 //	go run ./cmd/bcindex-bench suite -dir bench/suites/dev -repos DIR   # search quality (bench/relevance)
 //	go run ./cmd/bcindex-bench tokens -dir bench/suites/dev -repos DIR  # tokens an agent reads (bench/tokens)
 //
@@ -68,6 +69,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	coldDir := fs.String("cold", "", "only time a cold `git-bcindex index` of each repository in `dir` (a subdirectory each)")
 	coldVs := fs.String("cold-vs", "", "with -cold, also run this git-bcindex, in turns with the one measured")
 	coldReps := fs.Int("cold-index-reps", 3, "with -cold, runs of each build on each repository (the median counts)")
+	startup := fs.Bool("startup", false, "only time short commands (--version, help, grep, log -S, status, a first search) as new processes on a small repository, with git grep beside")
+	startupVs := fs.String("startup-vs", "", "with -startup, also run this git-bcindex, in turns with the one measured")
+	startupRepo := fs.String("startup-repo", "", "with -startup, measure in this repository (default: "+bench.StartupModule+"@"+bench.StartupVersion+" committed into a new one)")
+	startupReps := fs.Int("startup-reps", 20, "with -startup, runs of each command per build (the median counts)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	jsonFile := fs.String("json-file", "", "also write the report as JSON to `file`")
 	quiet := fs.Bool("q", false, "no progress on stderr")
@@ -102,6 +107,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *startup {
+		sc := bench.StartupConfig{Repo: *startupRepo, Reps: *startupReps}
+		if *startupVs != "" {
+			sc.Bins = []string{*startupVs}
+		}
+		return runStartup(ctx, cfg, sc, *asJSON, *quiet, stdout, stderr)
 	}
 	if *coldDir != "" {
 		return runCold(ctx, cfg, *coldDir, *coldVs, *coldReps, *asJSON, *quiet, stdout, stderr)

@@ -80,6 +80,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // run executes the command line and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	// --version alone prints what `version` does without building the
+	// command tree (every command's flags), which is most of its run.
+	if len(args) == 2 && (args[1] == "--version" || args[1] == "-v") {
+		readBuildInfo().print(stdout)
+		return exitOK
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// BCINDEX_CPUPROFILE=FILE profiles the command, for benchmarks.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
@@ -50,6 +51,7 @@ func indexCommand() *cli.Command {
 				return err
 			}
 			opts := s.indexOptions()
+			embed.Warm(opts.Embedder) // the model's tables load while the tree is read
 			opts.CheckpointBlobs = c.Int("checkpoint")
 			if !c.Bool("json") {
 				opts.Progress = newProgress(c.App.ErrWriter)

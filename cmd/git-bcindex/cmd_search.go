@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
+	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
@@ -72,6 +73,9 @@ func runSearch(c *cli.Context) error {
 	}
 	if opts.Files && (listing(c) || byRef || offset > 0) {
 		return usageError{"--files does not combine with -l, --vimgrep, --group-by or --offset"}
+	}
+	if opts.Mode != search.ModeSymbol && opts.Mode != search.ModeText {
+		embed.Warm(opts.Embedder) // the model's tables load while the revision resolves
 	}
 	what := revLabel(opts.Refs)
 	if opts.Refs.Empty() && len(opts.OnlyIn) == 0 {

@@ -32,7 +32,8 @@ func wrapFlags(fs []cli.Flag) {
 		switch f.(type) {
 		case *cli.BoolFlag, *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag,
 			*cli.Float64Flag, *cli.DurationFlag, *cli.StringFlag, *cli.PathFlag:
-			fs[i] = onceFlag{f.(fullFlag)}
+			names := f.Names()
+			fs[i] = onceFlag{fullFlag: f.(fullFlag), names: &names}
 		}
 	}
 }
@@ -47,8 +48,18 @@ type fullFlag interface {
 	cli.ActionableFlag
 }
 
-// onceFlag is a flag whose value may be given once.
-type onceFlag struct{ fullFlag }
+// onceFlag is a flag whose value may be given once. It keeps its names:
+// urfave/cli asks every flag for them for each flag it looks up (each a
+// regular-expression replacement per name), which made that lookup
+// quadratic in the number of flags and a good part of a short command's
+// run (grep has over a hundred).
+type onceFlag struct {
+	fullFlag
+	names *[]string
+}
+
+// Names returns the flag's name and aliases, as the wrapped flag does.
+func (f onceFlag) Names() []string { return *f.names }
 
 // Apply registers the flag, then wraps the value the parser will set under
 // each of its names. Aliases have values of their own, and urfave/cli

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/store"
 )
 
 // TestMain lets the test binary run as git-bcindex inside the scripts of
@@ -12,6 +17,15 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"git-bcindex": func() { os.Exit(run(os.Args, os.Stdout, os.Stderr)) },
+		// git-bcindex-loads runs a command as git-bcindex does, then says
+		// on stderr what it loaded: the model's tables, the tree-sitter
+		// grammars, and how many Badger databases it opened.
+		"git-bcindex-loads": func() {
+			code := run(os.Args, os.Stdout, os.Stderr)
+			fmt.Fprintf(os.Stderr, "loaded: model=%v grammars=%v badger=%d\n",
+				embed.BuiltinLoaded(), chunk.GrammarsLoaded(), store.BadgerOpens())
+			os.Exit(code)
+		},
 	})
 }
 
