@@ -69,6 +69,8 @@
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
 //	internal/simdlevel     the SIMD level kernels may use, capped by BCINDEX_KERNEL (vector, embed)
+//	internal/lazyre        regular expressions compiled on first use, not at start-up
+//	                       (chunk, gitindex, train, ask, llm, mcp)
 //
 // Test fakes live under internal/testkit, which only tests import (a test
 // of this package fails otherwise):
