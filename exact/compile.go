@@ -17,6 +17,11 @@ type Options struct {
 	// Perl's as RE2 reads it by default, or POSIX basic or extended,
 	// whose matches are the leftmost-longest.
 	Syntax Syntax
+	// ASCII is git grep's C locale (LC_ALL=C, or no UTF-8 locale): case
+	// folding and the POSIX classes are ASCII's. Otherwise a UTF-8
+	// locale's: Unicode's simple folding, and Unicode classes for POSIX
+	// patterns.
+	ASCII bool
 }
 
 // Matcher finds the lines that any of its patterns matches. It is safe for
@@ -88,16 +93,44 @@ func compileOne(p string, o Options) (*pattern, error) {
 	}
 	src := p
 	if o.Syntax != PCRE {
-		var err error
-		if src, err = posixToRE2(p, o.Syntax); err != nil {
-			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err}
+		pp, err := posixToRE2(p, o.Syntax, !o.ASCII)
+		if err != nil {
+			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err, POSIX: true}
 		}
+		if pp.backrefs {
+			return compileBacktrack(p, pp.src, o, true)
+		}
+		src = pp.src
 	}
 	re, err := syntax.Parse(src, flags)
 	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) && (o.Syntax != PCRE && se.Code == syntax.ErrInvalidRepeatSize || o.Syntax == PCRE && backtrackOnly(se)) {
+			if o.Syntax == PCRE {
+				src = pcreToBacktrack(p)
+			}
+			if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
+				return cp, nil
+			}
+		}
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(p, re, o.Syntax != PCRE)
+	cp, err := compileTree(p, re, o.Syntax != PCRE)
+	if err == nil && o.IgnoreCase && o.ASCII {
+		err = asciiFolding(cp, src, o.Syntax != PCRE)
+	}
+	if err != nil {
+		// RE2 refuses what it would have to expand too far
+		// (x{1000}{1000}); the backtracking engine does not.
+		if o.Syntax == PCRE {
+			src = pcreToBacktrack(p)
+		}
+		if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
+			return cp, nil
+		}
+		return nil, err
+	}
+	return cp, nil
 }
 
 // compileFixed compiles a -F pattern. Without -i it is a byte string, found
@@ -109,7 +142,8 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if !o.IgnoreCase {
 		return &pattern{finder: newLiteral(p), query: literalQuery(p)}, nil
 	}
-	if !utf8.ValidString(p) {
+	if !utf8.ValidString(p) || o.ASCII {
+		// In the C locale -i folds ASCII letters only, as foldLiteral.
 		return &pattern{finder: newFoldLiteral(p), query: literalQuery(p)}, nil
 	}
 	re, err := syntax.Parse(regexp.QuoteMeta(p), syntaxFlags|syntax.FoldCase)
@@ -123,6 +157,13 @@ func compileFixed(p string, o Options) (*pattern, error) {
 // it (for leftmost-longest matches with longest) and plans it.
 func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) {
 	re = lineSemantics(re)
+	if hasTextAnchor(re) {
+		a, err := newAnchored(re, longest)
+		if err != nil {
+			return nil, newPatternError(src, err)
+		}
+		return &pattern{finder: a, query: planRegexp(re)}, nil
+	}
 	r, err := newRegex(re, longest)
 	if err != nil {
 		return nil, newPatternError(src, err)

@@ -17,6 +17,9 @@ type PatternError struct {
 	Msg     string // what is wrong, e.g. "missing closing )"
 	Hint    string // what to do instead, or ""
 	Err     error  // the parser's error
+	// POSIX: Msg is glibc's regerror text for a basic or extended
+	// pattern, which git grep prints as it is.
+	POSIX bool
 }
 
 func (e *PatternError) Error() string {
@@ -29,7 +32,7 @@ func (e *PatternError) Error() string {
 
 func (e *PatternError) Unwrap() error { return e.Err }
 
-const re2Hint = "patterns are RE2 (Go regexp) syntax, which has no backreferences, lookaround, atomic groups or possessive repeats; -F matches a fixed string"
+const re2Hint = "patterns are RE2 (Go regexp) syntax, with PCRE's backreferences, lookaround, atomic groups and possessive repeats; -F matches a fixed string"
 
 // newPatternError locates err in pattern. Go's parser names the offending
 // text but not where it is; for unbalanced parentheses and invalid UTF-8 it

@@ -9,8 +9,8 @@ import (
 // lineSemantics rewrites a parsed pattern so that no match can hold '\n'
 // and the text anchors are line anchors, as every subject it meets is a
 // line or a run of whole lines:
-//   - \A and \z become ^ and $ (multi-line), since a line is git grep's
-//     subject;
+//   - \A and \z (and POSIX's \` and \') stay the subject's start and
+//     end: see anchored for what git takes the subject to be;
 //   - a literal holding '\n' (written \n or \x0a) can match nothing;
 //   - '\n' leaves every class, \s and [^…] included; an empty class
 //     matches nothing;
@@ -25,10 +25,7 @@ func lineSemantics(re *syntax.Regexp) *syntax.Regexp {
 		out.Sub[i] = lineSemantics(s)
 	}
 	switch re.Op {
-	case syntax.OpBeginText:
-		out.Op = syntax.OpBeginLine
 	case syntax.OpEndText:
-		out.Op = syntax.OpEndLine
 		out.Flags &^= syntax.WasDollar
 	case syntax.OpAnyChar:
 		out.Op = syntax.OpAnyCharNotNL

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,7 +145,7 @@ func (g *grepRun) run() error {
 		args = args[1:]
 	}
 	if len(args) > 0 && len(o.tokens) == 0 {
-		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: args[0]})
+		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: args[0], Origin: "command line"})
 		args = args[1:]
 	}
 	if len(o.tokens) == 0 {
@@ -240,10 +241,11 @@ func (g *grepRun) readPatternFiles() error {
 		}
 		sc := bufio.NewScanner(r)
 		sc.Buffer(nil, 1<<30)
-		for sc.Scan() {
+		for n := 1; sc.Scan(); n++ {
 			line := strings.TrimSuffix(sc.Text(), "\r")
 			if line != "" {
-				out = append(out, exact.Token{Kind: exact.TokPattern, Pattern: line})
+				origin := fmt.Sprintf("In '%s' at %d", t.Pattern, n)
+				out = append(out, exact.Token{Kind: exact.TokPattern, Pattern: line, Origin: origin})
 			}
 		}
 		if err := sc.Err(); err != nil {
@@ -268,7 +270,10 @@ func errnoText(err error) string {
 // basic syntax.
 func (g *grepRun) compile() (*exact.Program, error) {
 	o := g.o
-	po := exact.ProgramOptions{Options: exact.Options{IgnoreCase: o.ignoreCase, Word: o.word}, Invert: o.invert, AllMatch: o.allMatch}
+	po := exact.ProgramOptions{
+		Options: exact.Options{IgnoreCase: o.ignoreCase, Word: o.word, ASCII: !utf8Locale()},
+		Invert:  o.invert, AllMatch: o.allMatch, After: o.after, FunctionContext: o.funcbody,
+	}
 	switch o.syntax {
 	case patternFixed:
 		po.Fixed = true
@@ -283,11 +288,33 @@ func (g *grepRun) compile() (*exact.Program, error) {
 	if err != nil {
 		var pe *exact.PatternError
 		if errors.As(err, &pe) {
-			return nil, gitFatal{fmt.Sprintf("command line, '%s': %s", pe.Pattern, pe.Msg)}
+			where := "command line"
+			for _, t := range o.tokens {
+				if t.Kind == exact.TokPattern && slices.Contains(strings.Split(t.Pattern, "\n"), pe.Pattern) {
+					where = t.Origin
+					break
+				}
+			}
+			return nil, gitFatal{fmt.Sprintf("%s, '%s': %s", where, pe.Pattern, pe.Msg)}
 		}
 		return nil, gitFatal{err.Error()}
 	}
 	return prog, nil
+}
+
+// utf8Locale reports whether the locale git would run in is a UTF-8 one
+// (LC_ALL, else LC_CTYPE, else LANG), which decides how patterns fold
+// case and what their classes hold.
+func utf8Locale() bool {
+	v := os.Getenv("LC_ALL")
+	if v == "" {
+		v = os.Getenv("LC_CTYPE")
+	}
+	if v == "" {
+		v = os.Getenv("LANG")
+	}
+	v = strings.ToLower(v)
+	return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
 }
 
 // workSources is what git grep reads without a revision: the working

@@ -224,7 +224,7 @@ var grepOptionTable = []grepOption{
 		return nil
 	}},
 	{short: 'e', arg: argRequired, noneg: true, set: func(o *grepOpts, _ bool, val string) error {
-		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: val})
+		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: val, Origin: "-e option"})
 		return nil
 	}},
 	tokenOpt(0, "and", exact.TokAnd),
