@@ -23,10 +23,10 @@ type anchored struct {
 	variants [4]*regex
 }
 
-func newAnchored(re *syntax.Regexp, longest bool) (*anchored, error) {
+func newAnchored(re *syntax.Regexp, how how) (*anchored, error) {
 	a := &anchored{}
 	for v := range a.variants {
-		r, err := newRegex(textAnchors(re, v&1 != 0, v&2 != 0), longest)
+		r, err := newRegex(textAnchors(re, v&1 != 0, v&2 != 0), how)
 		if err != nil {
 			return nil, err
 		}

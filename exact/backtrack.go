@@ -18,6 +18,7 @@ import (
 // as in PCRE. Its matches are leftmost-first, also for POSIX patterns.
 type backtrack struct {
 	plain, notBOL *regexp2.Regexp
+	latin1        bool // a line's bytes are its characters (the C locale)
 }
 
 // compileBacktrack compiles src, a pattern in regexp2's syntax, for the
@@ -27,7 +28,7 @@ func compileBacktrack(p, src string, o Options, posix bool) (*pattern, error) {
 	if o.IgnoreCase {
 		opts |= regexp2.IgnoreCase
 	}
-	b := &backtrack{}
+	b := &backtrack{latin1: o.ASCII}
 	var err error
 	if b.plain, err = regexp2.Compile(src, opts); err != nil {
 		return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err, POSIX: posix}
@@ -42,10 +43,21 @@ func compileBacktrack(p, src string, o Options, posix bool) (*pattern, error) {
 // U+FFFD.
 func (b *backtrack) find(line []byte, notBOL bool) (int, int) {
 	skip := 0
-	for notBOL && skip < len(line) && line[skip]&0xC0 == 0x80 {
+	for notBOL && !b.latin1 && skip < len(line) && line[skip]&0xC0 == 0x80 {
 		skip++
 	}
 	line = line[skip:]
+	re := b.plain
+	if notBOL {
+		re = b.notBOL
+	}
+	if b.latin1 {
+		m, err := re.FindRunesMatch(latin1Runes(line))
+		if err != nil || m == nil {
+			return -1, -1
+		}
+		return skip + m.Index, skip + m.Index + m.Length
+	}
 	runes := make([]rune, 0, len(line))
 	offs := make([]int, 0, len(line)+1)
 	for i := 0; i < len(line); {
@@ -55,10 +67,6 @@ func (b *backtrack) find(line []byte, notBOL bool) (int, int) {
 		i += n
 	}
 	offs = append(offs, len(line))
-	re := b.plain
-	if notBOL {
-		re = b.notBOL
-	}
 	m, err := re.FindRunesMatch(runes)
 	if err != nil || m == nil {
 		return -1, -1

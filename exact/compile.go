@@ -17,10 +17,11 @@ type Options struct {
 	// Perl's as RE2 reads it by default, or POSIX basic or extended,
 	// whose matches are the leftmost-longest.
 	Syntax Syntax
-	// ASCII is git grep's C locale (LC_ALL=C, or no UTF-8 locale): case
-	// folding and the POSIX classes are ASCII's. Otherwise a UTF-8
-	// locale's: Unicode's simple folding, and Unicode classes for POSIX
-	// patterns.
+	// ASCII is git grep's C locale (LC_ALL=C, or no UTF-8 locale): a
+	// pattern's bytes are characters, "." and classes match one byte,
+	// case folding and the POSIX classes are ASCII's. Otherwise a UTF-8
+	// locale's: characters are UTF-8, Unicode's simple folding, and
+	// Unicode classes for POSIX patterns.
 	ASCII bool
 }
 
@@ -92,8 +93,13 @@ func compileOne(p string, o Options) (*pattern, error) {
 		flags |= syntax.FoldCase
 	}
 	src := p
-	if o.Syntax != PCRE {
-		pp, err := posixToRE2(p, o.Syntax, !o.ASCII)
+	if o.ASCII {
+		src = bytesAsRunes(p)
+	}
+	if o.Syntax == PCRE {
+		src = pcreAsGit(src, !o.ASCII, o.IgnoreCase)
+	} else {
+		pp, err := posixToRE2(src, o.Syntax, !o.ASCII, o.IgnoreCase)
 		if err != nil {
 			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err, POSIX: true}
 		}
@@ -107,7 +113,7 @@ func compileOne(p string, o Options) (*pattern, error) {
 		var se *syntax.Error
 		if errors.As(err, &se) && (o.Syntax != PCRE && se.Code == syntax.ErrInvalidRepeatSize || o.Syntax == PCRE && backtrackOnly(se)) {
 			if o.Syntax == PCRE {
-				src = pcreToBacktrack(p)
+				src = pcreToBacktrack(src)
 			}
 			if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
 				return cp, nil
@@ -115,15 +121,16 @@ func compileOne(p string, o Options) (*pattern, error) {
 		}
 		return nil, newPatternError(p, err)
 	}
-	cp, err := compileTree(p, re, o.Syntax != PCRE)
+	h := how{longest: o.Syntax != PCRE, latin1: o.ASCII}
+	cp, err := compileTree(p, re, h)
 	if err == nil && o.IgnoreCase && o.ASCII {
-		err = asciiFolding(cp, src, o.Syntax != PCRE)
+		err = asciiFolding(cp, src, h)
 	}
 	if err != nil {
 		// RE2 refuses what it would have to expand too far
 		// (x{1000}{1000}); the backtracking engine does not.
 		if o.Syntax == PCRE {
-			src = pcreToBacktrack(p)
+			src = pcreToBacktrack(src)
 		}
 		if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
 			return cp, nil
@@ -150,38 +157,41 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(p, re, false)
+	return compileTree(p, re, how{})
 }
 
 // compileTree rewrites the parsed pattern src to line semantics, compiles
 // it (for leftmost-longest matches with longest) and plans it.
-func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) {
+func compileTree(src string, re *syntax.Regexp, how how) (*pattern, error) {
 	re = lineSemantics(re)
+	if how.latin1 {
+		re = clampLatin1(re)
+	}
 	if hasTextAnchor(re) {
-		a, err := newAnchored(re, longest)
+		a, err := newAnchored(re, how)
 		if err != nil {
 			return nil, newPatternError(src, err)
 		}
-		return &pattern{finder: a, query: planRegexp(re)}, nil
+		return &pattern{finder: a, query: planRegexp(re, how.latin1)}, nil
 	}
-	r, err := newRegex(re, longest)
+	r, err := newRegex(re, how)
 	if err != nil {
 		return nil, newPatternError(src, err)
 	}
-	p := &pattern{finder: r, query: planRegexp(re)}
+	p := &pattern{finder: r, query: planRegexp(re, how.latin1)}
 	// A literal's leftmost match is its first occurrence: find it with
 	// bytes.Index or the folding search, many times faster than the
 	// regexp engine (see BenchmarkLines). Otherwise a literal that every
 	// match holds picks the lines worth running the regexp on.
 	lit, folded := requiredLiteral(re)
-	if w, ok := boundedLiteral(re); ok {
+	if w, ok := boundedLiteral(re); ok && (!how.latin1 || isASCII(w.lit.s)) {
 		// \bword\b: the literal's occurrences, their edges checked, as
 		// fast as the literal alone.
 		p.finder = w
 		return p, nil
 	}
 	switch {
-	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || folded && !isASCII(lit):
+	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || (folded || how.latin1) && !isASCII(lit):
 	case re.Op == syntax.OpLiteral && !folded:
 		p.finder = newLiteral(lit)
 	case re.Op == syntax.OpLiteral:
@@ -189,7 +199,7 @@ func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) 
 	case !folded:
 		r.required = newLiteral(lit)
 	default:
-		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
+		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL, latin1: r.latin1}
 		r.required = newFoldLiteral(lit)
 	}
 	return p, nil

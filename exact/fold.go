@@ -11,17 +11,20 @@ import (
 // letters. For a pattern of ASCII only the difference needs content
 // holding one of those two runes, which cp.unicode is for; other
 // patterns are matched with ASCII folding throughout.
-func asciiFolding(cp *pattern, src string, longest bool) error {
+func asciiFolding(cp *pattern, src string, how how) error {
 	re, err := syntax.Parse(src, syntaxFlags)
 	if err != nil {
 		return err
 	}
 	re = lineSemantics(asciiFold(re))
+	if how.latin1 {
+		re = clampLatin1(re)
+	}
 	var f finder
 	if hasTextAnchor(re) {
-		f, err = newAnchored(re, longest)
+		f, err = newAnchored(re, how)
 	} else {
-		f, err = newRegex(re, longest)
+		f, err = newRegex(re, how)
 	}
 	if err != nil {
 		return err

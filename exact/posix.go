@@ -72,8 +72,9 @@ type posixPattern struct {
 //     character stands for itself.
 //
 // With uni (a UTF-8 locale) the classes and \w are Unicode's, as glibc's
-// are there; otherwise ASCII's.
-func posixToRE2(p string, s Syntax, uni bool) (posixPattern, error) {
+// are there; otherwise ASCII's. With icase (-i) in a UTF-8 locale,
+// [:upper:] and [:lower:] are [:alpha:], as glibc matches them there.
+func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 	ext := s == ERE
 	var out []byte
 	depth, groups := 0, 0
@@ -97,7 +98,7 @@ func posixToRE2(p string, s Syntax, uni bool) (posixPattern, error) {
 		c := p[i]
 		switch {
 		case c == '[':
-			end, class, err := bracket(p, i, uni)
+			end, class, err := bracket(p, i, uni, icase)
 			if err != nil {
 				return res, err
 			}
@@ -358,9 +359,9 @@ var posixClasses = map[string][2]string{
 	"alnum":  {`0-9A-Za-z`, `0-9\p{L}`},
 	"space":  {`\t\n\x0B\f\r `, `\t\n\x0B\f\r \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{2028}\x{2029}\x{205F}\x{3000}`},
 	"blank":  {`\t `, `\t \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{205F}\x{3000}`},
-	"punct":  {`!-/:-@\[-` + "`" + `{-~`, `!-/:-@\[-` + "`" + `{-~\p{P}\p{S}`},
+	"punct":  {`!-/:-@\[-` + "`" + `{-~`, `!-/:-@\[-` + "`" + `{-~\x{A0}\p{P}\p{S}`},
 	"print":  {`\x20-\x7E`, `\x20-\x7E\x{A0}-\x{10FFFF}`},
-	"graph":  {`\x21-\x7E`, `\x21-\x7E\x{A1}-\x{167F}\x{1681}-\x{1FFF}\x{200B}-\x{2027}\x{202A}-\x{205E}\x{2060}-\x{2FFF}\x{3001}-\x{10FFFF}`},
+	"graph":  {`\x21-\x7E`, `\x21-\x7E\x{A0}-\x{167F}\x{1681}-\x{1FFF}\x{200B}-\x{2027}\x{202A}-\x{205E}\x{2060}-\x{2FFF}\x{3001}-\x{10FFFF}`},
 	"cntrl":  {`\x00-\x1F\x7F`, `\x00-\x1F\x7F-\x{9F}`},
 }
 
@@ -387,7 +388,7 @@ func escapeClass(e byte, uni bool) string {
 
 // bracket reads the POSIX bracket expression opening at p[i] and returns
 // the offset of its closing ']' and the RE2 class that matches the same.
-func bracket(p string, i int, uni bool) (int, string, error) {
+func bracket(p string, i int, uni, icase bool) (int, string, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	j := i + 1
@@ -411,6 +412,9 @@ func bracket(p string, i int, uni bool) (int, string, error) {
 			if kind == ':' {
 				if _, ok := posixClasses[name]; !ok {
 					return 0, "", errClassName
+				}
+				if icase && uni && (name == "upper" || name == "lower") {
+					name = "alpha" // glibc's -i compares upper-cased text
 				}
 				b.WriteString(classItems(name, uni))
 			} else {

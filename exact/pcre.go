@@ -1,0 +1,60 @@
+package exact
+
+import "strings"
+
+// pcreAsGit rewrites a Perl pattern so that it matches what git grep -P
+// matches with the PCRE2 it is built with (10.42 here):
+//   - in a UTF-8 locale, \S, \W and \D outside brackets match ASCII
+//     characters only (PCRE2's JIT, with the invalid-UTF mode git asks
+//     for, matches no other character with them; [\S] does);
+//   - with -i, \p{…} and \P{…} outside brackets do not fold case: \p{Lu}
+//     matches upper-case letters only.
+func pcreAsGit(p string, utf, icase bool) string {
+	if !strings.Contains(p, `\`) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && p[i+1] == 'Q':
+			end := strings.Index(p[i+2:], `\E`)
+			if end < 0 {
+				b.WriteString(p[i:])
+				return b.String()
+			}
+			b.WriteString(p[i : i+2+end+2])
+			i += 2 + end + 1
+		case c == '\\' && i+1 < len(p):
+			e := p[i+1]
+			switch {
+			case utf && e == 'S':
+				b.WriteString(`[\x00-\x08\x0E-\x1F!-\x7F]`)
+			case utf && e == 'W':
+				b.WriteString(`[\x00-/:-@\[-^` + "`" + `{-\x7F]`)
+			case utf && e == 'D':
+				b.WriteString(`[\x00-/:-\x7F]`)
+			case icase && (e == 'p' || e == 'P'):
+				end := i + 2
+				if end < len(p) && p[end] == '{' {
+					if j := strings.IndexByte(p[end:], '}'); j > 0 {
+						end += j
+					}
+				}
+				end = min(end+1, len(p))
+				b.WriteString("(?-i:" + p[i:end] + ")")
+				i = end - 2
+			default:
+				b.WriteString(p[i : i+2])
+			}
+			i++
+		case c == '[':
+			end := classEnd(p, i)
+			b.WriteString(p[i:min(end+1, len(p))])
+			i = end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
