@@ -58,20 +58,34 @@ func (b *backtrack) find(line []byte, notBOL bool) (int, int) {
 		}
 		return skip + m.Index, skip + m.Index + m.Length
 	}
-	runes := make([]rune, 0, len(line))
-	offs := make([]int, 0, len(line)+1)
-	for i := 0; i < len(line); {
-		r, n := utf8.DecodeRune(line[i:])
-		runes = append(runes, r)
-		offs = append(offs, i)
-		i += n
+	// An invalid UTF-8 byte is a barrier no match crosses, as in PCRE's
+	// invalid-UTF mode: each valid run is a subject of its own.
+	for start := 0; start <= len(line); {
+		end := start
+		runes := make([]rune, 0, len(line)-start)
+		offs := make([]int, 0, len(line)-start+1)
+		for end < len(line) {
+			r, n := utf8.DecodeRune(line[end:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			runes = append(runes, r)
+			offs = append(offs, end)
+			end += n
+		}
+		offs = append(offs, end)
+		if start > 0 {
+			re = b.notBOL
+		}
+		if m, err := re.FindRunesMatch(runes); err == nil && m != nil {
+			return skip + offs[m.Index], skip + offs[m.Index+m.Length]
+		}
+		if end == len(line) {
+			break
+		}
+		start = end + 1
 	}
-	offs = append(offs, len(line))
-	m, err := re.FindRunesMatch(runes)
-	if err != nil || m == nil {
-		return -1, -1
-	}
-	return skip + offs[m.Index], skip + offs[m.Index+m.Length]
+	return -1, -1
 }
 
 func (b *backtrack) first(lines []byte) int {

@@ -121,10 +121,22 @@ func compileOne(p string, o Options) (*pattern, error) {
 		}
 		return nil, newPatternError(p, err)
 	}
+	var plain *syntax.Regexp
+	if o.IgnoreCase {
+		plain, _ = syntax.Parse(src, syntaxFlags)
+	}
+	if o.IgnoreCase && o.ASCII {
+		// Bytes do not fold in the C locale.
+		re = refold(re, plain, 0x80, 0xFF, false)
+	}
 	h := how{longest: o.Syntax != PCRE, latin1: o.ASCII}
 	cp, err := compileTree(p, re, h)
-	if err == nil && o.IgnoreCase && o.ASCII {
-		err = asciiFolding(cp, src, h)
+	if err == nil && o.IgnoreCase && !o.ASCII && o.Syntax != PCRE {
+		// Content holding the Kelvin sign gets glibc's folding.
+		var g *pattern
+		if g, err = compileTree(p, refold(re, plain, '\u212A', '\u212A', true), h); err == nil {
+			cp.unicode = g.finder
+		}
 	}
 	if err != nil {
 		// RE2 refuses what it would have to expand too far

@@ -5,88 +5,63 @@ import (
 	"slices"
 )
 
-// asciiFolding makes a -i pattern fold as git grep does in the C locale:
-// ASCII letters only. Go's folding, which cp was compiled with, also
-// equates k and s with the Kelvin sign and the long s and folds non-ASCII
-// letters. For a pattern of ASCII only the difference needs content
-// holding one of those two runes, which cp.unicode is for; other
-// patterns are matched with ASCII folding throughout.
-func asciiFolding(cp *pattern, src string, how how) error {
-	re, err := syntax.Parse(src, syntaxFlags)
-	if err != nil {
-		return err
-	}
-	re = lineSemantics(asciiFold(re))
-	if how.latin1 {
-		re = clampLatin1(re)
-	}
-	var f finder
-	if hasTextAnchor(re) {
-		f, err = newAnchored(re, how)
-	} else {
-		f, err = newRegex(re, how)
-	}
-	if err != nil {
-		return err
-	}
-	if isASCII(src) {
-		if _, ok := cp.finder.(*foldLiteral); !ok || cp.unicode == nil {
-			cp.unicode = f
-		} else {
-			cp.unicode = nil // foldLiteral folds ASCII only
-		}
-		return nil
-	}
-	cp.finder, cp.unicode = f, nil
-	return nil
-}
-
-// asciiFold rewrites re so that ASCII letters match either case: each
-// becomes a class of both, and classes gain the other case of their
-// ASCII letters.
-func asciiFold(re *syntax.Regexp) *syntax.Regexp {
-	out := *re
-	out.Sub = make([]*syntax.Regexp, len(re.Sub))
-	for i, s := range re.Sub {
-		out.Sub[i] = asciiFold(s)
-	}
-	switch re.Op {
-	case syntax.OpLiteral:
+// refold adjusts a pattern parsed with Go's case folding (folded) to a
+// locale's folding under -i, for the runes from lo to hi, which fold as
+// they do not in Go's: in the C locale (bytes from 0x80 to 0xFF as runes)
+// they do not fold at all; in a UTF-8 locale glibc compares characters
+// upper-cased, so the Kelvin sign, already upper case, equals only itself
+// where Go equates it with k and K (splitK). plain is the same pattern
+// parsed without folding: a class holds those runes when it does there.
+func refold(folded, plain *syntax.Regexp, lo, hi rune, splitK bool) *syntax.Regexp {
+	out := *folded
+	switch {
+	case folded.Op == syntax.OpLiteral && folded.Flags&syntax.FoldCase != 0:
 		cat := &syntax.Regexp{Op: syntax.OpConcat}
-		for _, r := range re.Rune {
-			if o := otherCase(r); o != r {
-				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{min(r, o), min(r, o), max(r, o), max(r, o)}})
-				continue
+		for _, r := range folded.Rune {
+			switch {
+			case splitK && (r == 'k' || r == 'K'):
+				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{'K', 'K', 'k', 'k'}})
+			case lo <= r && r <= hi:
+				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}})
+			default:
+				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}, Flags: folded.Flags})
 			}
-			cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}})
 		}
 		if len(cat.Sub) == 1 {
 			return cat.Sub[0]
 		}
 		return cat
-	case syntax.OpCharClass:
-		rs := slices.Clone(re.Rune)
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for _, c := range [][2]rune{{'a', 'z'}, {'A', 'Z'}} {
-				lo, hi := max(re.Rune[i], c[0]), min(re.Rune[i+1], c[1])
-				if lo <= hi {
-					rs = append(rs, otherCase(lo), otherCase(hi))
-				}
+	case folded.Op == syntax.OpCharClass && plain != nil && plain.Op == syntax.OpCharClass:
+		var rs []rune
+		for i := 0; i+1 < len(folded.Rune); i += 2 {
+			a, b := folded.Rune[i], folded.Rune[i+1]
+			if a < lo {
+				rs = append(rs, a, min(b, lo-1))
 			}
+			if b > hi {
+				rs = append(rs, max(a, hi+1), b)
+			}
+		}
+		for i := 0; i+1 < len(plain.Rune); i += 2 {
+			a, b := max(plain.Rune[i], lo), min(plain.Rune[i+1], hi)
+			if a <= b {
+				rs = append(rs, a, b)
+			}
+		}
+		if len(rs) == 0 {
+			return &syntax.Regexp{Op: syntax.OpNoMatch}
 		}
 		out.Rune = mergeRanges(rs)
 	}
-	return &out
-}
-
-func otherCase(r rune) rune {
-	switch {
-	case 'a' <= r && r <= 'z':
-		return r - 'a' + 'A'
-	case 'A' <= r && r <= 'Z':
-		return r - 'A' + 'a'
+	out.Sub = make([]*syntax.Regexp, len(folded.Sub))
+	for i, s := range folded.Sub {
+		var p *syntax.Regexp
+		if plain != nil && plain.Op == folded.Op && len(plain.Sub) == len(folded.Sub) {
+			p = plain.Sub[i]
+		}
+		out.Sub[i] = refold(s, p, lo, hi, splitK)
 	}
-	return r
+	return &out
 }
 
 // mergeRanges sorts a class's [lo, hi] pairs and merges those that touch.
@@ -107,3 +82,4 @@ func mergeRanges(rs []rune) []rune {
 	}
 	return out
 }
+

@@ -63,7 +63,7 @@ type posixPattern struct {
 //     closes nothing is literal.
 //   - Both: a repeat of a repeat applies to it whole, so x+? is (x+)?
 //     (not a lazy repeat), x** is (x*)* and x{2}{3} is x{6}; {,n} is
-//     {0,n}. In a bracket expression '\' is literal and [:class:], [=c=]
+//     {0,n}; "." matches any character but NUL. In a bracket expression '\' is literal and [:class:], [=c=]
 //     and [.c.] are read, c being one character; \< and \> (word start
 //     and end) become \b; \w \W \b \B \s \S keep their GNU meaning (\s
 //     is [[:space:]], so it holds the vertical tab); \` and \' are the
@@ -262,8 +262,9 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 			out = append(out, '|')
 			noAtom()
 		case c == '.':
+			// POSIX's "." matches no NUL (glibc's RE_DOT_NOT_NULL).
 			setAtom()
-			out = append(out, '.')
+			out = append(out, `[^\x00\n]`...)
 		default:
 			setAtom()
 			_, n := utf8.DecodeRuneInString(p[i:])
