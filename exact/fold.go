@@ -82,4 +82,3 @@ func mergeRanges(rs []rune) []rune {
 	}
 	return out
 }
-
