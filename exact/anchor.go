@@ -21,10 +21,11 @@ type anchored struct {
 	// variants are the pattern with \A and \z kept (bit 0 set: \A; bit 1:
 	// \z) or made unable to match.
 	variants [4]*regex
+	endZ     bool // \z stands for PCRE's \Z: also before a final newline
 }
 
 func newAnchored(re *syntax.Regexp, how how) (*anchored, error) {
-	a := &anchored{}
+	a := &anchored{endZ: how.endZ}
 	for v := range a.variants {
 		r, err := newRegex(textAnchors(re, v&1 != 0, v&2 != 0), how)
 		if err != nil {
@@ -39,27 +40,43 @@ func (a *anchored) find(line []byte, notBOL bool) (int, int) {
 	return a.variants[3].find(line, notBOL)
 }
 
-// first is git's look-ahead: lines is the rest of the file.
+// first is git's look-ahead: lines is the rest of the file. With endZ
+// (PCRE's \Z) \z also holds before the file's final newline.
 func (a *anchored) first(lines []byte) int {
-	end := lineEnd(lines, 0)
-	last := end == len(lines)
-	if s, _ := a.variants[1|btoi(last)<<1].find(lines[:end], false); s >= 0 {
+	n := len(lines)
+	trailing := n > 0 && lines[n-1] == '\n'
+	body := n // the end of the last line
+	if trailing {
+		body--
+	}
+	endOK := func(end int) bool { return end == n || a.endZ && end == body }
+	end0 := lineEnd(lines, 0)
+	if s, _ := a.variants[1|btoi(endOK(end0))<<1].find(lines[:end0], false); s >= 0 {
 		return s
 	}
-	if last {
-		return -1
-	}
-	from := end + 1
-	lastStart := bytes.LastIndexByte(lines, '\n') + 1
-	if lastStart-1 > from {
-		if s := a.variants[0].first(lines[from : lastStart-1]); s >= 0 {
-			return from + s
+	from := end0 + 1
+	if from <= body {
+		lastStart := bytes.LastIndexByte(lines[:body], '\n') + 1
+		switch {
+		case lastStart-1 == from: // one empty line between
+			if s, _ := a.variants[0].find(nil, false); s >= 0 {
+				return from
+			}
+		case lastStart-1 > from:
+			if s := a.variants[0].first(lines[from : lastStart-1]); s >= 0 {
+				return from + s
+			}
+		}
+		if s, _ := a.variants[btoi(endOK(body))<<1].find(lines[lastStart:body], false); s >= 0 {
+			return lastStart + s
 		}
 	}
-	// The last line; after a final newline, the empty rest, which the
-	// look-ahead takes for a line.
-	if s, _ := a.variants[2].find(lines[lastStart:], false); s >= 0 {
-		return lastStart + s
+	// After a final newline, the empty rest, which the look-ahead takes
+	// for a line.
+	if trailing && from <= n {
+		if s, _ := a.variants[2].find(nil, false); s >= 0 {
+			return n
+		}
 	}
 	return -1
 }

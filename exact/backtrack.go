@@ -137,6 +137,11 @@ func backtrackOnly(se *syntax.Error) bool {
 // \Q…\E, \g references, (?P=name), and possessive repeats (x*+ is the
 // atomic group (?>x*)).
 func pcreToBacktrack(p string) string {
+	if k := topLevelKeep(p); k >= 0 {
+		// X\KY reports the match from \K on: Y where X ends, which is
+		// (?<=X)Y; it matches the same lines.
+		p = "(?<=" + p[:k] + ")" + p[k+2:]
+	}
 	const hspace = `\t \u00A0\u1680\u180E\u2000-\u200A\u202F\u205F\u3000`
 	const vspace = `\n\u000B\f\r\u0085\u2028\u2029`
 	var out []byte
@@ -266,4 +271,30 @@ func quoteRune(r rune) string {
 		return `\` + string(r)
 	}
 	return string(r)
+}
+
+// topLevelKeep returns the offset of a \K outside any group, class or
+// alternation, or -1.
+func topLevelKeep(p string) int {
+	depth, at := 0, -1
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) && p[i+1] == 'K' && depth == 0 && at < 0 {
+				at = i
+			}
+			i++
+		case '[':
+			i = classEnd(p, i)
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '|':
+			if depth == 0 {
+				return -1
+			}
+		}
+	}
+	return at
 }

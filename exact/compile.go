@@ -92,12 +92,12 @@ func compileOne(p string, o Options) (*pattern, error) {
 	if o.IgnoreCase {
 		flags |= syntax.FoldCase
 	}
-	src := p
+	src, endZ := p, false
 	if o.ASCII {
 		src = bytesAsRunes(p)
 	}
 	if o.Syntax == PCRE {
-		src = pcreAsGit(src, !o.ASCII, o.IgnoreCase)
+		src, endZ = pcreAsGit(src, !o.ASCII, o.IgnoreCase)
 	} else {
 		pp, err := posixToRE2(src, o.Syntax, !o.ASCII, o.IgnoreCase)
 		if err != nil {
@@ -129,13 +129,16 @@ func compileOne(p string, o Options) (*pattern, error) {
 		// Bytes do not fold in the C locale.
 		re = refold(re, plain, 0x80, 0xFF, false)
 	}
-	h := how{longest: o.Syntax != PCRE, latin1: o.ASCII}
+	h := how{longest: o.Syntax != PCRE, latin1: o.ASCII, endZ: endZ}
 	cp, err := compileTree(p, re, h)
 	if err == nil && o.IgnoreCase && !o.ASCII && o.Syntax != PCRE {
 		// Content holding the Kelvin sign gets glibc's folding.
 		var g *pattern
 		if g, err = compileTree(p, refold(re, plain, '\u212A', '\u212A', true), h); err == nil {
 			cp.unicode = g.finder
+			if g.unicode != nil {
+				cp.unicode = g.unicode // g.finder folds ASCII only
+			}
 		}
 	}
 	if err != nil {

@@ -8,19 +8,36 @@ import (
 // refold adjusts a pattern parsed with Go's case folding (folded) to a
 // locale's folding under -i, for the runes from lo to hi, which fold as
 // they do not in Go's: in the C locale (bytes from 0x80 to 0xFF as runes)
-// they do not fold at all; in a UTF-8 locale glibc compares characters
-// upper-cased, so the Kelvin sign, already upper case, equals only itself
-// where Go equates it with k and K (splitK). plain is the same pattern
-// parsed without folding: a class holds those runes when it does there.
+// they do not fold at all. In a UTF-8 locale glibc folds the Kelvin sign
+// with k in a literal, but no class holds it unless written in it, and a
+// k right before $ does not match it (splitK: glibc folds a copy of the
+// line, where the sign is shorter, and $ misses its end). plain is the
+// same pattern parsed without folding: a class holds those runes when it
+// does there.
 func refold(folded, plain *syntax.Regexp, lo, hi rune, splitK bool) *syntax.Regexp {
 	out := *folded
 	switch {
+	case splitK && folded.Op == syntax.OpConcat:
+		out.Sub = make([]*syntax.Regexp, len(folded.Sub))
+		for i, s := range folded.Sub {
+			var p *syntax.Regexp
+			if plain != nil && plain.Op == folded.Op && len(plain.Sub) == len(folded.Sub) {
+				p = plain.Sub[i]
+			}
+			out.Sub[i] = refold(s, p, lo, hi, false)
+			n := len(s.Rune)
+			if s.Op == syntax.OpLiteral && s.Flags&syntax.FoldCase != 0 && n > 0 && (s.Rune[n-1] == 'k' || s.Rune[n-1] == 'K') &&
+				i+1 < len(folded.Sub) && (folded.Sub[i+1].Op == syntax.OpEndLine || folded.Sub[i+1].Op == syntax.OpEndText) {
+				lit := *s
+				lit.Rune = s.Rune[:n-1]
+				out.Sub[i] = &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{&lit, {Op: syntax.OpCharClass, Rune: []rune{'K', 'K', 'k', 'k'}}}}
+			}
+		}
+		return &out
 	case folded.Op == syntax.OpLiteral && folded.Flags&syntax.FoldCase != 0:
 		cat := &syntax.Regexp{Op: syntax.OpConcat}
 		for _, r := range folded.Rune {
 			switch {
-			case splitK && (r == 'k' || r == 'K'):
-				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpCharClass, Rune: []rune{'K', 'K', 'k', 'k'}})
 			case lo <= r && r <= hi:
 				cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpLiteral, Rune: []rune{r}})
 			default:

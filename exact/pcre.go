@@ -9,10 +9,13 @@ import "strings"
 //     for, matches no other character with them; [\S] does);
 //   - with -i, \p{…} and \P{…} outside brackets do not fold case: \p{Lu}
 //     matches upper-case letters only.
-func pcreAsGit(p string, utf, icase bool) string {
+//   - \Z, which RE2 lacks, is \z with endZ set, as the look-ahead alone
+//     tells them apart (see anchored).
+func pcreAsGit(p string, utf, icase bool) (string, bool) {
 	if !strings.Contains(p, `\`) {
-		return p
+		return p, false
 	}
+	endZ := false
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -21,13 +24,16 @@ func pcreAsGit(p string, utf, icase bool) string {
 			end := strings.Index(p[i+2:], `\E`)
 			if end < 0 {
 				b.WriteString(p[i:])
-				return b.String()
+				return b.String(), endZ
 			}
 			b.WriteString(p[i : i+2+end+2])
 			i += 2 + end + 1
 		case c == '\\' && i+1 < len(p):
 			e := p[i+1]
 			switch {
+			case e == 'Z':
+				b.WriteString(`\z`)
+				endZ = true
 			case utf && e == 'S':
 				b.WriteString(`[\x00-\x08\x0E-\x1F!-\x7F]`)
 			case utf && e == 'W':
@@ -56,5 +62,5 @@ func pcreAsGit(p string, utf, icase bool) string {
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), endZ
 }

@@ -43,8 +43,9 @@ type regex struct {
 }
 
 // how is how a pattern's engines are compiled: for leftmost-longest
-// matches (POSIX's rule), and for bytes as characters (latin1).
-type how struct{ longest, latin1 bool }
+// matches (POSIX's rule), for bytes as characters (latin1), and with \z
+// standing for PCRE's \Z (endZ, see anchored).
+type how struct{ longest, latin1, endZ bool }
 
 const (
 	longLine = 64 << 10
