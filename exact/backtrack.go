@@ -28,6 +28,10 @@ func compileBacktrack(p, src string, o Options, posix bool) (*pattern, error) {
 	if o.IgnoreCase {
 		opts |= regexp2.IgnoreCase
 	}
+	if !posix && variableLookbehind(src) {
+		msg := "lookbehind assertion is not fixed length"
+		return nil, &PatternError{Pattern: p, Msg: msg, GitMsg: msg}
+	}
 	b := &backtrack{latin1: o.ASCII}
 	var err error
 	if b.plain, err = regexp2.Compile(src, opts); err != nil {

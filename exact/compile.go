@@ -111,15 +111,24 @@ func compileOne(p string, o Options) (*pattern, error) {
 	re, err := syntax.Parse(src, flags)
 	if err != nil {
 		var se *syntax.Error
-		if errors.As(err, &se) && (o.Syntax != PCRE && se.Code == syntax.ErrInvalidRepeatSize || o.Syntax == PCRE && backtrackOnly(se)) {
+		errors.As(err, &se)
+		if se != nil && (o.Syntax != PCRE && se.Code == syntax.ErrInvalidRepeatSize || o.Syntax == PCRE && backtrackOnly(se)) {
 			if o.Syntax == PCRE {
 				src = pcreToBacktrack(src)
 			}
-			if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
+			cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE)
+			if berr == nil {
 				return cp, nil
 			}
+			if bpe := (*PatternError)(nil); errors.As(berr, &bpe) && bpe.GitMsg != "" {
+				return nil, bpe
+			}
 		}
-		return nil, newPatternError(p, err)
+		pe := newPatternError(p, err)
+		if o.Syntax != PCRE && se != nil {
+			pe.GitMsg, pe.POSIX = posixMessages[se.Code], true
+		}
+		return nil, pe
 	}
 	var plain *syntax.Regexp
 	if o.IgnoreCase {

@@ -20,6 +20,17 @@ type PatternError struct {
 	// POSIX: Msg is glibc's regerror text for a basic or extended
 	// pattern, which git grep prints as it is.
 	POSIX bool
+	// GitMsg is what git grep says of the pattern (glibc's or PCRE2's
+	// words), or "" when it is Msg.
+	GitMsg string
+}
+
+// GitMessage is what git grep says of the pattern.
+func (e *PatternError) GitMessage() string {
+	if e.GitMsg != "" {
+		return e.GitMsg
+	}
+	return e.Msg
 }
 
 func (e *PatternError) Error() string {
@@ -44,6 +55,7 @@ func newPatternError(pattern string, err error) *PatternError {
 		return pe
 	}
 	pe.Msg = se.Code.String()
+	pe.GitMsg = pcreMessages[se.Code]
 	switch se.Code {
 	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
 		open, extra := unbalancedParen(pattern)

@@ -1,6 +1,9 @@
 package exact
 
-import "strings"
+import (
+	"regexp/syntax"
+	"strings"
+)
 
 // pcreAsGit rewrites a Perl pattern so that it matches what git grep -P
 // matches with the PCRE2 it is built with (10.42 here):
@@ -63,4 +66,58 @@ func pcreAsGit(p string, utf, icase bool) (string, bool) {
 		}
 	}
 	return b.String(), endZ
+}
+
+// pcreMessages are PCRE2's words for what Go's parser refuses, as git
+// grep -P prints them.
+var pcreMessages = map[syntax.ErrorCode]string{
+	syntax.ErrMissingParen:          "missing closing parenthesis",
+	syntax.ErrUnexpectedParen:       "unmatched closing parenthesis",
+	syntax.ErrMissingBracket:        "missing terminating ] for character class",
+	syntax.ErrTrailingBackslash:     `\ at end of pattern`,
+	syntax.ErrInvalidCharRange:      "range out of order in character class",
+	syntax.ErrMissingRepeatArgument: "quantifier does not follow a repeatable item",
+	syntax.ErrInvalidRepeatOp:       "quantifier does not follow a repeatable item",
+	syntax.ErrInvalidRepeatSize:     "numbers out of order in {} quantifier",
+	syntax.ErrInvalidPerlOp:         "unrecognized character after (? or (?-",
+	syntax.ErrInvalidUTF8:           "UTF-8 error: isolated byte with 0x80 bit set",
+}
+
+// variableLookbehind reports whether a lookbehind of p can match text of
+// different lengths, which PCRE2 refuses: a repeat other than {n}, or an
+// alternation inside a group of it.
+func variableLookbehind(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\':
+			i++
+		case p[i] == '[':
+			i = classEnd(p, i)
+		case strings.HasPrefix(p[i:], "(?<=") || strings.HasPrefix(p[i:], "(?<!"):
+			depth := 0
+			for j := i + 4; j < len(p); j++ {
+				switch c := p[j]; {
+				case c == '\\':
+					j++
+				case c == '[':
+					j = classEnd(p, j)
+				case c == '(':
+					depth++
+				case c == ')' && depth == 0:
+					j = len(p)
+				case c == ')':
+					depth--
+				case c == '|' && depth > 0:
+					return true
+				case c == '*' || c == '+' || c == '?' && p[j-1] != '(':
+					return true
+				case c == '{':
+					if end := strings.IndexByte(p[j:], '}'); end > 0 && strings.Contains(p[j:j+end], ",") {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

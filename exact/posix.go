@@ -2,6 +2,7 @@ package exact
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +44,14 @@ const (
 	errRangeEnd    = posixError("Invalid range end")
 	maxPOSIXRepeat = 0x7fff // glibc's RE_DUP_MAX
 )
+
+// posixMessages are glibc's words for what RE2's parser refuses in a
+// rewritten POSIX pattern.
+var posixMessages = map[syntax.ErrorCode]string{
+	syntax.ErrInvalidCharRange:  string(errRangeEnd),
+	syntax.ErrInvalidRepeatSize: string(errTooBig),
+	syntax.ErrLarge:             string(errTooBig),
+}
 
 // posixPattern is a POSIX pattern rewritten for the engines.
 type posixPattern struct {

@@ -32,6 +32,11 @@ type Program struct {
 func CompileProgram(toks []Token, o ProgramOptions) (*Program, error) {
 	toks, patterns, atoms := splitTokens(toks)
 	if len(patterns) == 0 {
+		// git parses the expression first: --and alone is its error.
+		ps := &parser{toks: toks, atoms: atoms}
+		if _, err := ps.or(); err != nil {
+			return nil, err
+		}
 		return nil, &ExprError{"no pattern given"}
 	}
 	m, err := Compile(patterns, o.Options)

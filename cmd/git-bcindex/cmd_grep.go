@@ -295,7 +295,7 @@ func (g *grepRun) compile() (*exact.Program, error) {
 					break
 				}
 			}
-			return nil, gitFatal{fmt.Sprintf("%s, '%s': %s", where, pe.Pattern, pe.Msg)}
+			return nil, gitFatal{fmt.Sprintf("%s, '%s': %s", where, pe.Pattern, pe.GitMessage())}
 		}
 		return nil, gitFatal{err.Error()}
 	}

@@ -103,7 +103,9 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 			val, rest = rest, ""
 		}
 		if err := opt.set(o, false, val); err != nil {
-			return grepUsageError{err.Error()}
+			// An option given by its letter is a switch in git's words.
+			msg := strings.Replace(err.Error(), "option `"+opt.long+"'", "switch `"+string(opt.short)+"'", 1)
+			return grepUsageError{msg}
 		}
 		if first && rest != "" {
 			if err := checkTypos(whole); err != nil {
