@@ -51,11 +51,21 @@ type grepRun struct {
 
 func runGrep(c *cli.Context) error {
 	o, err := parseGrepArgs(c.Args().Slice())
+	var bad grepUsageError
+	if errors.As(err, &bad) && bad.onStdout {
+		if herr := cli.ShowCommandHelp(c, "grep"); herr != nil {
+			return herr
+		}
+		return bad
+	}
 	if err != nil {
 		return err
 	}
 	if o.help {
-		return cli.ShowCommandHelp(c, "grep")
+		if err := cli.ShowCommandHelp(c, "grep"); err != nil || !o.shortHelp {
+			return err
+		}
+		return exitStatus(129)
 	}
 	g := &grepRun{c: c, o: o}
 	if err := g.open(); err != nil {
@@ -92,6 +102,9 @@ func (g *grepRun) open() error {
 	cfg := gitConfig(repo)
 	if cfg == nil {
 		return nil
+	}
+	if err := checkGrepConfig(cfg); err != nil {
+		return err
 	}
 	sec := cfg.Raw.Section("grep")
 	boolCfg := func(key string, into *optBool) {
