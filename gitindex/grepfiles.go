@@ -30,6 +30,13 @@ type WorkFile struct {
 // from the working tree (never with cached), and assume-unchanged ones
 // are their staged blob.
 func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
+	return r.grepWorktree(cached, false)
+}
+
+// grepWorktree is GrepWorktree; with disk, as git grep --untracked reads
+// the files (from the working tree, whatever the index says of them),
+// sparse and assume-unchanged entries are files to read too.
+func (r *Repo) grepWorktree(cached, disk bool) ([]WorkFile, error) {
 	idx, err := r.ReadGitIndex()
 	if err != nil {
 		return nil, err
@@ -39,7 +46,13 @@ func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
 	var check [][2]int // files whose status is compared with the index's: (out, entry)
 	for i := 0; i < len(idx.Entries); i++ {
 		e := &idx.Entries[i]
-		if !cached && e.SkipWorktree || !e.Regular() {
+		if !disk && !cached && e.SkipWorktree || !e.Regular() {
+			continue
+		}
+		if disk && (e.SkipWorktree || e.AssumeValid) {
+			if e.Stage == 0 {
+				out = append(out, WorkFile{Path: e.Path})
+			}
 			continue
 		}
 		if cached || e.AssumeValid {
@@ -75,11 +88,13 @@ func (r *Repo) worktreePath(p string) string {
 	return filepath.Join(r.WorkTree, filepath.FromSlash(p))
 }
 
-// GrepUntracked lists what git grep --untracked reads: the tracked files
-// present in the working tree (as GrepWorktree finds them) and the
-// untracked ones (not ignored, with excludeStandard), in path order.
+// GrepUntracked lists what git grep --untracked reads, all from the
+// working tree: the tracked files present there (sparse and
+// assume-unchanged ones included; a file that still holds its staged
+// blob is that blob) and the untracked ones (not ignored, with
+// excludeStandard), in path order.
 func (r *Repo) GrepUntracked(ctx context.Context, excludeStandard bool) ([]WorkFile, error) {
-	tracked, err := r.GrepWorktree(false)
+	tracked, err := r.grepWorktree(false, true)
 	if err != nil {
 		return nil, err
 	}

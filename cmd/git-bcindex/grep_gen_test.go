@@ -16,7 +16,8 @@ import (
 // a merge of a branch that renamed a file, binary files, non-ASCII text
 // (Cyrillic, accents, the Kelvin sign and the long s, CJK, invalid
 // UTF-8), CRLF, a file without a final newline, names that need quoting,
-// and a working tree with unstaged, staged and untracked changes.
+// and a working tree with unstaged, staged and untracked changes and
+// changed sparse and assume-unchanged files.
 func genFixture(t *testing.T) *gittest.Repo {
 	r := gittest.New(t)
 	r.Git("config", "core.autocrlf", "false")
@@ -38,6 +39,8 @@ func genFixture(t *testing.T) *gittest.Repo {
 		"back\\slash.txt":         "err\\n escaped main\n",
 		".gitattributes":          "*.dat binary\n",
 		"table.dat":               "err main in a binary-attributed file\n",
+		"sparse.txt":              "sparse old err\n",
+		"assumed.txt":             "assumed old err\n",
 	}
 	r.Commit("base", base)
 	r.Git("tag", "v1")
@@ -53,6 +56,12 @@ func genFixture(t *testing.T) *gittest.Repo {
 	r.Write(map[string]string{"words.txt": base["words.txt"] + "staged foo\n"})
 	r.Git("add", "words.txt")
 	r.Write(map[string]string{"untracked.txt": "untracked err main foo\n"})
+	// A sparse (skip-worktree) file and an assume-unchanged one, both
+	// changed in the working tree: git reads neither's change without
+	// --untracked, both with it.
+	r.Git("update-index", "--skip-worktree", "sparse.txt")
+	r.Git("update-index", "--assume-unchanged", "assumed.txt")
+	r.Write(map[string]string{"sparse.txt": "sparse new err main\n", "assumed.txt": "assumed new err main\n"})
 	return r
 }
 
@@ -72,7 +81,7 @@ var genPatterns = map[string][]string{
 		`\d+`, `(?i)foo`, `\w+`, `[[:upper:]]`, `\p{Lu}`, `СТРОКА\d`, ".", `\Afirst`, `main\z`, `err(?= )`, `(?:foo|bar)+`,
 		`[^\x00-\x7f]+`, "a{2}", `\x{e9}`, `^\s*$`, `(?<![a-z])foo`, `\bmain\b`, `[a-z]+?r`, `(\w)\1`, "caf.", `\S+$`, `a*+b`,
 		`(?:a|b)++`, `\H+`, `x(?:y|z)?`, `main\Z`, `a\Kb`, `\Z`, `(?s)a.b`, `\R`, `(?x) a b`, `\Qa+\E`, `(?<n>a)\k<n>`},
-	"-F": {"foo bar", "a+b", "[x]", "é", "СТРОКА", "err", "main", `\`, "(", "ß", "k", "S", "CAFÉ", "err\\n", "-", "foo_bar", " foo"},
+	"-F": {"new", "old", "foo bar", "a+b", "[x]", "é", "СТРОКА", "err", "main", `\`, "(", "ß", "k", "S", "CAFÉ", "err\\n", "-", "foo_bar", " foo"},
 }
 
 // genOptions are the option sets the generator combines patterns with.
