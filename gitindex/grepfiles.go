@@ -216,3 +216,46 @@ func expandHome(p string) string {
 	}
 	return p
 }
+
+// GrepWorktreeSubmodules is GrepWorktree (not cached) with the files of
+// each checked-out submodule, recursively, where git grep
+// --recurse-submodules reads them: at the submodule's place in the
+// index's order, from the working tree, their paths from the top of this
+// working tree.
+func (r *Repo) GrepWorktreeSubmodules() ([]WorkFile, error) {
+	files, err := r.GrepWorktree(false)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.ReadGitIndex()
+	if err != nil {
+		return nil, err
+	}
+	var out []WorkFile
+	i := 0
+	for _, e := range idx.Entries {
+		if e.Mode&0o170000 != 0o160000 || e.Stage != 0 {
+			continue
+		}
+		dir := r.worktreePath(e.Path)
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+			continue // not checked out
+		}
+		sub, err := OpenRepo(dir)
+		if err != nil {
+			return nil, fmt.Errorf("open submodule %s: %w", e.Path, err)
+		}
+		inner, err := sub.GrepWorktreeSubmodules()
+		if err != nil {
+			return nil, err
+		}
+		for i < len(files) && files[i].Path < e.Path {
+			out = append(out, files[i])
+			i++
+		}
+		for _, f := range inner {
+			out = append(out, WorkFile{Path: e.Path + "/" + f.Path})
+		}
+	}
+	return append(out, files[i:]...), nil
+}

@@ -175,8 +175,11 @@ func (g *grepRun) run() error {
 	if err != nil {
 		return gitFatal{err.Error()}
 	}
-	if o.recurseSubmodules {
-		return gitFatal{"--recurse-submodules is not supported"}
+	switch {
+	case o.recurseSubmodules && o.untracked:
+		return gitFatal{"--untracked not supported with --recurse-submodules"}
+	case o.recurseSubmodules && !o.noIndex && (o.cached || len(sources) > 0):
+		return gitFatal{"--recurse-submodules is supported for the working tree only (not with --cached or a revision)"}
 	}
 	if o.maxCount == 0 {
 		return errNoResults
@@ -353,7 +356,11 @@ func (g *grepRun) workSources() ([]grep.GrepSource, error) {
 		if repo.WorkTree == "" && !o.cached {
 			return nil, gitFatal{"this operation must be run in a work tree"}
 		}
-		src.Files, err = repo.GrepWorktree(o.cached)
+		if o.recurseSubmodules && !o.cached {
+			src.Files, err = repo.GrepWorktreeSubmodules()
+		} else {
+			src.Files, err = repo.GrepWorktree(o.cached)
+		}
 	}
 	if err != nil {
 		return nil, err
