@@ -19,6 +19,9 @@ import (
 type backtrack struct {
 	plain, notBOL *regexp2.Regexp
 	latin1        bool // a line's bytes are its characters (the C locale)
+	// invalid, when set, stands for each invalid UTF-8 byte of a line,
+	// which is otherwise a barrier no match crosses.
+	invalid rune
 }
 
 // compileBacktrack compiles src, a pattern in regexp2's syntax, for the
@@ -61,6 +64,24 @@ func (b *backtrack) find(line []byte, notBOL bool) (int, int) {
 			return -1, -1
 		}
 		return skip + m.Index, skip + m.Index + m.Length
+	}
+	if b.invalid != 0 {
+		runes := make([]rune, 0, len(line))
+		offs := make([]int, 0, len(line)+1)
+		for i := 0; i < len(line); {
+			r, n := utf8.DecodeRune(line[i:])
+			if r == utf8.RuneError && n == 1 {
+				r = b.invalid
+			}
+			runes = append(runes, r)
+			offs = append(offs, i)
+			i += n
+		}
+		offs = append(offs, len(line))
+		if m, err := re.FindRunesMatch(runes); err == nil && m != nil {
+			return skip + offs[m.Index], skip + offs[m.Index+m.Length]
+		}
+		return -1, -1
 	}
 	// An invalid UTF-8 byte is a barrier no match crosses, as in PCRE's
 	// invalid-UTF mode: each valid run is a subject of its own.

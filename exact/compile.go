@@ -103,6 +103,14 @@ func compileOne(p string, o Options) (*pattern, error) {
 		if err != nil {
 			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err, POSIX: true}
 		}
+		if pp.bounds && !pp.backrefs {
+			if cp, ok := compileUnicodeBounds(p, pp.src, o); ok {
+				return cp, nil
+			}
+		}
+		if pp.bounds {
+			pp.src = wordBounds(pp.src, "ascii")
+		}
 		if pp.backrefs {
 			return compileBacktrack(p, pp.src, o, true)
 		}

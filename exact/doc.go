@@ -60,8 +60,8 @@
 // The locale is git's: Options.ASCII is the C locale, where a pattern's
 // bytes are characters, "." and classes match one byte (RE2's Latin-1
 // mode) and -i folds ASCII letters only. In a UTF-8 locale POSIX classes
-// and \w are Unicode's, as glibc's are, and -i folds as glibc does (see
-// refold). Known differences from git grep -P in a UTF-8 locale: \s does
+// and \w are Unicode's, as glibc's are, and so are word boundaries (see
+// unicodeBounds), and -i folds as glibc does (see refold). Known differences from git grep -P in a UTF-8 locale: \s does
 // not match the vertical tab; with -i, RE2 folds \w, \W and the POSIX
 // classes ([[:alpha:]]) too, so they match the Kelvin sign and the long s,
 // where PCRE's match ASCII only; -i with other non-ASCII may fold a few

@@ -59,6 +59,51 @@ type posixPattern struct {
 	// backrefs: the pattern holds a backreference, which only the
 	// backtracking engine can match.
 	backrefs bool
+	// bounds: src holds word boundaries (\b \B \< \>) as marks, for
+	// wordBounds to write as each engine needs them.
+	bounds bool
+}
+
+// invalidRune is what unicodeBounds' backtracking engine reads an invalid
+// UTF-8 byte as.
+const invalidRune = '\uE003'
+
+// The marks of a word boundary in a rewritten pattern: boundMark, the
+// letter of its escape, boundEnd. Private-use runes, which patterns do
+// not hold.
+const (
+	boundMark = "\uE000\uE001"
+	boundEnd  = "\uE002"
+)
+
+// wordBounds writes src's word boundaries as RE2's ASCII \b and \B
+// (which \< and \> are too) with mode "ascii"; as nothing, a superset of
+// the pattern's matches, with "none"; and with "unicode" as lookaround
+// over Unicode's word characters (glibc's in a UTF-8 locale) for the
+// backtracking engine, \< and \> exactly.
+func wordBounds(src, mode string) string {
+	// glibc takes an invalid UTF-8 byte for a word character here: it
+	// is invalidRune to the backtracking engine.
+	const w = `[\p{L}0-9_\x{E003}]`
+	for _, k := range "<>bB" {
+		var with string
+		switch mode {
+		case "ascii":
+			with = `\b`
+			if k == 'B' {
+				with = `\B`
+			}
+		case "unicode":
+			with = map[rune]string{
+				'<': `(?<!` + w + `)(?=` + w + `)`,
+				'>': `(?<=` + w + `)(?!` + w + `)`,
+				'b': `(?:(?<=` + w + `)(?!` + w + `)|(?<!` + w + `)(?=` + w + `))`,
+				'B': `(?:(?<=` + w + `)(?=` + w + `)|(?<!` + w + `)(?!` + w + `))`,
+			}[k]
+		}
+		src = strings.ReplaceAll(src, boundMark+string(k)+boundEnd, with)
+	}
+	return src
 }
 
 // posixToRE2 rewrites a POSIX basic or extended regular expression (with
@@ -171,11 +216,8 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 				out = append(out, '\\', e)
 			case e == '<' || e == '>' || e == 'b' || e == 'B':
 				noAtom()
-				if e == 'B' {
-					out = append(out, `\B`...)
-				} else {
-					out = append(out, `\b`...)
-				}
+				out = append(out, boundMark+string(e)+boundEnd...)
+				res.bounds = true
 			case e == 'w' || e == 'W' || e == 's' || e == 'S':
 				setAtom()
 				out = append(out, escapeClass(e, uni)...)
@@ -285,6 +327,9 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 		return res, errParenOpen
 	}
 	res.src = string(out)
+	if res.bounds && !uni {
+		res.src, res.bounds = wordBounds(res.src, "ascii"), false
+	}
 	return res, nil
 }
 
@@ -435,6 +480,11 @@ func bracket(p string, i int, uni, icase bool) (int, string, error) {
 			}
 			j += 2 + end + 1
 		case c == '-' && !first && j+1 < len(p) && p[j+1] != ']':
+			// glibc's UTF-8 locale here has no order for a range with a
+			// non-ASCII end.
+			if uni && (p[j-1] >= 0x80 || p[j+1] >= 0x80) {
+				return 0, "", errCollate
+			}
 			b.WriteByte('-')
 		default:
 			_, n := utf8.DecodeRuneInString(p[j:])

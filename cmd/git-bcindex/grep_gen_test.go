@@ -40,6 +40,7 @@ func genFixture(t *testing.T) *gittest.Repo {
 		".gitattributes":          "*.dat binary\n",
 		"table.dat":               "err main in a binary-attributed file\n",
 		"sparse.txt":              "sparse old err\n",
+		"bounds.txt":              "éfoo\nfoo мир\nмирный\nКафé bar\n",
 		"assumed.txt":             "assumed old err\n",
 	}
 	r.Commit("base", base)
@@ -73,10 +74,10 @@ var genPatterns = map[string][]string{
 		`caf.`, `é`, `[éè]`, `СТРОКА`, `строка`, "\\`main", `main\'`, "\\`first", `[[.-.]]`, `[[=e=]]`, `a\{,2\}b`, `x*\?`,
 		`[[:digit:]]`, `[0-9]\+`, `err.*`, `^$`, `ß`, `s`, `k`, `\(foo\|bar\)\{2\}`, `[[:space:]]`, `[[:punct:]]`, `\Bfoo`,
 		`^[[:alnum:]]*$`, `.\{4\}`, `[^[:alpha:]]`, `\w*é`, `one\r`, `ing\r$`, `\*`, `a\?b`, "*a", `[]a]`, `[a-c]\{2,\}`,
-		`[[.hyphen.]]`, `\(a`, `a\{1`, `x**`, `\{1\}`, "\\`\\|^$", `a.b`},
+		`[[.hyphen.]]`, `\(a`, `a\{1`, `x**`, `\{1\}`, "\\`\\|^$", `a.b`, `\bмир`, `мир\>`, `\<foo`, `\Bfoo`, `\b[[:alpha:]]\+\b`, `é\b`},
 	"-E": {"x+?", "a{,2}b", "a**b", "a{1}{2}b", `(a)\1`, "(foo|bar)+", "[[:upper:]]{4}", `\w+`, "foo|main", "^(int|func) ", "a+b",
 		"(ab)*c", "é+", "[^[:alnum:] ]", ".{3}$", `\<foo`, `foo\>`, "o{2,}", "a??", "(|a)b", "()", "err|", "[[:lower:]]+$",
-		"(a|ab)(c|bcd)", "x{0}", "a{3}", "^[^ ]+$", "СТРОКА[0-9]", "[а-я]+", "(foo|foobar)", "a{,}", "b$|^a", "{1}", "a{2,1}"},
+		"(a|ab)(c|bcd)", "x{0}", "a{3}", "^[^ ]+$", "СТРОКА[0-9]", "[а-я]+", "(foo|foobar)", "a{,}", "b$|^a", "{1}", "a{2,1}", `\<(foo|мир)\>`, `\bé`},
 	"-P": {`\bfoo\b`, `(?<=foo)bar`, `foo(?=bar)`, `foo(?!bar)`, `(?<!_)bar`, `(a)\1`, `(?>a+)b`, `a++b`, `a\h*b`, `\h+`, `foo\s+bar`,
 		`\d+`, `(?i)foo`, `\w+`, `[[:upper:]]`, `\p{Lu}`, `СТРОКА\d`, ".", `\Afirst`, `main\z`, `err(?= )`, `(?:foo|bar)+`,
 		`[^\x00-\x7f]+`, "a{2}", `\x{e9}`, `^\s*$`, `(?<![a-z])foo`, `\bmain\b`, `[a-z]+?r`, `(\w)\1`, "caf.", `\S+$`, `a*+b`,
