@@ -14,7 +14,7 @@ import (
 // does, and the lines it finds are checked.
 type unicodeBounds struct {
 	ascii, wide finder
-	loose       *regex
+	loose       finder
 	// edges: the pattern holds \< or \>, which RE2 reads as \b: every
 	// line goes to the backtracking engine.
 	edges bool
@@ -44,9 +44,14 @@ func compileUnicodeBounds(p, src string, o Options) (*pattern, bool) {
 	if err != nil {
 		return nil, false
 	}
-	lr, err := newRegex(lineSemantics(loose), h)
+	// compileTree finds a literal with bytes.Index where it can.
+	lp, err := compileTree(p, loose, h)
 	if err != nil {
 		return nil, false
+	}
+	lr := lp.finder
+	if lp.unicode != nil {
+		lr = lp.unicode // lp.finder folds ASCII only
 	}
 	wide, err := compileBacktrack(p, wordBounds(src, "unicode"), o, true)
 	if err != nil {
