@@ -17,6 +17,12 @@ type Options struct {
 	// Perl's as RE2 reads it by default, or POSIX basic or extended,
 	// whose matches are the leftmost-longest.
 	Syntax Syntax
+	// ASCII is git grep's C locale (LC_ALL=C, or no UTF-8 locale): a
+	// pattern's bytes are characters, "." and classes match one byte,
+	// case folding and the POSIX classes are ASCII's. Otherwise a UTF-8
+	// locale's: characters are UTF-8, Unicode's simple folding, and
+	// Unicode classes for POSIX patterns.
+	ASCII bool
 }
 
 // Matcher finds the lines that any of its patterns matches. It is safe for
@@ -86,18 +92,84 @@ func compileOne(p string, o Options) (*pattern, error) {
 	if o.IgnoreCase {
 		flags |= syntax.FoldCase
 	}
-	src := p
-	if o.Syntax != PCRE {
-		var err error
-		if src, err = posixToRE2(p, o.Syntax); err != nil {
-			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err}
+	src, endZ := p, false
+	if o.ASCII {
+		src = bytesAsRunes(p)
+	}
+	if o.Syntax == PCRE {
+		src, endZ = pcreAsGit(src, !o.ASCII, o.IgnoreCase)
+	} else {
+		pp, err := posixToRE2(src, o.Syntax, !o.ASCII, o.IgnoreCase)
+		if err != nil {
+			return nil, &PatternError{Pattern: p, Msg: err.Error(), Err: err, POSIX: true}
 		}
+		if pp.bounds && !pp.backrefs {
+			if cp, ok := compileUnicodeBounds(p, pp.src, o); ok {
+				return cp, nil
+			}
+		}
+		if pp.bounds {
+			pp.src = wordBounds(pp.src, "ascii")
+		}
+		if pp.backrefs {
+			return compileBacktrack(p, pp.src, o, true)
+		}
+		src = pp.src
 	}
 	re, err := syntax.Parse(src, flags)
 	if err != nil {
-		return nil, newPatternError(p, err)
+		var se *syntax.Error
+		errors.As(err, &se)
+		if se != nil && (o.Syntax != PCRE && se.Code == syntax.ErrInvalidRepeatSize || o.Syntax == PCRE && backtrackOnly(se)) {
+			if o.Syntax == PCRE {
+				src = pcreToBacktrack(src)
+			}
+			cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE)
+			if berr == nil {
+				return cp, nil
+			}
+			if bpe := (*PatternError)(nil); errors.As(berr, &bpe) && bpe.GitMsg != "" {
+				return nil, bpe
+			}
+		}
+		pe := newPatternError(p, err)
+		if o.Syntax != PCRE && se != nil {
+			pe.GitMsg, pe.POSIX = posixMessages[se.Code], true
+		}
+		return nil, pe
 	}
-	return compileTree(p, re, o.Syntax != PCRE)
+	var plain *syntax.Regexp
+	if o.IgnoreCase {
+		plain, _ = syntax.Parse(src, syntaxFlags)
+	}
+	if o.IgnoreCase && o.ASCII {
+		// Bytes do not fold in the C locale.
+		re = refold(re, plain, 0x80, 0xFF, false)
+	}
+	h := how{longest: o.Syntax != PCRE, latin1: o.ASCII, endZ: endZ}
+	cp, err := compileTree(p, re, h)
+	if err == nil && o.IgnoreCase && !o.ASCII && o.Syntax != PCRE {
+		// Content holding the Kelvin sign gets glibc's folding.
+		var g *pattern
+		if g, err = compileTree(p, refold(re, plain, '\u212A', '\u212A', true), h); err == nil {
+			cp.unicode = g.finder
+			if g.unicode != nil {
+				cp.unicode = g.unicode // g.finder folds ASCII only
+			}
+		}
+	}
+	if err != nil {
+		// RE2 refuses what it would have to expand too far
+		// (x{1000}{1000}); the backtracking engine does not.
+		if o.Syntax == PCRE {
+			src = pcreToBacktrack(src)
+		}
+		if cp, berr := compileBacktrack(p, src, o, o.Syntax != PCRE); berr == nil {
+			return cp, nil
+		}
+		return nil, err
+	}
+	return cp, nil
 }
 
 // compileFixed compiles a -F pattern. Without -i it is a byte string, found
@@ -109,38 +181,49 @@ func compileFixed(p string, o Options) (*pattern, error) {
 	if !o.IgnoreCase {
 		return &pattern{finder: newLiteral(p), query: literalQuery(p)}, nil
 	}
-	if !utf8.ValidString(p) {
+	if !utf8.ValidString(p) || o.ASCII {
+		// In the C locale -i folds ASCII letters only, as foldLiteral.
 		return &pattern{finder: newFoldLiteral(p), query: literalQuery(p)}, nil
 	}
 	re, err := syntax.Parse(regexp.QuoteMeta(p), syntaxFlags|syntax.FoldCase)
 	if err != nil {
 		return nil, newPatternError(p, err)
 	}
-	return compileTree(p, re, false)
+	return compileTree(p, re, how{})
 }
 
 // compileTree rewrites the parsed pattern src to line semantics, compiles
 // it (for leftmost-longest matches with longest) and plans it.
-func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) {
+func compileTree(src string, re *syntax.Regexp, how how) (*pattern, error) {
 	re = lineSemantics(re)
-	r, err := newRegex(re, longest)
+	if how.latin1 {
+		re = clampLatin1(re)
+	}
+	if hasTextAnchor(re) {
+		a, err := newAnchored(re, how)
+		if err != nil {
+			return nil, newPatternError(src, err)
+		}
+		return &pattern{finder: a, query: planRegexp(re, how.latin1)}, nil
+	}
+	r, err := newRegex(re, how)
 	if err != nil {
 		return nil, newPatternError(src, err)
 	}
-	p := &pattern{finder: r, query: planRegexp(re)}
+	p := &pattern{finder: r, query: planRegexp(re, how.latin1)}
 	// A literal's leftmost match is its first occurrence: find it with
 	// bytes.Index or the folding search, many times faster than the
 	// regexp engine (see BenchmarkLines). Otherwise a literal that every
 	// match holds picks the lines worth running the regexp on.
 	lit, folded := requiredLiteral(re)
-	if w, ok := boundedLiteral(re); ok {
+	if w, ok := boundedLiteral(re); ok && (!how.latin1 || isASCII(w.lit.s)) {
 		// \bword\b: the literal's occurrences, their edges checked, as
 		// fast as the literal alone.
 		p.finder = w
 		return p, nil
 	}
 	switch {
-	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || folded && !isASCII(lit):
+	case lit == "" || strings.ContainsRune(lit, utf8.RuneError) || (folded || how.latin1) && !isASCII(lit):
 	case re.Op == syntax.OpLiteral && !folded:
 		p.finder = newLiteral(lit)
 	case re.Op == syntax.OpLiteral:
@@ -148,7 +231,7 @@ func compileTree(src string, re *syntax.Regexp, longest bool) (*pattern, error) 
 	case !folded:
 		r.required = newLiteral(lit)
 	default:
-		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL}
+		p.unicode = &regex{plain: r.plain, notBOL: r.notBOL, goPlain: r.goPlain, goNotBOL: r.goNotBOL, latin1: r.latin1}
 		r.required = newFoldLiteral(lit)
 	}
 	return p, nil

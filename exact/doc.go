@@ -16,11 +16,11 @@
 //
 // No match crosses a line. Patterns are parsed with Go's regexp/syntax
 // (Perl flags, minus OneLine and ClassNL) and the tree is rewritten before
-// it is compiled: ^ and $ and also \A and \z are line anchors (git grep
-// matches line by line; git's own \A and \z act on what is left of the
-// file, which is rarely what is meant); '\n' leaves every class, \s and
-// negated classes included; a pattern holding an escaped newline (\n,
-// \x0a) matches nothing. A pattern holding an actual newline is split
+// it is compiled: ^ and $ are line anchors; '\n' leaves every class, \s
+// and negated classes included; a pattern holding an escaped newline (\n,
+// \x0a) matches nothing. \A and \z (POSIX's \` and \', PCRE's \Z) are
+// the ends of what git gives the engine: the rest of the file when it
+// looks ahead for the next hit, a line when it checks one (see anchored). A pattern holding an actual newline is split
 // there into several patterns, as git grep splits it. With several
 // patterns (-e P1 -e P2) a line matches if any does, and its spans are the
 // union of each pattern's matches, merged.
@@ -46,23 +46,26 @@
 // an ASCII-folding search (unless the file holds one of those two runes)
 // and others by the regexp engine.
 //
-// # Where RE2 differs from git grep -P and -E
+// # Engines
 //
-// Patterns are RE2 syntax whichever of -G, -E or -P the user types. Long
-// searches run in RE2 itself (go-re2, 4–8× Go's regexp on patterns with no
-// literal to look for), single lines in Go's regexp, which has the same
-// semantics on valid UTF-8 (see regex).
-// Backreferences, lookahead, lookbehind, atomic groups and possessive
-// repeats are rejected with an error naming their offset and a hint;
-// POSIX's leftmost-longest rule is not used (matching lines are the same;
-// -w can differ on alternations, as it tests only the first match). Known
-// differences from git grep -P in a UTF-8 locale, kept out of the
-// differential test's comparison: \s does not match the vertical tab; \A
-// and \z are line anchors (see above); with -i, RE2 folds \w, \W and the
-// POSIX classes ([[:alpha:]]) too, so they match the Kelvin sign and the
-// long s, where PCRE's match ASCII only (explicit classes such as [a-z]
-// fold alike in both); -i with other non-ASCII may fold a few runes
-// differently where Unicode's simple folding and PCRE's differ.
+// POSIX patterns (-G, -E) are rewritten to RE2 syntax with glibc's
+// meaning (posixToRE2: x+? is (x+)?, {,n}, glibc's messages), Perl ones
+// (-P) adjusted to what git's PCRE2 matches (pcreAsGit). Long searches run
+// in RE2 itself (go-re2, 4–8× Go's regexp on patterns with no literal to
+// look for), single lines in Go's regexp, which has the same semantics on
+// valid UTF-8 (see regex). What RE2 cannot do (backreferences, lookaround,
+// atomic groups, possessive repeats, \K at the top level, repeats over
+// 1000) runs on a backtracking engine, line by line (see backtrack).
+//
+// The locale is git's: Options.ASCII is the C locale, where a pattern's
+// bytes are characters, "." and classes match one byte (RE2's Latin-1
+// mode) and -i folds ASCII letters only. In a UTF-8 locale POSIX classes
+// and \w are Unicode's, as glibc's are, and so are word boundaries (see
+// unicodeBounds), and -i folds as glibc does (see refold). Known differences from git grep -P in a UTF-8 locale: \s does
+// not match the vertical tab; with -i, RE2 folds \w, \W and the POSIX
+// classes ([[:alpha:]]) too, so they match the Kelvin sign and the long s,
+// where PCRE's match ASCII only; -i with other non-ASCII may fold a few
+// runes differently where Unicode's simple folding and PCRE's differ.
 //
 // # Trigram plan
 //

@@ -17,6 +17,20 @@ type PatternError struct {
 	Msg     string // what is wrong, e.g. "missing closing )"
 	Hint    string // what to do instead, or ""
 	Err     error  // the parser's error
+	// POSIX: Msg is glibc's regerror text for a basic or extended
+	// pattern, which git grep prints as it is.
+	POSIX bool
+	// GitMsg is what git grep says of the pattern (glibc's or PCRE2's
+	// words), or "" when it is Msg.
+	GitMsg string
+}
+
+// GitMessage is what git grep says of the pattern.
+func (e *PatternError) GitMessage() string {
+	if e.GitMsg != "" {
+		return e.GitMsg
+	}
+	return e.Msg
 }
 
 func (e *PatternError) Error() string {
@@ -29,7 +43,7 @@ func (e *PatternError) Error() string {
 
 func (e *PatternError) Unwrap() error { return e.Err }
 
-const re2Hint = "patterns are RE2 (Go regexp) syntax, which has no backreferences, lookaround, atomic groups or possessive repeats; -F matches a fixed string"
+const re2Hint = "patterns are RE2 (Go regexp) syntax, with PCRE's backreferences, lookaround, atomic groups and possessive repeats; -F matches a fixed string"
 
 // newPatternError locates err in pattern. Go's parser names the offending
 // text but not where it is; for unbalanced parentheses and invalid UTF-8 it
@@ -41,6 +55,7 @@ func newPatternError(pattern string, err error) *PatternError {
 		return pe
 	}
 	pe.Msg = se.Code.String()
+	pe.GitMsg = pcreMessages[se.Code]
 	switch se.Code {
 	case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
 		open, extra := unbalancedParen(pattern)

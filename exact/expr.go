@@ -21,6 +21,9 @@ const (
 type Token struct {
 	Kind    TokenKind
 	Pattern string
+	// Origin is where the pattern came from, as git's messages name it
+	// ("-e option", "command line", "In 'FILE' at N"), or "".
+	Origin string
 }
 
 // ExprError is a malformed pattern expression, in git's words.
@@ -166,7 +169,7 @@ func splitTokens(toks []Token) (out []Token, patterns []string, atoms []int) {
 			continue
 		}
 		for _, p := range strings.Split(t.Pattern, "\n") {
-			out = append(out, Token{Kind: TokPattern, Pattern: p})
+			out = append(out, Token{Kind: TokPattern, Pattern: p, Origin: t.Origin})
 			atoms = append(atoms, len(patterns))
 			patterns = append(patterns, p)
 		}

@@ -80,7 +80,9 @@ func (m *Matcher) scan(content []byte, finders []finder, fn func(number, start, 
 			return
 		}
 		for i := range next {
-			if hits[i] {
+			// An anchored pattern's look-ahead starts at the line after
+			// the hit, so its \A may match there.
+			if _, ok := finders[i].(*anchored); hits[i] || ok {
 				next[i], ends[i] = m.nextLine(finders[i], content, end+1)
 			}
 		}
@@ -107,6 +109,29 @@ func (m *Matcher) finders(content []byte) []finder {
 		}
 	}
 	return fs
+}
+
+// lineFinders is finders for a scan that checks every line on its own, as
+// git does with an expression or -v: an anchored pattern's subject is
+// each line.
+func (m *Matcher) lineFinders(content []byte) []finder {
+	fs := m.finders(content)
+	for i, f := range fs {
+		if a, ok := f.(*anchored); ok {
+			fs[i] = lineAnchored{a}
+		}
+	}
+	return fs
+}
+
+// anchored reports whether a pattern holds \A or \z.
+func (m *Matcher) anchored() bool {
+	for _, p := range m.pats {
+		if _, ok := p.finder.(*anchored); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // nextLine returns the bounds of the first line starting at or after pos (a

@@ -1,8 +1,9 @@
 package exact
 
 import (
-	"fmt"
 	"regexp"
+	"regexp/syntax"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,6 +23,89 @@ const (
 	ERE
 )
 
+// posixError is a pattern glibc's regcomp refuses, in its words.
+type posixError string
+
+func (e posixError) Error() string { return string(e) }
+
+// The messages of glibc's regerror that git grep prints.
+const (
+	errBadRepeat   = posixError("Invalid preceding regular expression")
+	errBraceOpen   = posixError("Unmatched \\{")
+	errBraceBad    = posixError("Invalid content of \\{\\}")
+	errTooBig      = posixError("Regular expression too big")
+	errParenOpen   = posixError("Unmatched ( or \\(")
+	errParenClose  = posixError("Unmatched ) or \\)")
+	errBracket     = posixError("Unmatched [, [^, [:, [., or [=")
+	errBackslash   = posixError("Trailing backslash")
+	errBackref     = posixError("Invalid back reference")
+	errCollate     = posixError("Invalid collation character")
+	errClassName   = posixError("Invalid character class name")
+	errRangeEnd    = posixError("Invalid range end")
+	maxPOSIXRepeat = 0x7fff // glibc's RE_DUP_MAX
+)
+
+// posixMessages are glibc's words for what RE2's parser refuses in a
+// rewritten POSIX pattern.
+var posixMessages = map[syntax.ErrorCode]string{
+	syntax.ErrInvalidCharRange:  string(errRangeEnd),
+	syntax.ErrInvalidRepeatSize: string(errTooBig),
+	syntax.ErrLarge:             string(errTooBig),
+}
+
+// posixPattern is a POSIX pattern rewritten for the engines.
+type posixPattern struct {
+	src string // RE2 syntax, also read alike by the backtracking engine
+	// backrefs: the pattern holds a backreference, which only the
+	// backtracking engine can match.
+	backrefs bool
+	// bounds: src holds word boundaries (\b \B \< \>) as marks, for
+	// wordBounds to write as each engine needs them.
+	bounds bool
+}
+
+// invalidRune is what unicodeBounds' backtracking engine reads an invalid
+// UTF-8 byte as.
+const invalidRune = '\uE003'
+
+// The marks of a word boundary in a rewritten pattern: boundMark, the
+// letter of its escape, boundEnd. Private-use runes, which patterns do
+// not hold.
+const (
+	boundMark = "\uE000\uE001"
+	boundEnd  = "\uE002"
+)
+
+// wordBounds writes src's word boundaries as RE2's ASCII \b and \B
+// (which \< and \> are too) with mode "ascii"; as nothing, a superset of
+// the pattern's matches, with "none"; and with "unicode" as lookaround
+// over Unicode's word characters (glibc's in a UTF-8 locale) for the
+// backtracking engine, \< and \> exactly.
+func wordBounds(src, mode string) string {
+	// glibc takes an invalid UTF-8 byte for a word character here: it
+	// is invalidRune to the backtracking engine.
+	const w = `[\p{L}0-9_\x{E003}]`
+	for _, k := range "<>bB" {
+		var with string
+		switch mode {
+		case "ascii":
+			with = `\b`
+			if k == 'B' {
+				with = `\B`
+			}
+		case "unicode":
+			with = map[rune]string{
+				'<': `(?<!` + w + `)(?=` + w + `)`,
+				'>': `(?<=` + w + `)(?!` + w + `)`,
+				'b': `(?:(?<=` + w + `)(?!` + w + `)|(?<!` + w + `)(?=` + w + `))`,
+				'B': `(?:(?<=` + w + `)(?=` + w + `)|(?<!` + w + `)(?!` + w + `))`,
+			}[k]
+		}
+		src = strings.ReplaceAll(src, boundMark+string(k)+boundEnd, with)
+	}
+	return src
+}
+
 // posixToRE2 rewrites a POSIX basic or extended regular expression (with
 // GNU's extensions, as glibc's regcomp reads them) as RE2 syntax that
 // matches the same lines:
@@ -31,185 +115,335 @@ const (
 //     only at the end, before \) or \|, both being literal elsewhere.
 //   - ERE: ( ) { } | + ? * ^ $ are operators everywhere; a ')' that
 //     closes nothing is literal.
-//   - Both: in a bracket expression '\' is literal and [:class:],
-//     [=c=] and [.c.] are read; \< and \> (word start and end) become \b;
-//     \w \W \b \B \s \S keep their GNU meaning (\s is [[:space:]], so it
-//     holds the vertical tab); \` and \' are the line's start and end;
-//     any other escaped character stands for itself.
+//   - Both: a repeat of a repeat applies to it whole, so x+? is (x+)?
+//     (not a lazy repeat), x** is (x*)* and x{2}{3} is x{6}; {,n} is
+//     {0,n}; "." matches any character but NUL. In a bracket expression '\' is literal and [:class:], [=c=]
+//     and [.c.] are read, c being one character; \< and \> (word start
+//     and end) become \b; \w \W \b \B \s \S keep their GNU meaning (\s
+//     is [[:space:]], so it holds the vertical tab); \` and \' are the
+//     start and end of the subject (\A and \z: see Matcher for what the
+//     subject is); \1 to \9 refer back to a group; any other escaped
+//     character stands for itself.
 //
-// Backreferences (\1 to \9) have no RE2 equivalent: they are an error.
-func posixToRE2(p string, s Syntax) (string, error) {
+// With uni (a UTF-8 locale) the classes and \w are Unicode's, as glibc's
+// are there; otherwise ASCII's. With icase (-i) in a UTF-8 locale,
+// [:upper:] and [:lower:] are [:alpha:], as glibc matches them there.
+func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 	ext := s == ERE
-	var b strings.Builder
-	depth := 0
-	// atStart: an operator here has nothing to apply to (pattern start,
-	// after a group opens or an alternation).
-	atStart := true
+	var out []byte
+	depth, groups := 0, 0
+	var open []int // output offsets of the groups left open
+	closed := map[int]bool{}
+	res := posixPattern{}
+	// atom is the output offset of the last atom, which a repeat applies
+	// to, or -1 when there is none (pattern start, after a group opens
+	// or an alternation); repeated says it has a repeat already.
+	atom, repeated := -1, false
+	setAtom := func() { atom, repeated = len(out), false }
+	noAtom := func() { atom, repeated = -1, false }
+	repeat := func(op string) {
+		if repeated {
+			out = append(out[:atom], append([]byte("(?:"), append(out[atom:], ')')...)...)
+		}
+		out = append(out, op...)
+		repeated = true
+	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
 		case c == '[':
-			end, class, err := bracket(p, i)
+			end, class, err := bracket(p, i, uni, icase)
 			if err != nil {
-				return "", err
+				return res, err
 			}
-			b.WriteString(class)
+			setAtom()
+			out = append(out, class...)
 			i = end
-			atStart = false
-			continue
 		case c == '\\':
 			if i+1 == len(p) {
-				return "", fmt.Errorf("trailing backslash (\\)")
+				return res, errBackslash
 			}
 			i++
 			e := p[i]
 			switch {
 			case !ext && e == '(':
-				b.WriteByte('(')
+				groups++
 				depth++
-				atStart = true
-				continue
+				open = append(open, groups)
+				out = append(out, '(')
+				noAtom()
 			case !ext && e == ')':
 				if depth == 0 {
-					return "", fmt.Errorf("unmatched ) or \\)")
+					return res, errParenClose
 				}
 				depth--
-				b.WriteByte(')')
+				closed[open[len(open)-1]] = true
+				open = open[:len(open)-1]
+				out = append(out, ')')
+				atom, repeated = groupStart(out), false
 			case !ext && e == '|':
-				b.WriteByte('|')
-				atStart = true
-				continue
-			case !ext && (e == '{' || e == '+' || e == '?'):
-				if atStart && e != '{' {
-					b.WriteString(regexp.QuoteMeta(p[i : i+1]))
-					break
+				out = append(out, '|')
+				noAtom()
+			case !ext && e == '{':
+				if atom < 0 || repeated {
+					// glibc's BRE has \{ repeat an atom only, not a repeat.
+					return res, errBadRepeat
 				}
-				if e == '{' {
-					end := strings.Index(p[i:], `\}`)
-					if end < 0 {
-						return "", fmt.Errorf("unmatched \\{")
-					}
-					iv := p[i+1 : i+end]
-					if !validInterval(iv) {
-						return "", fmt.Errorf("invalid content of \\{\\}")
-					}
-					b.WriteString("{" + iv + "}")
-					i += end + 1
-					break
+				end := strings.Index(p[i:], `\}`)
+				if end < 0 {
+					return res, errBraceOpen
 				}
-				b.WriteByte(e)
+				iv, err := interval(p[i+1 : i+end])
+				if err != nil {
+					return res, err
+				}
+				repeat(iv)
+				i += end + 1
+			case !ext && (e == '+' || e == '?'):
+				if atom < 0 {
+					setAtom()
+					out = append(out, '\\', e)
+					continue
+				}
+				repeat(string(e))
 			case e >= '1' && e <= '9':
-				return "", fmt.Errorf("backreference \\%c is not supported", e)
-			case e == '<' || e == '>' || e == 'b':
-				b.WriteString(`\b`)
-			case e == 'B' || e == 'w' || e == 'W':
-				b.WriteString(`\` + string(e))
-			case e == 's':
-				b.WriteString(`[[:space:]]`)
-			case e == 'S':
-				b.WriteString(`[^[:space:]]`)
+				n := int(e - '0')
+				if !closed[n] {
+					return res, errBackref
+				}
+				res.backrefs = true
+				setAtom()
+				out = append(out, '\\', e)
+			case e == '<' || e == '>' || e == 'b' || e == 'B':
+				noAtom()
+				out = append(out, boundMark+string(e)+boundEnd...)
+				res.bounds = true
+			case e == 'w' || e == 'W' || e == 's' || e == 'S':
+				setAtom()
+				out = append(out, escapeClass(e, uni)...)
 			case e == '`':
-				b.WriteString(`^`)
+				noAtom()
+				out = append(out, `\A`...)
 			case e == '\'':
-				b.WriteString(`$`)
+				noAtom()
+				out = append(out, `\z`...)
 			default:
-				b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+				setAtom()
+				_, n := utf8.DecodeRuneInString(p[i:])
+				out = append(out, regexp.QuoteMeta(p[i:i+n])...)
+				i += n - 1
 			}
-			atStart = false
-			continue
 		case c == '^':
-			if ext || atStart {
-				b.WriteByte('^')
-				continue // a * after an anchoring ^ is literal in a BRE
+			if ext || atom < 0 && (len(out) == 0 || out[len(out)-1] == '(' || out[len(out)-1] == '|') {
+				out = append(out, '^')
+				if !ext {
+					noAtom() // a * after an anchoring ^ is literal in a BRE
+					continue
+				}
+				noAtom()
+				continue
 			}
-			b.WriteString(`\^`)
+			setAtom()
+			out = append(out, `\^`...)
 		case c == '$':
 			if ext || i+1 == len(p) || strings.HasPrefix(p[i+1:], `\)`) || strings.HasPrefix(p[i+1:], `\|`) {
-				b.WriteByte('$')
-			} else {
-				b.WriteString(`\$`)
+				out = append(out, '$')
+				if ext {
+					// glibc lets an ERE repeat an anchor: $* is ($)*.
+					setAtom()
+					out = out[:len(out)-1]
+					out = append(out, '$')
+				} else {
+					noAtom()
+				}
+				continue
 			}
+			setAtom()
+			out = append(out, `\$`...)
 		case c == '*':
-			if atStart && !ext {
-				b.WriteString(`\*`)
-				break
+			if atom < 0 {
+				if ext {
+					return res, errBadRepeat
+				}
+				setAtom()
+				out = append(out, `\*`...)
+				continue
 			}
-			if atStart {
-				return "", fmt.Errorf("invalid preceding regular expression")
+			if repeated && !ext {
+				return res, errBadRepeat // nor with *
 			}
-			b.WriteByte('*')
+			repeat("*")
 		case ext && (c == '+' || c == '?'):
-			if atStart {
-				return "", fmt.Errorf("invalid preceding regular expression")
+			if atom < 0 {
+				return res, errBadRepeat
 			}
-			b.WriteByte(c)
+			repeat(string(c))
 		case ext && c == '{':
-			end := strings.IndexByte(p[i:], '}')
-			if atStart || end < 0 || !validInterval(p[i+1:i+end]) {
-				return "", fmt.Errorf("invalid preceding regular expression")
+			if atom < 0 {
+				return res, errBadRepeat
 			}
-			b.WriteString(p[i : i+end+1])
+			end := strings.IndexByte(p[i:], '}')
+			if end < 0 {
+				return res, errBraceOpen
+			}
+			iv, err := interval(p[i+1 : i+end])
+			if err != nil {
+				return res, err
+			}
+			repeat(iv)
 			i += end
 		case ext && c == '(':
-			b.WriteByte('(')
+			groups++
 			depth++
-			atStart = true
-			continue
+			open = append(open, groups)
+			out = append(out, '(')
+			noAtom()
 		case ext && c == ')':
 			if depth == 0 {
-				b.WriteString(`\)`)
-				break
+				setAtom()
+				out = append(out, `\)`...)
+				continue
 			}
 			depth--
-			b.WriteByte(')')
+			closed[open[len(open)-1]] = true
+			open = open[:len(open)-1]
+			out = append(out, ')')
+			atom, repeated = groupStart(out), false
 		case ext && c == '|':
-			b.WriteByte('|')
-			atStart = true
-			continue
+			out = append(out, '|')
+			noAtom()
 		case c == '.':
-			b.WriteByte('.')
+			// POSIX's "." matches no NUL (glibc's RE_DOT_NOT_NULL).
+			setAtom()
+			out = append(out, `[^\x00\n]`...)
 		default:
-			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+			setAtom()
+			_, n := utf8.DecodeRuneInString(p[i:])
+			out = append(out, regexp.QuoteMeta(p[i:i+n])...)
+			i += n - 1
 		}
-		atStart = false
 	}
 	if depth > 0 {
-		return "", fmt.Errorf("unmatched ( or \\(")
+		return res, errParenOpen
 	}
-	return b.String(), nil
+	res.src = string(out)
+	if res.bounds && !uni {
+		res.src, res.bounds = wordBounds(res.src, "ascii"), false
+	}
+	return res, nil
 }
 
-// validInterval reports whether s is the inside of a POSIX interval:
-// "m", "m," or "m,n" with m <= n.
-func validInterval(s string) bool {
+// groupStart returns the offset of the '(' that opens the group whose
+// ')' ends out, skipping escapes and classes.
+func groupStart(out []byte) int {
+	s := string(out)
+	var stack []int
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(s, i)
+		case '(':
+			stack = append(stack, i)
+		case ')':
+			if len(stack) > 0 {
+				last := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if i == len(s)-1 {
+					return last
+				}
+			}
+		}
+	}
+	return max(len(s)-1, 0)
+}
+
+// interval reads the inside of a POSIX interval, "m", "m,", "m,n" or
+// ",n", and returns it as RE2 writes it.
+func interval(s string) (string, error) {
 	lo, hi, comma := strings.Cut(s, ",")
-	num := func(x string) (int, bool) {
-		if x == "" || len(x) > 4 {
-			return 0, false
+	num := func(x string) (int, error) {
+		if x == "" {
+			return -1, nil
 		}
 		n := 0
 		for _, c := range []byte(x) {
 			if c < '0' || c > '9' {
-				return 0, false
+				return 0, errBraceOpen
 			}
-			n = n*10 + int(c-'0')
+			if n = n*10 + int(c-'0'); n > maxPOSIXRepeat {
+				return 0, errTooBig
+			}
 		}
-		return n, true
+		return n, nil
 	}
-	m, ok := num(lo)
-	if !ok {
-		return false
+	m, err := num(lo)
+	if err != nil {
+		return "", err
 	}
-	if !comma || hi == "" {
-		return true
+	n, err := num(hi)
+	if err != nil {
+		return "", err
 	}
-	n, ok := num(hi)
-	return ok && m <= n
+	switch {
+	case !comma && m < 0:
+		return "", errBraceBad
+	case !comma:
+		return "{" + strconv.Itoa(m) + "}", nil
+	}
+	m = max(m, 0)
+	if n < 0 {
+		return "{" + strconv.Itoa(m) + ",}", nil
+	}
+	if m > n {
+		return "", errBraceBad
+	}
+	return "{" + strconv.Itoa(m) + "," + strconv.Itoa(n) + "}", nil
+}
+
+// posixClasses are the classes glibc knows, as RE2 class items: ASCII's
+// and, in a UTF-8 locale, Unicode's (glibc's i18n tables, approximated by
+// Unicode's categories).
+var posixClasses = map[string][2]string{
+	"alpha":  {`A-Za-z`, `\p{L}`},
+	"upper":  {`A-Z`, `\p{Lu}`},
+	"lower":  {`a-z`, `\p{Ll}`},
+	"digit":  {`0-9`, `0-9`},
+	"xdigit": {`0-9A-Fa-f`, `0-9A-Fa-f`},
+	"alnum":  {`0-9A-Za-z`, `0-9\p{L}`},
+	"space":  {`\t\n\x0B\f\r `, `\t\n\x0B\f\r \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{2028}\x{2029}\x{205F}\x{3000}`},
+	"blank":  {`\t `, `\t \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{205F}\x{3000}`},
+	"punct":  {`!-/:-@\[-` + "`" + `{-~`, `!-/:-@\[-` + "`" + `{-~\x{A0}\p{P}\p{S}`},
+	"print":  {`\x20-\x7E`, `\x20-\x7E\x{A0}-\x{10FFFF}`},
+	"graph":  {`\x21-\x7E`, `\x21-\x7E\x{A0}-\x{167F}\x{1681}-\x{1FFF}\x{200B}-\x{2027}\x{202A}-\x{205E}\x{2060}-\x{2FFF}\x{3001}-\x{10FFFF}`},
+	"cntrl":  {`\x00-\x1F\x7F`, `\x00-\x1F\x7F-\x{9F}`},
+}
+
+func classItems(name string, uni bool) string {
+	c := posixClasses[name]
+	if uni {
+		return c[1]
+	}
+	return c[0]
+}
+
+// escapeClass is GNU's \w \W \s \S as an RE2 class.
+func escapeClass(e byte, uni bool) string {
+	switch e {
+	case 'w':
+		return "[" + classItems("alnum", uni) + "_]"
+	case 'W':
+		return "[^" + classItems("alnum", uni) + "_]"
+	case 's':
+		return "[" + classItems("space", uni) + "]"
+	}
+	return "[^" + classItems("space", uni) + "]"
 }
 
 // bracket reads the POSIX bracket expression opening at p[i] and returns
 // the offset of its closing ']' and the RE2 class that matches the same.
-func bracket(p string, i int) (int, string, error) {
+func bracket(p string, i int, uni, icase bool) (int, string, error) {
 	var b strings.Builder
 	b.WriteByte('[')
 	j := i + 1
@@ -227,16 +461,30 @@ func bracket(p string, i int) (int, string, error) {
 			kind := p[j+1]
 			end := strings.Index(p[j+2:], string(kind)+"]")
 			if end < 0 {
-				return 0, "", fmt.Errorf("unmatched [, [^, [:, [., or [=")
+				return 0, "", errBracket
 			}
 			name := p[j+2 : j+2+end]
 			if kind == ':' {
-				b.WriteString("[:" + name + ":]")
+				if _, ok := posixClasses[name]; !ok {
+					return 0, "", errClassName
+				}
+				if icase && uni && (name == "upper" || name == "lower") {
+					name = "alpha" // glibc's -i compares upper-cased text
+				}
+				b.WriteString(classItems(name, uni))
 			} else {
+				if utf8.RuneCountInString(name) != 1 {
+					return 0, "", errCollate
+				}
 				b.WriteString(classRune(name))
 			}
 			j += 2 + end + 1
 		case c == '-' && !first && j+1 < len(p) && p[j+1] != ']':
+			// glibc's UTF-8 locale here has no order for a range with a
+			// non-ASCII end.
+			if uni && (p[j-1] >= 0x80 || p[j+1] >= 0x80) {
+				return 0, "", errCollate
+			}
 			b.WriteByte('-')
 		default:
 			_, n := utf8.DecodeRuneInString(p[j:])
@@ -245,7 +493,7 @@ func bracket(p string, i int) (int, string, error) {
 		}
 		first = false
 	}
-	return 0, "", fmt.Errorf("unmatched [, [^, [:, [., or [=")
+	return 0, "", errBracket
 }
 
 // classRune escapes a class member for RE2.

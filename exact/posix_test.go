@@ -40,9 +40,11 @@ func TestPOSIX(t *testing.T) {
 	}{
 		{BRE, []string{"foo(bar)", `foo\(bar\)`, "a+b", `a\+b`, `a\?b`, `x\{2\}`, "x{2}", `x\{2,\}`, "end$", `end\$`, "^start", `\^start`,
 			`[bracket]`, `\[bracket\]`, "*star", `^*star`, `a|b`, `a\|b`, `back\\slash`, `\<word\>`, `\bword`, `word\b`, `[[:digit:]]\+`,
-			`[^[:alpha:] ]`, `\w\+`, `\s`, `\(ab\)*c`, `[]b]`, `[a-c]\{3\}`, `.`, `o*`, "^$"}},
+			`[^[:alpha:] ]`, `\w\+`, `\s`, `\(ab\)*c`, `[]b]`, `[a-c]\{3\}`, `.`, `o*`, "^$", `x*\?`, `x\{,1\}x`, `\(ab\)\1`,
+			"\\`foo", "\\`", `abc\'`, `x*\+`}},
 		{ERE, []string{"foo(bar)", `foo\(bar\)`, "a+b", `a\+b`, "x{2}", "x{2,3}", "end$", `end\$`, "^start", "a|b", `a\|b`, "(ab)+",
-			`[[:space:]]`, `\<sword`, `[^a-z ]+`, "w(or)?d", "o+", `\.`, ")"}},
+			`[[:space:]]`, `\<sword`, `[^a-z ]+`, "w(or)?d", "o+", `\.`, ")", "x+?", "a{,2}b", "x**", "x{1}{2}", "(ab)\\1",
+			"(c)(a)\\2", "(|x)y", "()", "a||b", "x??"}},
 	} {
 		for _, p := range c.patterns {
 			flag := "-G"
@@ -79,7 +81,7 @@ func TestPOSIX(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{`\(a`, `a\{1`, "[a", `x\1`} {
+	for _, bad := range []string{`\(a`, `a\{1`, "[a", `x\1`, "[[.hyphen.]]", "[[:word:]]", `\(a\)\2`, "x**", `x\{1\}\{2\}`, `\{1\}`} {
 		if _, err := Compile([]string{bad}, Options{Syntax: BRE}); err == nil {
 			t.Errorf("-G %q: no error", bad)
 		}

@@ -10,6 +10,11 @@ type ProgramOptions struct {
 	Options
 	Invert   bool // -v: select the lines that do not match
 	AllMatch bool // --all-match: a file matches only if every top-level or-term matches some line
+	// After (-A) and FunctionContext (-W) are the lines git shows after a
+	// hit, which it checks one by one rather than looking ahead: that
+	// changes what \A and \z match (see anchored).
+	After           int
+	FunctionContext bool
 }
 
 // Program selects lines as git grep does from a pattern expression: the
@@ -27,6 +32,11 @@ type Program struct {
 func CompileProgram(toks []Token, o ProgramOptions) (*Program, error) {
 	toks, patterns, atoms := splitTokens(toks)
 	if len(patterns) == 0 {
+		// git parses the expression first: --and alone is its error.
+		ps := &parser{toks: toks, atoms: atoms}
+		if _, err := ps.or(); err != nil {
+			return nil, err
+		}
 		return nil, &ExprError{"no pattern given"}
 	}
 	m, err := Compile(patterns, o.Options)
@@ -85,6 +95,10 @@ func (p *Program) Matcher() *Matcher { return p.m }
 // yield returns false; a Line's Spans are not set. With --all-match, a
 // file in which some top-level term matches no line has no selected line.
 func (p *Program) Lines(content []byte, yield func(Line) bool) {
+	if p.Simple() && p.m.anchored() {
+		p.lookAheadLines(content, yield)
+		return
+	}
 	if p.Simple() {
 		last, more := 0, true
 		p.m.scan(content, p.m.finders(content), func(number, start, end int, _ []bool) bool {
@@ -119,7 +133,7 @@ func (p *Program) Lines(content []byte, yield func(Line) bool) {
 		return true
 	}
 	stopped := false
-	p.m.scan(content, p.m.finders(content), func(n, start, end int, hits []bool) bool {
+	p.m.scan(content, p.m.lineFinders(content), func(n, start, end int, hits []bool) bool {
 		if !none {
 			number, pos = n, start
 		} else if !fill(start) {
@@ -135,6 +149,48 @@ func (p *Program) Lines(content []byte, yield func(Line) bool) {
 	})
 	if !stopped {
 		fill(len(content))
+	}
+}
+
+// lookAheadLines is git grep's loop over a file's lines (grep.c,
+// grep_source_1) for a plain list of patterns: outside the lines shown
+// after a hit it looks ahead for the earliest match of any pattern in the
+// rest of the file, and checks the line holding it; within them it checks
+// each line. It is used for anchored patterns, whose matches depend on
+// it; the scan gives the same lines for the others, faster.
+func (p *Program) lookAheadLines(content []byte, yield func(Line) bool) {
+	fs := p.m.finders(content)
+	number, pos, lastHit := 1, 0, 0
+	check := func(start, end int) bool {
+		for _, f := range fs {
+			if s, _ := p.m.findOne(f, content[start:end]); s >= 0 {
+				lastHit = number
+				return yield(Line{Number: number, Start: start, End: end})
+			}
+		}
+		return true
+	}
+	for pos < len(content) {
+		if lastHit == 0 || !p.opts.FunctionContext && number > lastHit+p.opts.After {
+			best := -1
+			for _, f := range fs {
+				if s := f.first(content[pos:]); s >= 0 && (best < 0 || s < best) {
+					best = s
+				}
+			}
+			if best < 0 {
+				return
+			}
+			start := pos + bytes.LastIndexByte(content[pos:pos+best], '\n') + 1
+			number += bytes.Count(content[pos:start], []byte{'\n'})
+			pos = start
+		}
+		end := lineEnd(content, pos)
+		if !check(pos, end) {
+			return
+		}
+		number++
+		pos = end + 1
 	}
 }
 
@@ -191,7 +247,7 @@ func (p *Program) allMatch(content []byte) bool {
 			}
 		}
 	}
-	p.m.scan(content, p.m.finders(content), func(_, _, _ int, hits []bool) bool {
+	p.m.scan(content, p.m.lineFinders(content), func(_, _, _ int, hits []bool) bool {
 		hitLines++
 		mark(func(i int) bool { return hits[i] })
 		return left > 0

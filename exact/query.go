@@ -89,8 +89,8 @@ func (q *Query) String() string {
 
 // planRegexp plans a pattern already rewritten by lineSemantics with
 // codesearch's planner, run on the pattern mapped to folded text.
-func planRegexp(re *syntax.Regexp) *Query {
-	return convert(index.RegexpQuery(planTree(re).Simplify()))
+func planRegexp(re *syntax.Regexp, latin1 bool) *Query {
+	return convert(index.RegexpQuery(planTree(re, latin1).Simplify()))
 }
 
 // literalQuery plans a fixed string: all its folded trigrams.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wasilibs/go-re2"
+	"github.com/wasilibs/go-re2/experimental"
 )
 
 // regex finds with RE2 itself (github.com/wasilibs/go-re2: the C++ library
@@ -36,7 +37,15 @@ type regex struct {
 	// required, when set, finds a literal that every match holds: only
 	// the lines holding it are worth the regexp.
 	required finder
+	// latin1: each byte is a character (the C locale); Go's regexp, which
+	// reads UTF-8, sees ASCII lines only.
+	latin1 bool
 }
+
+// how is how a pattern's engines are compiled: for leftmost-longest
+// matches (POSIX's rule), for bytes as characters (latin1), and with \z
+// standing for PCRE's \Z (endZ, see anchored).
+type how struct{ longest, latin1, endZ bool }
 
 const (
 	longLine = 64 << 10
@@ -47,14 +56,18 @@ const (
 
 // newRegex compiles the rewritten pattern re for both engines, each
 // finding leftmost-longest matches with longest (POSIX's rule).
-func newRegex(re *syntax.Regexp, longest bool) (*regex, error) {
+func newRegex(re *syntax.Regexp, how how) (*regex, error) {
 	plain, notBOL := re.String(), withoutBOL(re).String()
-	r := &regex{}
+	r := &regex{latin1: how.latin1}
+	compile := re2.Compile
+	if how.latin1 {
+		compile = func(s string) (*re2.Regexp, error) { return experimental.CompileLatin1(latin1Bytes(s)) }
+	}
 	var err error
-	if r.plain, err = re2.Compile(plain); err != nil {
+	if r.plain, err = compile(plain); err != nil {
 		return nil, err
 	}
-	if r.notBOL, err = re2.Compile(notBOL); err != nil {
+	if r.notBOL, err = compile(notBOL); err != nil {
 		return nil, err
 	}
 	if r.goPlain, err = regexp.Compile(plain); err != nil {
@@ -63,7 +76,7 @@ func newRegex(re *syntax.Regexp, longest bool) (*regex, error) {
 	if r.goNotBOL, err = regexp.Compile(notBOL); err != nil {
 		return nil, err
 	}
-	if longest {
+	if how.longest {
 		r.plain.Longest()
 		r.notBOL.Longest()
 		r.goPlain.Longest()
@@ -80,12 +93,16 @@ type engine interface{ FindIndex([]byte) []int }
 // runs it, matches nothing in those bytes, and they are skipped.
 func (r *regex) find(line []byte, notBOL bool) (int, int) {
 	skip := 0
-	for notBOL && skip < len(line) && line[skip]&0xC0 == 0x80 {
+	for notBOL && !r.latin1 && skip < len(line) && line[skip]&0xC0 == 0x80 {
 		skip++
 	}
 	line = line[skip:]
 	var re engine
-	switch goEngine := len(line) > longLine || utf8.Valid(line); {
+	goEngine := len(line) > longLine || utf8.Valid(line)
+	if r.latin1 {
+		goEngine = isASCIIBytes(line)
+	}
+	switch {
 	case goEngine && notBOL:
 		re = r.goNotBOL
 	case goEngine:

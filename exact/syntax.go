@@ -9,8 +9,8 @@ import (
 // lineSemantics rewrites a parsed pattern so that no match can hold '\n'
 // and the text anchors are line anchors, as every subject it meets is a
 // line or a run of whole lines:
-//   - \A and \z become ^ and $ (multi-line), since a line is git grep's
-//     subject;
+//   - \A and \z (and POSIX's \` and \') stay the subject's start and
+//     end: see anchored for what git takes the subject to be;
 //   - a literal holding '\n' (written \n or \x0a) can match nothing;
 //   - '\n' leaves every class, \s and [^…] included; an empty class
 //     matches nothing;
@@ -25,10 +25,7 @@ func lineSemantics(re *syntax.Regexp) *syntax.Regexp {
 		out.Sub[i] = lineSemantics(s)
 	}
 	switch re.Op {
-	case syntax.OpBeginText:
-		out.Op = syntax.OpBeginLine
 	case syntax.OpEndText:
-		out.Op = syntax.OpEndLine
 		out.Flags &^= syntax.WasDollar
 	case syntax.OpAnyChar:
 		out.Op = syntax.OpAnyCharNotNL
@@ -101,22 +98,25 @@ func planRune(r rune) rune {
 // result in the folded content. A literal or class that could match U+FFFD
 // becomes any character, as Go's regexp matches each invalid UTF-8 byte
 // as U+FFFD while the index holds the byte itself.
-func planTree(re *syntax.Regexp) *syntax.Regexp {
+func planTree(re *syntax.Regexp, latin1 bool) *syntax.Regexp {
 	switch re.Op {
 	case syntax.OpLiteral:
-		return planLiteral(re)
+		return planLiteral(re, latin1)
 	case syntax.OpCharClass:
+		if latin1 && len(re.Rune) > 0 && re.Rune[len(re.Rune)-1] >= 0x80 {
+			return &syntax.Regexp{Op: syntax.OpAnyCharNotNL}
+		}
 		return planClass(re.Rune)
 	}
 	out := *re
 	out.Sub = make([]*syntax.Regexp, len(re.Sub))
 	for i, s := range re.Sub {
-		out.Sub[i] = planTree(s)
+		out.Sub[i] = planTree(s, latin1)
 	}
 	return &out
 }
 
-func planLiteral(re *syntax.Regexp) *syntax.Regexp {
+func planLiteral(re *syntax.Regexp, latin1 bool) *syntax.Regexp {
 	cat := &syntax.Regexp{Op: syntax.OpConcat}
 	var run []rune
 	flush := func() {
@@ -126,7 +126,9 @@ func planLiteral(re *syntax.Regexp) *syntax.Regexp {
 		}
 	}
 	for _, r := range re.Rune {
-		if r == unicode.ReplacementChar {
+		// A byte of the C locale's pattern is planned as any character:
+		// the index holds UTF-8 text's trigrams.
+		if r == unicode.ReplacementChar || latin1 && r >= 0x80 {
 			flush()
 			cat.Sub = append(cat.Sub, &syntax.Regexp{Op: syntax.OpAnyCharNotNL})
 			continue

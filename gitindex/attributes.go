@@ -32,6 +32,16 @@ type Attributes struct {
 // else staged), $GIT_DIR/info/attributes and core.attributesFile. With
 // none, it returns nil, whose lookups say nothing.
 func (r *Repo) WorktreeAttributes(files []string) (*Attributes, error) {
+	return r.worktreeAttributes(files, []string{"diff", "binary"})
+}
+
+// WorktreeAttributesOf is WorktreeAttributes for the lookups of Values
+// of the attributes named.
+func (r *Repo) WorktreeAttributesOf(files, names []string) (*Attributes, error) {
+	return r.worktreeAttributes(files, append(slices.Clone(names), "binary"))
+}
+
+func (r *Repo) worktreeAttributes(files, names []string) (*Attributes, error) {
 	var stack []gitattributes.MatchAttribute
 	read := func(b []byte, domain []string) {
 		attrs, err := gitattributes.ReadAttributes(strings.NewReader(string(b)), domain, len(domain) == 0)
@@ -94,7 +104,7 @@ func (r *Repo) WorktreeAttributes(files []string) (*Attributes, error) {
 	var keep []gitattributes.MatchAttribute
 	for _, m := range stack {
 		for _, a := range m.Attributes {
-			if n := a.Name(); n == "diff" || n == "binary" || macros[n] {
+			if n := a.Name(); slices.Contains(names, n) || macros[n] {
 				keep = append(keep, m)
 				break
 			}
@@ -127,6 +137,38 @@ func (a *Attributes) Diff(path string) DiffDriver {
 		return DiffDriver{Binary: 1}
 	}
 	return DiffDriver{Binary: -1}
+}
+
+// Values returns the state of each named attribute of path: "set",
+// "unset", "" (unspecified) or its value.
+func (a *Attributes) Values(path string, names []string) map[string]string {
+	out := make(map[string]string, len(names))
+	if a == nil {
+		return out
+	}
+	res, _ := a.m.Match(strings.Split(path, "/"), append(slices.Clone(names), "binary"))
+	for n, v := range res {
+		if !slices.Contains(names, n) {
+			continue
+		}
+		switch {
+		case v.IsSet():
+			out[n] = "set"
+		case v.IsUnset():
+			out[n] = "unset"
+		case v.IsValueSet():
+			out[n] = v.Value()
+		}
+	}
+	// The built-in macro binary is -diff -merge -text.
+	if b, ok := res["binary"]; ok && b.IsSet() {
+		for _, n := range []string{"diff", "merge", "text"} {
+			if _, set := res[n]; !set && slices.Contains(names, n) {
+				out[n] = "unset"
+			}
+		}
+	}
+	return out
 }
 
 // IsAttributesFile reports whether path names a .gitattributes file.

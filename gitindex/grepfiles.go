@@ -30,6 +30,13 @@ type WorkFile struct {
 // from the working tree (never with cached), and assume-unchanged ones
 // are their staged blob.
 func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
+	return r.grepWorktree(cached, false)
+}
+
+// grepWorktree is GrepWorktree; with disk, as git grep --untracked reads
+// the files (from the working tree, whatever the index says of them),
+// sparse and assume-unchanged entries are files to read too.
+func (r *Repo) grepWorktree(cached, disk bool) ([]WorkFile, error) {
 	idx, err := r.ReadGitIndex()
 	if err != nil {
 		return nil, err
@@ -39,7 +46,13 @@ func (r *Repo) GrepWorktree(cached bool) ([]WorkFile, error) {
 	var check [][2]int // files whose status is compared with the index's: (out, entry)
 	for i := 0; i < len(idx.Entries); i++ {
 		e := &idx.Entries[i]
-		if !cached && e.SkipWorktree || !e.Regular() {
+		if !disk && !cached && e.SkipWorktree || !e.Regular() {
+			continue
+		}
+		if disk && (e.SkipWorktree || e.AssumeValid) {
+			if e.Stage == 0 {
+				out = append(out, WorkFile{Path: e.Path})
+			}
 			continue
 		}
 		if cached || e.AssumeValid {
@@ -75,11 +88,13 @@ func (r *Repo) worktreePath(p string) string {
 	return filepath.Join(r.WorkTree, filepath.FromSlash(p))
 }
 
-// GrepUntracked lists what git grep --untracked reads: the tracked files
-// present in the working tree (as GrepWorktree finds them) and the
-// untracked ones (not ignored, with excludeStandard), in path order.
+// GrepUntracked lists what git grep --untracked reads, all from the
+// working tree: the tracked files present there (sparse and
+// assume-unchanged ones included; a file that still holds its staged
+// blob is that blob) and the untracked ones (not ignored, with
+// excludeStandard), in path order.
 func (r *Repo) GrepUntracked(ctx context.Context, excludeStandard bool) ([]WorkFile, error) {
-	tracked, err := r.GrepWorktree(false)
+	tracked, err := r.grepWorktree(false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -200,4 +215,47 @@ func expandHome(p string) string {
 		}
 	}
 	return p
+}
+
+// GrepWorktreeSubmodules is GrepWorktree (not cached) with the files of
+// each checked-out submodule, recursively, where git grep
+// --recurse-submodules reads them: at the submodule's place in the
+// index's order, from the working tree, their paths from the top of this
+// working tree.
+func (r *Repo) GrepWorktreeSubmodules() ([]WorkFile, error) {
+	files, err := r.GrepWorktree(false)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.ReadGitIndex()
+	if err != nil {
+		return nil, err
+	}
+	var out []WorkFile
+	i := 0
+	for _, e := range idx.Entries {
+		if e.Mode&0o170000 != 0o160000 || e.Stage != 0 {
+			continue
+		}
+		dir := r.worktreePath(e.Path)
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+			continue // not checked out
+		}
+		sub, err := OpenRepo(dir)
+		if err != nil {
+			return nil, fmt.Errorf("open submodule %s: %w", e.Path, err)
+		}
+		inner, err := sub.GrepWorktreeSubmodules()
+		if err != nil {
+			return nil, err
+		}
+		for i < len(files) && files[i].Path < e.Path {
+			out = append(out, files[i])
+			i++
+		}
+		for _, f := range inner {
+			out = append(out, WorkFile{Path: e.Path + "/" + f.Path})
+		}
+	}
+	return append(out, files[i:]...), nil
 }

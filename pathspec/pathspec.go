@@ -30,13 +30,58 @@ type Item struct {
 	icase      bool
 	Exclude    bool
 	oneStar    bool // a single '*' followed by a literal: a suffix compare
+	attrs      []AttrReq
 }
+
+// AttrReq is one requirement of :(attr:…) magic: the attribute Name set
+// (State "set"), unset ("unset", written -NAME), unspecified ("",
+// written !NAME), or set to a value (the value, written NAME=VALUE).
+type AttrReq struct{ Name, State string }
 
 // Set is a parsed list of pathspecs: a path matches when some positive
 // item matches it and no excluding one does.
 type Set struct {
 	Items    []Item
 	MaxDepth int // -1: no limit
+	// Attr answers :(attr:…) items: the state of each named attribute
+	// of path ("set", "unset", "" unspecified, or its value). Without it
+	// such items match nothing.
+	Attr func(path string, names []string) map[string]string
+}
+
+// AttrNames are the attributes the set's :(attr:…) items name.
+func (s *Set) AttrNames() []string {
+	var names []string
+	if s == nil {
+		return nil
+	}
+	for _, it := range s.Items {
+		for _, r := range it.attrs {
+			names = append(names, r.Name)
+		}
+	}
+	return names
+}
+
+// attrsHold reports whether path meets the item's attribute requirements.
+func (s *Set) attrsHold(it *Item, path string) bool {
+	if len(it.attrs) == 0 {
+		return true
+	}
+	if s.Attr == nil {
+		return false
+	}
+	names := make([]string, len(it.attrs))
+	for i, r := range it.attrs {
+		names[i] = r.Name
+	}
+	got := s.Attr(path, names)
+	for _, r := range it.attrs {
+		if got[r.Name] != r.State {
+			return false
+		}
+	}
+	return true
 }
 
 // Error is a pathspec git refuses, in git's words.
@@ -97,7 +142,24 @@ func parseItem(elt, prefix, top string) (Item, error) {
 			case m == "exclude":
 				it.Exclude = true
 			case strings.HasPrefix(m, "attr:"):
-				return it, &Error{fmt.Sprintf("%s: pathspec magic 'attr' is not supported", elt)}
+				if it.attrs != nil {
+					return it, &Error{"Only one 'attr:' specification is allowed."}
+				}
+				for _, a := range strings.Fields(m[len("attr:"):]) {
+					r := AttrReq{Name: a, State: "set"}
+					switch {
+					case strings.HasPrefix(a, "-"):
+						r = AttrReq{Name: a[1:], State: "unset"}
+					case strings.HasPrefix(a, "!"):
+						r = AttrReq{Name: a[1:], State: ""}
+					case strings.Contains(a, "="):
+						r.Name, r.State, _ = strings.Cut(a, "=")
+					}
+					it.attrs = append(it.attrs, r)
+				}
+				if it.attrs == nil {
+					return it, &Error{"attr spec must not be empty"}
+				}
 			default:
 				return it, &Error{fmt.Sprintf("Invalid pathspec magic '%s' in '%s'", m, elt)}
 			}
@@ -214,6 +276,9 @@ func (s *Set) Match(path string) bool {
 			continue
 		}
 		how := it.match(path)
+		if how != noMatch && !s.attrsHold(it, path) {
+			how = noMatch
+		}
 		if how != noMatch && how != matchedWildcard && s.MaxDepth >= 0 {
 			n := len(it.Match)
 			if n < len(path) && path[n] == '/' {
@@ -232,7 +297,7 @@ func (s *Set) Match(path string) bool {
 		return false
 	}
 	for i := range s.Items {
-		if it := &s.Items[i]; it.Exclude && it.match(path) != noMatch {
+		if it := &s.Items[i]; it.Exclude && it.match(path) != noMatch && s.attrsHold(it, path) {
 			return false
 		}
 	}

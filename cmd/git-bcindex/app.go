@@ -151,6 +151,10 @@ func exitCode(err error, stderr io.Writer, interrupted string) int {
 	}
 	var bad grepUsageError
 	if errors.As(err, &bad) {
+		if bad.onStdout {
+			fmt.Fprintf(stderr, "error: %s\n", bad.msg)
+			return 129
+		}
 		fmt.Fprintf(stderr, "error: %s\n%s\nsee `git bcindex grep --help`\n", bad.msg, grepUsage)
 		return 129
 	}

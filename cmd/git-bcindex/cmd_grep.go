@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,11 +51,21 @@ type grepRun struct {
 
 func runGrep(c *cli.Context) error {
 	o, err := parseGrepArgs(c.Args().Slice())
+	var bad grepUsageError
+	if errors.As(err, &bad) && bad.onStdout {
+		if herr := cli.ShowCommandHelp(c, "grep"); herr != nil {
+			return herr
+		}
+		return bad
+	}
 	if err != nil {
 		return err
 	}
 	if o.help {
-		return cli.ShowCommandHelp(c, "grep")
+		if err := cli.ShowCommandHelp(c, "grep"); err != nil || !o.shortHelp {
+			return err
+		}
+		return exitStatus(129)
 	}
 	g := &grepRun{c: c, o: o}
 	if err := g.open(); err != nil {
@@ -91,6 +102,9 @@ func (g *grepRun) open() error {
 	cfg := gitConfig(repo)
 	if cfg == nil {
 		return nil
+	}
+	if err := checkGrepConfig(cfg); err != nil {
+		return err
 	}
 	sec := cfg.Raw.Section("grep")
 	boolCfg := func(key string, into *optBool) {
@@ -144,7 +158,7 @@ func (g *grepRun) run() error {
 		args = args[1:]
 	}
 	if len(args) > 0 && len(o.tokens) == 0 {
-		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: args[0]})
+		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: args[0], Origin: "command line"})
 		args = args[1:]
 	}
 	if len(o.tokens) == 0 {
@@ -161,8 +175,11 @@ func (g *grepRun) run() error {
 	if err != nil {
 		return gitFatal{err.Error()}
 	}
-	if o.recurseSubmodules {
-		return gitFatal{"--recurse-submodules is not supported"}
+	switch {
+	case o.recurseSubmodules && o.untracked:
+		return gitFatal{"--untracked not supported with --recurse-submodules"}
+	case o.recurseSubmodules && !o.noIndex && (o.cached || len(sources) > 0):
+		return gitFatal{"--recurse-submodules is supported for the working tree only (not with --cached or a revision)"}
 	}
 	if o.maxCount == 0 {
 		return errNoResults
@@ -240,10 +257,11 @@ func (g *grepRun) readPatternFiles() error {
 		}
 		sc := bufio.NewScanner(r)
 		sc.Buffer(nil, 1<<30)
-		for sc.Scan() {
+		for n := 1; sc.Scan(); n++ {
 			line := strings.TrimSuffix(sc.Text(), "\r")
 			if line != "" {
-				out = append(out, exact.Token{Kind: exact.TokPattern, Pattern: line})
+				origin := fmt.Sprintf("In '%s' at %d", t.Pattern, n)
+				out = append(out, exact.Token{Kind: exact.TokPattern, Pattern: line, Origin: origin})
 			}
 		}
 		if err := sc.Err(); err != nil {
@@ -268,7 +286,10 @@ func errnoText(err error) string {
 // basic syntax.
 func (g *grepRun) compile() (*exact.Program, error) {
 	o := g.o
-	po := exact.ProgramOptions{Options: exact.Options{IgnoreCase: o.ignoreCase, Word: o.word}, Invert: o.invert, AllMatch: o.allMatch}
+	po := exact.ProgramOptions{
+		Options: exact.Options{IgnoreCase: o.ignoreCase, Word: o.word, ASCII: !utf8Locale()},
+		Invert:  o.invert, AllMatch: o.allMatch, After: o.after, FunctionContext: o.funcbody,
+	}
 	switch o.syntax {
 	case patternFixed:
 		po.Fixed = true
@@ -283,11 +304,33 @@ func (g *grepRun) compile() (*exact.Program, error) {
 	if err != nil {
 		var pe *exact.PatternError
 		if errors.As(err, &pe) {
-			return nil, gitFatal{fmt.Sprintf("command line, '%s': %s", pe.Pattern, pe.Msg)}
+			where := "command line"
+			for _, t := range o.tokens {
+				if t.Kind == exact.TokPattern && slices.Contains(strings.Split(t.Pattern, "\n"), pe.Pattern) {
+					where = t.Origin
+					break
+				}
+			}
+			return nil, gitFatal{fmt.Sprintf("%s, '%s': %s", where, pe.Pattern, pe.GitMessage())}
 		}
 		return nil, gitFatal{err.Error()}
 	}
 	return prog, nil
+}
+
+// utf8Locale reports whether the locale git would run in is a UTF-8 one
+// (LC_ALL, else LC_CTYPE, else LANG), which decides how patterns fold
+// case and what their classes hold.
+func utf8Locale() bool {
+	v := os.Getenv("LC_ALL")
+	if v == "" {
+		v = os.Getenv("LC_CTYPE")
+	}
+	if v == "" {
+		v = os.Getenv("LANG")
+	}
+	v = strings.ToLower(v)
+	return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
 }
 
 // workSources is what git grep reads without a revision: the working
@@ -313,7 +356,11 @@ func (g *grepRun) workSources() ([]grep.GrepSource, error) {
 		if repo.WorkTree == "" && !o.cached {
 			return nil, gitFatal{"this operation must be run in a work tree"}
 		}
-		src.Files, err = repo.GrepWorktree(o.cached)
+		if o.recurseSubmodules && !o.cached {
+			src.Files, err = repo.GrepWorktreeSubmodules()
+		} else {
+			src.Files, err = repo.GrepWorktree(o.cached)
+		}
 	}
 	if err != nil {
 		return nil, err

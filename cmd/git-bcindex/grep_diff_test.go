@@ -185,6 +185,8 @@ func grepCases() []grepCase {
 		a("err", "--", "src/*.go"), a("err", "--", "src/"), a("err", "--", "./src"), a("--max-depth", "0", "err"),
 		a("--max-depth", "1", "err", "--", "src"), a("err", "--", ":(glob)src/*"), a("err", "--", ":(literal)*.go"),
 		a("err", "HEAD", "--", ":(glob)**/*.go"), a("err", "--", ":(bogus)x"), a("-c", "err", "--", "c?"),
+		a("-l", "err", "--", ":(attr:-diff)"), a("-c", "err", "--", ":(attr:!diff)"), a("-l", "err", "--", ":(exclude,attr:binary)"),
+		a("-l", "err", "HEAD", "--", ":(attr:diff)"), a("-l", "err", "--", ":(attr:binary)*.dat"), a("err", "--", ":(attr:)"),
 		// From a subdirectory: paths relative to it.
 		in("src", "-c", "err"), in("src", "err", "--", "main.go"), in("src", "-n", "err", "HEAD"),
 		in("src", "err", "--", ":/"), in("src", "--full-name", "err"), in("src", "err", "HEAD:src"),

@@ -41,6 +41,7 @@ type grepOpts struct {
 	json, vimgrep, stats   bool
 	noUpdate               bool
 	help                   bool
+	shortHelp              bool // -h alone: the usage, exit 129 as git's
 
 	args []string // what follows the options: pattern, revisions, "--", paths
 }
@@ -67,7 +68,12 @@ const grepUsage = "usage: git bcindex grep [<options>] [-e] <pattern> [<rev>...]
 
 // grepUsageError is a command line git grep refuses: exit 129 with the
 // message and the usage line.
-type grepUsageError struct{ msg string }
+type grepUsageError struct {
+	msg string
+	// onStdout: the usage goes to standard output, the message alone to
+	// standard error, as git does for an ambiguous option.
+	onStdout bool
+}
 
 func (e grepUsageError) Error() string { return e.msg }
 
@@ -224,7 +230,7 @@ var grepOptionTable = []grepOption{
 		return nil
 	}},
 	{short: 'e', arg: argRequired, noneg: true, set: func(o *grepOpts, _ bool, val string) error {
-		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: val})
+		o.tokens = append(o.tokens, exact.Token{Kind: exact.TokPattern, Pattern: val, Origin: "-e option"})
 		return nil
 	}},
 	tokenOpt(0, "and", exact.TokAnd),

@@ -26,7 +26,7 @@ func parseGrepArgs(args []string) (*grepOpts, error) {
 		if arg == "" || arg[0] != '-' || arg == "-" {
 			if opt := nodashOption(arg); opt != nil {
 				if err := opt.set(o, false, ""); err != nil {
-					return nil, grepUsageError{err.Error()}
+					return nil, grepUsageError{msg: err.Error()}
 				}
 				continue
 			}
@@ -34,7 +34,7 @@ func parseGrepArgs(args []string) (*grepOpts, error) {
 			return o, nil
 		}
 		if len(args) == 1 && arg == "-h" {
-			o.help = true
+			o.help, o.shortHelp = true, true
 			return o, nil
 		}
 		if arg == "--" || arg == "--end-of-options" {
@@ -75,7 +75,7 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 		if opt == nil {
 			if n := digits(bundle); n > 0 {
 				if err := contextValue(o, false, bundle[:n], 'C'); err != nil {
-					return grepUsageError{err.Error()}
+					return grepUsageError{msg: err.Error()}
 				}
 				bundle = bundle[n:]
 				first = false
@@ -86,7 +86,7 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 					return err
 				}
 			}
-			return grepUsageError{fmt.Sprintf("unknown switch `%c'", bundle[0])}
+			return grepUsageError{msg: fmt.Sprintf("unknown switch `%c'", bundle[0])}
 		}
 		rest := bundle[1:]
 		val := ""
@@ -97,13 +97,15 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 			} else if v, ok := next(); ok {
 				val = v
 			} else {
-				return grepUsageError{fmt.Sprintf("switch `%c' requires a value", opt.short)}
+				return grepUsageError{msg: fmt.Sprintf("switch `%c' requires a value", opt.short)}
 			}
 		case argOptional:
 			val, rest = rest, ""
 		}
 		if err := opt.set(o, false, val); err != nil {
-			return grepUsageError{err.Error()}
+			// An option given by its letter is a switch in git's words.
+			msg := strings.Replace(err.Error(), "option `"+opt.long+"'", "switch `"+string(opt.short)+"'", 1)
+			return grepUsageError{msg: msg}
 		}
 		if first && rest != "" {
 			if err := checkTypos(whole); err != nil {
@@ -124,11 +126,11 @@ func checkTypos(arg string) error {
 		return nil
 	}
 	if strings.HasPrefix(arg, "no-") {
-		return grepUsageError{fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
+		return grepUsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
 	}
 	for _, opt := range grepOptionTable {
 		if opt.long != "" && !opt.own && strings.HasPrefix(opt.long, arg) {
-			return grepUsageError{fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
+			return grepUsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
 		}
 	}
 	return nil
@@ -208,31 +210,31 @@ func parseLong(o *grepOpts, arg string, next func() (string, bool)) error {
 			}
 			return ""
 		}
-		return grepUsageError{fmt.Sprintf("ambiguous option: %s (could be --%s%s or --%s%s)", name, no(ambiguousUnset), ambiguous.long, no(abbrevUnset), abbrev.long)}
+		return grepUsageError{msg: fmt.Sprintf("ambiguous option: %s (could be --%s%s or --%s%s)", name, no(ambiguousUnset), ambiguous.long, no(abbrevUnset), abbrev.long), onStdout: true}
 	}
 	if abbrev != nil {
 		return applyLong(o, abbrev, abbrevUnset, value, hasValue, next)
 	}
-	return grepUsageError{fmt.Sprintf("unknown option `%s'", name)}
+	return grepUsageError{msg: fmt.Sprintf("unknown option `%s'", name)}
 }
 
 func applyLong(o *grepOpts, opt *grepOption, unset bool, value string, hasValue bool, next func() (string, bool)) error {
 	switch {
 	case unset && hasValue:
-		return grepUsageError{fmt.Sprintf("option `no-%s' takes no value", opt.long)}
+		return grepUsageError{msg: fmt.Sprintf("option `no-%s' takes no value", opt.long)}
 	case unset && opt.noneg:
-		return grepUsageError{fmt.Sprintf("option `no-%s' isn't available", opt.long)}
+		return grepUsageError{msg: fmt.Sprintf("option `no-%s' isn't available", opt.long)}
 	case opt.arg == argNone && hasValue:
-		return grepUsageError{fmt.Sprintf("option `%s' takes no value", opt.long)}
+		return grepUsageError{msg: fmt.Sprintf("option `%s' takes no value", opt.long)}
 	case opt.arg == argRequired && !hasValue && !unset:
 		v, ok := next()
 		if !ok {
-			return grepUsageError{fmt.Sprintf("option `%s' requires a value", opt.long)}
+			return grepUsageError{msg: fmt.Sprintf("option `%s' requires a value", opt.long)}
 		}
 		value = v
 	}
 	if err := opt.set(o, unset, value); err != nil {
-		return grepUsageError{err.Error()}
+		return grepUsageError{msg: err.Error()}
 	}
 	return nil
 }

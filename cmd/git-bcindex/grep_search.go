@@ -133,19 +133,17 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 	if g.repo == nil || g.repo.WorkTree == "" {
 		return nil
 	}
-	// git reads the working tree's .gitattributes files (the tracked
-	// ones, and untracked ones among the files --untracked reads) for
-	// every path it greps, whatever the revision.
-	files, err := g.repo.AttributesFiles()
+	files, err := g.attributesFiles(opts.Sources)
 	if err != nil {
 		return err
 	}
-	for _, s := range opts.Sources {
-		for _, f := range s.Files {
-			if gitindex.IsAttributesFile(f.Path) {
-				files = append(files, f.Path)
-			}
+	if names := opts.Pathspec.AttrNames(); len(names) > 0 {
+		// :(attr:…) pathspecs.
+		a, err := g.repo.WorktreeAttributesOf(files, names)
+		if err != nil {
+			return err
 		}
+		opts.Pathspec.Attr = a.Values
 	}
 	attrs, err := g.repo.WorktreeAttributes(files)
 	if err != nil || attrs == nil {
@@ -178,6 +176,24 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 		}
 	}
 	return nil
+}
+
+// attributesFiles are the .gitattributes files git reads: the working
+// tree's (the tracked ones, and untracked ones among the files
+// --untracked reads) for every path it greps, whatever the revision.
+func (g *grepRun) attributesFiles(sources []grep.GrepSource) ([]string, error) {
+	files, err := g.repo.AttributesFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sources {
+		for _, f := range s.Files {
+			if gitindex.IsAttributesFile(f.Path) {
+				files = append(files, f.Path)
+			}
+		}
+	}
+	return files, nil
 }
 
 // view indexes what the sources' commits lack (unless --no-update; blobs
