@@ -138,18 +138,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = rep.WriteText(stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "error: write report: %v\n", err)
-		return 1
-	}
-	return 0
+	return writeReport(stdout, stderr, *asJSON, rep)
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {
@@ -180,22 +169,7 @@ func runCold(ctx context.Context, cfg bench.Config, dir, vs string, reps int, as
 	}
 	rep, err := bench.RunCold(ctx, cc)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		if errors.Is(err, bench.ErrConfig) {
-			return 2
-		}
-		return 1
+		return runFailed(stderr, err)
 	}
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = rep.WriteText(stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "error: write report: %v\n", err)
-		return 1
-	}
-	return 0
+	return writeReport(stdout, stderr, asJSON, rep)
 }

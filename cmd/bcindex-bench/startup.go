@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,22 +29,7 @@ func runStartup(ctx context.Context, cfg bench.Config, sc bench.StartupConfig, a
 	}
 	rep, err := bench.RunStartup(ctx, sc)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		if errors.Is(err, bench.ErrConfig) {
-			return 2
-		}
-		return 1
+		return runFailed(stderr, err)
 	}
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = rep.WriteText(stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "error: write report: %v\n", err)
-		return 1
-	}
-	return 0
+	return writeReport(stdout, stderr, asJSON, rep)
 }
