@@ -236,7 +236,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opts := f.options()
-	opts.Context, opts.MaxLines = 2, 12
+	opts.Context, opts.MaxLines = 2, 12+2*2 // twelve lines of the hit and its context
 	opts.Embedder = s.opts.Embedder
 	want, err := search.Plan(s.repo, opts)
 	var v *store.View

@@ -19,9 +19,16 @@ func manEscape(app *cli.App) {
 	app.Usage = mdEscape(app.Usage)
 	app.Description = mdEscape(app.Description)
 	escapeFlags(app.Flags)
+	// Each command once: urfave/cli shares its help command between apps
+	// and may list it under itself, so the tree can hold a cycle.
+	seen := map[*cli.Command]bool{}
 	var walk func([]*cli.Command)
 	walk = func(cmds []*cli.Command) {
 		for _, c := range cmds {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
 			c.Usage, c.Description, c.ArgsUsage, c.UsageText = mdEscape(c.Usage), mdEscape(c.Description), mdEscape(c.ArgsUsage), mdEscape(c.UsageText)
 			escapeFlags(c.Flags)
 			walk(c.Subcommands)
