@@ -151,14 +151,12 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func runCold(ctx context.Context, cfg bench.Config, dir, vs string, reps int, asJSON, quiet bool, stdout, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "bcindex-bench-")
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return runFailed(stderr, err)
 	}
 	defer os.RemoveAll(work)
 	bin, err := bench.Binary(ctx, cfg, work)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return runFailed(stderr, err)
 	}
 	cc := bench.ColdConfig{Dir: dir, Bins: []string{bin}, Reps: reps}
 	if vs != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 
@@ -14,14 +13,12 @@ import (
 func runStartup(ctx context.Context, cfg bench.Config, sc bench.StartupConfig, asJSON, quiet bool, stdout, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "bcindex-bench-")
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return runFailed(stderr, err)
 	}
 	defer os.RemoveAll(work)
 	bin, err := bench.Binary(ctx, cfg, work)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return 1
+		return runFailed(stderr, err)
 	}
 	sc.Bins = append([]string{bin}, sc.Bins...)
 	if !quiet {
