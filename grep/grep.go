@@ -14,8 +14,8 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// GrepOptions are the options of an exact search.
-type GrepOptions struct {
+// Options are the options of an exact search.
+type Options struct {
 	Matcher *exact.Matcher
 	Rev     string                // default HEAD
 	Refs    gitindex.RefSelection // several revisions; replaces Rev
@@ -34,7 +34,7 @@ type GrepOptions struct {
 	// yielded for each source holding it, selected lines by Program, and
 	// Pathspec filters the paths of trees and files (not blobs). The
 	// view's commits are the sources' commits, in order (PlanSources).
-	Sources  []GrepSource
+	Sources  []Source
 	Program  *exact.Program
 	Pathspec *pathspec.Set
 	// Binary is how a binary file (a NUL in its first 8000 bytes) is
@@ -49,18 +49,18 @@ type GrepOptions struct {
 	// Render, when set, is called for each file with a selected line (or
 	// without one, with Invert), on the goroutine that matched it: its
 	// result is the file's Output, which yield then writes in order.
-	Render func(*GrepFile) []byte
+	Render func(*File) []byte
 }
 
-// How binary files are read; see GrepOptions.Binary.
+// How binary files are read; see Options.Binary.
 const (
 	BinaryNoMatch = iota
 	BinaryMatch
 	BinaryText
 )
 
-// GrepSource is one thing a search over Sources reads.
-type GrepSource struct {
+// Source is one thing a search over Sources reads.
+type Source struct {
 	// Name is printed before each path ("HEAD:" for a revision), or is
 	// a blob's whole name.
 	Name string
@@ -79,34 +79,34 @@ type GrepSource struct {
 	Attributes bool
 }
 
-// GrepFile is one file's matches: a blob at a path, in every searched
+// File is one file's matches: a blob at a path, in every searched
 // revision that holds that blob at that path.
-type GrepFile struct {
+type File struct {
 	Path    string
 	Blob    plumbing.Hash
-	Refs    []GrepRef
+	Refs    []Ref
 	Content []byte // valid until yield returns: its memory is reused
 	Lines   []exact.Line
-	// Source is the file's source (an index of GrepOptions.Sources); Disk
+	// Source is the file's source (an index of Options.Sources); Disk
 	// the file it was read from, when it was not a blob.
 	Source int
 	Disk   string
 	// Binary is set for a binary file read with BinaryMatch.
 	Binary bool
-	Output []byte // see GrepOptions.Render
+	Output []byte // see Options.Render
 	known  bool   // the index proves no line matches
 	attr   int8   // BinaryAttr's verdict, plus one; 0 when it has none
 	at     store.BlobAt
 }
 
-// GrepRef is a searched revision holding a file.
-type GrepRef struct {
+// Ref is a searched revision holding a file.
+type Ref struct {
 	Name   string // as asked (main, v1.2, HEAD)
 	Commit plumbing.Hash
 }
 
-// GrepStats says how a search was answered.
-type GrepStats struct {
+// Stats says how a search was answered.
+type Stats struct {
 	Revisions  []gitindex.Commit
 	Files      int // files (blob at a path) in the searched revisions after path filters
 	Blobs      int // distinct blobs among them
@@ -132,7 +132,7 @@ var ErrStop = errors.New("stop")
 // rd is the view of the revisions Plan named, opened by the front end
 // (indexer.Ensure with indexer.Exact indexes what is missing, without
 // vectors).
-func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+func Grep(ctx context.Context, rd *store.View, opts Options, yield func(*File) error) (*Stats, error) {
 	if len(opts.Sources) > 0 {
 		return grepSources(ctx, rd, &opts, yield)
 	}
@@ -141,11 +141,11 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 	}
 	repo := rd.Repo
 	commits := rd.Want.Commits
-	st := &GrepStats{Revisions: commits, Damaged: rd.Damaged}
+	st := &Stats{Revisions: commits, Damaged: rd.Damaged}
 	files := grepFiles(rd.Listings, commits, &opts.Paths)
 	st.Files = len(files)
 	filter := rd.Snap.ExactFilterAt(opts.Matcher.Query())
-	var todo []*GrepFile
+	var todo []*File
 	seen := make(map[plumbing.Hash]bool, len(files))
 	for _, f := range files {
 		first := !seen[f.Blob]
@@ -169,7 +169,7 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 			todo = append(todo, f)
 		}
 	}
-	err := verify(ctx, repo, rd.Snap, todo, &opts, &st.FromIndex, func(f *GrepFile) error {
+	err := verify(ctx, repo, rd.Snap, todo, &opts, &st.FromIndex, func(f *File) error {
 		st.Matched++
 		return yield(f)
 	})
@@ -181,12 +181,12 @@ func Grep(ctx context.Context, rd *store.View, opts GrepOptions, yield func(*Gre
 
 // Plan resolves the revisions a grep of opts reads, for the front end to
 // open and pass to Grep.
-func Plan(repo *gitindex.Repo, opts GrepOptions) (store.Want, error) {
+func Plan(repo *gitindex.Repo, opts Options) (store.Want, error) {
 	commits, err := grepRevisions(repo, &opts)
 	return store.Want{Commits: commits}, err
 }
 
-func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, error) {
+func grepRevisions(repo *gitindex.Repo, opts *Options) ([]gitindex.Commit, error) {
 	if opts.Refs.Empty() {
 		rev := opts.Rev
 		if rev == "" {
@@ -218,15 +218,15 @@ func grepRevisions(repo *gitindex.Repo, opts *GrepOptions) ([]gitindex.Commit, e
 // searches and the filter accepts: every file but symlinks, submodules and
 // paths no file system holds. A file held by several revisions is listed
 // once, naming each of them.
-func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *query.PathFilter) []*GrepFile {
+func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *query.PathFilter) []*File {
 	type key struct {
 		path string
 		blob plumbing.Hash
 	}
-	at := map[key]*GrepFile{}
-	var out []*GrepFile
+	at := map[key]*File{}
+	var out []*File
 	for i, l := range ls {
-		ref := GrepRef{Name: commits[i].Rev, Commit: commits[i].Hash}
+		ref := Ref{Name: commits[i].Rev, Commit: commits[i].Hash}
 		for _, e := range l.Entries {
 			switch e.Skip {
 			case gitindex.SkipSymlink, gitindex.SkipSubmodule, gitindex.SkipBadPath:
@@ -240,7 +240,7 @@ func grepFiles(ls []*gitindex.Listing, commits []gitindex.Commit, pf *query.Path
 				f.Refs = append(f.Refs, ref)
 				continue
 			}
-			f := &GrepFile{Path: e.Path, Blob: e.Blob, Refs: []GrepRef{ref}}
+			f := &File{Path: e.Path, Blob: e.Blob, Refs: []Ref{ref}}
 			if len(ls) > 1 {
 				at[k] = f
 			}

@@ -91,19 +91,19 @@ func gitGrep(t *testing.T, r *gittest.Repo, rev string, flags []string, pattern 
 
 // grepLines greps as the command does: the revisions' exact index
 // brought up to date first (indexer.Ensure with indexer.Exact).
-func grepLines(t *testing.T, repo *gitindex.Repo, opts GrepOptions) ([]string, *GrepStats) {
+func grepLines(t *testing.T, repo *gitindex.Repo, opts Options) ([]string, *Stats) {
 	t.Helper()
 	return grepParts(t, repo, indexer.Options{}, opts, indexer.Exact)
 }
 
 // grepParts greps after indexer.Ensure with parts (indexer.None: the
 // index as it is, --no-index).
-func grepParts(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts GrepOptions, parts indexer.Parts) ([]string, *GrepStats) {
+func grepParts(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts Options, parts indexer.Parts) ([]string, *Stats) {
 	t.Helper()
 	v := ensure(t, repo, iopts, opts, parts)
 	defer v.Close()
 	var got []string
-	st, err := Grep(context.Background(), v, opts, func(f *GrepFile) error {
+	st, err := Grep(context.Background(), v, opts, func(f *File) error {
 		for _, l := range f.Lines {
 			got = append(got, fmt.Sprintf("%s:%d", f.Path, l.Number))
 		}
@@ -170,7 +170,7 @@ func TestGrepSameAsGitGrep(t *testing.T) {
 			if err != nil {
 				t.Fatalf("compile %q: %v", p.s, err)
 			}
-			got, st := grepLines(t, repo, GrepOptions{Matcher: m})
+			got, st := grepLines(t, repo, Options{Matcher: m})
 			want := gitGrep(t, r, "HEAD", flags, p.s)
 			if !slices.Equal(got, want) {
 				t.Errorf("%q %v: %d matches, git grep %d\n got  %.300v\n want %.300v", p.s, flags, len(got), len(want), got, want)
@@ -207,10 +207,10 @@ func TestGrepManyRevisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var files []string
-	opts := GrepOptions{Matcher: m, Refs: gitindex.RefSelection{Patterns: []string{"HEAD", "old"}}}
+	opts := Options{Matcher: m, Refs: gitindex.RefSelection{Patterns: []string{"HEAD", "old"}}}
 	v := ensure(t, repo, indexer.Options{}, opts, indexer.Exact)
 	defer v.Close()
-	_, err = Grep(context.Background(), v, opts, func(f *GrepFile) error {
+	_, err = Grep(context.Background(), v, opts, func(f *File) error {
 		var names []string
 		for _, ref := range f.Refs {
 			names = append(names, ref.Name)
@@ -245,7 +245,7 @@ func damagedSegmentFile(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := grepLines(t, repo, GrepOptions{Matcher: m}); !slices.Equal(got, []string{"a.go:2"}) {
+	if got, _ := grepLines(t, repo, Options{Matcher: m}); !slices.Equal(got, []string{"a.go:2"}) {
 		t.Fatalf("got %v", got)
 	}
 	files, _ := filepath.Glob(filepath.Join(repo.IndexDir, "segments", "*", name))
@@ -263,11 +263,11 @@ func damagedSegmentFile(t *testing.T, name string) {
 	if err := os.WriteFile(files[0], b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, st := grepParts(t, repo, indexer.Options{}, GrepOptions{Matcher: m}, indexer.None)
+	got, st := grepParts(t, repo, indexer.Options{}, Options{Matcher: m}, indexer.None)
 	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) == 0 {
 		t.Fatalf("damaged: got %v, damaged %v", got, st.Damaged)
 	}
-	got, st = grepLines(t, repo, GrepOptions{Matcher: m})
+	got, st = grepLines(t, repo, Options{Matcher: m})
 	if !slices.Equal(got, []string{"a.go:2"}) || len(st.Damaged) != 0 || st.Unindexed != 0 || st.FromIndex != st.Candidates {
 		t.Fatalf("after reindexing: got %v, stats %+v", got, st)
 	}
@@ -289,7 +289,7 @@ func TestGrepTextsOfEverySegment(t *testing.T) {
 		files[name] = "package x\n" + strings.Repeat("\n", i) + "func Needle() {}\n"
 		r.Commit(name, files)
 		want = append(want, fmt.Sprintf("%s:%d", name, i+2))
-		got, st := grepLines(t, repo, GrepOptions{Matcher: m})
+		got, st := grepLines(t, repo, Options{Matcher: m})
 		if !slices.Equal(got, want) || st.FromIndex != st.Candidates || st.Unindexed != 0 {
 			t.Fatalf("after run %d: got %v, want %v, stats %+v", i+1, got, want, st)
 		}

@@ -14,7 +14,7 @@ import (
 func openRepo(t *testing.T, dir string) *gitindex.Repo { return indextest.Open(t, dir) }
 
 // ensure opens the revisions of opts after indexer.Ensure with parts.
-func ensure(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts GrepOptions, parts indexer.Parts) *store.View {
+func ensure(t *testing.T, repo *gitindex.Repo, iopts indexer.Options, opts Options, parts indexer.Parts) *store.View {
 	t.Helper()
 	want, err := Plan(repo, opts)
 	if err != nil {

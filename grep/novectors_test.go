@@ -28,7 +28,7 @@ func TestGrepComputesNoVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, st := grepParts(t, repo, iopts, GrepOptions{Matcher: m}, indexer.Exact)
+	got, st := grepParts(t, repo, iopts, Options{Matcher: m}, indexer.Exact)
 	if !slices.Equal(got, []string{"net/retry.go:5", "net/retry.go:7"}) {
 		t.Fatalf("grep of an unindexed revision: %v", got)
 	}

@@ -16,7 +16,7 @@ import (
 // order, for the front end to index and open (HEAD for the working tree,
 // so that the files still holding its blobs are answered from the
 // index).
-func PlanSources(sources []GrepSource) store.Want {
+func PlanSources(sources []Source) store.Want {
 	var want store.Want
 	for _, s := range sources {
 		if s.Commit != nil {
@@ -32,12 +32,12 @@ func PlanSources(sources []GrepSource) store.Want {
 // covers are read only if their trigrams do not rule them out. rd is the
 // view of PlanSources (its Snap nil when there is no index yet, its Repo
 // nil outside a repository).
-func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield func(*GrepFile) error) (*GrepStats, error) {
+func grepSources(ctx context.Context, rd *store.View, opts *Options, yield func(*File) error) (*Stats, error) {
 	if opts.Program == nil {
 		return nil, query.ErrEmpty
 	}
 	repo, snap := rd.Repo, rd.Snap
-	st := &GrepStats{Revisions: rd.Want.Commits, Damaged: rd.Damaged}
+	st := &Stats{Revisions: rd.Want.Commits, Damaged: rd.Damaged}
 	listings := rd.Listings
 	filter := func(plumbing.Hash) (store.Coverage, store.BlobAt, error) {
 		return store.Uncovered, store.BlobAt{}, nil
@@ -45,7 +45,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 	if snap != nil {
 		filter = snap.ExactFilterAt(opts.Program.Query())
 	}
-	var todo []*GrepFile
+	var todo []*File
 	type known struct {
 		cov store.Coverage
 		at  store.BlobAt
@@ -60,7 +60,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 		}
 	}
 	seen := make(map[plumbing.Hash]known, n)
-	add := func(f *GrepFile) error {
+	add := func(f *File) error {
 		st.Files++
 		if opts.BinaryAttr != nil && opts.Sources[f.Source].Attributes {
 			f.attr = int8(opts.BinaryAttr(f.Path) + 1) // 0 none, 1 text, 2 binary
@@ -107,7 +107,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 		var err error
 		switch {
 		case !s.Blob.IsZero():
-			err = add(&GrepFile{Source: i, Blob: s.Blob})
+			err = add(&File{Source: i, Blob: s.Blob})
 		case !s.Tree.IsZero():
 			var l *gitindex.Listing
 			if s.Commit != nil && next < len(listings) && listings[next] != nil {
@@ -124,7 +124,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 				if !opts.Pathspec.Match(e.Path) || !opts.Paths.Match(e.Path) {
 					continue
 				}
-				if err = add(&GrepFile{Source: i, Path: e.Path, Blob: e.Blob}); err != nil {
+				if err = add(&File{Source: i, Path: e.Path, Blob: e.Blob}); err != nil {
 					break
 				}
 			}
@@ -133,7 +133,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 				if !opts.Pathspec.Match(w.Path) || !opts.Paths.Match(w.Path) {
 					continue
 				}
-				f := &GrepFile{Source: i, Path: w.Path, Blob: w.Blob}
+				f := &File{Source: i, Path: w.Path, Blob: w.Blob}
 				if w.Blob.IsZero() {
 					f.Disk = filepath.Join(s.Dir, filepath.FromSlash(w.Path))
 				}
@@ -146,7 +146,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *GrepOptions, yield f
 			return nil, err
 		}
 	}
-	err := verify(ctx, repo, snap, todo, opts, &st.FromIndex, func(f *GrepFile) error {
+	err := verify(ctx, repo, snap, todo, opts, &st.FromIndex, func(f *File) error {
 		st.Matched++
 		return yield(f)
 	})

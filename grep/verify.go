@@ -21,9 +21,9 @@ type grepJob struct {
 	sha     plumbing.Hash
 	at      store.BlobAt // where the snapshot holds it
 	disk    string
-	attr    int8 // see GrepFile.attr
+	attr    int8 // see File.attr
 	known   bool // no line matches: nothing to read
-	files   []*GrepFile
+	files   []*File
 	content []byte
 	lines   []exact.Line
 	binary  bool
@@ -52,7 +52,7 @@ type jobKey struct {
 // verify reads and matches each distinct blob of files once, on every
 // core (inflating the blobs is most of the work), and yields the files in
 // order.
-func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*GrepFile, opts *GrepOptions, fromIndex *int, yield func(*GrepFile) error) error {
+func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*File, opts *Options, fromIndex *int, yield func(*File) error) error {
 	var texts atomic.Int64
 	defer func() { *fromIndex = int(texts.Load()) }()
 	jobs := make(map[jobKey]*grepJob, len(files))
@@ -155,12 +155,12 @@ func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, file
 }
 
 // selected reports whether the job's files are yielded.
-func (j *grepJob) selected(opts *GrepOptions) bool {
+func (j *grepJob) selected(opts *Options) bool {
 	return !j.skip && (len(j.lines) > 0) != opts.Invert
 }
 
 // run reads the job's content, matches it and renders its files.
-func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *GrepOptions) error {
+func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *Options) error {
 	if !j.known {
 		if err := j.read(repo, snap); err != nil {
 			return err
@@ -215,7 +215,7 @@ func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot) error {
 }
 
 // match finds the job's matching lines, as many as opts allow.
-func (j *grepJob) match(opts *GrepOptions) {
+func (j *grepJob) match(opts *Options) {
 	if j.attr == 2 || j.attr != 1 && isBinary(j.content) {
 		switch opts.Binary {
 		case BinaryNoMatch:

@@ -79,7 +79,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	defer v.Close()
 	skip, used := in.Offset, 0
 	var lastPath, lastBlob string // of the previous match, to count files
-	st, err := grep.Grep(ctx, v, opts, func(f *grep.GrepFile) error {
+	st, err := grep.Grep(ctx, v, opts, func(f *grep.File) error {
 		for _, l := range f.Lines {
 			if skip > 0 {
 				skip--
@@ -138,8 +138,8 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 
 // grepOptions checks the arguments and turns them into search options,
 // the line limit and the byte budget.
-func (s *Server) grepOptions(in grepIn) (grep.GrepOptions, int, int, error) {
-	var opts grep.GrepOptions
+func (s *Server) grepOptions(in grepIn) (grep.Options, int, int, error) {
+	var opts grep.Options
 	if in.Pattern == "" {
 		return opts, 0, 0, errors.New("pattern is required: a regular expression, or a fixed string with fixed=true")
 	}
@@ -162,7 +162,7 @@ func (s *Server) grepOptions(in grepIn) (grep.GrepOptions, int, int, error) {
 		}
 		return opts, 0, 0, err
 	}
-	opts = grep.GrepOptions{Matcher: m, Rev: in.Rev}
+	opts = grep.Options{Matcher: m, Rev: in.Rev}
 	if len(in.Revisions) > 0 || in.AllBranches || in.Tags || in.AllRefs {
 		opts.Refs = gitindex.RefSelection{Patterns: in.Revisions, AllBranches: in.AllBranches, Tags: in.Tags, All: in.AllRefs}
 		if in.Rev != "" {
@@ -218,7 +218,7 @@ func renderGrep(o grepOut) string {
 }
 
 // newGrepMatch is one matching line as the grep tool returns it.
-func newGrepMatch(f *grep.GrepFile, l exact.Line) grepMatch {
+func newGrepMatch(f *grep.File, l exact.Line) grepMatch {
 	m := grepMatch{Path: f.Path, Line: l.Number, Blob: f.Blob.String()}
 	for _, r := range f.Refs {
 		m.Refs = append(m.Refs, grepRef{r.Name, r.Commit.String()})

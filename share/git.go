@@ -135,11 +135,11 @@ func forEachEntry(r *gitindex.Repo, commit plumbing.Hash, n int, fn func(dir, na
 	return nil
 }
 
-// fetchShareRefs fetches remote's ShareRef and legacyShareRef, each into
+// fetchShareRefs fetches remote's Ref and legacyShareRef, each into
 // its remoteShareRef, in one listing and one fetch, and returns the commits
-// of those the remote has, ShareRef's first.
+// of those the remote has, Ref's first.
 func fetchShareRefs(ctx context.Context, r *gitindex.Repo, remote, model string) ([]plumbing.Hash, error) {
-	refs := []plumbing.ReferenceName{ShareRef(model), legacyShareRef(model)}
+	refs := []plumbing.ReferenceName{Ref(model), legacyShareRef(model)}
 	out, err := gitOutput(ctx, r, "ls-remote", remote, string(refs[0]), string(refs[1]))
 	if err != nil {
 		return nil, fmt.Errorf("list %s on %s: %w", refs[0], remote, err)

@@ -32,7 +32,7 @@ func TestShareRefName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer repo.Close()
-	if _, err := PushShare(ctx, repo, "origin", model); err != nil {
+	if _, err := Push(ctx, repo, "origin", model); err != nil {
 		t.Fatal(err)
 	}
 	refs := forEachRef(t, bare)
@@ -52,7 +52,7 @@ func TestShareRefName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer crepo.Close()
-	got, err := FetchShare(ctx, crepo, "origin", model, emb.Dim(), 0)
+	got, err := Fetch(ctx, crepo, "origin", model, emb.Dim(), 0)
 	if err != nil || got.Imported != 1 {
 		t.Fatalf("fetch of a share under %s: %+v, %v", legacy, got, err)
 	}
@@ -62,7 +62,7 @@ func TestShareRefName(t *testing.T) {
 	r.Commit("more", map[string]string{"calc/more.go": "package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n"})
 	gitRun(t, r.Dir, "push", "-q", "origin", "main")
 	indexRevs(t, r.Dir, emb, "HEAD")
-	sum, err := PushShare(ctx, repo, "origin", model)
+	sum, err := Push(ctx, repo, "origin", model)
 	if err != nil || sum.Entries != 2 {
 		t.Fatalf("push: %+v, %v", sum, err)
 	}

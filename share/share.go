@@ -39,11 +39,11 @@ const (
 	shareMagic   = "BCSHARE2"
 )
 
-// ShareRef is the ref holding the shared index of a model:
+// Ref is the ref holding the shared index of a model:
 // refs/bcindex/<model>-<hash>, the model's name made safe for a file name
 // and a short hash of it, as segment.VectorFileName writes them without
 // its prefix and extension.
-func ShareRef(model string) plumbing.ReferenceName {
+func Ref(model string) plumbing.ReferenceName {
 	name := strings.TrimPrefix(segment.VectorFileName(model), "vec-")
 	return plumbing.ReferenceName("refs/bcindex/" + strings.TrimSuffix(name, path.Ext(name)))
 }
@@ -51,7 +51,7 @@ func ShareRef(model string) plumbing.ReferenceName {
 // legacyShareRef is the name some versions pushed the share under, with
 // the vector file's ".loc" extension left on: still read, never written.
 func legacyShareRef(model string) plumbing.ReferenceName {
-	return ShareRef(model) + ".loc"
+	return Ref(model) + ".loc"
 }
 
 // remoteShareRef is where a fetched share ref is kept, per remote.
@@ -59,8 +59,8 @@ func remoteShareRef(remote string, ref plumbing.ReferenceName) plumbing.Referenc
 	return plumbing.ReferenceName("refs/bcindex-remotes/" + remote + "/" + strings.TrimPrefix(string(ref), "refs/bcindex/"))
 }
 
-// ShareSummary reports a push or fetch.
-type ShareSummary struct {
+// Summary reports a push or fetch.
+type Summary struct {
 	Ref      string         `json:"ref"`
 	Commit   string         `json:"commit"`
 	Entries  int            `json:"entries"`  // blobs described by the shared tree
@@ -78,18 +78,18 @@ type ShareSummary struct {
 	SharedVectors map[[16]byte]indexer.SharedVector `json:"-"`
 }
 
-// ExportShare adds every indexed blob of the snapshot that the share lacks to
-// a new commit on ShareRef(model). Entries of the trees of also (e.g. the
+// Export adds every indexed blob of the snapshot that the share lacks to
+// a new commit on Ref(model). Entries of the trees of also (e.g. the
 // remote's share) are kept, and those commits become parents, so that the
 // result fast-forwards them.
-func ExportShare(r *gitindex.Repo, model string, also ...plumbing.Hash) (*ShareSummary, error) {
+func Export(r *gitindex.Repo, model string, also ...plumbing.Hash) (*Summary, error) {
 	snap, err := store.OpenSnapshot(r.IndexDir, model)
 	if err != nil {
 		return nil, err
 	}
 	defer snap.Close()
-	ref := ShareRef(model)
-	sum := &ShareSummary{Ref: string(ref)}
+	ref := Ref(model)
+	sum := &Summary{Ref: string(ref)}
 	entries := map[string]map[string]plumbing.Hash{} // fan-out dir → name → entry blob
 	var parents []plumbing.Hash
 	for _, name := range []plumbing.ReferenceName{legacyShareRef(model), ref} {
@@ -152,11 +152,11 @@ func ExportShare(r *gitindex.Repo, model string, also ...plumbing.Hash) (*ShareS
 	return sum, nil
 }
 
-// ImportShare verifies the entries of a share commit for blobs this index
+// Import verifies the entries of a share commit for blobs this index
 // lacks and returns their chunk lists and vectors (Verified, Vectors), for
 // the indexing run that follows (Options.Shared, Options.SharedVectors) to
 // parse and embed nothing of them. dim is the model's vector size.
-func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, model string, dim int, lockWait time.Duration) (*ShareSummary, error) {
+func Import(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, model string, dim int, lockWait time.Duration) (*Summary, error) {
 	lock, err := store.AcquireLock(ctx, r.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 		return nil, err
 	}
 	defer snap.Close()
-	sum := &ShareSummary{Ref: string(ShareRef(model)), Commit: commit.String(), Rejected: map[string]int{}}
+	sum := &Summary{Ref: string(Ref(model)), Commit: commit.String(), Rejected: map[string]int{}}
 	err = forEachShareEntry(r, commit, func(dir, name string, h plumbing.Hash) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -226,15 +226,15 @@ func ImportShare(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, mo
 	return sum, err
 }
 
-// PushShare exports the index for model and pushes it to remote, after
+// Push exports the index for model and pushes it to remote, after
 // folding in what the remote already shares.
-func PushShare(ctx context.Context, r *gitindex.Repo, remote, model string) (*ShareSummary, error) {
-	ref := ShareRef(model)
+func Push(ctx context.Context, r *gitindex.Repo, remote, model string) (*Summary, error) {
+	ref := Ref(model)
 	also, err := fetchShareRefs(ctx, r, remote, model)
 	if err != nil {
 		return nil, err
 	}
-	sum, err := ExportShare(r, model, also...)
+	sum, err := Export(r, model, also...)
 	if err != nil {
 		return nil, err
 	}
@@ -244,14 +244,14 @@ func PushShare(ctx context.Context, r *gitindex.Repo, remote, model string) (*Sh
 	return sum, nil
 }
 
-// FetchShare fetches remote's share for model and imports it.
-func FetchShare(ctx context.Context, r *gitindex.Repo, remote, model string, dim int, lockWait time.Duration) (*ShareSummary, error) {
+// Fetch fetches remote's share for model and imports it.
+func Fetch(ctx context.Context, r *gitindex.Repo, remote, model string, dim int, lockWait time.Duration) (*Summary, error) {
 	hs, err := fetchShareRefs(ctx, r, remote, model)
 	if err != nil {
 		return nil, err
 	}
 	if len(hs) == 0 {
-		return nil, fmt.Errorf("%s shares no index for model %s (%s): %w", remote, model, ShareRef(model), store.ErrNoIndex)
+		return nil, fmt.Errorf("%s shares no index for model %s (%s): %w", remote, model, Ref(model), store.ErrNoIndex)
 	}
-	return ImportShare(ctx, r, hs[0], model, dim, lockWait)
+	return Import(ctx, r, hs[0], model, dim, lockWait)
 }

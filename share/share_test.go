@@ -45,7 +45,7 @@ func TestShareThroughBareRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := PushShare(ctx, repo, "origin", model)
+	sum, err := Push(ctx, repo, "origin", model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestShareThroughBareRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := FetchShare(ctx, crepo, "origin", model, emb.Dim(), 0)
+	got, err := Fetch(ctx, crepo, "origin", model, emb.Dim(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,20 +85,20 @@ func TestShareThroughBareRemote(t *testing.T) {
 	r.Commit("more", map[string]string{"calc/more.go": "package calc\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n"})
 	gitRun(t, r.Dir, "push", "-q", "origin", "main")
 	indexRevs(t, r.Dir, emb, "HEAD")
-	if sum, err = PushShare(ctx, repo, "origin", model); err != nil || sum.Written != 1 || sum.Entries != 3 {
+	if sum, err = Push(ctx, repo, "origin", model); err != nil || sum.Written != 1 || sum.Entries != 3 {
 		t.Fatalf("second push: %+v, %v", sum, err)
 	}
-	if sum, err = PushShare(ctx, repo, "origin", model); err != nil || sum.Written != 0 {
+	if sum, err = Push(ctx, repo, "origin", model); err != nil || sum.Written != 0 {
 		t.Fatalf("push with nothing new: %+v, %v", sum, err)
 	}
 	gitRun(t, clone, "pull", "-q", "origin", "main")
-	if got, err = FetchShare(ctx, crepo, "origin", model, emb.Dim(), 0); err != nil || got.Imported != 1 || got.Present != 2 {
+	if got, err = Fetch(ctx, crepo, "origin", model, emb.Dim(), 0); err != nil || got.Imported != 1 || got.Present != 2 {
 		t.Fatalf("second fetch: %+v, %v", got, err)
 	}
 
 	// Tampered entries are refused: a chunk hash altered, a doc that is not
 	// in the blob (both re-encoded with a valid checksum), bytes cut off.
-	tip, err := crepo.Git.Reference(remoteShareRef("origin", ShareRef(model)), true)
+	tip, err := crepo.Git.Reference(remoteShareRef("origin", Ref(model)), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestShareThroughBareRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = ImportShare(ctx, frepo, c, model, emb.Dim(), 0)
+	got, err = Import(ctx, frepo, c, model, emb.Dim(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 		s.render(w, http.StatusBadRequest, "exact.html", p)
 		return
 	}
-	opts := grep.GrepOptions{Matcher: m, Rev: f.Ref}
+	opts := grep.Options{Matcher: m, Rev: f.Ref}
 	if f.Path != "" {
 		if err := opts.Paths.AddGlob(f.Path); err != nil {
 			p.Error = err.Error() + ": use a glob like pkg/**/*.go, *.py or !vendor/**"
@@ -110,7 +110,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 		return
 	}
 	defer v.Close()
-	st, err := grep.Grep(r.Context(), v, opts, func(g *grep.GrepFile) error {
+	st, err := grep.Grep(r.Context(), v, opts, func(g *grep.File) error {
 		var ef *exactFile
 		for _, l := range g.Lines {
 			if skip > 0 {

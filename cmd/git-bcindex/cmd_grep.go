@@ -337,14 +337,14 @@ func utf8Locale() bool {
 // tree's tracked files, the index (--cached), untracked files too
 // (--untracked), or a directory (--no-index). HEAD is indexed first, so
 // that the files that still hold its blobs are answered from the index.
-func (g *grepRun) workSources() ([]grep.GrepSource, error) {
+func (g *grepRun) workSources() ([]grep.Source, error) {
 	o, repo := g.o, g.repo
-	src := grep.GrepSource{Dir: g.top, Attributes: repo != nil}
+	src := grep.Source{Dir: g.top, Attributes: repo != nil}
 	var err error
 	switch {
 	case o.noIndex && repo == nil:
 		src.Files, err = gitindex.GrepDirectory(g.top)
-		return []grep.GrepSource{src}, err
+		return []grep.Source{src}, err
 	case o.noIndex || o.untracked:
 		exclude := o.excludeStandard == 1 || o.excludeStandard < 0 && o.untracked
 		if o.noIndex && !exclude {
@@ -368,5 +368,5 @@ func (g *grepRun) workSources() ([]grep.GrepSource, error) {
 	if head, err := repo.Resolve("HEAD"); err == nil {
 		src.Commit = &head
 	}
-	return []grep.GrepSource{src}, nil
+	return []grep.Source{src}, nil
 }

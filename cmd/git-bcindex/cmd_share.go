@@ -25,8 +25,8 @@ func pushCommand() *cli.Command {
 			"bcindex.enhance.model wrote (git bcindex enhance) go beside it, marked generated.",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"}},
 		Action: func(c *cli.Context) error {
-			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*share.ShareSummary, error) {
-				return share.PushShare(c.Context, repo, remote, model)
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*share.Summary, error) {
+				return share.Push(c.Context, repo, remote, model)
 			})
 		},
 	}
@@ -48,8 +48,8 @@ func fetchCommand() *cli.Command {
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 		},
 		Action: func(c *cli.Context) error {
-			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*share.ShareSummary, error) {
-				sum, err := share.FetchShare(c.Context, repo, remote, model, dim, c.Duration("wait"))
+			return runShare(c, func(repo *gitindex.Repo, remote, model string, dim int) (*share.Summary, error) {
+				sum, err := share.Fetch(c.Context, repo, remote, model, dim, c.Duration("wait"))
 				if err != nil {
 					return sum, err
 				}
@@ -59,7 +59,7 @@ func fetchCommand() *cli.Command {
 	}
 }
 
-func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string, dim int) (*share.ShareSummary, error)) error {
+func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string, dim int) (*share.Summary, error)) error {
 	if c.Args().Len() > 1 {
 		return usageError{fmt.Sprintf("usage: git bcindex %s [REMOTE]", c.Command.Name)}
 	}
@@ -86,10 +86,10 @@ func runShare(c *cli.Context, do func(repo *gitindex.Repo, remote, model string,
 	return err
 }
 
-func printShare(w io.Writer, verb, remote string, s *share.ShareSummary, ss *share.SummaryShare, asJSON bool) {
+func printShare(w io.Writer, verb, remote string, s *share.Summary, ss *share.SummaryShare, asJSON bool) {
 	if asJSON {
 		b, _ := json.Marshal(struct {
-			*share.ShareSummary
+			*share.Summary
 			Summaries *share.SummaryShare `json:"summaries,omitempty"`
 		}{s, ss})
 		fmt.Fprintln(w, string(b))
@@ -125,7 +125,7 @@ func rejectedList(rejected map[string]int) string {
 
 // indexAfterFetch indexes HEAD with the chunk lists a fetch verified, so
 // that they are not parsed, nor their vectors computed, again.
-func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *share.ShareSummary) error {
+func indexAfterFetch(c *cli.Context, repo *gitindex.Repo, fetched *share.Summary) error {
 	if _, err := repo.Resolve("HEAD"); err != nil {
 		return nil // no commit yet: nothing to index
 	}

@@ -21,7 +21,7 @@ import (
 )
 
 // renderer sets up the printing of a search over sources.
-func (g *grepRun) renderer(prog *exact.Program, sources []grep.GrepSource) (*grepRender, error) {
+func (g *grepRun) renderer(prog *exact.Program, sources []grep.Source) (*grepRender, error) {
 	o := g.o
 	if o.json && o.vimgrep {
 		return nil, usageError{"--json and --vimgrep do not combine: pick one"}
@@ -34,7 +34,7 @@ func (g *grepRun) renderer(prog *exact.Program, sources []grep.GrepSource) (*gre
 		invert: o.invert, json: o.json, vimgrep: o.vimgrep, colors: defaultGrepColors,
 	}
 	relative := !o.fullName.on && g.prefix != ""
-	r.name = func(f *grep.GrepFile) string {
+	r.name = func(f *grep.File) string {
 		name, tl := blobSourceName(sources[f.Source], f.Path)
 		switch {
 		case o.null && relative:
@@ -46,7 +46,7 @@ func (g *grepRun) renderer(prog *exact.Program, sources []grep.GrepSource) (*gre
 		}
 		return name[:tl] + quotePath(name[tl:])
 	}
-	r.jsonFile = func(f *grep.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
+	r.jsonFile = func(f *grep.File, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
 		return grepJSONLines(f, sources[f.Source], o, lines, spans)
 	}
 	return r, nil
@@ -145,7 +145,7 @@ func pipeErr(err error) error {
 // openInPager is -O: the names of the matching files, relative to the
 // current directory, given to the pager (for less and vi, with a search
 // for the pattern), run there.
-func (g *grepRun) openInPager(sources []grep.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
+func (g *grepRun) openInPager(sources []grep.Source, ps *pathspec.Set, prog *exact.Program) error {
 	pager := *g.o.pager
 	if pager == "" {
 		pager = pagerCommand(gitConfig(g.repo))
@@ -154,13 +154,13 @@ func (g *grepRun) openInPager(sources []grep.GrepSource, ps *pathspec.Set, prog 
 		}
 	}
 	var names []string
-	opts := grep.GrepOptions{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, Binary: grep.BinaryMatch}
+	opts := grep.Options{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, Binary: grep.BinaryMatch}
 	v, err := g.view(sources, true)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.GrepFile) error {
+	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.File) error {
 		names = append(names, pathspec.Relative(f.Path, g.prefix))
 		return nil
 	})
@@ -214,7 +214,7 @@ type grepSourceJSON struct {
 
 // grepJSONLines renders a file as JSON Lines: one object per selected
 // line (or one per file with -c, -l, -L, or a binary file).
-func grepJSONLines(f *grep.GrepFile, src grep.GrepSource, o *grepOpts, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
+func grepJSONLines(f *grep.File, src grep.Source, o *grepOpts, lines []exact.Line, spans func(exact.Line) [][2]int) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -75,7 +75,7 @@ func (p *grepPrinter) bind(o *output) {
 }
 
 // file prints one file's matches and flushes, so that output streams.
-func (p *grepPrinter) file(f *grep.GrepFile) error {
+func (p *grepPrinter) file(f *grep.File) error {
 	var err error
 	switch {
 	case p.json:
@@ -106,7 +106,7 @@ func (p *grepPrinter) file(f *grep.GrepFile) error {
 
 // name prints the file's name (after the revisions holding it), then sep
 // (NUL with -z).
-func (p *grepPrinter) name(f *grep.GrepFile, sep string) {
+func (p *grepPrinter) name(f *grep.File, sep string) {
 	if p.multi {
 		refs := make([]string, len(f.Refs))
 		for i, r := range f.Refs {
@@ -131,7 +131,7 @@ func (p *grepPrinter) name(f *grep.GrepFile, sep string) {
 // lines prints matching lines with their context, git grep's way: context
 // lines take '-' after the line number, and "--" separates groups that do
 // not touch.
-func (p *grepPrinter) lines(f *grep.GrepFile) {
+func (p *grepPrinter) lines(f *grep.File) {
 	starts := lineStarts(f.Content, p.before, p.after, f.Lines)
 	last := 0 // last line printed
 	for i, l := range f.Lines {
@@ -160,7 +160,7 @@ func (p *grepPrinter) lines(f *grep.GrepFile) {
 	}
 }
 
-func (p *grepPrinter) contextLine(f *grep.GrepFile, n int, starts []int) {
+func (p *grepPrinter) contextLine(f *grep.File, n int, starts []int) {
 	p.name(f, "-")
 	text := f.Content[starts[n-1]:starts[n]]
 	if len(text) > 0 && text[len(text)-1] == '\n' {
@@ -230,7 +230,7 @@ type grepRefJS struct {
 	Commit string `json:"commit"`
 }
 
-func (p *grepPrinter) jsonFile(f *grep.GrepFile) error {
+func (p *grepPrinter) jsonFile(f *grep.File) error {
 	base := grepJSON{Path: f.Path, Blob: f.Blob.String()}
 	if !utf8.ValidString(f.Path) {
 		base.PathBytes = []byte(f.Path)

@@ -77,7 +77,7 @@ func (g *grepRun) runRefs() error {
 		return err
 	}
 	sel := gitindex.RefSelection{Patterns: o.refs, AllBranches: o.allBranches, Tags: o.tags, All: o.all}
-	opts := grep.GrepOptions{
+	opts := grep.Options{
 		Matcher: m, Refs: sel, Paths: pf, MaxCount: max(o.maxCount, 0),
 		FirstOnly: pr.mode == listFiles, Invert: pr.mode == listWithout,
 	}

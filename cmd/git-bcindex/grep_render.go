@@ -48,12 +48,12 @@ type grepRender struct {
 	invert                              bool
 	color                               bool
 	colors                              [numSlots]string
-	name                                func(f *grep.GrepFile) string
+	name                                func(f *grep.File) string
 	json, vimgrep                       bool
-	jsonFile                            func(f *grep.GrepFile, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
+	jsonFile                            func(f *grep.File, lines []exact.Line, spans func(exact.Line) [][2]int) []byte
 	// defsOf, when set, gives a file's definitions for -p and -W (see
 	// grep_funcs.go), or nil for git's default rule.
-	defsOf func(f *grep.GrepFile) []definition
+	defsOf func(f *grep.File) []definition
 }
 
 // skipFirstLine reports whether the first line of the output is a hunk
@@ -73,7 +73,7 @@ type fileState struct {
 	defs      []definition // the chunker's definitions; nil: git's default rule
 }
 
-func (r *grepRender) render(f *grep.GrepFile) []byte {
+func (r *grepRender) render(f *grep.File) []byte {
 	if r.quiet {
 		return nil
 	}

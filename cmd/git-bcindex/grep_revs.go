@@ -18,7 +18,7 @@ const dashdashHint = "Use '--' to separate paths from revisions, like this:\n'gi
 // the first argument that names none, and the rest are paths that must
 // exist in the working tree (or look like pathspecs). A revision is any
 // commit, tree or blob; each becomes a source, named as typed.
-func (g *grepRun) revisions(args []string) ([]grep.GrepSource, []string, error) {
+func (g *grepRun) revisions(args []string) ([]grep.Source, []string, error) {
 	dashdash := false
 	for _, a := range args {
 		if a == "--" {
@@ -27,7 +27,7 @@ func (g *grepRun) revisions(args []string) ([]grep.GrepSource, []string, error) 
 		}
 	}
 	allowRevs := !g.o.noIndex && !g.o.untracked && g.repo != nil
-	var sources []grep.GrepSource
+	var sources []grep.Source
 	i := 0
 	for ; i < len(args); i++ {
 		arg := args[i]
@@ -54,7 +54,7 @@ func (g *grepRun) revisions(args []string) ([]grep.GrepSource, []string, error) 
 		if !dashdash && g.isFile(arg) {
 			return nil, nil, gitFatal{fmt.Sprintf("ambiguous argument '%s': both revision and filename\n%s", arg, dashdashHint)}
 		}
-		src := grep.GrepSource{Name: arg + ":"}
+		src := grep.Source{Name: arg + ":"}
 		switch obj.Type {
 		case plumbing.CommitObject:
 			c := obj.Commit

@@ -19,7 +19,7 @@ import (
 )
 
 // search runs the search and prints what it finds.
-func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exact.Program) error {
+func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Program) error {
 	o := g.o
 	if o.pager != nil {
 		return g.openInPager(sources, ps, prog)
@@ -28,7 +28,7 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 	if err != nil {
 		return err
 	}
-	opts := grep.GrepOptions{
+	opts := grep.Options{
 		Sources: sources, Program: prog, Pathspec: ps, Render: r.render,
 		MaxCount: max(o.maxCount, 0), Invert: o.unmatchName,
 		FirstOnly: o.nameOnly || o.unmatchName || o.quiet,
@@ -68,7 +68,7 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	skip := r.skipFirstLine()
-	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.GrepFile) error {
+	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.File) error {
 		if o.quiet {
 			return grep.ErrStop
 		}
@@ -110,7 +110,7 @@ func (g *grepRun) search(sources []grep.GrepSource, ps *pathspec.Set, prog *exac
 }
 
 // blobSourceName is the name git prints for a file of a source.
-func blobSourceName(src grep.GrepSource, path string) (name string, treeLen int) {
+func blobSourceName(src grep.Source, path string) (name string, treeLen int) {
 	if !src.Blob.IsZero() {
 		return src.Name, 0
 	}
@@ -118,7 +118,7 @@ func blobSourceName(src grep.GrepSource, path string) (name string, treeLen int)
 }
 
 // commitOf is the commit a source names, for JSON.
-func commitOf(src grep.GrepSource) plumbing.Hash {
+func commitOf(src grep.Source) plumbing.Hash {
 	if src.Commit != nil {
 		return src.Commit.Hash
 	}
@@ -129,7 +129,7 @@ func commitOf(src grep.GrepSource) plumbing.Hash {
 // does: the diff attribute (and binary, which unsets it) decides whether
 // a file is binary, and a diff driver makes -p and -W find functions with
 // the chunker (where git uses the driver's regular expression).
-func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
+func (g *grepRun) attributes(opts *grep.Options, r *grepRender) error {
 	if g.repo == nil || g.repo.WorkTree == "" {
 		return nil
 	}
@@ -164,7 +164,7 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 		return d.Binary
 	}
 	if g.o.funcname || g.o.funcbody {
-		r.defsOf = func(f *grep.GrepFile) []definition {
+		r.defsOf = func(f *grep.File) []definition {
 			if !opts.Sources[f.Source].Attributes {
 				return nil
 			}
@@ -181,7 +181,7 @@ func (g *grepRun) attributes(opts *grep.GrepOptions, r *grepRender) error {
 // attributesFiles are the .gitattributes files git reads: the working
 // tree's (the tracked ones, and untracked ones among the files
 // --untracked reads) for every path it greps, whatever the revision.
-func (g *grepRun) attributesFiles(sources []grep.GrepSource) ([]string, error) {
+func (g *grepRun) attributesFiles(sources []grep.Source) ([]string, error) {
 	files, err := g.repo.AttributesFiles()
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (g *grepRun) attributesFiles(sources []grep.GrepSource) ([]string, error) {
 // answer is complete without the index, so a running indexer is waited
 // for a second at most, and a repository without an index is searched
 // all the same.
-func (g *grepRun) view(sources []grep.GrepSource, progress bool) (*store.View, error) {
+func (g *grepRun) view(sources []grep.Source, progress bool) (*store.View, error) {
 	if g.repo == nil {
 		return &store.View{}, nil
 	}
