@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/grep/gitgrep"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
 )
@@ -144,18 +145,18 @@ func exitCode(err error, stderr io.Writer, interrupted string) int {
 		return int(es) // a child's, which said what went wrong
 	}
 	// What git grep refuses, it refuses in git's words and exit codes.
-	var fatal gitFatal
+	var fatal gitgrep.Fatal
 	if errors.As(err, &fatal) {
-		fmt.Fprintf(stderr, "fatal: %s\n", fatal.msg)
+		fmt.Fprintf(stderr, "fatal: %s\n", fatal.Msg)
 		return 128
 	}
-	var bad grepUsageError
+	var bad gitgrep.UsageError
 	if errors.As(err, &bad) {
-		if bad.onStdout {
-			fmt.Fprintf(stderr, "error: %s\n", bad.msg)
+		if bad.OnStdout {
+			fmt.Fprintf(stderr, "error: %s\n", bad.Error())
 			return 129
 		}
-		fmt.Fprintf(stderr, "error: %s\n%s\nsee `git bcindex grep --help`\n", bad.msg, grepUsage)
+		fmt.Fprintf(stderr, "error: %s\n%s\nsee `git bcindex grep --help`\n", bad.Error(), gitgrep.Usage)
 		return 129
 	}
 	if errors.Is(err, context.Canceled) {

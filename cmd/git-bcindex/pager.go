@@ -42,31 +42,37 @@ func openOutput(c *cli.Context, repo *gitindex.Repo, q *query.Query) (*output, e
 	stdout := c.App.Writer
 	o := &output{w: stdout, paint: newColorizer(wantColor(when, stdout), q), close: func() error { return nil }}
 	o.paint.null = c.Bool("null")
-	if globalBool(c, "no-pager") || !isTerminal(stdout) {
-		return o, nil
+	if !globalBool(c, "no-pager") && isTerminal(stdout) {
+		startPager(c, cfg, o)
 	}
+	return o, nil
+}
+
+// startPager starts the pager git would (pagerCommand) on stdout and
+// points out at its input; out.close waits for it. Without a pager, or
+// when it does not start (a warning says so), out is left as it is.
+func startPager(c *cli.Context, cfg *config.Config, out *output) {
 	pager := pagerCommand(cfg)
 	if pager == "" {
-		return o, nil
+		return
 	}
 	cmd := exec.Command("sh", "-c", pager)
-	cmd.Stdout, cmd.Stderr = stdout, c.App.ErrWriter
+	cmd.Stdout, cmd.Stderr = out.w, c.App.ErrWriter
 	cmd.Env = pagerEnv(os.Environ())
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return o, nil
+		return
 	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "warning: pager %q did not start (%v); printing without it\n", pager, err)
-		return o, nil
+		return
 	}
-	o.w = in
-	o.close = func() error {
+	out.w = in
+	out.close = func() error {
 		in.Close()
 		cmd.Wait() // the pager's exit status (q before the end) is not an error
 		return nil
 	}
-	return o, nil
 }
 
 // pagerCommand picks the pager as git does for a command named bcindex:

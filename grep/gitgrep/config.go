@@ -1,4 +1,4 @@
-package main
+package gitgrep
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/go-git/go-git/v5/config"
 )
 
-// checkGrepConfig refuses, as git grep does when it reads its
+// checkConfig refuses, as git grep does when it reads its
 // configuration, a value of the settings it reads that is not of their
 // type: "fatal: bad boolean config value 'V' for 'grep.linenumber'".
-func checkGrepConfig(cfg *config.Config) error {
+func checkConfig(cfg *config.Config) error {
 	if cfg == nil {
 		return nil
 	}
@@ -21,7 +21,7 @@ func checkGrepConfig(cfg *config.Config) error {
 	} {
 		for _, v := range cfg.Raw.Section(k.section).Options.GetAll(k.key) {
 			if _, ok := gitBool(v); !ok {
-				return gitFatal{fmt.Sprintf("bad boolean config value '%s' for '%s.%s'", v, k.section, strings.ToLower(k.key))}
+				return Fatal{fmt.Sprintf("bad boolean config value '%s' for '%s.%s'", v, k.section, strings.ToLower(k.key))}
 			}
 		}
 	}
@@ -32,13 +32,13 @@ func checkGrepConfig(cfg *config.Config) error {
 				continue
 			}
 			if _, ok := gitBool(v); !ok {
-				return gitFatal{fmt.Sprintf("bad boolean config value '%s' for 'color.%s'", v, key)}
+				return Fatal{fmt.Sprintf("bad boolean config value '%s' for 'color.%s'", v, key)}
 			}
 		}
 	}
 	for _, v := range cfg.Raw.Section("grep").Options.GetAll("threads") {
 		if _, ok := gitInt(v); !ok {
-			return gitFatal{fmt.Sprintf("bad numeric config value '%s' for 'grep.threads': invalid unit", v)}
+			return Fatal{fmt.Sprintf("bad numeric config value '%s' for 'grep.threads': invalid unit", v)}
 		}
 	}
 	return nil
@@ -73,4 +73,53 @@ func gitInt(v string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v, 0, 64)
 	return n * mult, err == nil
+}
+
+// configure reads the configuration that sets git grep's defaults.
+func (g *runner) configure() error {
+	cfg := g.env.Config
+	if g.repo == nil || cfg == nil {
+		return nil
+	}
+	if err := checkConfig(cfg); err != nil {
+		return err
+	}
+	sec := cfg.Raw.Section("grep")
+	boolCfg := func(key string, into *optBool) {
+		if v := sec.Option(key); v != "" && !into.set {
+			into.on = configBool(v)
+		}
+	}
+	boolCfg("lineNumber", &g.o.lineNumber)
+	boolCfg("column", &g.o.column)
+	boolCfg("fullName", &g.o.fullName)
+	if g.o.syntax == patternUnset {
+		switch strings.ToLower(sec.Option("patternType")) {
+		case "basic":
+			g.o.syntax = patternBRE
+		case "extended":
+			g.o.syntax = patternERE
+		case "fixed":
+			g.o.syntax = patternFixed
+		case "perl":
+			g.o.syntax = patternPCRE
+		case "", "default":
+			if configBool(sec.Option("extendedRegexp")) {
+				g.o.syntax = patternERE
+			}
+		default:
+			return Fatal{"bad grep.patterntype argument: " + sec.Option("patternType")}
+		}
+	}
+	return nil
+}
+
+// configBool reads a boolean as git does ("" is false here: unset).
+func configBool(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "yes", "on", "1":
+		return true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	return err == nil && n != 0
 }

@@ -1,19 +1,19 @@
-package main
+package gitgrep
 
 import (
 	"fmt"
 	"strings"
 )
 
-// parseGrepArgs reads the options of args (what follows "grep") as git's
+// Parse reads the options of args (what follows "grep") as git's
 // parse-options does for git grep: short options bundle (-inw, -A3, -e
 // PATTERN with the pattern in the next argument whatever it starts
 // with), long ones may be abbreviated to a unique prefix and negated with
 // --no-, -NUM is -C NUM, "(" and ")" are options, and parsing stops at
 // the first argument that is not an option or at "--", which is kept.
 // bcindex's own long options are matched only when spelt in full.
-func parseGrepArgs(args []string) (*grepOpts, error) {
-	o := &grepOpts{excludeStandard: -1, maxDepth: -1, pathname: true, maxCount: -1}
+func Parse(args []string) (*Options, error) {
+	o := &Options{excludeStandard: -1, maxDepth: -1, pathname: true, maxCount: -1}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		next := func() (string, bool) {
@@ -26,7 +26,7 @@ func parseGrepArgs(args []string) (*grepOpts, error) {
 		if arg == "" || arg[0] != '-' || arg == "-" {
 			if opt := nodashOption(arg); opt != nil {
 				if err := opt.set(o, false, ""); err != nil {
-					return nil, grepUsageError{msg: err.Error()}
+					return nil, UsageError{msg: err.Error()}
 				}
 				continue
 			}
@@ -68,14 +68,14 @@ func nodashOption(arg string) *grepOption {
 }
 
 // parseShorts reads a bundle of short options (what follows '-').
-func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
+func parseShorts(o *Options, bundle string, next func() (string, bool)) error {
 	whole, first := bundle, true
 	for bundle != "" {
 		opt := shortOption(bundle[0])
 		if opt == nil {
 			if n := digits(bundle); n > 0 {
 				if err := contextValue(o, false, bundle[:n], 'C'); err != nil {
-					return grepUsageError{msg: err.Error()}
+					return UsageError{msg: err.Error()}
 				}
 				bundle = bundle[n:]
 				first = false
@@ -86,7 +86,7 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 					return err
 				}
 			}
-			return grepUsageError{msg: fmt.Sprintf("unknown switch `%c'", bundle[0])}
+			return UsageError{msg: fmt.Sprintf("unknown switch `%c'", bundle[0])}
 		}
 		rest := bundle[1:]
 		val := ""
@@ -97,7 +97,7 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 			} else if v, ok := next(); ok {
 				val = v
 			} else {
-				return grepUsageError{msg: fmt.Sprintf("switch `%c' requires a value", opt.short)}
+				return UsageError{msg: fmt.Sprintf("switch `%c' requires a value", opt.short)}
 			}
 		case argOptional:
 			val, rest = rest, ""
@@ -105,7 +105,7 @@ func parseShorts(o *grepOpts, bundle string, next func() (string, bool)) error {
 		if err := opt.set(o, false, val); err != nil {
 			// An option given by its letter is a switch in git's words.
 			msg := strings.Replace(err.Error(), "option `"+opt.long+"'", "switch `"+string(opt.short)+"'", 1)
-			return grepUsageError{msg: msg}
+			return UsageError{msg: msg}
 		}
 		if first && rest != "" {
 			if err := checkTypos(whole); err != nil {
@@ -126,11 +126,11 @@ func checkTypos(arg string) error {
 		return nil
 	}
 	if strings.HasPrefix(arg, "no-") {
-		return grepUsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
+		return UsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
 	}
 	for _, opt := range grepOptionTable {
 		if opt.long != "" && !opt.own && strings.HasPrefix(opt.long, arg) {
-			return grepUsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
+			return UsageError{msg: fmt.Sprintf("did you mean `--%s` (with two dashes)?", arg)}
 		}
 	}
 	return nil
@@ -155,7 +155,7 @@ func shortOption(c byte) *grepOption {
 
 // parseLong reads --name, --name=value, --no-name and their unique
 // abbreviations, as parse_long_opt does.
-func parseLong(o *grepOpts, arg string, next func() (string, bool)) error {
+func parseLong(o *Options, arg string, next func() (string, bool)) error {
 	name, value, hasValue := strings.Cut(arg, "=")
 	var abbrev, ambiguous *grepOption
 	abbrevUnset, ambiguousUnset := false, false
@@ -210,31 +210,31 @@ func parseLong(o *grepOpts, arg string, next func() (string, bool)) error {
 			}
 			return ""
 		}
-		return grepUsageError{msg: fmt.Sprintf("ambiguous option: %s (could be --%s%s or --%s%s)", name, no(ambiguousUnset), ambiguous.long, no(abbrevUnset), abbrev.long), onStdout: true}
+		return UsageError{msg: fmt.Sprintf("ambiguous option: %s (could be --%s%s or --%s%s)", name, no(ambiguousUnset), ambiguous.long, no(abbrevUnset), abbrev.long), OnStdout: true}
 	}
 	if abbrev != nil {
 		return applyLong(o, abbrev, abbrevUnset, value, hasValue, next)
 	}
-	return grepUsageError{msg: fmt.Sprintf("unknown option `%s'", name)}
+	return UsageError{msg: fmt.Sprintf("unknown option `%s'", name)}
 }
 
-func applyLong(o *grepOpts, opt *grepOption, unset bool, value string, hasValue bool, next func() (string, bool)) error {
+func applyLong(o *Options, opt *grepOption, unset bool, value string, hasValue bool, next func() (string, bool)) error {
 	switch {
 	case unset && hasValue:
-		return grepUsageError{msg: fmt.Sprintf("option `no-%s' takes no value", opt.long)}
+		return UsageError{msg: fmt.Sprintf("option `no-%s' takes no value", opt.long)}
 	case unset && opt.noneg:
-		return grepUsageError{msg: fmt.Sprintf("option `no-%s' isn't available", opt.long)}
+		return UsageError{msg: fmt.Sprintf("option `no-%s' isn't available", opt.long)}
 	case opt.arg == argNone && hasValue:
-		return grepUsageError{msg: fmt.Sprintf("option `%s' takes no value", opt.long)}
+		return UsageError{msg: fmt.Sprintf("option `%s' takes no value", opt.long)}
 	case opt.arg == argRequired && !hasValue && !unset:
 		v, ok := next()
 		if !ok {
-			return grepUsageError{msg: fmt.Sprintf("option `%s' requires a value", opt.long)}
+			return UsageError{msg: fmt.Sprintf("option `%s' requires a value", opt.long)}
 		}
 		value = v
 	}
 	if err := opt.set(o, unset, value); err != nil {
-		return grepUsageError{msg: err.Error()}
+		return UsageError{msg: err.Error()}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package gitgrep
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/grep"
@@ -35,14 +34,36 @@ type grepPrinter struct {
 	multi         bool // name the revisions holding each file
 	printed       bool // a group of lines was printed
 	w             *bufio.Writer
-	paint         colorizer
+	paint         paint
+	quote         func(string) string
 	enc           *json.Encoder
+}
+
+// Colours of the ref selection's output, as git paints grep and log
+// output: file names magenta, line numbers green, separators cyan,
+// matches bold red, commits yellow.
+const (
+	sgrPath   = "\x1b[1;35m"
+	sgrLine   = "\x1b[32m"
+	sgrSep    = "\x1b[36m"
+	sgrMatch  = "\x1b[1;31m"
+	sgrCommit = "\x1b[33m"
+)
+
+// paint writes SGR sequences when colour is on.
+type paint bool
+
+func (on paint) paint(sgr, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return sgr + s + colorReset
 }
 
 // newGrepPrinter prints a search over bcindex's ref selection (--ref,
 // --all-branches, --tags, --all): each file once, after the revisions
 // holding it, with line numbers.
-func newGrepPrinter(o *grepOpts) (*grepPrinter, error) {
+func newGrepPrinter(o *Options) (*grepPrinter, error) {
 	p := &grepPrinter{json: o.json, vimgrep: o.vimgrep, null: o.null, multi: true}
 	n := 0
 	for _, m := range []struct {
@@ -55,21 +76,21 @@ func newGrepPrinter(o *grepOpts) (*grepPrinter, error) {
 		}
 	}
 	if n > 1 {
-		return nil, usageError{"-l, -L and -c do not combine: pick one"}
+		return nil, ArgError{"-l, -L and -c do not combine: pick one"}
 	}
 	if p.json && p.vimgrep {
-		return nil, usageError{"--json and --vimgrep do not combine: pick one"}
+		return nil, ArgError{"--json and --vimgrep do not combine: pick one"}
 	}
 	p.before, p.after = o.before, o.after
 	if p.before < 0 || p.after < 0 {
-		return nil, usageError{"-A, -B, -C and -m take a number of lines, 0 or more"}
+		return nil, ArgError{"-A, -B, -C and -m take a number of lines, 0 or more"}
 	}
 	return p, nil
 }
 
-func (p *grepPrinter) bind(o *output) {
+func (p *grepPrinter) bind(o *output, quote func(string) string) {
 	p.w = bufio.NewWriterSize(o.w, 64<<10)
-	p.paint = o.paint
+	p.paint, p.quote = paint(o.color), quote
 	p.enc = json.NewEncoder(p.w)
 	p.enc.SetEscapeHTML(false)
 }
@@ -114,7 +135,7 @@ func (p *grepPrinter) name(f *grep.File, sep string) {
 		}
 		p.w.WriteString(p.paint.paint(sgrCommit, strings.Join(refs, ",")) + p.paint.paint(sgrSep, ":"))
 	}
-	p.w.WriteString(p.paint.paint(sgrPath, quotePath(f.Path)))
+	p.w.WriteString(p.paint.paint(sgrPath, p.quote(f.Path)))
 	switch {
 	case p.null:
 		p.w.WriteByte(0)
@@ -169,27 +190,8 @@ func (p *grepPrinter) contextLine(f *grep.File, n int, starts []int) {
 	p.w.WriteString(p.paint.paint(sgrLine, fmt.Sprint(n)) + p.paint.paint(sgrSep, "-") + string(text) + "\n")
 }
 
-// lineStarts returns the byte offset of each line's start, lines counted
-// from 1 (starts[n-1] is line n's start; the last entry is the end), or
-// nil when no context is printed.
-func lineStarts(content []byte, before, after int, lines []exact.Line) []int {
-	if before == 0 && after == 0 || len(lines) == 0 {
-		return nil
-	}
-	starts := []int{0}
-	for i, b := range content {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	if starts[len(starts)-1] != len(content) {
-		starts = append(starts, len(content))
-	}
-	return starts
-}
-
 func (p *grepPrinter) highlight(line []byte, spans [][2]int) string {
-	if !p.paint.on || len(spans) == 0 {
+	if !p.paint || len(spans) == 0 {
 		return string(line)
 	}
 	var b strings.Builder
@@ -203,40 +205,10 @@ func (p *grepPrinter) highlight(line []byte, spans [][2]int) string {
 	return b.String()
 }
 
-// grepJSON is one line of grep --json. Text fields carry the bytes as a
-// string when they are valid UTF-8; otherwise the _bytes field carries
-// them (base64).
-type grepJSON struct {
-	Path      string      `json:"path"`
-	PathBytes []byte      `json:"path_bytes,omitempty"`
-	Line      int         `json:"line,omitempty"`
-	Text      *string     `json:"text,omitempty"`
-	TextBytes []byte      `json:"text_bytes,omitempty"`
-	Spans     [][2]int    `json:"spans,omitempty"`
-	Count     *int        `json:"count,omitempty"`
-	Before    []jsonLine  `json:"before,omitempty"`
-	After     []jsonLine  `json:"after,omitempty"`
-	Blob      string      `json:"blob"`
-	Refs      []grepRefJS `json:"refs"`
-}
-
-type jsonLine struct {
-	Line int    `json:"line"`
-	Text string `json:"text"`
-}
-
-type grepRefJS struct {
-	Name   string `json:"name"`
-	Commit string `json:"commit"`
-}
-
 func (p *grepPrinter) jsonFile(f *grep.File) error {
-	base := grepJSON{Path: f.Path, Blob: f.Blob.String()}
-	if !utf8.ValidString(f.Path) {
-		base.PathBytes = []byte(f.Path)
-	}
+	base := jsonBase(f.Path, f.Blob)
 	for _, r := range f.Refs {
-		base.Refs = append(base.Refs, grepRefJS{r.Name, r.Commit.String()})
+		base.Refs = append(base.Refs, jsonRef{r.Name, r.Commit.String()})
 	}
 	switch p.mode {
 	case listFiles, listWithout:
@@ -246,30 +218,5 @@ func (p *grepPrinter) jsonFile(f *grep.File) error {
 		base.Count = &n
 		return p.enc.Encode(base)
 	}
-	starts := lineStarts(f.Content, p.before, p.after, f.Lines)
-	for _, l := range f.Lines {
-		rec := base
-		text := f.Content[l.Start:l.End]
-		if utf8.Valid(text) {
-			s := string(text)
-			rec.Text = &s
-		} else {
-			rec.TextBytes = text
-		}
-		rec.Line, rec.Spans = l.Number, l.Spans
-		for n := max(1, l.Number-p.before); n < l.Number; n++ {
-			rec.Before = append(rec.Before, jsonLine{n, lineText(f.Content, starts, n)})
-		}
-		for n := l.Number + 1; n <= l.Number+p.after && n < len(starts); n++ {
-			rec.After = append(rec.After, jsonLine{n, lineText(f.Content, starts, n)})
-		}
-		if err := p.enc.Encode(rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func lineText(content []byte, starts []int, n int) string {
-	return strings.TrimSuffix(string(content[starts[n-1]:starts[n]]), "\n")
+	return encodeLines(p.enc, base, f.Content, f.Lines, p.before, p.after, func(l exact.Line) [][2]int { return l.Spans })
 }

@@ -1,4 +1,4 @@
-package main
+package gitgrep
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ const dashdashHint = "Use '--' to separate paths from revisions, like this:\n'gi
 // the first argument that names none, and the rest are paths that must
 // exist in the working tree (or look like pathspecs). A revision is any
 // commit, tree or blob; each becomes a source, named as typed.
-func (g *grepRun) revisions(args []string) ([]grep.Source, []string, error) {
+func (g *runner) revisions(args []string) ([]grep.Source, []string, error) {
 	dashdash := false
 	for _, a := range args {
 		if a == "--" {
@@ -37,7 +37,7 @@ func (g *grepRun) revisions(args []string) ([]grep.Source, []string, error) {
 		}
 		if !allowRevs {
 			if dashdash {
-				return nil, nil, gitFatal{"--no-index or --untracked cannot be used with revs"}
+				return nil, nil, Fatal{"--no-index or --untracked cannot be used with revs"}
 			}
 			break
 		}
@@ -47,12 +47,12 @@ func (g *grepRun) revisions(args []string) ([]grep.Source, []string, error) {
 		}
 		if !ok {
 			if dashdash {
-				return nil, nil, gitFatal{"unable to resolve revision: " + arg}
+				return nil, nil, Fatal{"unable to resolve revision: " + arg}
 			}
 			break
 		}
 		if !dashdash && g.isFile(arg) {
-			return nil, nil, gitFatal{fmt.Sprintf("ambiguous argument '%s': both revision and filename\n%s", arg, dashdashHint)}
+			return nil, nil, Fatal{fmt.Sprintf("ambiguous argument '%s': both revision and filename\n%s", arg, dashdashHint)}
 		}
 		src := grep.Source{Name: arg + ":"}
 		switch obj.Type {
@@ -79,7 +79,7 @@ func (g *grepRun) revisions(args []string) ([]grep.Source, []string, error) {
 
 // isFile is git's check_filename: whether arg names a file or directory
 // of the working tree, from the current directory (":/" from the top).
-func (g *grepRun) isFile(arg string) bool {
+func (g *runner) isFile(arg string) bool {
 	if g.repo != nil && g.repo.WorkTree == "" {
 		return false
 	}
@@ -126,22 +126,22 @@ func looksLikePathspec(arg string) bool {
 // verifyFilename is git's verify_filename: a path given without "--"
 // must exist; otherwise git says why, naming a misspelt revision when
 // the argument could have been one.
-func (g *grepRun) verifyFilename(arg string, diagnoseRev bool) error {
+func (g *runner) verifyFilename(arg string, diagnoseRev bool) error {
 	if strings.HasPrefix(arg, "-") {
-		return gitFatal{fmt.Sprintf("option '%s' must come before non-option arguments", arg)}
+		return Fatal{fmt.Sprintf("option '%s' must come before non-option arguments", arg)}
 	}
 	if looksLikePathspec(arg) || g.isFile(arg) {
 		return nil
 	}
 	if !diagnoseRev {
-		return gitFatal{fmt.Sprintf("%s: no such path in the working tree.\nUse 'git <command> -- <path>...' to specify paths that do not exist locally.", arg)}
+		return Fatal{fmt.Sprintf("%s: no such path in the working tree.\nUse 'git <command> -- <path>...' to specify paths that do not exist locally.", arg)}
 	}
 	if !(len(arg) > 1 && arg[0] == ':' && !isAlnum(arg[1])) {
 		if msg := g.misspelt(arg); msg != "" {
-			return gitFatal{msg}
+			return Fatal{msg}
 		}
 	}
-	return gitFatal{fmt.Sprintf("ambiguous argument '%s': unknown revision or path not in the working tree.\n%s", arg, dashdashHint)}
+	return Fatal{fmt.Sprintf("ambiguous argument '%s': unknown revision or path not in the working tree.\n%s", arg, dashdashHint)}
 }
 
 func isAlnum(c byte) bool {
@@ -150,7 +150,7 @@ func isAlnum(c byte) bool {
 
 // misspelt says what git says of REV:path when REV names a tree-ish and
 // path is not in it.
-func (g *grepRun) misspelt(arg string) string {
+func (g *runner) misspelt(arg string) string {
 	base, path, ok := strings.Cut(arg, ":")
 	if !ok || base == "" || g.repo == nil {
 		return ""

@@ -1,4 +1,4 @@
-package main
+package gitgrep
 
 import (
 	"bufio"
@@ -6,20 +6,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/grep"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/pathspec"
+	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
 // search runs the search and prints what it finds.
-func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Program) error {
+func (g *runner) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Program) error {
 	o := g.o
 	if o.pager != nil {
 		return g.openInPager(sources, ps, prog)
@@ -39,15 +36,8 @@ func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Pr
 	case binaryDefault:
 		opts.Binary = grep.BinaryMatch
 	}
-	for _, p := range o.paths {
-		if err := opts.Paths.AddGlob(p); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	for _, p := range o.excludes {
-		if err := opts.Paths.AddExclude(p); err != nil {
-			return usageError{err.Error()}
-		}
+	if err := g.globs(&opts.Paths); err != nil {
+		return err
 	}
 	v, err := g.view(sources, !o.json)
 	if err != nil {
@@ -57,7 +47,7 @@ func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Pr
 	if err := g.attributes(&opts, r); err != nil {
 		return err
 	}
-	var w io.Writer = g.c.App.Writer
+	var w io.Writer = g.env.Stdout
 	closeOut := func() error { return nil }
 	if !o.quiet {
 		out, err := g.output(r)
@@ -68,7 +58,7 @@ func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Pr
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	skip := r.skipFirstLine()
-	st, err := grep.Grep(g.c.Context, v, opts, func(f *grep.File) error {
+	st, err := grep.Grep(g.ctx, v, opts, func(f *grep.File) error {
 		if o.quiet {
 			return grep.ErrStop
 		}
@@ -96,17 +86,7 @@ func (g *grepRun) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Pr
 	case cerr != nil:
 		return cerr
 	}
-	for _, d := range st.Damaged {
-		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s; its blobs were read from git instead\n", d)
-	}
-	if o.stats {
-		fmt.Fprintf(g.c.App.ErrWriter, "%d files (%d distinct blobs); %d blobs read (%d from the index's copies of their bytes): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
-			st.Files, st.Blobs, st.Candidates+st.Unindexed, st.FromIndex, st.Candidates, st.Unindexed, st.Matched)
-	}
-	if st.Matched == 0 {
-		return errNoResults
-	}
-	return nil
+	return g.report(st, false)
 }
 
 // blobSourceName is the name git prints for a file of a source.
@@ -117,19 +97,11 @@ func blobSourceName(src grep.Source, path string) (name string, treeLen int) {
 	return src.Name + path, len(src.Name)
 }
 
-// commitOf is the commit a source names, for JSON.
-func commitOf(src grep.Source) plumbing.Hash {
-	if src.Commit != nil {
-		return src.Commit.Hash
-	}
-	return plumbing.ZeroHash
-}
-
 // attributes applies the working tree's git attributes, as git grep
 // does: the diff attribute (and binary, which unsets it) decides whether
 // a file is binary, and a diff driver makes -p and -W find functions with
 // the chunker (where git uses the driver's regular expression).
-func (g *grepRun) attributes(opts *grep.Options, r *grepRender) error {
+func (g *runner) attributes(opts *grep.Options, r *grepRender) error {
 	if g.repo == nil || g.repo.WorkTree == "" {
 		return nil
 	}
@@ -149,7 +121,7 @@ func (g *grepRun) attributes(opts *grep.Options, r *grepRender) error {
 	if err != nil || attrs == nil {
 		return err
 	}
-	cfg := gitConfig(g.repo)
+	cfg := g.env.Config
 	driver := func(name string, key string) string {
 		if cfg == nil {
 			return ""
@@ -181,7 +153,7 @@ func (g *grepRun) attributes(opts *grep.Options, r *grepRender) error {
 // attributesFiles are the .gitattributes files git reads: the working
 // tree's (the tracked ones, and untracked ones among the files
 // --untracked reads) for every path it greps, whatever the revision.
-func (g *grepRun) attributesFiles(sources []grep.Source) ([]string, error) {
+func (g *runner) attributesFiles(sources []grep.Source) ([]string, error) {
 	files, err := g.repo.AttributesFiles()
 	if err != nil {
 		return nil, err
@@ -198,26 +170,54 @@ func (g *grepRun) attributesFiles(sources []grep.Source) ([]string, error) {
 
 // view indexes what the sources' commits lack (unless --no-update; blobs
 // only, no vectors: grep reads the exact index) and opens them. The
-// answer is complete without the index, so a running indexer is waited
-// for a second at most, and a repository without an index is searched
-// all the same.
-func (g *grepRun) view(sources []grep.Source, progress bool) (*store.View, error) {
+// answer is complete without the index, so a repository without an index
+// is searched all the same.
+func (g *runner) view(sources []grep.Source, progress bool) (*store.View, error) {
 	if g.repo == nil {
 		return &store.View{}, nil
 	}
-	iopts := g.settings.indexOptions()
-	if progress {
-		iopts.Progress = newProgress(g.c.App.ErrWriter)
-	}
-	v, sum, err := ensure(g.c.Context, g.repo, iopts, grep.PlanSources(sources), indexer.Exact, g.o.noUpdate, time.Second)
+	v, err := g.env.Open(g.ctx, grep.PlanSources(sources), progress, g.o.noUpdate)
 	if err != nil {
 		if g.o.noUpdate && errors.Is(err, store.ErrNoIndex) {
 			return &store.View{Repo: g.repo}, nil
 		}
 		return nil, err
 	}
-	if sum != nil && sum.Repaired != "" {
-		fmt.Fprintf(g.c.App.ErrWriter, "warning: %s\n", sum.Repaired)
-	}
 	return v, nil
+}
+
+// globs adds bcindex's --path and --exclude globs to pf.
+func (g *runner) globs(pf *query.PathFilter) error {
+	for _, p := range g.o.paths {
+		if err := pf.AddGlob(p); err != nil {
+			return ArgError{err.Error()}
+		}
+	}
+	for _, p := range g.o.excludes {
+		if err := pf.AddExclude(p); err != nil {
+			return ArgError{err.Error()}
+		}
+	}
+	return nil
+}
+
+// report notes on Stderr the damaged segments a search read around and,
+// with --stats, how the index answered (revisions: name their count);
+// ErrNoMatch when it matched nothing.
+func (g *runner) report(st *grep.Stats, revisions bool) error {
+	for _, d := range st.Damaged {
+		fmt.Fprintf(g.env.Stderr, "warning: %s; its blobs were read from git instead\n", d)
+	}
+	if g.o.stats {
+		in := ""
+		if revisions {
+			in = fmt.Sprintf(" in %d revisions", len(st.Revisions))
+		}
+		fmt.Fprintf(g.env.Stderr, "%d files (%d distinct blobs)%s; %d blobs read (%d from the index's copies of their bytes): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, in, st.Candidates+st.Unindexed, st.FromIndex, st.Candidates, st.Unindexed, st.Matched)
+	}
+	if st.Matched == 0 {
+		return ErrNoMatch
+	}
+	return nil
 }
