@@ -11,17 +11,7 @@ import (
 // (urfave/cli stops reading flags at the first argument). Everything after
 // "--" stays an argument.
 func interspersed(app *cli.App, args []string) []string {
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if takesValue(app.Flags, args[i]) {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return args
-	}
-	cmd := app.Command(args[i])
+	i, cmd := commandAt(app, args)
 	if cmd == nil || len(cmd.Subcommands) > 0 || cmd.SkipFlagParsing {
 		return args // a command that reads its options itself, as git grep
 	}
@@ -53,6 +43,22 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(append(out, "--"), pos...)
 	}
 	return out
+}
+
+// commandAt returns where the command stands in args, after the global
+// flags, and the command it names (nil when args name none).
+func commandAt(app *cli.App, args []string) (int, *cli.Command) {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if takesValue(app.Flags, args[i]) {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return i, nil
+	}
+	return i, app.Command(args[i])
 }
 
 // takesValue reports whether arg names a flag that takes a value in the

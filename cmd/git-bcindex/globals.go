@@ -12,17 +12,7 @@ import (
 // subcommand. A command that defines the flag itself (search's --color)
 // keeps it; everything after "--" stays where it is.
 func hoistGlobals(app *cli.App, args []string) []string {
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if takesValue(app.Flags, args[i]) {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return args
-	}
-	cmd := app.Command(args[i])
+	i, cmd := commandAt(app, args)
 	if cmd == nil {
 		return args
 	}

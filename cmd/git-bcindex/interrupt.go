@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,15 +25,6 @@ func interruptedNote(app *cli.App, args []string) string {
 
 // commandOf returns the command args name after the global flags, or nil.
 func commandOf(app *cli.App, args []string) *cli.Command {
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if takesValue(app.Flags, args[i]) {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return nil
-	}
-	return app.Command(args[i])
+	_, cmd := commandAt(app, args)
+	return cmd
 }
