@@ -93,3 +93,45 @@ func (u *unicodeBounds) first(lines []byte) int {
 	}
 	return -1
 }
+
+// invalidRune is what unicodeBounds' backtracking engine reads an invalid
+// UTF-8 byte as.
+const invalidRune = '\uE003'
+
+// The marks of a word boundary in a rewritten pattern: boundMark, the
+// letter of its escape, boundEnd. Private-use runes, which patterns do
+// not hold.
+const (
+	boundMark = "\uE000\uE001"
+	boundEnd  = "\uE002"
+)
+
+// wordBounds writes src's word boundaries as RE2's ASCII \b and \B
+// (which \< and \> are too) with mode "ascii"; as nothing, a superset of
+// the pattern's matches, with "none"; and with "unicode" as lookaround
+// over Unicode's word characters (glibc's in a UTF-8 locale) for the
+// backtracking engine, \< and \> exactly.
+func wordBounds(src, mode string) string {
+	// glibc takes an invalid UTF-8 byte for a word character here: it
+	// is invalidRune to the backtracking engine.
+	const w = `[\p{L}0-9_\x{E003}]`
+	for _, k := range "<>bB" {
+		var with string
+		switch mode {
+		case "ascii":
+			with = `\b`
+			if k == 'B' {
+				with = `\B`
+			}
+		case "unicode":
+			with = map[rune]string{
+				'<': `(?<!` + w + `)(?=` + w + `)`,
+				'>': `(?<=` + w + `)(?!` + w + `)`,
+				'b': `(?:(?<=` + w + `)(?!` + w + `)|(?<!` + w + `)(?=` + w + `))`,
+				'B': `(?:(?<=` + w + `)(?=` + w + `)|(?<!` + w + `)(?!` + w + `))`,
+			}[k]
+		}
+		src = strings.ReplaceAll(src, boundMark+string(k)+boundEnd, with)
+	}
+	return src
+}

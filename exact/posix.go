@@ -3,7 +3,6 @@ package exact
 import (
 	"regexp"
 	"regexp/syntax"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,48 +61,6 @@ type posixPattern struct {
 	// bounds: src holds word boundaries (\b \B \< \>) as marks, for
 	// wordBounds to write as each engine needs them.
 	bounds bool
-}
-
-// invalidRune is what unicodeBounds' backtracking engine reads an invalid
-// UTF-8 byte as.
-const invalidRune = '\uE003'
-
-// The marks of a word boundary in a rewritten pattern: boundMark, the
-// letter of its escape, boundEnd. Private-use runes, which patterns do
-// not hold.
-const (
-	boundMark = "\uE000\uE001"
-	boundEnd  = "\uE002"
-)
-
-// wordBounds writes src's word boundaries as RE2's ASCII \b and \B
-// (which \< and \> are too) with mode "ascii"; as nothing, a superset of
-// the pattern's matches, with "none"; and with "unicode" as lookaround
-// over Unicode's word characters (glibc's in a UTF-8 locale) for the
-// backtracking engine, \< and \> exactly.
-func wordBounds(src, mode string) string {
-	// glibc takes an invalid UTF-8 byte for a word character here: it
-	// is invalidRune to the backtracking engine.
-	const w = `[\p{L}0-9_\x{E003}]`
-	for _, k := range "<>bB" {
-		var with string
-		switch mode {
-		case "ascii":
-			with = `\b`
-			if k == 'B' {
-				with = `\B`
-			}
-		case "unicode":
-			with = map[rune]string{
-				'<': `(?<!` + w + `)(?=` + w + `)`,
-				'>': `(?<=` + w + `)(?!` + w + `)`,
-				'b': `(?:(?<=` + w + `)(?!` + w + `)|(?<!` + w + `)(?=` + w + `))`,
-				'B': `(?:(?<=` + w + `)(?=` + w + `)|(?<!` + w + `)(?!` + w + `))`,
-			}[k]
-		}
-		src = strings.ReplaceAll(src, boundMark+string(k)+boundEnd, with)
-	}
-	return src
 }
 
 // posixToRE2 rewrites a POSIX basic or extended regular expression (with
@@ -189,16 +146,12 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 					// glibc's BRE has \{ repeat an atom only, not a repeat.
 					return res, errBadRepeat
 				}
-				end := strings.Index(p[i:], `\}`)
-				if end < 0 {
-					return res, errBraceOpen
-				}
-				iv, err := interval(p[i+1 : i+end])
+				iv, next, err := braced(p, i, `\}`)
 				if err != nil {
 					return res, err
 				}
 				repeat(iv)
-				i += end + 1
+				i = next
 			case !ext && (e == '+' || e == '?'):
 				if atom < 0 {
 					setAtom()
@@ -282,16 +235,12 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 			if atom < 0 {
 				return res, errBadRepeat
 			}
-			end := strings.IndexByte(p[i:], '}')
-			if end < 0 {
-				return res, errBraceOpen
-			}
-			iv, err := interval(p[i+1 : i+end])
+			iv, next, err := braced(p, i, "}")
 			if err != nil {
 				return res, err
 			}
 			repeat(iv)
-			i += end
+			i = next
 		case ext && c == '(':
 			groups++
 			depth++
@@ -331,73 +280,4 @@ func posixToRE2(p string, s Syntax, uni, icase bool) (posixPattern, error) {
 		res.src, res.bounds = wordBounds(res.src, "ascii"), false
 	}
 	return res, nil
-}
-
-// groupStart returns the offset of the '(' that opens the group whose
-// ')' ends out, skipping escapes and classes.
-func groupStart(out []byte) int {
-	s := string(out)
-	var stack []int
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			i = classEnd(s, i)
-		case '(':
-			stack = append(stack, i)
-		case ')':
-			if len(stack) > 0 {
-				last := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				if i == len(s)-1 {
-					return last
-				}
-			}
-		}
-	}
-	return max(len(s)-1, 0)
-}
-
-// interval reads the inside of a POSIX interval, "m", "m,", "m,n" or
-// ",n", and returns it as RE2 writes it.
-func interval(s string) (string, error) {
-	lo, hi, comma := strings.Cut(s, ",")
-	num := func(x string) (int, error) {
-		if x == "" {
-			return -1, nil
-		}
-		n := 0
-		for _, c := range []byte(x) {
-			if c < '0' || c > '9' {
-				return 0, errBraceOpen
-			}
-			if n = n*10 + int(c-'0'); n > maxPOSIXRepeat {
-				return 0, errTooBig
-			}
-		}
-		return n, nil
-	}
-	m, err := num(lo)
-	if err != nil {
-		return "", err
-	}
-	n, err := num(hi)
-	if err != nil {
-		return "", err
-	}
-	switch {
-	case !comma && m < 0:
-		return "", errBraceBad
-	case !comma:
-		return "{" + strconv.Itoa(m) + "}", nil
-	}
-	m = max(m, 0)
-	if n < 0 {
-		return "{" + strconv.Itoa(m) + ",}", nil
-	}
-	if m > n {
-		return "", errBraceBad
-	}
-	return "{" + strconv.Itoa(m) + "," + strconv.Itoa(n) + "}", nil
 }
