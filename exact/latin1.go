@@ -46,11 +46,7 @@ var wideEscape = regexp.MustCompile(`\\x\{0*[1-9A-Fa-f][0-9A-Fa-f]{2,}\}`)
 // clampLatin1 keeps the bytes of re's classes and literals: what is
 // beyond U+00FF matches nothing.
 func clampLatin1(re *syntax.Regexp) *syntax.Regexp {
-	out := *re
-	out.Sub = make([]*syntax.Regexp, len(re.Sub))
-	for i, s := range re.Sub {
-		out.Sub[i] = clampLatin1(s)
-	}
+	out := mapSubs(re, clampLatin1)
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
@@ -70,7 +66,7 @@ func clampLatin1(re *syntax.Regexp) *syntax.Regexp {
 		}
 		out.Rune = rs
 	}
-	return &out
+	return out
 }
 
 // latin1Runes decodes a line byte by byte, for the backtracking engine.

@@ -19,11 +19,7 @@ import (
 // Nothing else changes, so leftmost-first matches stay those of the
 // pattern as written.
 func lineSemantics(re *syntax.Regexp) *syntax.Regexp {
-	out := *re
-	out.Sub = make([]*syntax.Regexp, len(re.Sub))
-	for i, s := range re.Sub {
-		out.Sub[i] = lineSemantics(s)
-	}
+	out := mapSubs(re, lineSemantics)
 	switch re.Op {
 	case syntax.OpEndText:
 		out.Flags &^= syntax.WasDollar
@@ -39,7 +35,7 @@ func lineSemantics(re *syntax.Regexp) *syntax.Regexp {
 			return &syntax.Regexp{Op: syntax.OpNoMatch}
 		}
 	}
-	return &out
+	return out
 }
 
 // withoutBOL is re with ^ unable to match: for subjects that start
@@ -49,10 +45,15 @@ func withoutBOL(re *syntax.Regexp) *syntax.Regexp {
 	if re.Op == syntax.OpBeginLine {
 		return &syntax.Regexp{Op: syntax.OpNoMatch}
 	}
+	return mapSubs(re, withoutBOL)
+}
+
+// mapSubs is a copy of re whose subexpressions are f of re's.
+func mapSubs(re *syntax.Regexp, f func(*syntax.Regexp) *syntax.Regexp) *syntax.Regexp {
 	out := *re
 	out.Sub = make([]*syntax.Regexp, len(re.Sub))
 	for i, s := range re.Sub {
-		out.Sub[i] = withoutBOL(s)
+		out.Sub[i] = f(s)
 	}
 	return &out
 }
