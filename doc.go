@@ -24,6 +24,8 @@
 //	timeline  log: the chunks of an indexed history that match a query, and when
 //	          each appeared, changed, moved and disappeared
 //	search    the three arms (symbol, BM25, vector), fusion and ranking
+//	grep/gitgrep  git bcindex grep's command line: git grep's options, configuration,
+//	              revisions and paths, and output byte for byte
 //	grep      exact search: what git grep finds, in revisions, the working tree
 //	          or the index, candidates from the trigram postings verified
 //	          against the blobs

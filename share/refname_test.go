@@ -9,7 +9,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
 // TestShareRefName: push names the share refs/bcindex/<model>-<hash>, with
@@ -18,12 +17,7 @@ import (
 // into the share under the right name.
 func TestShareRefName(t *testing.T) {
 	ctx := context.Background()
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{"calc/calc.go": goFile})
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	gitRun(t, r.Dir, "init", "-q", "--bare", "-b", "main", bare)
-	gitRun(t, r.Dir, "remote", "add", "origin", bare)
-	gitRun(t, r.Dir, "push", "-q", "origin", "main")
+	r, bare := pushedRepo(t, map[string]string{"calc/calc.go": goFile})
 	emb := embed.Default()
 	model := emb.ID()
 	indexRevs(t, r.Dir, emb, "HEAD")

@@ -32,12 +32,7 @@ func gitRun(t *testing.T, dir string, args ...string) {
 // malformed entries are refused.
 func TestShareThroughBareRemote(t *testing.T) {
 	ctx := context.Background()
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{"calc/calc.go": goFile, "net/retry.go": manyFiles(1)["pkg0/f0.go"]})
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	gitRun(t, r.Dir, "init", "-q", "--bare", "-b", "main", bare)
-	gitRun(t, r.Dir, "remote", "add", "origin", bare)
-	gitRun(t, r.Dir, "push", "-q", "origin", "main")
+	r, bare := pushedRepo(t, map[string]string{"calc/calc.go": goFile, "net/retry.go": manyFiles(1)["pkg0/f0.go"]})
 	emb := embed.Default()
 	model := emb.ID()
 	indexRevs(t, r.Dir, emb, "HEAD")

@@ -11,7 +11,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -22,12 +21,7 @@ import (
 // refused.
 func TestSummariesThroughBareRemote(t *testing.T) {
 	ctx := context.Background()
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{"calc/calc.go": goFile})
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	gitRun(t, r.Dir, "init", "-q", "--bare", "-b", "main", bare)
-	gitRun(t, r.Dir, "remote", "add", "origin", bare)
-	gitRun(t, r.Dir, "push", "-q", "origin", "main")
+	r, bare := pushedRepo(t, map[string]string{"calc/calc.go": goFile})
 	indexRevs(t, r.Dir, embed.Default(), "HEAD")
 	repo, err := gitindex.OpenRepo(r.Dir)
 	if err != nil {
