@@ -28,7 +28,31 @@ const (
 	All
 )
 
-// Ensure is a front end's one call before a query: it brings the index of
+// Request is what a front end is about to read, and how long it waits
+// for another indexer: the one argument of the package's Ensure.
+type Request struct {
+	Want  store.Want
+	Parts Parts
+	// NoIndex reads what is indexed (--no-index): Parts None.
+	NoIndex  bool
+	LockWait time.Duration
+}
+
+// Ensure is every front end's one call before it reads the index (the
+// commands, the MCP tools, the web pages): Indexer.Ensure of r with opts,
+// whose embedder is used only where the parts read vectors (All).
+func Ensure(ctx context.Context, repo *gitindex.Repo, opts Options, r Request) (*store.View, *Summary, error) {
+	parts := r.Parts
+	if parts != All {
+		opts.Embedder = nil
+	}
+	if r.NoIndex {
+		parts = None
+	}
+	return NewIndexer(repo, opts).Ensure(ctx, r.Want, parts, r.LockWait)
+}
+
+// Ensure brings the index of
 // want up to date for parts — indexing the blobs no segment holds yet,
 // rebuilding an index of an older schema or a damaged one, and for All
 // computing the vectors the configured model lacks — then opens it

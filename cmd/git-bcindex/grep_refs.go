@@ -89,7 +89,7 @@ func (g *grepRun) runRefs() error {
 	if !pr.json {
 		iopts.Progress = newProgress(g.c.App.ErrWriter)
 	}
-	v, sum, err := ensure(g.c.Context, g.repo, iopts, want, indexer.Exact, o.noUpdate, time.Second)
+	v, sum, err := indexer.Ensure(g.c.Context, g.repo, iopts, indexer.Request{Want: want, Parts: indexer.Exact, NoIndex: o.noUpdate, LockWait: time.Second})
 	if err != nil {
 		return err
 	}

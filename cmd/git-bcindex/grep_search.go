@@ -209,7 +209,7 @@ func (g *grepRun) view(sources []grep.GrepSource, progress bool) (*store.View, e
 	if progress {
 		iopts.Progress = newProgress(g.c.App.ErrWriter)
 	}
-	v, sum, err := ensure(g.c.Context, g.repo, iopts, grep.PlanSources(sources), indexer.Exact, g.o.noUpdate, time.Second)
+	v, sum, err := indexer.Ensure(g.c.Context, g.repo, iopts, indexer.Request{Want: grep.PlanSources(sources), Parts: indexer.Exact, NoIndex: g.o.noUpdate, LockWait: time.Second})
 	if err != nil {
 		if g.o.noUpdate && errors.Is(err, store.ErrNoIndex) {
 			return &store.View{Repo: g.repo}, nil
