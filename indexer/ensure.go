@@ -36,6 +36,10 @@ type Request struct {
 	// NoIndex reads what is indexed (--no-index): Parts None.
 	NoIndex  bool
 	LockWait time.Duration
+	// History, when set, indexes the first-parent history it selects
+	// (IndexHistory, as `git bcindex log` reads it) instead of Want
+	// alone; Want, part of that history, is then opened as it is.
+	History *gitindex.HistoryOptions
 }
 
 // Ensure is every front end's one call before it reads the index (the
@@ -49,7 +53,19 @@ func Ensure(ctx context.Context, repo *gitindex.Repo, opts Options, r Request) (
 	if r.NoIndex {
 		parts = None
 	}
-	return NewIndexer(repo, opts).Ensure(ctx, r.Want, parts, r.LockWait)
+	ix := NewIndexer(repo, opts)
+	if r.History == nil || parts == None {
+		return ix.Ensure(ctx, r.Want, parts, r.LockWait)
+	}
+	sum, err := ix.IndexHistory(ctx, *r.History, r.LockWait)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, _, err := ix.Ensure(ctx, r.Want, None, r.LockWait)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, sum, nil
 }
 
 // Ensure brings the index of
