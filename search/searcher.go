@@ -31,8 +31,8 @@ func NewSearcher(v *store.View, p *Plan) Searcher {
 	return planned{retrying{s, v}, p}
 }
 
-// oneRevision searches one revision, with options prepared (planned) (and the sets OnlyIn and NotIn
-// restrict it by).
+// oneRevision searches one revision, restricted by the sets of OnlyIn
+// and NotIn; its options come prepared (planned).
 type oneRevision struct {
 	v *store.View
 	p *Plan
@@ -43,7 +43,7 @@ func (s oneRevision) Search(ctx context.Context, q *query.Query, opts Options) (
 }
 
 // manyRefs searches several revisions at once, each hit naming the
-// revisions that hold its content; options prepared (planned).
+// revisions that hold its content; its options come prepared (planned).
 type manyRefs struct {
 	v *store.View
 	p *Plan
