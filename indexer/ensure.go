@@ -28,7 +28,47 @@ const (
 	All
 )
 
-// Ensure is a front end's one call before a query: it brings the index of
+// Request is what a front end is about to read, and how long it waits
+// for another indexer: the one argument of the package's Ensure.
+type Request struct {
+	Want  store.Want
+	Parts Parts
+	// NoIndex reads what is indexed (--no-index): Parts None.
+	NoIndex  bool
+	LockWait time.Duration
+	// History, when set, indexes the first-parent history it selects
+	// (IndexHistory, as `git bcindex log` reads it) instead of Want
+	// alone; Want, part of that history, is then opened as it is.
+	History *gitindex.HistoryOptions
+}
+
+// Ensure is every front end's one call before it reads the index (the
+// commands, the MCP tools, the web pages): Indexer.Ensure of r with opts,
+// whose embedder is used only where the parts read vectors (All).
+func Ensure(ctx context.Context, repo *gitindex.Repo, opts Options, r Request) (*store.View, *Summary, error) {
+	parts := r.Parts
+	if parts != All {
+		opts.Embedder = nil
+	}
+	if r.NoIndex {
+		parts = None
+	}
+	ix := NewIndexer(repo, opts)
+	if r.History == nil || parts == None {
+		return ix.Ensure(ctx, r.Want, parts, r.LockWait)
+	}
+	sum, err := ix.IndexHistory(ctx, *r.History, r.LockWait)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, _, err := ix.Ensure(ctx, r.Want, None, r.LockWait)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, sum, nil
+}
+
+// Ensure brings the index of
 // want up to date for parts — indexing the blobs no segment holds yet,
 // rebuilding an index of an older schema or a damaged one, and for All
 // computing the vectors the configured model lacks — then opens it

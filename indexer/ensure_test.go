@@ -2,8 +2,10 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
@@ -129,5 +131,45 @@ func TestEnsureIndexesAndLocates(t *testing.T) {
 	check("one by delta", one, third)
 	if len(one.Fresh[0]) != 22 {
 		t.Errorf("one by delta: %d fresh entries, want the 22 of the third commit", len(one.Fresh[0]))
+	}
+}
+
+// TestEnsureHistory: a request with a history indexes the first-parent
+// commits it selects, as `git bcindex log` reads them, then opens the
+// view of its tip; with NoIndex it indexes nothing: there is no index to
+// open.
+func TestEnsureHistory(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("one", map[string]string{"a.go": "package a\n\nfunc A() {}\n"})
+	r.Commit("two", map[string]string{"b.go": "package a\n\nfunc B() {}\n"})
+	r.Commit("three", map[string]string{"c.go": "package a\n\nfunc C() {}\n"})
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, mid := mustResolve(t, repo, "HEAD"), mustResolve(t, repo, "HEAD~1")
+	ctx := context.Background()
+	req := Request{Want: store.Want{Commits: []gitindex.Commit{head}}, Parts: All, NoIndex: true, LockWait: time.Minute,
+		History: &gitindex.HistoryOptions{Revs: []string{head.Hash.String()}, Max: 2}}
+	if v, _, err := Ensure(ctx, repo, Options{}, req); !errors.Is(err, store.ErrNoIndex) {
+		v.Close()
+		t.Fatalf("NoIndex on a history never indexed: %v; want ErrNoIndex", err)
+	}
+	req.NoIndex = false
+	v, sum, err := Ensure(ctx, repo, Options{}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if sum == nil || sum.BlobsNew == 0 {
+		t.Errorf("the history's indexing reported %+v; want its new blobs", sum)
+	}
+	for _, c := range []gitindex.Commit{head, mid} {
+		if _, err := repo.CachedListing(c.Tree); err != nil {
+			t.Errorf("commit %s of the history is not indexed: %v", c.Hash, err)
+		}
+	}
+	if len(v.Listings) != 1 || v.Listings[0].Tree != head.Tree || v.Pending != 0 {
+		t.Errorf("view of %d listings (first of tree %v), %d pending; want the tip's, all indexed", len(v.Listings), v.Listings, v.Pending)
 	}
 }

@@ -72,7 +72,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
-	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.Exact, in.NoIndex)
+	v, sum, err := indexer.Ensure(ctx, s.repo, s.indexOptions(ctx, req, in.Rev), indexer.Request{Want: want, Parts: indexer.Exact, NoIndex: in.NoIndex, LockWait: s.opts.LockWait})
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}

@@ -142,16 +142,17 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 			opts.Refs.Patterns = append([]string{in.Rev}, in.Revs...)
 		}
 	}
-	want, err := search.Plan(s.repo, opts)
+	p, err := search.NewPlan(s.repo, opts)
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	v, sum, err := s.ensure(ctx, req, in.Rev, want, indexer.All, in.NoIndex)
+	v, sum, err := indexer.Ensure(ctx, s.repo, s.indexOptions(ctx, req, in.Rev), indexer.Request{Want: p.Want, Parts: indexer.All, NoIndex: in.NoIndex, LockWait: s.opts.LockWait})
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
 	defer v.Close()
-	res, err := search.Search(ctx, v, opts)
+	searcher := search.NewSearcher(v, p)
+	res, err := searcher.Search(ctx, &q, opts)
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
@@ -171,7 +172,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	blocks := shape.fill(&out, res.Hits, offset, k)
 	if hybrid := opts.Mode == "" || opts.Mode == search.ModeHybrid; hybrid && !shape.verbose && offset == 0 && !out.Truncated &&
 		len(out.Hits)+len(out.More) < k+shape.more {
-		if err := shape.armsTail(ctx, v, opts, &out, k+shape.more); err != nil {
+		if err := shape.armsTail(ctx, searcher, opts, &out, k+shape.more); err != nil {
 			return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 		}
 	}

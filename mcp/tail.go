@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/search"
-	"github.com/bcindex/bcindex/store"
 )
 
 // A hit that misses costs an agent most: it reads the answer, finds
@@ -91,7 +90,7 @@ func (sh *shape) addTail(out *searchOut, m moreOut, left int) bool {
 
 // armsTail fills out's tail up to files files in all with those the text
 // and the vector arms rank alone, in turn, skipping the files listed.
-func (sh *shape) armsTail(ctx context.Context, v *store.View, opts search.Options, out *searchOut, files int) error {
+func (sh *shape) armsTail(ctx context.Context, s search.Searcher, opts search.Options, out *searchOut, files int) error {
 	listed := map[string]bool{}
 	for _, h := range out.Hits {
 		listed[h.Path] = true
@@ -103,7 +102,7 @@ func (sh *shape) armsTail(ctx context.Context, v *store.View, opts search.Option
 	for i, mode := range []string{search.ModeText, search.ModeVector} {
 		o := opts
 		o.Mode = mode
-		res, err := search.Search(ctx, v, o)
+		res, err := s.Search(ctx, o.Parsed, o)
 		if err != nil {
 			return fmt.Errorf("%s arm alone: %w", mode, err)
 		}

@@ -1,5 +1,9 @@
 // Package search answers queries over one revision of a repository.
 //
+// A query's Plan resolves its revisions and compiles its filters once
+// (open.go); the front end opens the plan's Want, and a Searcher over that
+// view takes the query and the options apart (searcher.go).
+//
 // Three arms run over the chunks of the revision's tree: symbol (exact,
 // case-insensitive and prefix matches on chunk names), text (BM25 over
 // code-aware sub-tokens from package lexical) and vector (exact flat cosine

@@ -32,7 +32,7 @@ func TestUnknownFiltersListWhatIsAccepted(t *testing.T) {
 }
 
 func TestUnknownLanguageFailsTheSearch(t *testing.T) {
-	_, err := Search(t.Context(), nil, Options{Query: "retry", Lang: "klingon"})
+	_, err := NewPlan(nil, Options{Query: "retry", Lang: "klingon"})
 	if !errors.Is(err, ErrBadFilter) {
 		t.Fatalf("search --lang klingon: %v, want ErrBadFilter", err)
 	}

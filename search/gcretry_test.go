@@ -78,13 +78,13 @@ func TestSearchRunsAgainWhenGCMovesItsVectors(t *testing.T) {
 	repo := repoWithLogToRewrite(t, emb)
 	o := Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb}
 	want := runAsIs(t, repo, o)
-	w, err := Plan(repo, o)
+	p, err := NewPlan(repo, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, first, sum := gcUnderView(t, repo, emb, w)
+	v, first, sum := gcUnderView(t, repo, emb, p.Want)
 	defer v.Close()
-	got, err := Search(context.Background(), v, o)
+	got, err := NewSearcher(v, p).Search(context.Background(), nil, o)
 	if err != nil {
 		t.Fatalf("search after gc moved the vectors: %v", err)
 	}

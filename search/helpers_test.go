@@ -14,16 +14,16 @@ import (
 // first (indexer.Ensure with indexer.All), then searched. It returns the
 // indexing run's summary too (nil when nothing was indexed).
 func indexThenSearch(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, *indexer.Summary, error) {
-	want, err := Plan(repo, opts)
+	p, err := NewPlan(repo, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	v, sum, err := indexer.NewIndexer(repo, indexer.Options{Embedder: opts.Embedder}).Ensure(ctx, want, indexer.All, time.Minute)
+	v, sum, err := indexer.NewIndexer(repo, indexer.Options{Embedder: opts.Embedder}).Ensure(ctx, p.Want, indexer.All, time.Minute)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer v.Close()
-	res, err := Search(ctx, v, opts)
+	res, err := NewSearcher(v, p).Search(ctx, nil, opts)
 	return res, sum, err
 }
 

@@ -28,17 +28,17 @@ type RefHit struct {
 // planMany resolves several revisions for one query: the view is the
 // union of their trees, each distinct commit listed once, then the
 // commits of the sets.
-func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (searchPlan, error) {
-	p := searchPlan{many: true}
+func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (*Plan, error) {
+	p := &Plan{many: true}
 	if opts.Worktree {
-		return p, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
+		return nil, fmt.Errorf("--worktree searches HEAD with uncommitted changes; it does not combine with several revisions")
 	}
 	if opts.Files {
-		return p, fmt.Errorf("--files ranks the files of one revision; it does not combine with several revisions")
+		return nil, fmt.Errorf("--files ranks the files of one revision; it does not combine with several revisions")
 	}
 	all, err := resolveRevisions(repo, revs)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	// Refs naming the same commit share its listing; so do commits with
 	// the same tree.
@@ -52,11 +52,11 @@ func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (sea
 	}
 	sets, err := resolveAll(repo, append(append([]string{}, opts.OnlyIn...), opts.NotIn...))
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	// The listings after the first are read through their deltas: what
 	// the query costs follows what changed between the revisions.
-	p.want = store.Want{Commits: append(uniq, sets...), ByDelta: true}
+	p.Want = store.Want{Commits: append(uniq, sets...), ByDelta: true}
 	p.all, p.uniq = all, len(uniq)
 	return p, nil
 }
@@ -65,9 +65,9 @@ func planMany(repo *gitindex.Repo, opts *Options, revs []gitindex.Revision) (sea
 // the union of their trees, so each distinct blob is ranked once however
 // many revisions share it, and the hits then learn which revisions hold
 // their content.
-func searchMany(ctx context.Context, rd *store.View, opts Options, p searchPlan) (*Result, error) {
+func searchMany(ctx context.Context, rd *store.View, q *query.Query, opts *Options, p *Plan) (*Result, error) {
 	repo, all := rd.Repo, p.all
-	uniq := p.want.Commits[:p.uniq]
+	uniq := p.Want.Commits[:p.uniq]
 	res := &Result{Commit: all[0], Revisions: all, Pending: rd.Pending, Damaged: rd.Damaged, NoVectors: rd.NoVectors}
 	listings := rd.Listings
 	treeOf := map[plumbing.Hash]int{}
@@ -84,22 +84,22 @@ func searchMany(ctx context.Context, rd *store.View, opts Options, p searchPlan)
 			located = append(located, rd.Located[i])
 		}
 	}
-	view := newView(repo, all[0], rd.Snap, trees, fresh, located, &opts)
+	view := newView(repo, all[0], rd.Snap, trees, fresh, located, opts)
 	view.treeRank = newestFirst(all, treeOf, len(trees))
 	view.distinctContent()
 	if len(listings) > len(uniq) {
 		setLs := listings[len(uniq):]
-		view.restrictToSets(setLs[:len(opts.OnlyIn)], setLs[len(opts.OnlyIn):])
+		view.restrictToSets(setLs[:p.onlyIn()], setLs[p.onlyIn():])
 	}
-	view.loadSummaries(&opts, res)
-	fused, err := view.rank(ctx, &opts)
+	view.loadSummaries(opts, res)
+	fused, err := view.rank(ctx, q, opts)
 	if err != nil {
 		return nil, err
 	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
-	hits, err := view.hits(fused, &opts)
+	hits, err := view.hits(fused, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func searchMany(ctx context.Context, rd *store.View, opts Options, p searchPlan)
 	for i, c := range all {
 		revTree[i] = treeOf[c.Tree]
 	}
-	view.attachRefs(hits, fused, chain, len(trees), all, revTree, &opts)
+	view.attachRefs(hits, fused, chain, len(trees), all, revTree, opts)
 	res.Hits = hits
 	return res, nil
 }
@@ -233,7 +233,7 @@ func (v *view) attachRefs(hits []Hit, rows []fused, chain refChain, nTrees int, 
 	}
 	found := make([]map[int]place, nTrees)
 	extra := make([][]string, len(hits))
-	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	paths := opts.filter.paths
 	var cur []gitindex.Entry
 	for i, fresh := range chain.fresh {
 		if i > 0 {

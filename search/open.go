@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"slices"
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
@@ -19,36 +20,73 @@ func resolveAll(repo *gitindex.Repo, revs []string) ([]gitindex.Commit, error) {
 	return out, nil
 }
 
-// Plan resolves the revisions a search of opts reads. The front end
-// opens them (indexer.Ensure, which indexes what is missing first, or
-// store.Open, which reads what is there) and passes the view to Search.
-func Plan(repo *gitindex.Repo, opts Options) (store.Want, error) {
-	if err := checkOptions(&opts); err != nil {
-		return store.Want{}, err
-	}
-	p, err := plan(repo, &opts)
-	return p.want, err
-}
-
-// searchPlan is what a search of opts reads: the view's revisions and,
-// for several, how they map to the asked ones.
-type searchPlan struct {
-	want store.Want
+// Plan is what a search reads, resolved once before the index is opened:
+// the revisions (Want: the front end opens them, through indexer.Ensure,
+// which indexes what is missing first, or store.Open, which reads what is
+// there) and the compiled filters. A Searcher over the opened view reads
+// the plan as it is: nothing is resolved or compiled again.
+type Plan struct {
+	Want store.Want
+	// sel is the selection the plan was resolved from, rev the revision
+	// it named (a single ref, or OnlyIn's first); filter is compiled.
+	sel    selection
+	rev    string
+	filter *filter
 	// many: every revision asked, named as asked; the first uniq of
-	// want.Commits are their distinct commits, the rest the sets'.
+	// Want.Commits are their distinct commits, the rest the sets'.
 	many bool
 	all  []gitindex.Commit
 	uniq int
 }
 
+// NewPlan checks opts, resolves the revisions they select and compiles
+// their filters.
+func NewPlan(repo *gitindex.Repo, opts Options) (*Plan, error) {
+	sel := selectionOf(&opts)
+	if err := checkOptions(&opts); err != nil {
+		return nil, err
+	}
+	p, err := plan(repo, &opts)
+	if err != nil {
+		return nil, err
+	}
+	p.sel, p.rev, p.filter = sel, opts.Rev, opts.filter
+	return p, nil
+}
+
+// onlyIn is how many of the plan's set revisions are OnlyIn's (the rest
+// are NotIn's).
+func (p *Plan) onlyIn() int { return len(p.sel.onlyIn) }
+
+// selection is what of the options a plan resolves: the revisions and
+// the filters.
+type selection struct {
+	rev, path, lang, kind string
+	refs                  gitindex.RefSelection
+	onlyIn, notIn, excl   []string
+	worktree              bool
+}
+
+func selectionOf(o *Options) selection {
+	return selection{rev: o.Rev, path: o.Path, lang: o.Lang, kind: o.Kind, refs: o.Refs,
+		onlyIn: o.OnlyIn, notIn: o.NotIn, excl: o.Exclude, worktree: o.Worktree}
+}
+
+func (s selection) equal(t selection) bool {
+	return s.rev == t.rev && s.path == t.path && s.lang == t.lang && s.kind == t.kind && s.worktree == t.worktree &&
+		slices.Equal(s.onlyIn, t.onlyIn) && slices.Equal(s.notIn, t.notIn) && slices.Equal(s.excl, t.excl) &&
+		slices.Equal(s.refs.Patterns, t.refs.Patterns) && s.refs.AllBranches == t.refs.AllBranches &&
+		s.refs.Tags == t.refs.Tags && s.refs.All == t.refs.All
+}
+
 // plan resolves opts' revisions, setting opts.Rev from a single ref.
-func plan(repo *gitindex.Repo, opts *Options) (searchPlan, error) {
-	var p searchPlan
+func plan(repo *gitindex.Repo, opts *Options) (*Plan, error) {
+	p := &Plan{}
 	name := ""
 	if !opts.Refs.Empty() {
 		revs, err := repo.ExpandRefs(opts.Refs)
 		if err != nil {
-			return p, err
+			return nil, err
 		}
 		if len(revs) > 1 {
 			return planMany(repo, opts, revs)
@@ -60,27 +98,27 @@ func plan(repo *gitindex.Repo, opts *Options) (searchPlan, error) {
 	}
 	if opts.Worktree {
 		if len(opts.OnlyIn) > 0 || len(opts.NotIn) > 0 || (opts.Rev != "" && opts.Rev != "HEAD") {
-			return p, errWorktree
+			return nil, errWorktree
 		}
-		p.want.Worktree = true
+		p.Want.Worktree = true
 		return p, nil
 	}
 	commits, err := resolveAll(repo, append(append([]string{opts.Rev}, opts.OnlyIn...), opts.NotIn...))
 	if err != nil {
-		return p, err
+		return nil, err
 	}
 	if name != "" {
 		commits[0].Rev = name
 	}
-	p.want.Commits = commits
+	p.Want.Commits = commits
 	return p, nil
 }
 
-// Open opens what a search of opts reads as it is indexed now (Plan's
-// revisions, store.Open with the embedder's vectors), for a caller that
-// indexes nothing first: --no-index, benchmarks.
-func Open(ctx context.Context, repo *gitindex.Repo, opts Options) (*store.View, error) {
-	want, err := Plan(repo, opts)
+// SearchIndexed searches what is indexed now, indexing nothing first, as
+// `git bcindex search --no-index` does: the plan, the view opened, the
+// search, and the view closed.
+func SearchIndexed(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
+	p, err := NewPlan(repo, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -88,16 +126,10 @@ func Open(ctx context.Context, repo *gitindex.Repo, opts Options) (*store.View, 
 	if opts.Embedder != nil {
 		model = opts.Embedder.ID()
 	}
-	return store.Open(ctx, repo, want, model)
-}
-
-// SearchIndexed searches what is indexed now, indexing nothing first, as
-// `git bcindex search --no-index` does: Open, Search, and the view closed.
-func SearchIndexed(ctx context.Context, repo *gitindex.Repo, opts Options) (*Result, error) {
-	v, err := Open(ctx, repo, opts)
+	v, err := store.Open(ctx, repo, p.Want, model)
 	if err != nil {
 		return nil, err
 	}
 	defer v.Close()
-	return Search(ctx, v, opts)
+	return NewSearcher(v, p).Search(ctx, opts.Parsed, opts)
 }

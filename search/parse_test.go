@@ -48,7 +48,7 @@ func TestQueryParsedOnce(t *testing.T) {
 		n := countParses(&c.opts)
 		var err error
 		if c.view {
-			err = rankView(ctx, repo, c.opts)
+			err = rankThrough(ctx, repo, c.opts)
 		} else {
 			var res *Result
 			if res, err = searchRepo(ctx, repo, c.opts); err == nil && len(res.Hits) == 0 {
@@ -95,14 +95,14 @@ func TestQueryParsedOnceWhenRunAgain(t *testing.T) {
 	emb := embed.Default()
 	repo := repoWithLogToRewrite(t, emb)
 	o := Options{Query: "parse the config file", Mode: ModeVector, Embedder: emb}
-	w, err := Plan(repo, o)
+	p, err := NewPlan(repo, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, first, sum := gcUnderView(t, repo, emb, w)
+	v, first, sum := gcUnderView(t, repo, emb, p.Want)
 	defer v.Close()
 	n := countParses(&o)
-	if _, err := Search(context.Background(), v, o); err != nil {
+	if _, err := NewSearcher(v, p).Search(context.Background(), nil, o); err != nil {
 		t.Fatal(err)
 	}
 	checkRanAgain(t, v, first, sum)
@@ -111,8 +111,8 @@ func TestQueryParsedOnceWhenRunAgain(t *testing.T) {
 	}
 }
 
-// rankView ranks HEAD through a View, as the timeline ranks a history.
-func rankView(ctx context.Context, repo *gitindex.Repo, opts Options) error {
+// rankThrough ranks HEAD through a Ranking, as the timeline ranks a history.
+func rankThrough(ctx context.Context, repo *gitindex.Repo, opts Options) error {
 	if err := ParseQuery(&opts); err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func rankView(ctx context.Context, repo *gitindex.Repo, opts Options) error {
 		return err
 	}
 	defer snap.Close()
-	ranked, err := NewView(repo, c, snap, []*gitindex.Listing{l}, &opts).Rank(ctx, &opts)
+	ranked, err := NewRanking(repo, c, snap, []*gitindex.Listing{l}, &opts).Rank(ctx, &opts)
 	if err == nil && len(ranked) == 0 {
 		err = errors.New("no rows ranked")
 	}

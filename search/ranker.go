@@ -11,24 +11,25 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// View is the ranking as the other query packages use it: one query's
-// slice of an opened snapshot, ranked by the arms and fusion Search uses.
-// The timeline ranks a history's union through it; similar ranks by
-// example.
-type View struct{ v *view }
+// Ranking is the ranking as the other query packages use it: one query's
+// slice of an opened snapshot (store.View holds what is opened), ranked by
+// the arms and fusion a Searcher uses. The timeline ranks a history's
+// union through it; similar ranks by example.
+type Ranking struct{ v *view }
 
-// Ranked is one row of a View's ranking.
+// Ranked is one row of a Ranking.
 type Ranked struct {
 	Seg, Row int
 	Score    float64
 	copies   [][2]int // see fused
 }
 
-// NewView makes the rows of the listings' blobs visible, filtered by opts
+// NewRanking makes the rows of the listings' blobs visible, filtered by opts
 // (see newView); commit names the hits. The caller keeps snap open while
 // it uses the view.
-func NewView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, opts *Options) *View {
-	return &View{newView(repo, commit, snap, ls, nil, nil, opts)}
+func NewRanking(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, opts *Options) *Ranking {
+	opts.compiled()
+	return &Ranking{newView(repo, commit, snap, ls, nil, nil, opts)}
 }
 
 // ParseQuery parses opts.Query into opts.Parsed, as Search does once.
@@ -42,11 +43,11 @@ func RoundScore(s float64) float64 { return roundScore(s) }
 
 // LoadSummaries joins generated summaries to the ranking and the hits
 // unless opts.NoSummaries; a damaged summary index is left out.
-func (v *View) LoadSummaries(opts *Options) { v.v.loadSummaries(opts, nil) }
+func (v *Ranking) LoadSummaries(opts *Options) { v.v.loadSummaries(opts, nil) }
 
 // Rank runs the arms opts.Mode asks for and fuses them, best first.
-func (v *View) Rank(ctx context.Context, opts *Options) ([]Ranked, error) {
-	fs, err := v.v.rank(ctx, opts)
+func (v *Ranking) Rank(ctx context.Context, opts *Options) ([]Ranked, error) {
+	fs, err := v.v.rank(ctx, opts.Parsed, opts)
 	return rankedOf(fs), err
 }
 
@@ -54,7 +55,7 @@ func (v *View) Rank(ctx context.Context, opts *Options) ([]Ranked, error) {
 // the text arm and, when vec is not nil, its vector in the vector arm,
 // fused by weighted RRF. name is what the fusion weighs paths and test
 // files by.
-func (v *View) Like(name *query.Query, text string, vec []float32) ([]Ranked, error) {
+func (v *Ranking) Like(name *query.Query, text string, vec []float32) ([]Ranked, error) {
 	v.v.fusion.chunksOnly()
 	cands, _ := v.v.textArm(dedupe(lexical.Tokens(text)))
 	arms := []arm{{name: ModeText, weight: 1, cands: cands}}
@@ -69,17 +70,17 @@ func (v *View) Like(name *query.Query, text string, vec []float32) ([]Ranked, er
 }
 
 // Restrict hides the visible rows for which keep is false.
-func (v *View) Restrict(keep func(segment.Row) bool) { v.v.restrict(keep) }
+func (v *Ranking) Restrict(keep func(segment.Row) bool) { v.v.restrict(keep) }
 
 // Hide hides one row of segment seg.
-func (v *View) Hide(seg, row int) { v.v.allow[seg].Clear(uint(row)) }
+func (v *Ranking) Hide(seg, row int) { v.v.allow[seg].Clear(uint(row)) }
 
 // PathOf is the first path at which a ranked row is visible.
-func (v *View) PathOf(r Ranked) string { return v.v.pathOf(r.Seg, r.Row) }
+func (v *Ranking) PathOf(r Ranked) string { return v.v.pathOf(r.Seg, r.Row) }
 
 // Hits turns ranked rows into results named after rev, reading snippets
 // from the git blobs.
-func (v *View) Hits(rows []Ranked, rev string, opts *Options) ([]Hit, error) {
+func (v *Ranking) Hits(rows []Ranked, rev string, opts *Options) ([]Hit, error) {
 	fs := make([]fused, len(rows))
 	for i, r := range rows {
 		fs[i] = fused{seg: r.Seg, row: r.Row, score: r.Score, copies: r.copies}
@@ -96,10 +97,11 @@ func rankedOf(fs []fused) []Ranked {
 	return out
 }
 
-// ViewOf is the View of the first revision of an opened view, named by
-// commit.
-func ViewOf(rd *store.View, commit gitindex.Commit, opts *Options) *View {
-	return &View{viewOf(rd.Repo, commit, rd, 1, opts)}
+// RankingOf is the Ranking of the first revision of an opened view, named
+// by commit.
+func RankingOf(rd *store.View, commit gitindex.Commit, opts *Options) *Ranking {
+	opts.compiled()
+	return &Ranking{viewOf(rd.Repo, commit, rd, 1, opts)}
 }
 
 // OnceMore runs a query over rd, and once more when its scan faulted

@@ -43,6 +43,7 @@ func contentCount(b *testing.B, repo *gitindex.Repo, sel gitindex.RefSelection) 
 			located = append(located, rd.Located[i])
 		}
 	}
+	opts.compiled()
 	v := newView(repo, commits[0], rd.Snap, trees, fresh, located, &opts)
 	contents := map[[16]byte]bool{}
 	for s, seg := range rd.Snap.Segments {

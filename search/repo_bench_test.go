@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/store"
 )
 
 // repoBenchQueries are natural-language queries of the kind an agent asks
@@ -60,15 +61,20 @@ func BenchmarkSearchRepo(b *testing.B) {
 			}
 		})
 		b.Run(mode+"/view", func(b *testing.B) {
-			v, err := Open(ctx, repo, Options{Mode: mode, Embedder: emb})
+			p, err := NewPlan(repo, Options{Mode: mode, Embedder: emb})
+			if err != nil {
+				b.Fatal(err)
+			}
+			v, err := store.Open(ctx, repo, p.Want, emb.ID())
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer v.Close()
+			s := NewSearcher(v, p)
 			b.ResetTimer()
 			defer reportCPU(b, cpuTime())
 			for i := 0; i < b.N; i++ {
-				if _, err := Search(ctx, v, Options{Query: queries[i%len(queries)], Mode: mode, Embedder: emb}); err != nil {
+				if _, err := s.Search(ctx, nil, Options{Query: queries[i%len(queries)], Mode: mode, Embedder: emb}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -76,6 +76,9 @@ type Options struct {
 	// replaces query.Parse, where a test counts the parses of a search.
 	ranking *fusionConfig
 	parse   func(string) (query.Query, error)
+	// filter is Path, Exclude, Lang and Kind compiled: by the Plan, once
+	// per query.
+	filter *filter
 }
 
 // Hit is one search result. Its identity (Blob + byte range) is the same
@@ -146,16 +149,6 @@ type Result struct {
 // errWorktree refuses --worktree with other revisions.
 var errWorktree = errors.New("--worktree searches HEAD with uncommitted changes; it does not combine with --ref, --only-in or --not-in")
 
-// Search runs a query against the revisions of opts, read from v: the
-// view of the revisions Plan named, opened by the front end. It only
-// reads.
-func Search(ctx context.Context, v *store.View, opts Options) (*Result, error) {
-	if err := parseQuery(&opts); err != nil {
-		return nil, err
-	}
-	return onceMore(v, func() (*Result, error) { return searchOnce(ctx, v, opts) })
-}
-
 // onceMore runs a query, and runs it again when its scan faulted because
 // gc rewrote the log that holds vectors it had mapped: opened again, the
 // segments map them where they are now.
@@ -169,47 +162,39 @@ func onceMore[T any](v *store.View, query func() (T, error)) (T, error) {
 	return res, err
 }
 
-func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, error) {
-	if err := checkOptions(&opts); err != nil {
-		return nil, err
-	}
-	repo := rd.Repo
-	p, err := plan(repo, &opts)
-	if err != nil {
-		return nil, err
-	}
-	if p.many {
-		return searchMany(ctx, rd, opts, p)
-	}
+// searchOne runs a query over the one revision of its plan (and the sets
+// OnlyIn and NotIn restrict it by).
+func searchOne(ctx context.Context, rd *store.View, q *query.Query, opts *Options, p *Plan) (*Result, error) {
 	res := &Result{Pending: rd.Pending, Damaged: rd.Damaged, NoVectors: rd.NoVectors}
 	if opts.Worktree {
 		res.Commit = rd.Commit
 	} else {
-		res.Commit = p.want.Commits[0]
+		res.Commit = p.Want.Commits[0]
 	}
-	view := viewOf(repo, res.Commit, rd, 1, &opts)
+	view := viewOf(rd.Repo, res.Commit, rd, 1, opts)
 	if len(rd.Listings) > 1 {
-		view.restrictToSets(rd.Listings[1:1+len(opts.OnlyIn)], rd.Listings[1+len(opts.OnlyIn):])
+		sets := rd.Listings[1:]
+		view.restrictToSets(sets[:p.onlyIn()], sets[p.onlyIn():])
 	}
 
-	view.loadSummaries(&opts, res)
-	fused, err := view.rank(ctx, &opts)
+	view.loadSummaries(opts, res)
+	fused, err := view.rank(ctx, q, opts)
 	if err != nil {
 		return nil, err
 	}
 	if (opts.Mode == ModeHybrid || opts.Mode == ModeText) && !opts.Raw {
-		fused = view.exactFirst(opts.Parsed, fused)
+		fused = view.exactFirst(q, fused)
 	}
 	res.Revisions = []gitindex.Commit{res.Commit}
-	res.NoExactName = opts.Parsed.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
+	res.NoExactName = q.Shape == query.Identifier && (opts.Mode == ModeHybrid || opts.Mode == ModeSymbol) && !view.namedExactly
 	if opts.Files {
-		res.Files, res.Hits, err = view.fileHits(fused, &opts)
+		res.Files, res.Hits, err = view.fileHits(fused, opts)
 		return res, err
 	}
 	if len(fused) > opts.K {
 		fused = fused[:opts.K]
 	}
-	hits, err := view.hits(fused, &opts)
+	hits, err := view.hits(fused, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -222,8 +207,7 @@ func searchOnce(ctx context.Context, rd *store.View, opts Options) (*Result, err
 // The arms only read the view (the text arm also sets its file scores),
 // so they run at once: each reads every visible row, and one query's
 // arms then share the cores.
-func (v *view) rank(ctx context.Context, opts *Options) ([]fused, error) {
-	q := opts.Parsed
+func (v *view) rank(ctx context.Context, q *query.Query, opts *Options) ([]fused, error) {
 	var symbol, text, vec *arm
 	var wg sync.WaitGroup
 	if opts.Mode == ModeHybrid || opts.Mode == ModeSymbol {
@@ -294,8 +278,19 @@ func parseQuery(opts *Options) error {
 	return nil
 }
 
-// checkOptions validates and defaults the options shared by every query.
+// checkOptions validates and defaults the options shared by every query,
+// and compiles their filters.
 func checkOptions(opts *Options) error {
+	if err := checkRanking(opts); err != nil {
+		return err
+	}
+	f, err := compileFilter(opts)
+	opts.filter = f
+	return err
+}
+
+// checkRanking validates and defaults how a query is ranked and shown.
+func checkRanking(opts *Options) error {
 	if opts.K <= 0 {
 		opts.K = 10
 	}
@@ -310,8 +305,5 @@ func checkOptions(opts *Options) error {
 	if opts.Raw && opts.Mode == ModeHybrid {
 		return fmt.Errorf("%w: a raw ranking is one arm's: use symbol, text or vector", ErrBadMode)
 	}
-	if _, err := query.NewPathFilter(opts.Path, opts.Exclude); err != nil {
-		return err
-	}
-	return checkFilters(opts.Lang, opts.Kind)
+	return nil
 }

@@ -46,11 +46,11 @@ func TestRawAndChunkSpans(t *testing.T) {
 			t.Errorf("raw hits out of BM25 order: %v", raw.Hits)
 		}
 	}
-	want, err := Plan(repo, Options{Query: "checksum", Rev: "HEAD"})
+	p, err := NewPlan(repo, Options{Query: "checksum", Rev: "HEAD"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := store.Open(context.Background(), repo, want, "")
+	rd, err := store.Open(context.Background(), repo, p.Want, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,11 @@ package search
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -66,7 +64,7 @@ type visibleBlob struct {
 
 // newView makes the rows of the listings' blobs visible (one listing for a
 // revision; several for the union of a history or of many refs), filtered
-// by opts. fresh and located, when given, are what the indexing side
+// by opts (checked, its filters compiled). fresh and located, when given, are what the indexing side
 // returned (store.View): each listing's entries that the previous one
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
@@ -123,13 +121,13 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, 
 // changed back) finds its blob in the view and only adds its path.
 func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
-	paths, _ := query.NewPathFilter(opts.Path, opts.Exclude) // checked by Options.check
+	f := opts.filter
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {
 			continue
 		}
-		if !paths.Match(e.Path) {
+		if !f.paths.Match(e.Path) {
 			continue
 		}
 		var loc store.BlobLoc
@@ -154,19 +152,14 @@ func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Op
 		v.slot[loc.Seg][bi] = int32(len(v.visible))
 		v.added = append(v.added, blobRef{loc.Seg, loc.First, loc.N, tree, e.Path})
 		seg, allow := snap.Segments[loc.Seg], v.allow[loc.Seg]
-		if opts.Lang == "" && opts.Kind == "" {
+		if f.anyRow() {
 			setRange(allow, loc.First, loc.First+loc.N)
 			continue
 		}
 		for r := loc.First; r < loc.First+loc.N; r++ {
-			row := seg.Row(r)
-			if opts.Lang != "" && !strings.EqualFold(row.Language, opts.Lang) {
-				continue
+			if row := seg.Row(r); f.row(row.Language, row.Kind) {
+				allow.Set(uint(r))
 			}
-			if opts.Kind != "" && !kindMatch(row.Kind, opts.Kind) {
-				continue
-			}
-			allow.Set(uint(r))
 		}
 	}
 }
@@ -219,14 +212,4 @@ func sortCands(c []cand) {
 		}
 		return c[i].row < c[j].row
 	})
-}
-
-// kindMatch reports whether a row's kind is one of the comma-separated kinds.
-func kindMatch(kind, kinds string) bool {
-	for _, k := range strings.Split(kinds, ",") {
-		if strings.EqualFold(kind, strings.TrimSpace(k)) {
-			return true
-		}
-	}
-	return false
 }

@@ -82,6 +82,7 @@ func TestViewOfSeveralListings(t *testing.T) {
 			}
 		}
 	}
+	opts.compiled()
 	all := newView(repo, commits[0], rd.Snap, rd.Listings, rd.Fresh, rd.Located, &opts)
 	wantPaths := map[[2]int][]string{}
 	union := make([]*bitset.BitSet, len(rd.Snap.Segments))

@@ -112,7 +112,7 @@ func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.O
 		changed[q.hash] = struct{}{}
 		res.Changed = append(res.Changed, q.Changed)
 	}
-	v := search.ViewOf(rd, res.Target, &opts)
+	v := search.RankingOf(rd, res.Target, &opts)
 	v.Restrict(func(r segment.Row) bool {
 		_, touched := changed[r.Hash]
 		return !touched

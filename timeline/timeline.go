@@ -100,7 +100,7 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts search.Options) (*LogRes
 	}
 	defer snap.Close()
 	h.snap = snap
-	v := search.NewView(repo, res.Tip, snap, h.listings, &opts)
+	v := search.NewRanking(repo, res.Tip, snap, h.listings, &opts)
 	v.LoadSummaries(&opts)
 	ranked, err := v.Rank(ctx, &opts)
 	if err != nil {

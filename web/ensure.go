@@ -1,21 +1,19 @@
 package web
 
 import (
-	"context"
 	"time"
 
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/store"
 )
 
-// ensure is a page's one call before it reads the index: it indexes what
-// parts need first (indexer.Ensure), waiting for a running indexer at most
-// half a minute, then opens the index read-only.
-func (s *Server) ensure(ctx context.Context, want store.Want, parts indexer.Parts) (*store.View, error) {
+// pageLockWait is how long a page waits for a running indexer before it
+// serves what is indexed (indexer.Ensure).
+const pageLockWait = 30 * time.Second
+
+// indexOptions are the indexer's options of the pages: the embedder is
+// used where a page reads vectors (indexer.Ensure).
+func (s *Server) indexOptions() indexer.Options {
 	opts := s.opts.Index
-	if parts == indexer.All {
-		opts.Embedder = s.opts.Embedder
-	}
-	v, _, err := indexer.NewIndexer(s.repo, opts).Ensure(ctx, want, parts, 30*time.Second)
-	return v, err
+	opts.Embedder = s.opts.Embedder
+	return opts
 }

@@ -102,7 +102,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 	want, err := grep.Plan(s.repo, opts)
 	var v *store.View
 	if err == nil {
-		v, err = s.ensure(r.Context(), want, indexer.Exact)
+		v, _, err = indexer.Ensure(r.Context(), s.repo, s.indexOptions(), indexer.Request{Want: want, Parts: indexer.Exact, LockWait: pageLockWait})
 	}
 	if err != nil {
 		p.Error = err.Error()

@@ -238,15 +238,15 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	opts := f.options()
 	opts.Context, opts.MaxLines = 2, 12+2*2 // twelve lines of the hit and its context
 	opts.Embedder = s.opts.Embedder
-	want, err := search.Plan(s.repo, opts)
+	plan, err := search.NewPlan(s.repo, opts)
 	var v *store.View
 	if err == nil {
-		v, err = s.ensure(r.Context(), want, indexer.All)
+		v, _, err = indexer.Ensure(r.Context(), s.repo, s.indexOptions(), indexer.Request{Want: plan.Want, Parts: indexer.All, LockWait: pageLockWait})
 	}
 	var res *search.Result
 	if err == nil {
 		defer v.Close()
-		res, err = search.Search(r.Context(), v, opts)
+		res, err = search.NewSearcher(v, plan).Search(r.Context(), opts.Parsed, opts)
 	}
 	if err != nil {
 		p.Error = err.Error()

@@ -61,7 +61,9 @@ type Repo struct {
 	Spans []Span
 	repo  *gitindex.Repo
 	view  *store.View // the index of the tree, opened once for every query
-	emb   embed.Embedder
+	// searcher answers every query over view.
+	searcher search.Searcher
+	emb      embed.Embedder
 }
 
 // Hit is one ranked hit, its path relative to the repository
@@ -114,15 +116,16 @@ func Open(ctx context.Context, s Spec, o OpenOptions) (*Repo, error) {
 			return nil, fmt.Errorf("index %s: %w", s.Name, err)
 		}
 	}
-	want, err := search.Plan(r.repo, search.Options{Query: s.Name, Rev: branch})
+	p, err := search.NewPlan(r.repo, search.Options{Query: s.Name, Rev: branch})
 	if err != nil {
 		r.Close()
 		return nil, err
 	}
-	if r.view, err = store.Open(ctx, r.repo, want, emb.ID()); err != nil {
+	if r.view, err = store.Open(ctx, r.repo, p.Want, emb.ID()); err != nil {
 		r.Close()
 		return nil, fmt.Errorf("open the index of %s: %w", s.Name, err)
 	}
+	r.searcher = search.NewSearcher(r.view, p)
 	cs, err := search.ChunkSpans(ctx, r.view)
 	if err != nil {
 		r.Close()
@@ -156,7 +159,7 @@ func (r *Repo) Search(ctx context.Context, q, mode string, k int) ([]Hit, error)
 	case ModeHybrid, ModeVector:
 		opts.Embedder = r.emb
 	}
-	res, err := search.Search(ctx, r.view, opts)
+	res, err := r.searcher.Search(ctx, nil, opts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: search %q (%s): %w", r.Spec.Name, q, mode, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
+	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/timeline"
 )
 
@@ -119,10 +120,14 @@ func indexLogHistory(c *cli.Context, repo *gitindex.Repo, s settings) error {
 	if !asJSON {
 		opts.Progress = newProgress(c.App.ErrWriter)
 	}
-	sum, err := indexer.NewIndexer(repo, opts).IndexHistory(c.Context, gitindex.HistoryOptions{Revs: []string{tip.Hash.String()}, Max: n}, 2*time.Minute)
+	v, sum, err := indexer.Ensure(c.Context, repo, opts, indexer.Request{
+		Want: store.Want{Commits: []gitindex.Commit{tip}}, Parts: indexer.All, LockWait: 2 * time.Minute,
+		History: &gitindex.HistoryOptions{Revs: []string{tip.Hash.String()}, Max: n},
+	})
 	if err != nil {
 		return err
 	}
+	v.Close() // the timeline reads the history's listings
 	if sum.BlobsNew > 0 && !asJSON {
 		fmt.Fprintf(c.App.ErrWriter, "indexed %s of the last %s of %s in %s\n", count(sum.BlobsNew, "new blob"), count(len(sum.Commits), "commit"), c.String("ref"), sum.Elapsed.Round(time.Millisecond))
 	}

@@ -89,11 +89,11 @@ func runSearch(c *cli.Context) error {
 	if !asJSON {
 		iopts.Progress = newProgress(c.App.ErrWriter)
 	}
-	want, err := search.Plan(repo, opts)
+	p, err := search.NewPlan(repo, opts)
 	if err != nil {
 		return err
 	}
-	v, sum, err := ensure(c.Context, repo, iopts, want, indexer.All, c.Bool("no-index"), 2*time.Minute)
+	v, sum, err := indexer.Ensure(c.Context, repo, iopts, indexer.Request{Want: p.Want, Parts: indexer.All, NoIndex: c.Bool("no-index"), LockWait: 2 * time.Minute})
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func runSearch(c *cli.Context) error {
 	if sum != nil && sum.BlobsNew > 0 && !asJSON {
 		fmt.Fprintf(c.App.ErrWriter, "indexed %s of %s in %s\n", count(sum.BlobsNew, "new blob"), what, sum.Elapsed.Round(time.Millisecond))
 	}
-	res, err := search.Search(c.Context, v, opts)
+	res, err := search.NewSearcher(v, p).Search(c.Context, q, opts)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func runSimilar(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	v, _, err := ensure(c.Context, repo, iopts, want, indexer.All, c.Bool("no-index"), 2*time.Minute)
+	v, _, err := indexer.Ensure(c.Context, repo, iopts, indexer.Request{Want: want, Parts: indexer.All, NoIndex: c.Bool("no-index"), LockWait: 2 * time.Minute})
 	if err != nil {
 		return err
 	}
