@@ -19,6 +19,13 @@ const (
 	priorBarrel   = 0.5 // re-export and package metadata files
 	priorProse    = 0.6 // documentation and plain text, for a query about code
 	priorConfig   = 0.6 // configuration and data (YAML, TOML, JSON, XML, INI), for a query about code
+	// priorHistory multiplies priorProse for a project's history of
+	// changes (CHANGELOG.md, HISTORY.rst, NEWS), unless the query asks
+	// what changed: it names the code's features in the words a question
+	// uses and explains none of them. On the dev suite 0.5, 0.25 and 0.1
+	// each lifted hybrid NDCG@10 from 0.789 to 0.790 (go 0.793 to 0.799,
+	// no language lower).
+	priorHistory = 0.5
 )
 
 // pathPrior is the product of the priors that apply to a chunk at path p
@@ -47,6 +54,9 @@ func pathPrior(p, lang string, q *query.Query) float64 {
 	}
 	if isProse(lang) && !asksForDocs(q) {
 		pr *= priorProse
+		if isHistory(base) && !asksForHistory(q) {
+			pr *= priorHistory
+		}
 	}
 	if isConfig(lang) && !asksForConfig(q) {
 		pr *= priorConfig
@@ -131,6 +141,27 @@ func isTestPath(p string) bool {
 	}
 	for _, d := range []string{"test", "tests", "__tests__", "testdata", "spec", "specs"} {
 		if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isHistory reports whether a file named base (lowercased) is a history
+// of changes.
+func isHistory(base string) bool {
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch stem {
+	case "changelog", "changes", "history", "news", "release_notes", "releases", "release-notes", "whatsnew", "upgrading":
+		return true
+	}
+	return false
+}
+
+// asksForHistory reports whether a query asks what changed.
+func asksForHistory(q *query.Query) bool {
+	for _, w := range []string{"changelog", "changes", "changed", "history", "release", "releases", "version", "versions", "upgrade", "upgrading", "news"} {
+		if q.Has(w) {
 			return true
 		}
 	}

@@ -54,6 +54,11 @@ func TestPathPrior(t *testing.T) {
 		{"docs/guide.md", "markdown", code, priorProse},
 		{"docs/guide.md", "markdown", mustParse(t, "guide to the config file"), 1},
 		{"README.md", "markdown", mustParse(t, "ParseConfig"), priorProse},
+		{"CHANGELOG.md", "markdown", code, priorProse * priorHistory},
+		{"docs/History.rst", "rst", code, priorProse * priorHistory},
+		{"CHANGELOG.md", "markdown", mustParse(t, "what changed in the config file parser"), priorProse},
+		{"CHANGELOG.md", "markdown", mustParse(t, "changelog of the config parser"), 1},
+		{"src/history.go", "go", code, 1},
 		{".github/ci.yml", "yaml", mustParse(t, "retry a failed request"), priorConfig},
 		{"config/app.toml", "toml", code, 1},
 	} {
