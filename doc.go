@@ -47,6 +47,8 @@
 //	chunk     tree-sitter and text chunkers
 //	segment   the segment format: every file of a segment directory, its names,
 //	          writing, reading, merging and checking
+//	chunk/vocab  chunk kinds, language names and detection, the text a chunk
+//	          is indexed by: what readers share with chunk, without cgo
 //	gitindex  git repositories (its own loose and pack readers, go-git for the
 //	          rest): revisions, tree listings, diffs, history
 //	embed     embedders: the built-in static code model and remote providers
