@@ -46,7 +46,6 @@
 //	query     a search query parsed once (words, code tokens, phrases, shape,
 //	          the literal and its trigram plan) and its path filter, read by
 //	          every part of a search
-//	chunk     tree-sitter and text chunkers
 //	segment   the segment format: every file of a segment directory, its names,
 //	          writing, reading, merging and checking
 //	gitindex  git repositories (its own loose and pack readers, go-git for the
@@ -58,6 +57,10 @@
 //	          and its trigram query plan
 //	pathspec  git pathspecs: magic, the current directory, wildmatch
 //	vector    int8 vectors: records, flat segment files, the scan
+//	chunk     tree-sitter and text chunkers, the one package with cgo; it
+//	          knows nothing of the index's formats above it
+//	chunk/vocab  chunk kinds, language names and detection, the text a chunk
+//	          is indexed by: what readers share with chunk, without cgo
 //
 // Helpers under internal/, each for the packages named:
 //

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // goSources reads GOROOT/src/net/http/*.go: real code of a realistic mix.
@@ -64,7 +66,7 @@ func BenchmarkIndexText(b *testing.B) {
 	for b.Loop() {
 		for i, f := range files {
 			for j := range f.Chunks {
-				_ = IndexText(srcs[i], f, j)
+				_ = vocab.IndexText(srcs[i], f, j)
 			}
 		}
 	}
@@ -82,7 +84,7 @@ func BenchmarkSplitLanguages(b *testing.B) {
 	}
 	for _, name := range fixtures(b) {
 		src, _ := os.ReadFile(filepath.Join("testdata", name))
-		lang := DetectLanguage(name, src)
+		lang := vocab.DetectLanguage(name, src)
 		if len(byLang[lang]) == 0 || byLang[lang][0].path[:8] == "testdata" {
 			byLang[lang] = append(byLang[lang], realFile{filepath.Join("testdata", name), lang, src})
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Micro chunks: inside a function longer than microMinFunc lines, logic
@@ -88,7 +90,7 @@ func (w *walker) blockWalk(n *sitter.Node, parent, depth, level int) {
 		for end < e && w.src[end] != '\n' {
 			end++
 		}
-		i := w.add(KindBlock, label+"@L"+strconv.Itoa(sl), parent, s, e, collapse(w.src[s:end]), "", k)
+		i := w.add(vocab.KindBlock, label+"@L"+strconv.Itoa(sl), parent, s, e, collapse(w.src[s:end]), "", k)
 		if depth > 1 {
 			w.blockWalk(k, i, depth-1, level+1)
 		}

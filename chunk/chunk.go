@@ -2,7 +2,8 @@ package chunk
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Version changes whenever Split's output for some input changes; stored with
@@ -46,34 +47,10 @@ import (
 //	   keeps its budget for them.
 const Version = 9
 
-// Chunk kinds.
-const (
-	KindFile      = "file"
-	KindFunction  = "function"
-	KindMethod    = "method"
-	KindClass     = "class"
-	KindType      = "type"
-	KindInterface = "interface"
-	KindStruct    = "struct"
-	KindEnum      = "enum"
-	KindSection   = "section"
-	KindWindow    = "window"
-	KindBlock     = "block"
-	KindKey       = "key"
-	KindParagraph = "paragraph"
-	KindTrait     = "trait"
-	KindModule    = "module"
-	KindImpl      = "impl"
-	KindConst     = "const"
-	KindVar       = "var"
-	KindTable     = "table" // SQL tables and views
-	KindStage     = "stage" // Dockerfile build stages
-)
-
 // Chunk is one searchable unit of a file: the file itself, a definition, a
 // markdown section or a window of lines.
 type Chunk struct {
-	Kind        string // see Kind* constants: file, function, method, class, type, interface, struct, enum, const, var, section, window, block, key, paragraph
+	Kind        string // see vocab.Kind* constants: file, function, method, class, type, interface, struct, enum, const, var, section, window, block, key, paragraph
 	Name        string // symbol or heading; "" for windows
 	Parent      int    // index of the parent chunk in File.Chunks; -1 only for chunk 0
 	Signature   string // declaration line(s) without body, whitespace-collapsed, <= 200 bytes
@@ -122,6 +99,17 @@ type File struct {
 	broken []region // the parse's broken parts, where recovery looks (syntaxErrors)
 }
 
+// Len is the number of chunks; with Span it makes a File the
+// vocab.Spans that vocab.IndexText reads.
+func (f File) Len() int { return len(f.Chunks) }
+
+// Span is chunk i as vocab.IndexText reads it.
+func (f File) Span(i int) vocab.Span {
+	c := &f.Chunks[i]
+	return vocab.Span{Kind: c.Kind, Parent: c.Parent, Signature: c.Signature,
+		StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError}
+}
+
 // Split chunks content, whose path is used to detect its language. It never
 // panics and never fails: anything it cannot parse becomes windows.
 func Split(path string, content []byte) File { return split(path, content, parseBaseMicros) }
@@ -129,7 +117,7 @@ func Split(path string, content []byte) File { return split(path, content, parse
 // split is Split with base as the fixed part of each parse's time limit
 // (parseLimitMicros).
 func split(path string, content []byte, base int) (f File) {
-	lang := DetectLanguage(path, content)
+	lang := vocab.DetectLanguage(path, content)
 	defer func() {
 		// Last resort: a grammar or walker bug must not take the indexer down.
 		if r := recover(); r != nil {
@@ -175,75 +163,13 @@ func split(path string, content []byte, base int) (f File) {
 	return f
 }
 
-// IndexText is the text that is tokenised and embedded for chunk i: the chunk's
-// byte range with the ranges of its definition children (functions, methods,
-// classes, types...) replaced by their signature line, so a class reads as its
-// header and the file chunk as the code between definitions. Micro chunks
-// ("block") and windows are not cut out of their parent. A window reads as the
-// part of its parent's text it spans (definitions cut the same way); a chunk
-// with windows (the file chunk of a Fallback file, a long file-level text,
-// section, key or paragraph) reads as "": its windows carry its text. Error
-// windows (SyntaxError, over a region of broken code) do not: their parent
-// reads as if they were not there. May be "" (nothing to index).
-func IndexText(content []byte, f File, i int) string {
-	if i < 0 || i >= len(f.Chunks) {
-		return ""
-	}
-	c := f.Chunks[i]
-	start, end := clamp(c.StartByte, len(content)), clamp(c.EndByte, len(content))
-	if start >= end {
-		return ""
-	}
-	// A window stands for the part of its parent's text it spans: the
-	// definitions it holds are cut like in the parent.
-	owner := i
-	if c.Kind == KindWindow {
-		owner = c.Parent
-	}
-	var sb strings.Builder
-	pos := start
-	// Direct children follow their parent in order, each after the previous
-	// one; deeper descendants are skipped because they lie inside a child.
-	for j := i + 1; j < len(f.Chunks); j++ {
-		d := f.Chunks[j]
-		if d.StartByte >= end {
-			break
-		}
-		if d.Parent == i && d.Kind == KindWindow && !d.SyntaxError {
-			return "" // the windows carry the text
-		}
-		// An error window (SyntaxError) only flags a broken region: its
-		// lines stay in the text of its parent, like those of a block.
-		if d.Parent != owner || d.Kind == KindBlock || d.Kind == KindWindow {
-			continue
-		}
-		ds, de := clamp(d.StartByte, end), clamp(d.EndByte, end)
-		if ds < pos {
-			continue
-		}
-		sb.Write(content[pos:ds])
-		sb.WriteString(d.Signature)
-		pos = de
-	}
-	sb.Write(content[pos:end])
-	s := sb.String()
-	if strings.TrimSpace(s) == "" {
-		return ""
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-func clamp(v, n int) int {
-	return min(max(v, 0), n)
-}
-
 // check reports the first violation of File's structural invariants.
 func (f *File) check(n int) error {
 	if len(f.Chunks) == 0 {
 		return fmt.Errorf("no chunks")
 	}
 	c0 := f.Chunks[0]
-	if c0.Kind != KindFile || c0.Parent != -1 || c0.StartByte != 0 || c0.EndByte != n {
+	if c0.Kind != vocab.KindFile || c0.Parent != -1 || c0.StartByte != 0 || c0.EndByte != n {
 		return fmt.Errorf("chunk 0 is not the whole file: %+v", c0)
 	}
 	// lastEnd[p] is the end of p's latest definition child: siblings must not overlap.
@@ -263,7 +189,7 @@ func (f *File) check(n int) error {
 		if c.StartLine < 1 || c.EndLine < c.StartLine {
 			return fmt.Errorf("chunk %d: bad lines %d-%d", i, c.StartLine, c.EndLine)
 		}
-		if c.Kind == KindWindow || c.Kind == KindBlock {
+		if c.Kind == vocab.KindWindow || c.Kind == vocab.KindBlock {
 			continue
 		}
 		if c.StartByte < lastEnd[c.Parent] {

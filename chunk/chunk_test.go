@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden files")
@@ -118,10 +120,10 @@ func checkInvariants(t testing.TB, src []byte, f File) {
 				t.Errorf("chunk %d: invalid UTF-8 in %q", i, s)
 			}
 		}
-		if (c.Kind == KindWindow) != (c.Name == "" && c.Kind == KindWindow) {
+		if (c.Kind == vocab.KindWindow) != (c.Name == "" && c.Kind == vocab.KindWindow) {
 			t.Errorf("chunk %d: window with name %q", i, c.Name)
 		}
-		if c.Kind == KindWindow && !c.SyntaxError {
+		if c.Kind == vocab.KindWindow && !c.SyntaxError {
 			end, ok := covered[c.Parent]
 			if !ok && c.StartByte != f.Chunks[c.Parent].StartByte && f.Fallback {
 				t.Errorf("chunk %d: first window starts at %d", i, c.StartByte)
@@ -131,13 +133,13 @@ func checkInvariants(t testing.TB, src []byte, f File) {
 			}
 			covered[c.Parent] = max(end, c.EndByte)
 		}
-		if c.Kind == KindWindow && c.SyntaxError && (c.ErrorDetail == "" || c.EndByte <= c.StartByte || f.Fallback) {
+		if c.Kind == vocab.KindWindow && c.SyntaxError && (c.ErrorDetail == "" || c.EndByte <= c.StartByte || f.Fallback) {
 			t.Errorf("chunk %d: error window [%d,%d) detail %q", i, c.StartByte, c.EndByte, c.ErrorDetail)
 		}
-		if c.Kind != KindFile && c.Kind != KindWindow && c.EndByte <= c.StartByte {
+		if c.Kind != vocab.KindFile && c.Kind != vocab.KindWindow && c.EndByte <= c.StartByte {
 			t.Errorf("chunk %d: empty %s", i, c.Kind)
 		}
-		_ = IndexText(src, f, i)
+		_ = vocab.IndexText(src, f, i)
 	}
 	if f.Fallback && covered[0] != len(src) {
 		t.Errorf("windows cover %d of %d bytes", covered[0], len(src))
@@ -174,36 +176,36 @@ func TestIndexText(t *testing.T) {
 		{find("cached"), []string{"@functools.lru_cache", "def helper():", "return helper()"}, nil},
 	}
 	for _, tt := range tests {
-		got := IndexText(src, f, tt.chunk)
+		got := vocab.IndexText(src, f, tt.chunk)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
-				t.Errorf("IndexText(%d) lacks %q:\n%s", tt.chunk, w, got)
+				t.Errorf("vocab.IndexText(%d) lacks %q:\n%s", tt.chunk, w, got)
 			}
 		}
 		for _, w := range tt.notWant {
 			if strings.Contains(got, w) {
-				t.Errorf("IndexText(%d) has %q:\n%s", tt.chunk, w, got)
+				t.Errorf("vocab.IndexText(%d) has %q:\n%s", tt.chunk, w, got)
 			}
 		}
 	}
-	if got := IndexText(src, f, len(f.Chunks)); got != "" {
+	if got := vocab.IndexText(src, f, len(f.Chunks)); got != "" {
 		t.Errorf("IndexText out of range = %q", got)
 	}
 
 	// The windows of a fallback file carry its text; chunk 0 has none.
 	text := []byte(strings.Repeat("some line\n", 100))
 	w := Split("notes.pl", text)
-	if got := IndexText(text, w, 0); got != "" {
+	if got := vocab.IndexText(text, w, 0); got != "" {
 		t.Errorf("fallback file chunk IndexText is %d bytes, want none", len(got))
 	}
 	var all strings.Builder
 	for i := range w.Chunks {
-		all.WriteString(IndexText(text, w, i))
+		all.WriteString(vocab.IndexText(text, w, i))
 	}
 	if !strings.Contains(all.String(), string(text[:200])) {
 		t.Errorf("windows lack the text")
 	}
-	if got := IndexText(nil, Split("empty.go", nil), 0); got != "" {
+	if got := vocab.IndexText(nil, Split("empty.go", nil), 0); got != "" {
 		t.Errorf("empty file IndexText = %q", got)
 	}
 }

@@ -59,9 +59,11 @@
 // and, with SyntaxError, ErrorDetail. EmbedWindows cuts a long IndexText
 // into overlapping pieces within the embedder's budget.
 //
-// IndexText gives the text to index for a chunk: its source with its
-// definition children replaced by their signatures, so the file chunk reads
-// as the code between definitions and a class as its header and member list.
+// vocab.IndexText gives the text to index for a chunk (a File is its
+// vocab.Spans): its source with its definition children replaced by their
+// signatures, so the file chunk reads as the code between definitions and
+// a class as its header and member list. The kinds and the language
+// detection live in chunk/vocab too, which readers import without cgo.
 //
 // Edit chunks a new version of a Go file from its previous version's chunks:
 // it keeps the top-level definitions the edit did not touch, parses only

@@ -3,6 +3,8 @@ package chunk
 import (
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // docCase is one definition whose doc comment must (or must not) be found.
@@ -22,7 +24,7 @@ func checkDocs(t *testing.T, path string, cases []docCase) {
 			src := strings.TrimLeft(tc.src, "\n")
 			f := Split(path, []byte(src))
 			for _, c := range f.Chunks {
-				if c.Name != tc.def || c.Kind == KindFile {
+				if c.Name != tc.def || c.Kind == vocab.KindFile {
 					continue
 				}
 				if tc.doc == "" {

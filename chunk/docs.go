@@ -6,6 +6,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Documents: JSON, YAML and TOML are chunked by top-level keys holding
@@ -19,7 +21,7 @@ func docFile(lang, p string, src []byte) (File, lineIndex) {
 	n := len(src)
 	f := File{Language: lang}
 	f.Chunks = append(f.Chunks, Chunk{
-		Kind: KindFile, Name: path.Base(p), Parent: -1,
+		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
 		StartLine: 1, EndLine: li.count(n), EndByte: n,
 	})
 	return f, li
@@ -66,7 +68,7 @@ func splitJSON(p string, src []byte) (File, bool) {
 			return f, false
 		}
 		if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
-			addKey(&f, li, src, KindKey, key, ks, ks, int(dec.InputOffset()))
+			addKey(&f, li, src, vocab.KindKey, key, ks, ks, int(dec.InputOffset()))
 		}
 	}
 	if _, err := dec.Token(); err != nil && err != io.EOF {
@@ -138,7 +140,7 @@ func splitYAML(p string, src []byte) (File, bool) {
 	}
 	for _, k := range keys {
 		if k.nested {
-			addKey(&f, li, src, KindKey, k.name, k.start, k.key, k.end)
+			addKey(&f, li, src, vocab.KindKey, k.name, k.start, k.key, k.end)
 		}
 	}
 	return f, len(keys) > 0
@@ -153,7 +155,7 @@ func splitTOML(p string, src []byte) (File, bool) {
 	valueEnd := 0 // lines before this byte belong to a multi-line value
 	flush := func(end int) {
 		if open >= 0 {
-			addKey(&f, li, src, KindKey, name, open, header, end)
+			addKey(&f, li, src, vocab.KindKey, name, open, header, end)
 		}
 		open = -1
 	}
@@ -191,7 +193,7 @@ func splitTOML(p string, src []byte) (File, bool) {
 					if len(v) > 0 && (v[0] == '[' || v[0] == '{' || bytes.HasPrefix(v, []byte(`"""`)) || bytes.HasPrefix(v, []byte("'''"))) && !closesOnLine(v) {
 						end := tomlValueEnd(li, src, i+1, v[0])
 						valueEnd = end
-						addKey(&f, li, src, KindKey, strings.Trim(string(bytes.TrimSpace(k)), `"'`), s, s, end)
+						addKey(&f, li, src, vocab.KindKey, strings.Trim(string(bytes.TrimSpace(k)), `"'`), s, s, end)
 					}
 				}
 			}
@@ -266,7 +268,7 @@ func splitText(lang, p string, src []byte) (File, bool) {
 		if e > s {
 			sl, el := li.lines(s, e)
 			f.Chunks = append(f.Chunks, Chunk{
-				Kind: KindParagraph, Name: firstWords(src[s:e], 8), Parent: 0,
+				Kind: vocab.KindParagraph, Name: firstWords(src[s:e], 8), Parent: 0,
 				StartLine: sl, EndLine: el, StartByte: s, EndByte: e,
 			})
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Edit chunks content, a new version of a file whose previous version
@@ -36,7 +38,7 @@ import (
 // comments right above them, which is what makes the kept ones exact;
 // TestEditMatchesSplit checks it on real files.
 func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool) {
-	lang := DetectLanguage(path, content)
+	lang := vocab.DetectLanguage(path, content)
 	if !Editable(path) || lang != "go" || prev.Language != lang || prev.Fallback || prev.SyntaxErrors > 0 ||
 		len(content) > maxParseBytes || len(prevContent) > maxParseBytes {
 		return File{}, false
@@ -165,7 +167,7 @@ func Edit(path string, content, prevContent []byte, prev File) (f File, ok bool)
 	lines := bytes.Count(content, []byte{'\n'}) - bytes.Count(prevContent, []byte{'\n'})
 	shift := len(out) - cut
 	for _, c := range old[cut:] {
-		if c.Kind == KindBlock {
+		if c.Kind == vocab.KindBlock {
 			name, ok := strings.CutSuffix(c.Name, "@L"+strconv.Itoa(c.StartLine))
 			if !ok {
 				return File{}, false
@@ -221,7 +223,7 @@ func sameNames(set map[string]bool, names []string) bool {
 
 // Editable reports whether Edit may chunk files at path (Go files): callers
 // fetch the previous version only for those.
-func Editable(path string) bool { return DetectLanguage(path, nil) == "go" }
+func Editable(path string) bool { return vocab.DetectLanguage(path, nil) == "go" }
 
 // treeChunks returns what splitTree made of a file that Split turned into
 // chunks: chunks without the windows splitLong added over long stretches
@@ -229,7 +231,7 @@ func Editable(path string) bool { return DetectLanguage(path, nil) == "go" }
 // a clean parse of a file of n bytes (windows in place of a parse, syntax
 // errors).
 func treeChunks(chunks []Chunk, n int) ([]Chunk, bool) {
-	if len(chunks) == 0 || chunks[0].Kind != KindFile || chunks[0].EndByte != n || chunks[0].SyntaxError {
+	if len(chunks) == 0 || chunks[0].Kind != vocab.KindFile || chunks[0].EndByte != n || chunks[0].SyntaxError {
 		return nil, false
 	}
 	idx := make([]int, len(chunks)) // new index, -1 for dropped
@@ -238,7 +240,7 @@ func treeChunks(chunks []Chunk, n int) ([]Chunk, bool) {
 		if c.SyntaxError {
 			return nil, false
 		}
-		if c.Kind == KindWindow {
+		if c.Kind == vocab.KindWindow {
 			if c.Parent != 0 {
 				return nil, false // windows of a definition: not made by splitLong for Go
 			}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // goSample returns n Go files of GOROOT/src spread over the tree: real code
@@ -62,7 +64,7 @@ var edits = []edit{
 	}},
 	{"change a body in the middle", true, func(src []byte, tops []Chunk) []byte {
 		for _, c := range tops[len(tops)/2:] {
-			if c.Kind == KindFunction || c.Kind == KindMethod {
+			if c.Kind == vocab.KindFunction || c.Kind == vocab.KindMethod {
 				if i := bytes.Index(src[c.StartByte:c.EndByte], []byte("{\n")); i >= 0 {
 					at := c.StartByte + i + 2
 					return splice(src, at, at, "\tif len(\"x\") > 2 {\n\t\tpanic(1)\n\t}\n")
@@ -76,7 +78,7 @@ var edits = []edit{
 		// where a function is a syntax error.
 		c := tops[len(tops)/2]
 		for _, t := range tops[len(tops)/2:] {
-			if t.Kind == KindFunction || t.Kind == KindMethod {
+			if t.Kind == vocab.KindFunction || t.Kind == vocab.KindMethod {
 				c = t
 				break
 			}
@@ -130,7 +132,7 @@ func splitTops(t *testing.T, p string) ([]byte, File, []Chunk) {
 	prev := Split(p, src)
 	var tops []Chunk
 	for _, c := range prev.Chunks[1:] {
-		if c.Parent == 0 && c.Kind != KindWindow {
+		if c.Parent == 0 && c.Kind != vocab.KindWindow {
 			tops = append(tops, c)
 		}
 	}

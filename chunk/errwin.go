@@ -4,6 +4,8 @@ import (
 	"bytes"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Error windows: an ERROR node directly in a container (the file, a class
@@ -87,7 +89,7 @@ func (w *walker) lineEnd(end int) int {
 // and error windows.
 func (w *walker) anyDef() bool {
 	for _, c := range w.chunks[1:] {
-		if c.Kind != KindWindow {
+		if c.Kind != vocab.KindWindow {
 			return true
 		}
 	}

@@ -5,13 +5,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // errWindows returns the indexes of the error windows of f.
 func errWindows(f File) []int {
 	var ws []int
 	for i, c := range f.Chunks {
-		if c.Kind == KindWindow && c.SyntaxError {
+		if c.Kind == vocab.KindWindow && c.SyntaxError {
 			ws = append(ws, i)
 		}
 	}
@@ -43,7 +45,7 @@ func TestErrorRegion(t *testing.T) {
 				t.Fatalf("fallback")
 			}
 			for _, name := range tt.good {
-				if c := f.Chunks[find(t, f, name)]; c.SyntaxError || c.Kind != KindFunction {
+				if c := f.Chunks[find(t, f, name)]; c.SyntaxError || c.Kind != vocab.KindFunction {
 					t.Errorf("%s: %+v", name, c)
 				}
 			}
@@ -62,7 +64,7 @@ func TestErrorRegion(t *testing.T) {
 			if w.StartByte > 0 && src[w.StartByte-1] != '\n' || w.EndByte < len(src) && src[w.EndByte-1] != '\n' {
 				t.Errorf("window [%d,%d) is not whole lines", w.StartByte, w.EndByte)
 			}
-			wt := IndexText(src, f, ws[0])
+			wt := vocab.IndexText(src, f, ws[0])
 			if wt != string(src[w.StartByte:w.EndByte]) {
 				t.Errorf("window IndexText %q, want its source", wt)
 			}
@@ -71,7 +73,7 @@ func TestErrorRegion(t *testing.T) {
 			}
 			// The region is not cut out of the file chunk, which still reads
 			// as its own text (not "": the window does not carry it).
-			ft := IndexText(src, f, 0)
+			ft := vocab.IndexText(src, f, 0)
 			if !strings.Contains(ft, tt.garbage) || strings.Count(ft, tt.garbage) != 1 {
 				t.Errorf("file IndexText lacks the region:\n%s", ft)
 			}
@@ -91,7 +93,7 @@ func TestErrorRegion(t *testing.T) {
 func indexedCount(src []byte, f File, s string) int {
 	n := 0
 	for i := range f.Chunks {
-		if strings.Contains(IndexText(src, f, i), s) {
+		if strings.Contains(vocab.IndexText(src, f, i), s) {
 			n++
 		}
 	}
@@ -109,7 +111,7 @@ func TestErrorRegionShapes(t *testing.T) {
 		if len(ws) != 1 || f.Chunks[ws[0]].Parent != find(t, f, "A") || f.Chunks[ws[0]].StartLine != 5 || f.Chunks[ws[0]].EndLine != 5 {
 			t.Fatalf("want one window on line 5 under A:\n%s", render(f))
 		}
-		if got := IndexText(src, f, find(t, f, "A")); !strings.Contains(got, ")))) !!! ]]]") {
+		if got := vocab.IndexText(src, f, find(t, f, "A")); !strings.Contains(got, ")))) !!! ]]]") {
 			t.Errorf("class IndexText lacks the region:\n%s", got)
 		}
 	})
@@ -165,7 +167,7 @@ func TestErrorRegionShapes(t *testing.T) {
 		find(t, f, "B")
 		// chunk 0's own text is long: its windows carry it, the error
 		// windows add to them.
-		if got := IndexText(src, f, 0); got != "" {
+		if got := vocab.IndexText(src, f, 0); got != "" {
 			t.Errorf("file IndexText is %d bytes, want its windows to carry it", len(got))
 		}
 		for _, s := range []string{"garbage0 ", "garbage50 ", "garbage99 "} {

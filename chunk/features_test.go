@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // find returns the index of the first chunk named name in f.
@@ -54,7 +56,7 @@ func TestClassHeader(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := Split(tt.file, src)
-			got := IndexText(src, f, find(t, f, tt.class))
+			got := vocab.IndexText(src, f, find(t, f, tt.class))
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("lacks %q:\n%s", w, got)
@@ -80,13 +82,13 @@ func TestEveryLanguageDefines(t *testing.T) {
 		}
 		named := 0
 		for _, c := range f.Chunks[1:] {
-			if isDef(c.Kind) || c.Kind == KindKey || c.Kind == KindStage {
+			if isDef(c.Kind) || c.Kind == vocab.KindKey || c.Kind == vocab.KindStage {
 				if c.Name == "" {
 					t.Errorf("%s: unnamed %s at line %d", name, c.Kind, c.StartLine)
 				}
 				named++
 			}
-			if c.Kind == KindMethod && f.Language != "go" && f.Chunks[c.Parent].Kind == KindFile {
+			if c.Kind == vocab.KindMethod && f.Language != "go" && f.Chunks[c.Parent].Kind == vocab.KindFile {
 				t.Errorf("%s: method %s under the file", name, c.Name)
 			}
 		}
@@ -106,10 +108,10 @@ func TestMicroChunks(t *testing.T) {
 		fn := -1
 		blocks := 0
 		for i, c := range f.Chunks {
-			if c.Kind == KindFunction {
+			if c.Kind == vocab.KindFunction {
 				fn = i
 			}
-			if c.Kind == KindBlock {
+			if c.Kind == vocab.KindBlock {
 				blocks++
 				if !strings.Contains(c.Name, "@L"+fmt.Sprint(c.StartLine)) {
 					t.Errorf("%s: block name %q, line %d", name, c.Name, c.StartLine)
@@ -120,14 +122,14 @@ func TestMicroChunks(t *testing.T) {
 			t.Errorf("%s: %d blocks\n%s", name, blocks, render(f))
 		}
 		// Blocks are not cut out of the function.
-		if got := IndexText(src, f, fn); !strings.Contains(got, "x += it") {
+		if got := vocab.IndexText(src, f, fn); !strings.Contains(got, "x += it") {
 			t.Errorf("%s: function text lacks its loop body", name)
 		}
 	}
 	// A short function has none.
 	src := []byte("package x\n\nfunc F() {\n\tfor {\n\t\ta()\n\t\tb()\n\t\tc()\n\t}\n}\n")
 	for _, c := range Split("x.go", src).Chunks {
-		if c.Kind == KindBlock {
+		if c.Kind == vocab.KindBlock {
 			t.Errorf("short function got block %s", c.Name)
 		}
 	}
@@ -143,8 +145,8 @@ func TestMicroChunks(t *testing.T) {
 	checkInvariants(t, long, f)
 	top := 0
 	for _, c := range f.Chunks {
-		if c.Kind == KindBlock {
-			if f.Chunks[c.Parent].Kind == KindBlock {
+		if c.Kind == vocab.KindBlock {
+			if f.Chunks[c.Parent].Kind == vocab.KindBlock {
 				t.Fatalf("nested block %s in a %d-line function", c.Name, f.Chunks[1].EndLine)
 			}
 			top++
@@ -169,15 +171,15 @@ func TestLongFileText(t *testing.T) {
 	src := []byte(b.String())
 	f := Split("script.py", src)
 	checkInvariants(t, src, f)
-	if IndexText(src, f, 0) != "" {
+	if vocab.IndexText(src, f, 0) != "" {
 		t.Errorf("chunk 0 still indexed")
 	}
 	var all strings.Builder
 	windows := 0
 	for i, c := range f.Chunks {
-		if c.Kind == KindWindow {
+		if c.Kind == vocab.KindWindow {
 			windows++
-			all.WriteString(IndexText(src, f, i))
+			all.WriteString(vocab.IndexText(src, f, i))
 		}
 	}
 	if windows < 2 {
@@ -198,7 +200,7 @@ func TestDocuments(t *testing.T) {
 	src, _ := os.ReadFile("testdata/package.json")
 	f := Split("package.json", src)
 	for _, k := range []string{"scripts", "dependencies", "devDependencies"} {
-		if c := f.Chunks[find(t, f, k)]; c.Kind != KindKey {
+		if c := f.Chunks[find(t, f, k)]; c.Kind != vocab.KindKey {
 			t.Errorf("%s: kind %s", k, c.Kind)
 		}
 	}
@@ -215,11 +217,11 @@ func TestDocuments(t *testing.T) {
 	items := find(t, f, "items")
 	windows := 0
 	for _, c := range f.Chunks {
-		if c.Kind == KindWindow && c.Parent == items {
+		if c.Kind == vocab.KindWindow && c.Parent == items {
 			windows++
 		}
 	}
-	if windows < 4 || IndexText(big, f, items) != "" {
+	if windows < 4 || vocab.IndexText(big, f, items) != "" {
 		t.Errorf("items has %d windows\n%s", windows, render(f))
 	}
 	// Markdown: a long section is windowed by paragraphs with overlap.
@@ -233,7 +235,7 @@ func TestDocuments(t *testing.T) {
 	checkInvariants(t, md, f)
 	var ws []Chunk
 	for _, c := range f.Chunks {
-		if c.Kind == KindWindow {
+		if c.Kind == vocab.KindWindow {
 			ws = append(ws, c)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // visitGo chunks one top-level Go declaration. Methods are children of the
@@ -13,9 +15,9 @@ func visitGo(w *walker, it item, parent int, _ bool) {
 	switch it.typ {
 	case "function_declaration", "method_declaration":
 		start, doc := w.docAbove(it)
-		kind := KindFunction
+		kind := vocab.KindFunction
 		if it.typ == "method_declaration" {
-			kind = KindMethod
+			kind = vocab.KindMethod
 		}
 		name := w.text(it.n.ChildByFieldName("name"))
 		w.add(kind, name, parent, start, it.end, w.sig(it.start, it.n), doc, it.n)
@@ -46,9 +48,9 @@ func visitGo(w *walker, it item, parent int, _ bool) {
 			}
 		}
 	case "var_declaration", "const_declaration":
-		kind := KindConst
+		kind := vocab.KindConst
 		if it.typ == "var_declaration" {
-			kind = KindVar
+			kind = vocab.KindVar
 		}
 		specs := w.children(it.n)
 		if len(specs) == 1 && specs[0].typ == "var_spec_list" {
@@ -81,16 +83,16 @@ func visitGo(w *walker, it item, parent int, _ bool) {
 
 // goTypeSpec adds the chunk of one type spec spanning [start, end).
 func (w *walker) goTypeSpec(s item, parent, start, end int, doc string) {
-	kind := KindType
+	kind := vocab.KindType
 	sigEnd := s.end
 	if t := s.n.ChildByFieldName("type"); t != nil {
 		switch t.Type() {
 		case "struct_type":
-			kind = KindStruct
+			kind = vocab.KindStruct
 		case "interface_type":
-			kind = KindInterface
+			kind = vocab.KindInterface
 		}
-		if kind != KindType {
+		if kind != vocab.KindType {
 			ts := int(t.StartByte())
 			if i := bytes.IndexByte(w.src[ts:s.end], '{'); i >= 0 {
 				sigEnd = ts + i
@@ -104,7 +106,7 @@ func (w *walker) goTypeSpec(s item, parent, start, end int, doc string) {
 	w.add(kind, w.text(s.n.ChildByFieldName("name")), parent, start, end, sig, doc, s.n)
 }
 
-// constChunk adds a chunk of kind (KindConst or KindVar) for a top-level
+// constChunk adds a chunk of kind (vocab.KindConst or vocab.KindVar) for a top-level
 // constant or variable named by name, spanning [start, end): a name
 // defined once at the top of a file is a symbol, whatever its size. Its
 // signature is its first line, without an opening bracket.

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // visitJS chunks JavaScript, TypeScript and TSX: functions, classes and their
@@ -23,20 +25,20 @@ type span struct{ start, end, sig int }
 func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent int, inClass bool) {
 	switch typ {
 	case "function_declaration", "generator_function_declaration", "function_signature":
-		w.add(KindFunction, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		w.add(vocab.KindFunction, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 	case "class_declaration", "abstract_class_declaration":
-		i := w.add(KindClass, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		i := w.add(vocab.KindClass, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 		w.into(n.ChildByFieldName("body"), i, true)
 	case "interface_declaration":
-		w.add(KindInterface, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		w.add(vocab.KindInterface, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 	case "type_alias_declaration":
-		w.add(KindType, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		w.add(vocab.KindType, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 	case "enum_declaration":
-		i := w.add(KindEnum, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+		i := w.add(vocab.KindEnum, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 		w.jsEnumMembers(n.ChildByFieldName("body"), i)
 	case "method_definition", "method_signature", "abstract_method_signature":
 		if inClass {
-			w.add(KindMethod, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
+			w.add(vocab.KindMethod, w.text(n.ChildByFieldName("name")), parent, sp.start, sp.end, w.sig(sp.sig, n), doc, n)
 		}
 	case "public_field_definition", "field_definition":
 		// Class fields holding a function are methods: handler = () => {...}.
@@ -46,13 +48,13 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 			name = n.ChildByFieldName("property")
 		}
 		if inClass && v != nil && isJSFunc(v.Type()) {
-			w.add(KindMethod, w.text(name), parent, sp.start, sp.end, w.sig(sp.sig, v), doc, n)
+			w.add(vocab.KindMethod, w.text(name), parent, sp.start, sp.end, w.sig(sp.sig, v), doc, n)
 		}
 	case "export_statement":
 		if d := n.ChildByFieldName("declaration"); d != nil {
 			w.jsDecl(d, d.Type(), sp, doc, parent, inClass)
 		} else if v := n.ChildByFieldName("value"); v != nil {
-			w.jsValue(n, v, "default", KindConst, sp, doc, parent)
+			w.jsValue(n, v, "default", vocab.KindConst, sp, doc, parent)
 		}
 	case "ambient_declaration":
 		// declare function f(): void; declare module "x" { ... }
@@ -73,9 +75,9 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 			if len(decls) == 1 {
 				dsp, dc = sp, doc
 			}
-			kind := KindVar
+			kind := vocab.KindVar
 			if strings.HasPrefix(w.text(n), "const") {
-				kind = KindConst
+				kind = vocab.KindConst
 			}
 			w.jsValue(n, v, w.text(d.n.ChildByFieldName("name")), kind, dsp, dc, parent)
 		}
@@ -107,8 +109,8 @@ func (w *walker) jsDecl(n *sitter.Node, typ string, sp span, doc string, parent 
 
 // jsValue adds a chunk when value v of declaration decl is a function or a
 // class expression, named by its own name or else by name; any other value
-// of a top-level declaration is a chunk of kind (KindConst for const,
-// KindVar for let and var; "": an assignment, not a definition).
+// of a top-level declaration is a chunk of kind (vocab.KindConst for const,
+// vocab.KindVar for let and var; "": an assignment, not a definition).
 func (w *walker) jsValue(decl, v *sitter.Node, name, kind string, sp span, doc string, parent int) {
 	t := v.Type()
 	if own := v.ChildByFieldName("name"); own != nil && name == "default" {
@@ -116,9 +118,9 @@ func (w *walker) jsValue(decl, v *sitter.Node, name, kind string, sp span, doc s
 	}
 	switch {
 	case isJSFunc(t):
-		w.add(KindFunction, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
+		w.add(vocab.KindFunction, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
 	case t == "class":
-		i := w.add(KindClass, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
+		i := w.add(vocab.KindClass, name, parent, sp.start, sp.end, w.sig(sp.sig, v), doc, decl)
 		w.into(v.ChildByFieldName("body"), i, true)
 	case kind != "" && parent == 0 && name != "":
 		w.add(kind, name, parent, sp.start, sp.end, w.firstLineSig(sp.sig, sp.end), doc, decl)

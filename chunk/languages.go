@@ -23,6 +23,8 @@ import (
 	"github.com/smacker/go-tree-sitter/scala"
 	"github.com/smacker/go-tree-sitter/sql"
 	"github.com/smacker/go-tree-sitter/swift"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // tableGrammars registers the table-driven languages.
@@ -65,36 +67,36 @@ func class(kind string, body ...string) defSpec {
 
 var javaSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_declaration":               class(KindClass, "body"),
-		"interface_declaration":           class(KindInterface, "body"),
-		"enum_declaration":                class(KindEnum, "body"),
-		"record_declaration":              class(KindClass, "body"),
-		"annotation_type_declaration":     class(KindInterface, "body"),
-		"method_declaration":              fn(KindFunction, "body"),
-		"constructor_declaration":         fn(KindFunction, "body"),
-		"compact_constructor_declaration": fn(KindFunction, "body"),
-		"field_declaration":               {kind: KindConst, nameFn: javaConstName},
-		"constant_declaration":            {kind: KindConst, nameFn: javaDeclaratorName},
-		"enum_constant":                   {kind: KindConst, name: "name"},
+		"class_declaration":               class(vocab.KindClass, "body"),
+		"interface_declaration":           class(vocab.KindInterface, "body"),
+		"enum_declaration":                class(vocab.KindEnum, "body"),
+		"record_declaration":              class(vocab.KindClass, "body"),
+		"annotation_type_declaration":     class(vocab.KindInterface, "body"),
+		"method_declaration":              fn(vocab.KindFunction, "body"),
+		"constructor_declaration":         fn(vocab.KindFunction, "body"),
+		"compact_constructor_declaration": fn(vocab.KindFunction, "body"),
+		"field_declaration":               {kind: vocab.KindConst, nameFn: javaConstName},
+		"constant_declaration":            {kind: vocab.KindConst, nameFn: javaDeclaratorName},
+		"enum_constant":                   {kind: vocab.KindConst, name: "name"},
 	},
 	through: map[string]string{"enum_body_declarations": ""},
 }
 
 var rustSpec = &langSpec{
 	defs: map[string]defSpec{
-		"function_item":           fn(KindFunction, "body"),
-		"function_signature_item": fn(KindFunction),
-		"struct_item":             fn(KindStruct, "body"),
-		"union_item":              fn(KindStruct, "body"),
-		"enum_item":               class(KindEnum, "body"),
-		"trait_item":              class(KindTrait, "body"),
-		"impl_item":               {kind: KindImpl, nameFn: rustImplName, body: []string{"body"}, members: true},
-		"mod_item":                class(KindModule, "body"),
-		"type_item":               fn(KindType),
-		"macro_definition":        fn(KindFunction),
-		"const_item":              {kind: KindConst, name: "name"},
-		"static_item":             {kind: KindVar, name: "name"},
-		"enum_variant":            {kind: KindConst, name: "name"},
+		"function_item":           fn(vocab.KindFunction, "body"),
+		"function_signature_item": fn(vocab.KindFunction),
+		"struct_item":             fn(vocab.KindStruct, "body"),
+		"union_item":              fn(vocab.KindStruct, "body"),
+		"enum_item":               class(vocab.KindEnum, "body"),
+		"trait_item":              class(vocab.KindTrait, "body"),
+		"impl_item":               {kind: vocab.KindImpl, nameFn: rustImplName, body: []string{"body"}, members: true},
+		"mod_item":                class(vocab.KindModule, "body"),
+		"type_item":               fn(vocab.KindType),
+		"macro_definition":        fn(vocab.KindFunction),
+		"const_item":              {kind: vocab.KindConst, name: "name"},
+		"static_item":             {kind: vocab.KindVar, name: "name"},
+		"enum_variant":            {kind: vocab.KindConst, name: "name"},
 	},
 	attrs: map[string]bool{"attribute_item": true},
 }
@@ -108,15 +110,15 @@ func rustImplName(w *walker, n *sitter.Node) string {
 }
 
 var cDefs = map[string]defSpec{
-	"function_definition":  {kind: KindFunction, nameFn: cFuncName, body: []string{"body"}},
-	"struct_specifier":     {kind: KindStruct, name: "name", body: []string{"body"}},
-	"union_specifier":      {kind: KindStruct, name: "name", body: []string{"body"}},
-	"enum_specifier":       {kind: KindEnum, name: "name", body: []string{"body"}, members: true},
-	"enumerator":           {kind: KindConst, name: "name"},
-	"type_definition":      {kind: KindType, nameFn: cTypedefName},
-	"preproc_def":          {kind: KindConst, name: "name"},
-	"preproc_function_def": {kind: KindFunction, name: "name"},
-	"declaration":          {kind: KindVar, nameFn: cVarName, kindFn: cVarKind},
+	"function_definition":  {kind: vocab.KindFunction, nameFn: cFuncName, body: []string{"body"}},
+	"struct_specifier":     {kind: vocab.KindStruct, name: "name", body: []string{"body"}},
+	"union_specifier":      {kind: vocab.KindStruct, name: "name", body: []string{"body"}},
+	"enum_specifier":       {kind: vocab.KindEnum, name: "name", body: []string{"body"}, members: true},
+	"enumerator":           {kind: vocab.KindConst, name: "name"},
+	"type_definition":      {kind: vocab.KindType, nameFn: cTypedefName},
+	"preproc_def":          {kind: vocab.KindConst, name: "name"},
+	"preproc_function_def": {kind: vocab.KindFunction, name: "name"},
+	"declaration":          {kind: vocab.KindVar, nameFn: cVarName, kindFn: cVarKind},
 }
 
 var cThrough = map[string]string{
@@ -140,11 +142,11 @@ func cTypedefName(w *walker, n *sitter.Node) string {
 
 var cppSpec = &langSpec{
 	defs: merge(cDefs, map[string]defSpec{
-		"class_specifier":    {kind: KindClass, name: "name", body: []string{"body"}, members: true},
-		"struct_specifier":   {kind: KindStruct, name: "name", body: []string{"body"}, members: true},
-		"union_specifier":    {kind: KindStruct, name: "name", body: []string{"body"}, members: true},
-		"alias_declaration":  {kind: KindType, name: "name"},
-		"concept_definition": {kind: KindType, name: "name"},
+		"class_specifier":    {kind: vocab.KindClass, name: "name", body: []string{"body"}, members: true},
+		"struct_specifier":   {kind: vocab.KindStruct, name: "name", body: []string{"body"}, members: true},
+		"union_specifier":    {kind: vocab.KindStruct, name: "name", body: []string{"body"}, members: true},
+		"alias_declaration":  {kind: vocab.KindType, name: "name"},
+		"concept_definition": {kind: vocab.KindType, name: "name"},
 	}),
 	through: merge(cThrough, map[string]string{
 		"namespace_definition": "body", "template_declaration": "", "field_declaration_list": "",
@@ -154,18 +156,18 @@ var cppSpec = &langSpec{
 
 var csharpSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_declaration":         class(KindClass, "body"),
-		"struct_declaration":        class(KindStruct, "body"),
-		"interface_declaration":     class(KindInterface, "body"),
-		"enum_declaration":          class(KindEnum, "body"),
-		"record_declaration":        class(KindClass, "body"),
-		"record_struct_declaration": class(KindStruct, "body"),
-		"method_declaration":        fn(KindFunction, "body"),
-		"constructor_declaration":   fn(KindFunction, "body"),
-		"destructor_declaration":    fn(KindFunction, "body"),
-		"operator_declaration":      fn(KindFunction, "body"),
-		"local_function_statement":  fn(KindFunction, "body"),
-		"delegate_declaration":      fn(KindType),
+		"class_declaration":         class(vocab.KindClass, "body"),
+		"struct_declaration":        class(vocab.KindStruct, "body"),
+		"interface_declaration":     class(vocab.KindInterface, "body"),
+		"enum_declaration":          class(vocab.KindEnum, "body"),
+		"record_declaration":        class(vocab.KindClass, "body"),
+		"record_struct_declaration": class(vocab.KindStruct, "body"),
+		"method_declaration":        fn(vocab.KindFunction, "body"),
+		"constructor_declaration":   fn(vocab.KindFunction, "body"),
+		"destructor_declaration":    fn(vocab.KindFunction, "body"),
+		"operator_declaration":      fn(vocab.KindFunction, "body"),
+		"local_function_statement":  fn(vocab.KindFunction, "body"),
+		"delegate_declaration":      fn(vocab.KindType),
 	},
 	through: map[string]string{
 		"namespace_declaration": "body", "file_scoped_namespace_declaration": "", "declaration_list": "",
@@ -176,12 +178,12 @@ var csharpSpec = &langSpec{
 var rubySpec = &langSpec{
 	firstLine: true,
 	defs: map[string]defSpec{
-		"class":            {kind: KindClass, name: "name", members: true, body: []string{"body", "body_statement"}},
-		"module":           {kind: KindModule, name: "name", members: true, body: []string{"body", "body_statement"}},
-		"singleton_class":  {kind: KindClass, nameFn: func(w *walker, n *sitter.Node) string { return "<< " + w.text(n.ChildByFieldName("value")) }, members: true, body: []string{"body", "body_statement"}},
-		"method":           fn(KindFunction, "body", "body_statement"),
-		"singleton_method": {kind: KindFunction, nameFn: rubySingletonName, body: []string{"body", "body_statement"}},
-		"assignment":       {kind: KindConst, nameFn: rubyConstName},
+		"class":            {kind: vocab.KindClass, name: "name", members: true, body: []string{"body", "body_statement"}},
+		"module":           {kind: vocab.KindModule, name: "name", members: true, body: []string{"body", "body_statement"}},
+		"singleton_class":  {kind: vocab.KindClass, nameFn: func(w *walker, n *sitter.Node) string { return "<< " + w.text(n.ChildByFieldName("value")) }, members: true, body: []string{"body", "body_statement"}},
+		"method":           fn(vocab.KindFunction, "body", "body_statement"),
+		"singleton_method": {kind: vocab.KindFunction, nameFn: rubySingletonName, body: []string{"body", "body_statement"}},
+		"assignment":       {kind: vocab.KindConst, nameFn: rubyConstName},
 	},
 }
 
@@ -191,23 +193,23 @@ func rubySingletonName(w *walker, n *sitter.Node) string {
 
 var phpSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_declaration":     class(KindClass, "body"),
-		"interface_declaration": class(KindInterface, "body"),
-		"trait_declaration":     class(KindTrait, "body"),
-		"enum_declaration":      class(KindEnum, "body"),
-		"function_definition":   fn(KindFunction, "body"),
-		"method_declaration":    fn(KindFunction, "body"),
+		"class_declaration":     class(vocab.KindClass, "body"),
+		"interface_declaration": class(vocab.KindInterface, "body"),
+		"trait_declaration":     class(vocab.KindTrait, "body"),
+		"enum_declaration":      class(vocab.KindEnum, "body"),
+		"function_definition":   fn(vocab.KindFunction, "body"),
+		"method_declaration":    fn(vocab.KindFunction, "body"),
 	},
 	through: map[string]string{"namespace_definition": "body", "compound_statement": ""},
 }
 
 var kotlinSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_declaration":    {kind: KindClass, nameFn: kotlinClassName, kindFn: keywordKind, body: []string{"class_body", "enum_class_body"}, members: true},
-		"object_declaration":   {kind: KindClass, body: []string{"class_body"}, members: true},
-		"companion_object":     {kind: KindClass, nameFn: func(w *walker, n *sitter.Node) string { return nameOr(w, n, "Companion") }, body: []string{"class_body"}, members: true},
-		"function_declaration": {kind: KindFunction, body: []string{"function_body"}},
-		"type_alias":           {kind: KindType},
+		"class_declaration":    {kind: vocab.KindClass, nameFn: kotlinClassName, kindFn: keywordKind, body: []string{"class_body", "enum_class_body"}, members: true},
+		"object_declaration":   {kind: vocab.KindClass, body: []string{"class_body"}, members: true},
+		"companion_object":     {kind: vocab.KindClass, nameFn: func(w *walker, n *sitter.Node) string { return nameOr(w, n, "Companion") }, body: []string{"class_body"}, members: true},
+		"function_declaration": {kind: vocab.KindFunction, body: []string{"function_body"}},
+		"type_alias":           {kind: vocab.KindType},
 	},
 }
 
@@ -227,16 +229,16 @@ func keywordKind(w *walker, n *sitter.Node) string {
 	for _, f := range strings.Fields(string(w.src[s:e])) {
 		switch f {
 		case "interface", "protocol":
-			return KindInterface
+			return vocab.KindInterface
 		case "enum":
-			return KindEnum
+			return vocab.KindEnum
 		case "struct":
-			return KindStruct
+			return vocab.KindStruct
 		case "extension":
-			return KindImpl
+			return vocab.KindImpl
 		}
 	}
-	return KindClass
+	return vocab.KindClass
 }
 
 func nameOr(w *walker, n *sitter.Node, def string) string {
@@ -248,54 +250,54 @@ func nameOr(w *walker, n *sitter.Node, def string) string {
 
 var scalaSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_definition":     class(KindClass, "body"),
-		"object_definition":    class(KindClass, "body"),
-		"trait_definition":     class(KindTrait, "body"),
-		"enum_definition":      class(KindEnum, "body"),
-		"function_definition":  fn(KindFunction, "body"),
-		"function_declaration": fn(KindFunction),
-		"type_definition":      fn(KindType),
-		"given_definition":     fn(KindFunction, "body"),
+		"class_definition":     class(vocab.KindClass, "body"),
+		"object_definition":    class(vocab.KindClass, "body"),
+		"trait_definition":     class(vocab.KindTrait, "body"),
+		"enum_definition":      class(vocab.KindEnum, "body"),
+		"function_definition":  fn(vocab.KindFunction, "body"),
+		"function_declaration": fn(vocab.KindFunction),
+		"type_definition":      fn(vocab.KindType),
+		"given_definition":     fn(vocab.KindFunction, "body"),
 	},
 	through: map[string]string{"package_clause": "body", "template_body": ""},
 }
 
 var swiftSpec = &langSpec{
 	defs: map[string]defSpec{
-		"class_declaration":             {kind: KindClass, name: "name", kindFn: keywordKind, body: []string{"body"}, members: true},
-		"protocol_declaration":          class(KindInterface, "body"),
-		"function_declaration":          fn(KindFunction, "body"),
-		"protocol_function_declaration": fn(KindFunction),
-		"init_declaration":              {kind: KindFunction, nameFn: func(*walker, *sitter.Node) string { return "init" }, body: []string{"body"}},
-		"deinit_declaration":            {kind: KindFunction, nameFn: func(*walker, *sitter.Node) string { return "deinit" }, body: []string{"body"}},
-		"typealias_declaration":         fn(KindType),
+		"class_declaration":             {kind: vocab.KindClass, name: "name", kindFn: keywordKind, body: []string{"body"}, members: true},
+		"protocol_declaration":          class(vocab.KindInterface, "body"),
+		"function_declaration":          fn(vocab.KindFunction, "body"),
+		"protocol_function_declaration": fn(vocab.KindFunction),
+		"init_declaration":              {kind: vocab.KindFunction, nameFn: func(*walker, *sitter.Node) string { return "init" }, body: []string{"body"}},
+		"deinit_declaration":            {kind: vocab.KindFunction, nameFn: func(*walker, *sitter.Node) string { return "deinit" }, body: []string{"body"}},
+		"typealias_declaration":         fn(vocab.KindType),
 	},
 }
 
 var bashSpec = &langSpec{
-	defs: map[string]defSpec{"function_definition": fn(KindFunction, "body")},
+	defs: map[string]defSpec{"function_definition": fn(vocab.KindFunction, "body")},
 }
 
 var luaSpec = &langSpec{
 	firstLine: true,
 	defs: map[string]defSpec{
-		"function_statement":                  fn(KindFunction, "function_body"),
-		"function_declaration":                fn(KindFunction, "body"),
-		"local_function_declaration":          fn(KindFunction, "body"),
-		"function_definition_statement":       fn(KindFunction, "body"),
-		"local_function_definition_statement": fn(KindFunction, "body"),
+		"function_statement":                  fn(vocab.KindFunction, "function_body"),
+		"function_declaration":                fn(vocab.KindFunction, "body"),
+		"local_function_declaration":          fn(vocab.KindFunction, "body"),
+		"function_definition_statement":       fn(vocab.KindFunction, "body"),
+		"local_function_definition_statement": fn(vocab.KindFunction, "body"),
 	},
 }
 
 var ocamlSpec = &langSpec{
 	firstLine: true,
 	defs: map[string]defSpec{
-		"value_definition":       {kind: KindFunction, nameFn: ocamlLetName},
-		"type_definition":        {kind: KindType, nameFn: ocamlTypeName},
-		"module_definition":      {kind: KindModule, nameFn: ocamlModuleName, members: true, body: []string{"module_binding/body"}},
-		"module_type_definition": {kind: KindInterface, name: "name"},
-		"class_definition":       {kind: KindClass, nameFn: ocamlClassName},
-		"exception_definition":   {kind: KindType},
+		"value_definition":       {kind: vocab.KindFunction, nameFn: ocamlLetName},
+		"type_definition":        {kind: vocab.KindType, nameFn: ocamlTypeName},
+		"module_definition":      {kind: vocab.KindModule, nameFn: ocamlModuleName, members: true, body: []string{"module_binding/body"}},
+		"module_type_definition": {kind: vocab.KindInterface, name: "name"},
+		"class_definition":       {kind: vocab.KindClass, nameFn: ocamlClassName},
+		"exception_definition":   {kind: vocab.KindType},
 	},
 }
 
@@ -335,17 +337,17 @@ func ocamlClassName(w *walker, n *sitter.Node) string {
 var protoSpec = &langSpec{
 	firstLine: true,
 	defs: map[string]defSpec{
-		"message": {kind: KindStruct, body: []string{"message_body"}, members: true},
-		"enum":    {kind: KindEnum, body: []string{"enum_body"}},
-		"service": {kind: KindInterface, members: true, body: []string{"."}},
-		"rpc":     {kind: KindMethod},
+		"message": {kind: vocab.KindStruct, body: []string{"message_body"}, members: true},
+		"enum":    {kind: vocab.KindEnum, body: []string{"enum_body"}},
+		"service": {kind: vocab.KindInterface, members: true, body: []string{"."}},
+		"rpc":     {kind: vocab.KindMethod},
 	},
 	through: map[string]string{"message_body": ""},
 }
 
 var sqlSpec = &langSpec{
 	defs: map[string]defSpec{
-		"statement": {kind: KindTable, kindFn: sqlKind, nameFn: sqlName},
+		"statement": {kind: vocab.KindTable, kindFn: sqlKind, nameFn: sqlName},
 	},
 	firstLine: true,
 }
@@ -358,11 +360,11 @@ func sqlKind(w *walker, n *sitter.Node) string {
 	}
 	switch c.Type() {
 	case "create_table", "create_view", "create_materialized_view":
-		return KindTable
+		return vocab.KindTable
 	case "create_function", "create_procedure":
-		return KindFunction
+		return vocab.KindFunction
 	case "create_type":
-		return KindType
+		return vocab.KindType
 	}
 	return ""
 }
@@ -376,7 +378,7 @@ func sqlName(w *walker, n *sitter.Node) string {
 
 var hclSpec = &langSpec{
 	defs: map[string]defSpec{
-		"block": {kind: KindKey, nameFn: hclName, body: []string{"body"}, topOnly: true},
+		"block": {kind: vocab.KindKey, nameFn: hclName, body: []string{"body"}, topOnly: true},
 	},
 	through:   map[string]string{"body": ""},
 	firstLine: true,

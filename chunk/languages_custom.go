@@ -5,6 +5,8 @@ package chunk
 
 import (
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // merge returns a new map with the entries of a and then b.
@@ -33,9 +35,9 @@ func visitElixir(w *walker, it item, parent int, _ bool) {
 	kind := ""
 	switch target {
 	case "defmodule", "defprotocol", "defimpl":
-		kind = KindModule
+		kind = vocab.KindModule
 	case "def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate", "defn", "defnp":
-		kind = KindFunction
+		kind = vocab.KindFunction
 	default:
 		return
 	}
@@ -78,7 +80,7 @@ func visitElixir(w *walker, it item, parent int, _ bool) {
 		sig, _, _ = strings.Cut(sig, ", do:")
 	}
 	i := w.add(kind, collapse([]byte(name)), parent, start, it.end, sig, doc, it.n)
-	if kind == KindModule && body != nil {
+	if kind == vocab.KindModule && body != nil {
 		if d := body.NamedChild(0); d != nil && d.Type() == "unary_operator" && strings.HasPrefix(w.text(d), "@moduledoc") {
 			w.chunks[i].Doc = cleanDocstring(strings.TrimSpace(strings.TrimPrefix(w.text(d), "@moduledoc")))
 		}
@@ -104,5 +106,5 @@ func visitDockerfile(w *walker, it item, parent int, _ bool) {
 		name = w.text(fieldOrChild(it.n, "image_spec"))
 	}
 	start, doc := w.docAbove(it)
-	w.add(KindStage, collapse([]byte(name)), parent, start, end, collapse(w.src[it.start:it.end]), doc, it.n)
+	w.add(vocab.KindStage, collapse([]byte(name)), parent, start, end, collapse(w.src[it.start:it.end]), doc, it.n)
 }

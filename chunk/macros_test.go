@@ -3,6 +3,8 @@ package chunk
 import (
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 func TestBlankMacroLines(t *testing.T) {
@@ -60,7 +62,7 @@ func TestMacroLinesKeepDefinitions(t *testing.T) {
 				t.Errorf("%s: %s is not a well-formed chunk:\n%s", p, name, render(f))
 			}
 		}
-		if !strings.Contains(IndexText([]byte(src), f, 0), "ABSL_NAMESPACE_BEGIN") {
+		if !strings.Contains(vocab.IndexText([]byte(src), f, 0), "ABSL_NAMESPACE_BEGIN") {
 			t.Errorf("%s: the file chunk's text lost the macro line", p)
 		}
 	}

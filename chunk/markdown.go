@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // splitMarkdown makes one section chunk per heading, from the heading to the
@@ -15,7 +17,7 @@ func splitMarkdown(p string, src []byte) File {
 	n := len(src)
 	f := File{Language: "markdown"}
 	f.Chunks = append(f.Chunks, Chunk{
-		Kind: KindFile, Name: path.Base(p), Parent: -1,
+		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
 		StartLine: 1, EndLine: li.count(n), EndByte: n,
 	})
 	type open struct{ level, idx int }
@@ -78,7 +80,7 @@ func splitMarkdown(p string, src []byte) File {
 			title = strings.ToValidUTF8(title, "\uFFFD")
 			sl, _ := li.lines(start, start)
 			f.Chunks = append(f.Chunks, Chunk{
-				Kind: KindSection, Name: title, Parent: parent,
+				Kind: vocab.KindSection, Name: title, Parent: parent,
 				Signature: collapse([]byte(strings.Repeat("#", level) + " " + title)),
 				StartLine: sl, StartByte: start,
 			})

@@ -3,13 +3,15 @@ package chunk
 import (
 	"bytes"
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // isDef reports whether kind is a named definition (not a file, window,
 // block, document key, section or paragraph).
 func isDef(kind string) bool {
 	switch kind {
-	case KindFile, KindWindow, KindBlock, KindKey, KindSection, KindParagraph, KindStage:
+	case vocab.KindFile, vocab.KindWindow, vocab.KindBlock, vocab.KindKey, vocab.KindSection, vocab.KindParagraph, vocab.KindStage:
 		return false
 	}
 	return true
@@ -36,18 +38,18 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 		c := &f.Chunks[i]
 		p := &f.Chunks[c.Parent]
 		c.QualifiedName = qualify(p, c)
-		if f.Language == "go" && c.Kind == KindMethod {
+		if f.Language == "go" && c.Kind == vocab.KindMethod {
 			if r := goReceiver(c.Signature); r != "" {
 				c.QualifiedName = r + "." + c.Name
 			}
 		}
-		if isDef(c.Kind) && c.Kind != KindImpl {
+		if isDef(c.Kind) && c.Kind != vocab.KindImpl {
 			c.Decorators = decorators(src[c.StartByte:min(c.EndByte, c.StartByte+4096)])
 			c.Access = access(f.Language, c, p, src)
 		}
 		if c.importsKept {
 			c.importsKept = false
-		} else if len(imports) > 0 && c.Kind != KindWindow {
+		} else if len(imports) > 0 && c.Kind != vocab.KindWindow {
 			c.Imports = usedNames(src[c.StartByte:c.EndByte], imports)
 		}
 	}
@@ -57,13 +59,13 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 // sections join their heading path with " › ".
 func qualify(p, c *Chunk) string {
 	name := c.Name
-	if c.Kind == KindWindow {
+	if c.Kind == vocab.KindWindow {
 		name = ""
 	}
 	pq := p.QualifiedName
-	if p.Kind == KindFile {
+	if p.Kind == vocab.KindFile {
 		pq = ""
-	} else if p.Kind == KindImpl && pq == p.Name {
+	} else if p.Kind == vocab.KindImpl && pq == p.Name {
 		// impl Display for Point: its methods are Point's.
 		if _, t, ok := strings.Cut(p.Name, " for "); ok {
 			pq = t
@@ -74,7 +76,7 @@ func qualify(p, c *Chunk) string {
 		return pq
 	case pq == "":
 		return name
-	case c.Kind == KindSection:
+	case c.Kind == vocab.KindSection:
 		return pq + " › " + name
 	}
 	return pq + "." + name
@@ -111,7 +113,7 @@ func access(lang string, c, p *Chunk, src []byte) string {
 		}
 		return "private"
 	case "python", "javascript", "typescript", "tsx", "ruby", "lua", "dart":
-		if lang == "ruby" && p.Kind != KindFile {
+		if lang == "ruby" && p.Kind != vocab.KindFile {
 			if a := rubySection(src, p, c); a != "" {
 				return a
 			}
@@ -124,34 +126,34 @@ func access(lang string, c, p *Chunk, src []byte) string {
 		}
 		return "public"
 	case "java":
-		if p.Kind == KindInterface {
+		if p.Kind == vocab.KindInterface {
 			return "public"
 		}
 		return "package"
 	case "csharp":
-		if p.Kind == KindInterface {
+		if p.Kind == vocab.KindInterface {
 			return "public"
 		}
-		if p.Kind == KindFile {
+		if p.Kind == vocab.KindFile {
 			return "internal"
 		}
 		return "private"
 	case "swift":
 		return "internal"
 	case "rust":
-		if p.Kind == KindTrait || p.Kind == KindImpl && strings.Contains(p.Name, " for ") {
+		if p.Kind == vocab.KindTrait || p.Kind == vocab.KindImpl && strings.Contains(p.Name, " for ") {
 			return "public"
 		}
 		return "private"
 	case "c", "cpp":
-		if strings.HasPrefix(c.Signature, "static ") && p.Kind == KindFile {
+		if strings.HasPrefix(c.Signature, "static ") && p.Kind == vocab.KindFile {
 			return "private"
 		}
-		if lang == "cpp" && (p.Kind == KindClass || p.Kind == KindStruct) {
+		if lang == "cpp" && (p.Kind == vocab.KindClass || p.Kind == vocab.KindStruct) {
 			if a := cppSection(src, p, c); a != "" {
 				return a
 			}
-			if p.Kind == KindClass {
+			if p.Kind == vocab.KindClass {
 				return "private"
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // visitPython chunks functions and classes; functions directly in a class
@@ -35,13 +37,13 @@ func visitPython(w *walker, it item, parent int, inClass bool) {
 	}
 	switch def.typ {
 	case "function_definition":
-		kind := KindFunction
+		kind := vocab.KindFunction
 		if inClass {
-			kind = KindMethod
+			kind = vocab.KindMethod
 		}
 		w.pyDef(kind, def, it, parent)
 	case "class_definition":
-		i := w.pyDef(KindClass, def, it, parent)
+		i := w.pyDef(vocab.KindClass, def, it, parent)
 		w.into(def.n.ChildByFieldName("body"), i, true)
 	}
 }
@@ -87,7 +89,7 @@ func onlyComments(items []item) bool {
 // constants: "const" for an ALL_CAPS name, by convention, else "var".
 func upperKind(name string) string {
 	if strings.ToUpper(name) == name && strings.ToLower(name) != name {
-		return KindConst
+		return vocab.KindConst
 	}
-	return KindVar
+	return vocab.KindVar
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // realFile is a source file nobody here wrote.
@@ -60,7 +62,7 @@ func realCorpus(tb testing.TB) []realFile {
 				if err != nil || info.Size() > 256<<10 || info.Size() == 0 || !info.Mode().IsRegular() {
 					return nil
 				}
-				lang := DetectLanguage(p, nil)
+				lang := vocab.DetectLanguage(p, nil)
 				if lang == "text" || count[lang] >= perLang {
 					return nil
 				}
@@ -69,7 +71,7 @@ func realCorpus(tb testing.TB) []realFile {
 					return nil
 				}
 				count[lang]++
-				realFiles = append(realFiles, realFile{p, DetectLanguage(p, src), src})
+				realFiles = append(realFiles, realFile{p, vocab.DetectLanguage(p, src), src})
 				return nil
 			})
 		}
@@ -129,7 +131,7 @@ func checkLinesIndexed(t *testing.T, name string, src []byte, f File) {
 	t.Helper()
 	texts := make([]string, len(f.Chunks))
 	for i := range f.Chunks {
-		texts[i] = IndexText(src, f, i)
+		texts[i] = vocab.IndexText(src, f, i)
 	}
 	li := newLineIndex(src)
 	for ln := 0; ln < len(li); ln++ {
@@ -142,7 +144,7 @@ func checkLinesIndexed(t *testing.T, name string, src []byte, f File) {
 		// Innermost non-block, non-window chunk holding the line.
 		owner, clean := 0, true
 		for i, c := range f.Chunks[1:] {
-			if c.Kind == KindBlock || c.Kind == KindWindow {
+			if c.Kind == vocab.KindBlock || c.Kind == vocab.KindWindow {
 				continue
 			}
 			inside := c.StartByte <= s && e <= c.EndByte || c.StartByte <= s && c.EndByte >= e-1 && e-1 >= s && src[e-1] == '\n'
@@ -158,7 +160,7 @@ func checkLinesIndexed(t *testing.T, name string, src []byte, f File) {
 		}
 		ok := strings.Contains(texts[owner], line)
 		for i, c := range f.Chunks {
-			if !ok && c.Kind == KindWindow && c.Parent == owner && c.StartByte <= s && e <= c.EndByte+1 {
+			if !ok && c.Kind == vocab.KindWindow && c.Parent == owner && c.StartByte <= s && e <= c.EndByte+1 {
 				ok = strings.Contains(texts[i], line)
 			}
 		}

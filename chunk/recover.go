@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Error recovery. A parser that meets an unclosed block or parenthesis reads
@@ -186,7 +188,7 @@ func (r *recoverer) segment(s cut, end int) File {
 		}
 	}
 	// Windows over the broken part, flagged like the error windows of a parse.
-	chunks := []Chunk{{Kind: KindFile, Parent: -1, StartLine: 1, EndLine: r.li.count(len(r.src)), EndByte: len(r.src), SyntaxError: true}}
+	chunks := []Chunk{{Kind: vocab.KindFile, Parent: -1, StartLine: 1, EndLine: r.li.count(len(r.src)), EndByte: len(r.src), SyntaxError: true}}
 	var us []unit
 	for a := s.at; a < end; {
 		b := end
@@ -252,7 +254,7 @@ func (r *recoverer) anyGoodDef(g File, s int) bool {
 }
 
 func isDefChunk(c Chunk) bool {
-	return c.Kind != KindFile && c.Kind != KindWindow && c.Kind != KindBlock
+	return c.Kind != vocab.KindFile && c.Kind != vocab.KindWindow && c.Kind != vocab.KindBlock
 }
 
 // merge appends the chunks of g that start in [s, e) to out. Chunks of g

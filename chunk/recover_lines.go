@@ -3,6 +3,8 @@ package chunk
 import (
 	"bytes"
 	"sort"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // candidates lists the cuts worth trying in f after byte from, in order:
@@ -36,7 +38,7 @@ func (r *recoverer) candidates(f File, from int, raw bool) []cut {
 	}
 	var broken []region
 	for i, c := range f.Chunks {
-		if !c.SyntaxError || c.Kind == KindWindow || c.Kind == KindBlock {
+		if !c.SyntaxError || c.Kind == vocab.KindWindow || c.Kind == vocab.KindBlock {
 			continue
 		}
 		broken = brokenMembers(f, i, broken[:0])

@@ -3,6 +3,8 @@ package chunk
 import (
 	"strings"
 	"testing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // recoverCases are, per language with a grammar, a file with a well-formed
@@ -45,7 +47,7 @@ var recoverCases = []struct {
 // (methods are named Type.method in some languages), or -1.
 func chunkNamed(f File, name string) int {
 	for i, c := range f.Chunks {
-		if c.Kind == KindFile || c.Kind == KindWindow || c.Kind == KindBlock {
+		if c.Kind == vocab.KindFile || c.Kind == vocab.KindWindow || c.Kind == vocab.KindBlock {
 			continue
 		}
 		if c.Name == name || strings.HasSuffix(c.Name, "."+name) || strings.HasSuffix(c.Name, " "+name) {
@@ -93,7 +95,7 @@ func TestRecoveryKeepsDefinitionsAfterBrokenOne(t *testing.T) {
 			}
 			flagged := false
 			for i, c := range f.Chunks {
-				flagged = flagged || c.SyntaxError && c.StartByte <= b && b < c.EndByte && strings.Contains(IndexText(src, f, i), strings.TrimSpace(tc.brokenLine))
+				flagged = flagged || c.SyntaxError && c.StartByte <= b && b < c.EndByte && strings.Contains(vocab.IndexText(src, f, i), strings.TrimSpace(tc.brokenLine))
 			}
 			if !flagged {
 				t.Errorf("no chunk flagged SyntaxError holds %q:\n%s", tc.brokenLine, render(f))
@@ -113,7 +115,7 @@ func TestRecoveryCandidatesAreInBrokenCode(t *testing.T) {
 	}
 	b.WriteString("#define LIMIT 3\n")
 	src := []byte(b.String())
-	lang := DetectLanguage("x.c", src)
+	lang := vocab.DetectLanguage("x.c", src)
 	f, ok := splitRanges(lang, "x.c", src, nil, parseBaseMicros)
 	if f.SyntaxErrors == 0 || !ok {
 		t.Fatalf("the sample should parse with an error: %d errors, ok %v", f.SyntaxErrors, ok)

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // langSpec describes a language for the table-driven visitor: which nodes are
@@ -25,7 +27,7 @@ type langSpec struct {
 
 // defSpec says how one definition node becomes a chunk.
 type defSpec struct {
-	kind string // KindFunction turns into KindMethod inside a class-like body
+	kind string // vocab.KindFunction turns into vocab.KindMethod inside a class-like body
 	// name is the field holding the name, "" for the first identifier-like
 	// child; nameFn overrides both.
 	name   string
@@ -99,8 +101,8 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 	for it.start < it.end && isBlank(w.src[it.start]) {
 		it.start++
 	}
-	if kind == KindFunction && inClass {
-		kind = KindMethod
+	if kind == vocab.KindFunction && inClass {
+		kind = vocab.KindMethod
 	}
 	start, doc := w.docAbove(it)
 	sigBody, sigStart := body, it.start
@@ -121,7 +123,7 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 	}
 	if d.members && body != nil {
 		// Functions in a class body are methods, not those of a module.
-		w.into(body, i, kind != KindModule)
+		w.into(body, i, kind != vocab.KindModule)
 	}
 }
 

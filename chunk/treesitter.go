@@ -13,6 +13,8 @@ import (
 	"github.com/smacker/go-tree-sitter/python"
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // maxParseBytes bounds what is handed to tree-sitter (~4 MB/s per core):
@@ -187,7 +189,7 @@ func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, ol
 	w := &walker{root: root, src: src, li: li, g: g, errs: errs}
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
-		Kind: KindFile, Name: path.Base(p), Parent: -1,
+		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
 		StartLine: 1, EndLine: w.li.count(n), EndByte: n,
 		SyntaxError: root.HasError(),
 		ErrorDetail: errorDetail(errs, 0, n),
@@ -294,7 +296,7 @@ func (w *walker) add(kind, name string, parent, start, end int, sig, doc string,
 		SyntaxError: n != nil && n.HasError(),
 	})
 	i := len(w.chunks) - 1
-	if kind == KindFunction || kind == KindMethod {
+	if kind == vocab.KindFunction || kind == vocab.KindMethod {
 		w.blocks(n, i)
 	}
 	return i

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Named constants and variables of the table-driven languages: each is a
@@ -63,10 +65,10 @@ func hasDeclarator(d *sitter.Node, typ string) bool {
 func cVarKind(w *walker, n *sitter.Node) string {
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		if c := n.NamedChild(i); c.Type() == "type_qualifier" && w.text(c) == "const" {
-			return KindConst
+			return vocab.KindConst
 		}
 	}
-	return KindVar
+	return vocab.KindVar
 }
 
 // rubyConstName names an assignment to a constant (FOO = ...), at the top
@@ -91,6 +93,6 @@ func (w *walker) jsEnumMembers(body *sitter.Node, i int) {
 		} else if m.typ != "property_identifier" {
 			continue
 		}
-		w.add(KindConst, w.text(name), i, m.start, m.end, collapse(w.src[m.start:m.end]), "", m.n)
+		w.add(vocab.KindConst, w.text(name), i, m.start, m.end, collapse(w.src[m.start:m.end]), "", m.n)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"path"
 	"unicode/utf8"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Windows: 40 lines sliding by 30, so that a match near a boundary is whole
@@ -22,7 +24,7 @@ func splitWindows(lang, p string, src []byte) File {
 	n := len(src)
 	f := File{Language: lang, Fallback: true}
 	f.Chunks = append(f.Chunks, Chunk{
-		Kind: KindFile, Name: path.Base(p), Parent: -1,
+		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
 		StartLine: 1, EndLine: li.count(n), EndByte: n,
 	})
 	lineStart := func(i int) int { // 0-based line i, n past the last line
@@ -40,7 +42,7 @@ func splitWindows(lang, p string, src []byte) File {
 		}
 		sl, el := li.lines(s, e)
 		f.Chunks = append(f.Chunks, Chunk{
-			Kind: KindWindow, Parent: 0,
+			Kind: vocab.KindWindow, Parent: 0,
 			StartLine: sl, EndLine: el, StartByte: s, EndByte: e,
 		})
 		if e >= n {

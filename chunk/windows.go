@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // longLines is how long the own text of the file chunk (the code between
@@ -47,7 +49,7 @@ func ownUnits(f *File, src []byte, idx int, byParagraph bool) []unit {
 		if d.StartByte >= c.EndByte {
 			break
 		}
-		if d.Parent != idx || d.Kind == KindBlock || d.Kind == KindWindow || d.StartByte < pos {
+		if d.Parent != idx || d.Kind == vocab.KindBlock || d.Kind == vocab.KindWindow || d.StartByte < pos {
 			continue
 		}
 		addLines(pos, d.StartByte)
@@ -105,7 +107,7 @@ func windowUnits(li lineIndex, us []unit, parent int, byUnit bool) []Chunk {
 		s, e := us[i].s, us[j-1].e
 		if e > s {
 			sl, el := li.lines(s, e)
-			ws = append(ws, Chunk{Kind: KindWindow, Parent: parent, StartLine: sl, EndLine: el, StartByte: s, EndByte: e})
+			ws = append(ws, Chunk{Kind: vocab.KindWindow, Parent: parent, StartLine: sl, EndLine: el, StartByte: s, EndByte: e})
 		}
 		if j == len(us) {
 			break
@@ -128,13 +130,13 @@ func splitLong(f *File, src []byte) {
 	var extra []Chunk
 	li := newLineIndex(src)
 	for i, c := range f.Chunks {
-		if i > 0 && c.Kind != KindSection && c.Kind != KindKey && c.Kind != KindParagraph {
+		if i > 0 && c.Kind != vocab.KindSection && c.Kind != vocab.KindKey && c.Kind != vocab.KindParagraph {
 			continue
 		}
-		if c.EndLine-c.StartLine < longLines || strings.Count(IndexText(src, *f, i), "\n") < longLines {
+		if c.EndLine-c.StartLine < longLines || strings.Count(vocab.IndexText(src, *f, i), "\n") < longLines {
 			continue
 		}
-		byPara := c.Kind == KindSection || f.Language == "markdown" && i == 0
+		byPara := c.Kind == vocab.KindSection || f.Language == "markdown" && i == 0
 		extra = append(extra, windowUnits(li, ownUnits(f, src, i, byPara), i, byPara)...)
 	}
 	if len(extra) > 0 {

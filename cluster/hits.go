@@ -8,7 +8,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
 )
 
@@ -164,7 +164,7 @@ func makeHit(r ranked, ps []place, opts SearchOptions) Hit {
 		h.Breadcrumb = append(h.Breadcrumb, parts...)
 		h.Parent = parts[len(parts)-1]
 	}
-	if h.Kind != chunk.KindFile && h.Name != "" {
+	if h.Kind != vocab.KindFile && h.Name != "" {
 		h.Breadcrumb = append(h.Breadcrumb, h.Name)
 	}
 	for _, o := range ps[1:] {

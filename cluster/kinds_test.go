@@ -3,7 +3,7 @@ package cluster
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	userq "github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 )
@@ -20,10 +20,10 @@ func TestClusterWeighsKindsAsSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := []string{chunk.KindFile, chunk.KindFunction, chunk.KindMethod, chunk.KindClass, chunk.KindType,
-		chunk.KindInterface, chunk.KindStruct, chunk.KindEnum, chunk.KindSection, chunk.KindWindow, chunk.KindBlock,
-		chunk.KindKey, chunk.KindParagraph, chunk.KindTrait, chunk.KindModule, chunk.KindImpl, chunk.KindConst,
-		chunk.KindVar, chunk.KindTable, chunk.KindStage}
+	kinds := []string{vocab.KindFile, vocab.KindFunction, vocab.KindMethod, vocab.KindClass, vocab.KindType,
+		vocab.KindInterface, vocab.KindStruct, vocab.KindEnum, vocab.KindSection, vocab.KindWindow, vocab.KindBlock,
+		vocab.KindKey, vocab.KindParagraph, vocab.KindTrait, vocab.KindModule, vocab.KindImpl, vocab.KindConst,
+		vocab.KindVar, vocab.KindTable, vocab.KindStage}
 	differ := false
 	for _, k := range kinds {
 		for _, q := range []*userq.Query{&words, &name} {
@@ -36,7 +36,7 @@ func TestClusterWeighsKindsAsSearch(t *testing.T) {
 			}
 		}
 	}
-	if weigh(1, map[string]any{"kind": chunk.KindFunction, "path": "net/client_test.go"}, &words) >= weigh(1, map[string]any{"kind": chunk.KindFunction, "path": "net/client.go"}, &words) {
+	if weigh(1, map[string]any{"kind": vocab.KindFunction, "path": "net/client_test.go"}, &words) >= weigh(1, map[string]any{"kind": vocab.KindFunction, "path": "net/client.go"}, &words) {
 		t.Error("a test weighs as much as the code it tests")
 	}
 	if !differ {

@@ -10,11 +10,12 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -116,23 +117,24 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 	if loc.N == 0 {
 		return nil, nil // skipped by a content rule (binary, too big, generated)
 	}
-	rows, first, info, ok := snap.BlobRows(sha)
+	rows, first, _, ok := snap.BlobRows(sha)
 	if !ok {
 		return nil, nil
 	}
-	f := chunk.Stored(first, rows, info)
 	content, err := l.repo.ReadBlob(sha)
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", blob, err)
 	}
 	seg := snap.Segments[loc.Seg]
-	out := make([]Chunk, len(f.Chunks))
-	for i, c := range f.Chunks {
+	spans := segment.BlobSpans{First: first, Rows: rows}
+	out := make([]Chunk, len(rows))
+	for i, c := range rows {
+		m := c.Meta()
 		row := seg.Row(loc.First + i)
-		ch := Chunk{Name: c.Name, Kind: c.Kind, Language: f.Language, Signature: c.Signature, Doc: c.Doc,
-			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, Crumb: crumb(f.Chunks, i)}
+		ch := Chunk{Name: c.Name, Kind: c.Kind, Language: rows[0].Language, Signature: c.Signature, Doc: m.Doc,
+			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, Crumb: crumb(spans, i, m.QualifiedName)}
 		if row.Indexed {
-			ch.Text = chunk.IndexText(content, f, i)
+			ch.Text = vocab.IndexText(content, spans, i)
 			ch.Hash = fmt.Sprintf("%x", row.Hash)
 			// As the local BM25 counts them: the name twice.
 			ch.Tokens = lexical.AppendTokens(lexical.Tokens(c.Name), ch.Text)
@@ -155,19 +157,19 @@ func (l *Local) Chunks(ctx context.Context, blob string) ([]Chunk, error) {
 }
 
 // crumb names the enclosing definitions of chunk i, outermost first, as
-// local search builds its breadcrumb.
-func crumb(cs []chunk.Chunk, i int) string {
+// local search builds its breadcrumb; qualified is chunk i's qualified name.
+func crumb(cs segment.BlobSpans, i int, qualified string) string {
 	var chain []string
-	for p := cs[i].Parent; p >= 0 && p < len(cs); p = cs[p].Parent {
-		if cs[p].Kind != chunk.KindFile && cs[p].Name != "" {
-			chain = append(chain, cs[p].Name)
+	for p := cs.Span(i).Parent; p >= 0 && p < cs.Len(); p = cs.Span(p).Parent {
+		if cs.Rows[p].Kind != vocab.KindFile && cs.Rows[p].Name != "" {
+			chain = append(chain, cs.Rows[p].Name)
 		}
-		if cs[p].Parent >= p {
+		if cs.Span(p).Parent >= p {
 			break // parents come first; anything else is corrupt
 		}
 	}
-	if len(chain) == 0 && cs[i].Kind == chunk.KindMethod {
-		if recv, ok := strings.CutSuffix(cs[i].QualifiedName, "."+cs[i].Name); ok && recv != "" {
+	if len(chain) == 0 && cs.Rows[i].Kind == vocab.KindMethod {
+		if recv, ok := strings.CutSuffix(qualified, "."+cs.Rows[i].Name); ok && recv != "" {
 			chain = append(chain, recv)
 		}
 	}

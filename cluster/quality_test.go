@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
@@ -45,7 +46,7 @@ func qualityRepos(t *testing.T) (map[string]*gittest.Repo, []evalQuery) {
 			}
 			files[e.Name()] = string(b)
 			for _, c := range chunk.Split(e.Name(), b).Chunks {
-				if (c.Kind != chunk.KindFunction && c.Kind != chunk.KindMethod) || c.Name == "" || c.Name[0] < 'A' || c.Name[0] > 'Z' {
+				if (c.Kind != vocab.KindFunction && c.Kind != vocab.KindMethod) || c.Name == "" || c.Name[0] < 'A' || c.Name[0] > 'Z' {
 					continue
 				}
 				q := strings.Join(strings.Fields(c.Doc), " ")

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
 )
@@ -38,9 +39,9 @@ type Item struct {
 
 // macroKinds are the definitions summarised first, in full.
 var macroKinds = map[string]bool{
-	chunk.KindFunction: true, chunk.KindMethod: true, chunk.KindClass: true, chunk.KindType: true,
-	chunk.KindInterface: true, chunk.KindStruct: true, chunk.KindEnum: true, chunk.KindTrait: true,
-	chunk.KindModule: true, chunk.KindImpl: true, chunk.KindConst: true, chunk.KindTable: true,
+	vocab.KindFunction: true, vocab.KindMethod: true, vocab.KindClass: true, vocab.KindType: true,
+	vocab.KindInterface: true, vocab.KindStruct: true, vocab.KindEnum: true, vocab.KindTrait: true,
+	vocab.KindModule: true, vocab.KindImpl: true, vocab.KindConst: true, vocab.KindTable: true,
 }
 
 // Collect returns the chunks of revs to summarise, each content once:
@@ -122,11 +123,11 @@ func (co *collector) add(path string, content []byte) {
 		if ch.Parent >= 0 && ch.Parent < len(f.Chunks) {
 			parent = &f.Chunks[ch.Parent]
 		}
-		isMicro := ch.Kind == chunk.KindBlock && parent != nil && macroKinds[parent.Kind]
+		isMicro := ch.Kind == vocab.KindBlock && parent != nil && macroKinds[parent.Kind]
 		if !macroKinds[ch.Kind] && !isMicro {
 			continue
 		}
-		text := chunk.IndexText(content, f, i)
+		text := vocab.IndexText(content, f, i)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
@@ -139,7 +140,7 @@ func (co *collector) add(path string, content []byte) {
 			StartLine: ch.StartLine, EndLine: ch.EndLine, Text: text, exported: exported(ch, f.Language)}
 		if isMicro {
 			it.Micro, it.ParentName = true, parent.Name
-			it.Parent = store.ContentHash(chunk.IndexText(content, f, ch.Parent))
+			it.Parent = store.ContentHash(vocab.IndexText(content, f, ch.Parent))
 			co.micro = append(co.micro, it)
 		} else {
 			co.macro = append(co.macro, it)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // manualStep returns what to add by hand to a hook bcindex cannot extend,
@@ -13,7 +13,7 @@ import (
 // lines. A hook in a language it does not know gets the command to run
 // and how.
 func manualStep(name string, content []byte) (lang, lines string) {
-	switch interp := chunk.Interpreter(content); {
+	switch interp := vocab.Interpreter(content); {
 	case bytes.IndexByte(content, 0) >= 0 || len(content) == 0 && interp == "":
 		// A binary (or nothing readable): only the command can be named.
 	case isShellScript(content):

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
@@ -124,9 +124,9 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 		if err != nil {
 			return err
 		}
-		f := fileFromRows(rows, first)
+		f := segment.BlobSpans{First: first, Rows: rows}
 		for _, i := range missing {
-			text := chunk.IndexText(content, f, i)
+			text := vocab.IndexText(content, f, i)
 			if store.ContentHash(text) != rows[i].Hash {
 				continue // chunked by another chunker version: leave without a vector
 			}
@@ -159,19 +159,4 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored 
 type pendingVectors struct {
 	texts, sigs []string
 	rows        []int // segment rows
-}
-
-// fileFromRows rebuilds the chunk list of one blob from its segment rows,
-// enough for chunk.IndexText.
-func fileFromRows(rows []segment.Row, first int) chunk.File {
-	f := chunk.File{Chunks: make([]chunk.Chunk, len(rows))}
-	for i, r := range rows {
-		parent := -1
-		if r.Parent >= 0 {
-			parent = r.Parent - first
-		}
-		f.Chunks[i] = chunk.Chunk{Kind: r.Kind, Name: r.Name, Parent: parent, Signature: r.Signature,
-			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte, SyntaxError: r.SyntaxError}
-	}
-	return f
 }

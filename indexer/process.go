@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
@@ -19,11 +20,11 @@ import (
 // files with syntax errors or split into windows record facts (the error
 // count, the fallback) that a share does not carry, so they are parsed.
 func usableShared(chunks []chunk.Chunk) bool {
-	if len(chunks) == 0 || chunks[0].Kind != chunk.KindFile {
+	if len(chunks) == 0 || chunks[0].Kind != vocab.KindFile {
 		return false
 	}
 	for _, c := range chunks {
-		if c.SyntaxError || c.Kind == chunk.KindWindow {
+		if c.SyntaxError || c.Kind == vocab.KindWindow {
 			return false
 		}
 	}
@@ -54,7 +55,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	var known *segVectors // the previous version's vectors, by content hash
 	if prev != nil {
 		if rows, first, info, found := snap.BlobRows(prev.sha); found {
-			pf := chunk.Stored(first, rows, info)
+			pf := storedFile(first, rows, info)
 			// The docs of the previous rows are clipped as segments store
 			// them; the chunks Edit keeps carry them clipped, and the
 			// segment writer clips them the same way.
@@ -87,7 +88,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	texts := make([]string, n)
 	var keyChunk []int // chunks with text, which have or get a vector
 	for i, c := range f.Chunks {
-		text := chunk.IndexText(content, f, i)
+		text := vocab.IndexText(content, f, i)
 		cr := store.ChunkRecord{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
 			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte, SyntaxError: c.SyntaxError,
 			Meta: store.Meta{Doc: c.Doc, QualifiedName: c.QualifiedName, Access: c.Access, Decorators: c.Decorators, Imports: c.Imports, ErrorDetail: c.ErrorDetail}}

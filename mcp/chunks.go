@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/internal/lazyre"
 	"github.com/bcindex/bcindex/store"
 )
@@ -117,7 +118,7 @@ func parseChunkID(id string) (plumbing.Hash, int, int, error) {
 func (b *blobChunks) breadcrumb(path string, i int) []string {
 	var chain []string
 	for p := i; p >= 0 && len(chain) <= len(b.chunks); p = b.chunks[p].Parent {
-		if c := b.chunks[p]; c.Kind != chunk.KindFile && c.Name != "" {
+		if c := b.chunks[p]; c.Kind != vocab.KindFile && c.Name != "" {
 			chain = append(chain, c.Name)
 		}
 	}

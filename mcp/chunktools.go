@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/internal/safepath"
 )
 
@@ -120,7 +120,7 @@ func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunk
 	if c.Parent >= 0 {
 		p := bc.chunks[c.Parent]
 		out.Parent = &parentOut{ChunkID: bc.id(c.Parent), Kind: p.Kind, Name: p.Name, Signature: p.Signature, StartLine: p.StartLine, EndLine: p.EndLine}
-		if c.Kind == chunk.KindBlock || in.ParentText {
+		if c.Kind == vocab.KindBlock || in.ParentText {
 			pl := splitLines(wholeLines(content, p.StartByte, p.EndByte))
 			var pn int
 			out.Parent.Text, pn = numbered(pl, p.StartLine, parentBytes)

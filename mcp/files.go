@@ -6,7 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/indexer"
 )
 
@@ -51,7 +51,7 @@ func (s *Server) readFile(_ context.Context, _ *sdk.CallToolRequest, in readFile
 	}
 	lines := splitLines(content)
 	out = readFileOut{Path: e.Path, Rev: t.Commit.Rev, Commit: t.Commit.Hash.String(), Blob: e.Blob.String(),
-		Language: chunk.DetectLanguage(e.Path, content), Size: int64(len(content)), TotalLines: len(lines)}
+		Language: vocab.DetectLanguage(e.Path, content), Size: int64(len(content)), TotalLines: len(lines)}
 	if len(lines) == 0 {
 		out.Note = "empty file"
 		return text(out.Note), out, nil

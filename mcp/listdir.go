@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/safepath"
 )
@@ -144,7 +144,7 @@ func (s *Server) describe(d *dirEntry, e gitindex.Entry) {
 	if size, err := s.repo.BlobSize(e.Blob); err == nil {
 		d.Size = size
 	}
-	d.Language = chunk.DetectLanguage(e.Path, nil)
+	d.Language = vocab.DetectLanguage(e.Path, nil)
 	// For unknown names the content decides (shebang, or binary); peek at
 	// small files only.
 	if d.Language == "text" && path.Ext(e.Path) != ".txt" && d.Size > 0 && d.Size <= 1<<20 {
@@ -152,7 +152,7 @@ func (s *Server) describe(d *dirEntry, e gitindex.Entry) {
 			if safepath.IsBinary(b) {
 				d.Language = "binary"
 			} else {
-				d.Language = chunk.DetectLanguage(e.Path, b)
+				d.Language = vocab.DetectLanguage(e.Path, b)
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
@@ -189,14 +190,14 @@ func standIns(t testing.TB, pkgDir string) (first, rest []store.SummaryEntry) {
 		kf, sf := chunk.Split(rel, kb), chunk.Split(rel, sb)
 		hashes := map[string][][16]byte{} // kind and name → the stripped chunks' hashes, in order
 		for i, c := range sf.Chunks {
-			if c.Kind == chunk.KindFunction || c.Kind == chunk.KindMethod {
+			if c.Kind == vocab.KindFunction || c.Kind == vocab.KindMethod {
 				k := c.Kind + " " + c.Name
-				hashes[k] = append(hashes[k], store.ContentHash(chunk.IndexText(sb, sf, i)))
+				hashes[k] = append(hashes[k], store.ContentHash(vocab.IndexText(sb, sf, i)))
 			}
 		}
 		seen := map[string]int{}
 		for _, c := range kf.Chunks {
-			if c.Kind != chunk.KindFunction && c.Kind != chunk.KindMethod {
+			if c.Kind != vocab.KindFunction && c.Kind != vocab.KindMethod {
 				continue
 			}
 			k := c.Kind + " " + c.Name

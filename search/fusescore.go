@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/segment"
@@ -105,7 +105,7 @@ func (v *view) collapse(in []fused) []fused {
 	for _, f := range in {
 		seg := v.snap.Segments[f.seg]
 		owner := f.row
-		for r := seg.Row(owner); r.Kind == chunk.KindBlock && r.Parent >= 0; r = seg.Row(owner) {
+		for r := seg.Row(owner); r.Kind == vocab.KindBlock && r.Parent >= 0; r = seg.Row(owner) {
 			owner = r.Parent
 		}
 		k := [2]int{f.seg, owner}
@@ -154,7 +154,7 @@ func pathMatchesQuery(p string, qt []string) bool {
 // isContainer reports whether a chunk kind holds other definitions.
 func isContainer(kind string) bool {
 	switch kind {
-	case chunk.KindClass, chunk.KindStruct, chunk.KindInterface, chunk.KindTrait, chunk.KindImpl, chunk.KindModule, chunk.KindEnum:
+	case vocab.KindClass, vocab.KindStruct, vocab.KindInterface, vocab.KindTrait, vocab.KindImpl, vocab.KindModule, vocab.KindEnum:
 		return true
 	}
 	return false
@@ -164,7 +164,7 @@ func isContainer(kind string) bool {
 // rather than code that runs.
 func isType(kind string) bool {
 	switch kind {
-	case chunk.KindClass, chunk.KindStruct, chunk.KindInterface, chunk.KindTrait, chunk.KindImpl, chunk.KindModule, chunk.KindEnum, chunk.KindType, chunk.KindConst:
+	case vocab.KindClass, vocab.KindStruct, vocab.KindInterface, vocab.KindTrait, vocab.KindImpl, vocab.KindModule, vocab.KindEnum, vocab.KindType, vocab.KindConst:
 		return true
 	}
 	return false

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/bcindex/bcindex/chunk"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // hits turns fused rows into results, reading snippets from the git blobs.
@@ -43,7 +44,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		var chain []string
 		for p := row.Parent; p >= 0; {
 			pr := seg.RowDetail(p)
-			if pr.Kind != chunk.KindFile && pr.Name != "" {
+			if pr.Kind != vocab.KindFile && pr.Name != "" {
 				chain = append(chain, pr.Name)
 				if h.Parent == "" {
 					h.Parent = pr.Name
@@ -53,7 +54,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			}
 			p = pr.Parent
 		}
-		if h.Parent == "" && row.Kind == chunk.KindMethod {
+		if h.Parent == "" && row.Kind == vocab.KindMethod {
 			// A Go method sits at file level; its receiver is its parent.
 			if recv, ok := strings.CutSuffix(h.QualifiedName, "."+row.Name); ok && recv != "" {
 				h.Parent = recv
@@ -63,7 +64,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 		for i := len(chain) - 1; i >= 0; i-- {
 			h.Breadcrumb = append(h.Breadcrumb, chain[i])
 		}
-		if row.Kind != chunk.KindFile && row.Name != "" {
+		if row.Kind != vocab.KindFile && row.Name != "" {
 			h.Breadcrumb = append(h.Breadcrumb, row.Name)
 		}
 		content, ok := blobs[sha]

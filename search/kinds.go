@@ -3,7 +3,7 @@ package search
 import (
 	"sync"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/query"
 )
 
@@ -15,17 +15,17 @@ import (
 func (f fusionConfig) kindPrior(kind string, inWords bool) float64 {
 	m := 1.0
 	switch kind {
-	case chunk.KindFile:
+	case vocab.KindFile:
 		m = 0.5
-	case chunk.KindWindow:
+	case vocab.KindWindow:
 		m = 0.8
-	case chunk.KindBlock:
+	case vocab.KindBlock:
 		m = 0.9
 	}
 	if inWords && isType(kind) {
 		m *= f.typePrior
 	}
-	if inWords && (kind == chunk.KindVar || kind == chunk.KindConst) {
+	if inWords && (kind == vocab.KindVar || kind == vocab.KindConst) {
 		m *= f.valuePrior
 	}
 	return m

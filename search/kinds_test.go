@@ -3,24 +3,24 @@ package search
 import (
 	"testing"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // allKinds are the chunk kinds the chunkers write.
-var allKinds = []string{chunk.KindFile, chunk.KindFunction, chunk.KindMethod, chunk.KindClass, chunk.KindType,
-	chunk.KindInterface, chunk.KindStruct, chunk.KindEnum, chunk.KindSection, chunk.KindWindow, chunk.KindBlock,
-	chunk.KindKey, chunk.KindParagraph, chunk.KindTrait, chunk.KindModule, chunk.KindImpl, chunk.KindConst,
-	chunk.KindVar, chunk.KindTable, chunk.KindStage}
+var allKinds = []string{vocab.KindFile, vocab.KindFunction, vocab.KindMethod, vocab.KindClass, vocab.KindType,
+	vocab.KindInterface, vocab.KindStruct, vocab.KindEnum, vocab.KindSection, vocab.KindWindow, vocab.KindBlock,
+	vocab.KindKey, vocab.KindParagraph, vocab.KindTrait, vocab.KindModule, vocab.KindImpl, vocab.KindConst,
+	vocab.KindVar, vocab.KindTable, vocab.KindStage}
 
 // TestKindPrior: outlines, windows and blocks rank below definitions;
 // for a query in words, types, constants and variables below code that
 // runs; KindPrior is what the tuned fusion applies.
 func TestKindPrior(t *testing.T) {
 	want := map[string][2]float64{ // kind: {code query, query in words}
-		chunk.KindFile: {0.5, 0.5}, chunk.KindWindow: {0.8, 0.8}, chunk.KindBlock: {0.9, 0.9},
-		chunk.KindClass: {1, 0.8}, chunk.KindStruct: {1, 0.8}, chunk.KindInterface: {1, 0.8}, chunk.KindTrait: {1, 0.8},
-		chunk.KindImpl: {1, 0.8}, chunk.KindModule: {1, 0.8}, chunk.KindEnum: {1, 0.8}, chunk.KindType: {1, 0.8},
-		chunk.KindConst: {1, 0.4}, chunk.KindVar: {1, 0.5},
+		vocab.KindFile: {0.5, 0.5}, vocab.KindWindow: {0.8, 0.8}, vocab.KindBlock: {0.9, 0.9},
+		vocab.KindClass: {1, 0.8}, vocab.KindStruct: {1, 0.8}, vocab.KindInterface: {1, 0.8}, vocab.KindTrait: {1, 0.8},
+		vocab.KindImpl: {1, 0.8}, vocab.KindModule: {1, 0.8}, vocab.KindEnum: {1, 0.8}, vocab.KindType: {1, 0.8},
+		vocab.KindConst: {1, 0.4}, vocab.KindVar: {1, 0.5},
 	}
 	f := defaultFusion()
 	for _, k := range allKinds {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
@@ -124,7 +125,7 @@ func buildQualityRepo(t testing.TB, strip bool) (*gittest.Repo, []evalQuery, []e
 			p := pkg + "/" + e.Name()
 			f := chunk.Split(p, b)
 			for _, c := range f.Chunks {
-				if c.Kind != chunk.KindFunction && c.Kind != chunk.KindMethod {
+				if c.Kind != vocab.KindFunction && c.Kind != vocab.KindMethod {
 					continue
 				}
 				if c.Name == "" || !('A' <= c.Name[0] && c.Name[0] <= 'Z') {

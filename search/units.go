@@ -1,6 +1,6 @@
 package search
 
-import "github.com/bcindex/bcindex/chunk"
+import "github.com/bcindex/bcindex/chunk/vocab"
 
 // Nested block chunks (a loop or a branch of a long function, named like
 // if@L1225) are navigation: what a hit shows, what --kind block finds.
@@ -21,7 +21,7 @@ func (v *view) liftBlocks(cs []cand) []cand {
 	for _, c := range cs {
 		seg := v.snap.Segments[c.seg]
 		owner := c.row
-		for r := seg.Row(owner); r.Kind == chunk.KindBlock && r.Parent >= 0; r = seg.Row(owner) {
+		for r := seg.Row(owner); r.Kind == vocab.KindBlock && r.Parent >= 0; r = seg.Row(owner) {
 			owner = r.Parent
 		}
 		if owner != c.row && !v.allow[c.seg].Test(uint(owner)) {

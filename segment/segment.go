@@ -98,7 +98,7 @@ func (s *Segment) BlobSHA(i int) plumbing.Hash { return s.Table.BlobSHA(i) }
 func (s *Segment) FindBlob(sha plumbing.Hash) (first, n int, ok bool) { return s.Table.FindBlob(sha) }
 
 // Details decodes the n rows of the blob whose rows start at first, with
-// their signatures and metadata (chunk.Stored rebuilds its chunks).
+// their signatures and metadata (BlobSpans reads them as chunks).
 func (s *Segment) Details(first, n int) ([]Row, error) { return s.Table.Details(first, n) }
 
 // Blobs is the number of blobs in the segment.

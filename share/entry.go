@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
@@ -148,7 +149,7 @@ func verifyEntry(content []byte, chunks []sharedChunk, dim int) (why string) {
 			}
 			continue
 		}
-		if store.ContentHash(chunk.IndexText(content, f, i)) != sc.rec.Hash {
+		if store.ContentHash(vocab.IndexText(content, f, i)) != sc.rec.Hash {
 			return "hash mismatch"
 		}
 	}

@@ -9,7 +9,7 @@ package share
 // once. A receiver never trusts an entry: it must describe a blob the
 // receiver has, its byte ranges must fit that blob, and each chunk's content
 // hash must be the hash of the text the blob really holds at that range
-// (chunk.IndexText). Only then are its vectors stored, keyed by those
+// (vocab.IndexText). Only then are its vectors stored, keyed by those
 // hashes, where the indexer finds them instead of embedding.
 
 import (

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
@@ -245,7 +245,7 @@ func changedText(seg *segment.Segment, q changedQuery, content []byte) string {
 	if err != nil {
 		return source
 	}
-	if text := chunk.IndexText(content, chunk.Stored(first, rows, segment.BlobInfo{}), q.row-first); text != "" {
+	if text := vocab.IndexText(content, segment.BlobSpans{First: first, Rows: rows}, q.row-first); text != "" {
 		return text
 	}
 	return source
@@ -276,7 +276,7 @@ func changedChunks(snap *store.Snapshot, base, end *gitindex.Listing) []changedQ
 			}
 			q := changedQuery{Changed: Changed{Path: e.Path, Name: row.Name, Kind: row.Kind, StartLine: row.StartLine, EndLine: row.EndLine},
 				blob: e.Blob, seg: loc.Seg, row: r, hash: row.Hash, startByte: row.StartByte, endByte: row.EndByte}
-			if row.Kind == chunk.KindFile {
+			if row.Kind == vocab.KindFile {
 				file = append(file, q)
 			} else {
 				defs = append(defs, q)

@@ -54,7 +54,7 @@ package store
 //	hook.log                output of background hook runs
 //
 // A chunk's content hash is the first 16 bytes of SHA-256 over the text the
-// chunk indexes (chunk.IndexText). Snippets are read back from the git blob
+// chunk indexes (vocab.IndexText). Snippets are read back from the git blob
 // by byte range; content.bin is read by exact search only.
 //
 // Schema history:

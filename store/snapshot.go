@@ -131,7 +131,7 @@ func (s *Snapshot) Locate(l *gitindex.Listing) []BlobLoc {
 }
 
 // BlobRows returns an indexed blob's rows with their signatures and
-// metadata (chunk.Stored rebuilds its chunks from them), the row of the
+// metadata (segment.BlobSpans reads them as chunks), the row of the
 // first in its segment, and the blob's record; ok is false when no segment
 // holds the blob, it was skipped, or its rows cannot be read.
 func (s *Snapshot) BlobRows(sha plumbing.Hash) (rows []segment.Row, first int, info segment.BlobInfo, ok bool) {

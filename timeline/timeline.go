@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
@@ -113,12 +113,12 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts search.Options) (*LogRes
 		}
 		seg := snap.Segments[f.Seg]
 		row := seg.Row(f.Row)
-		for row.Kind == chunk.KindBlock && row.Parent >= 0 {
+		for row.Kind == vocab.KindBlock && row.Parent >= 0 {
 			// A block's name carries its line ("if@L149"): follow the
 			// definition around it instead.
 			row = seg.Row(row.Parent)
 		}
-		if row.Name == "" && row.Kind != chunk.KindFile {
+		if row.Name == "" && row.Kind != vocab.KindFile {
 			continue // windows have no identity to follow
 		}
 		id := identity{path: v.PathOf(f), name: row.Name, kind: row.Kind}

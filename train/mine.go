@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // A Pair is one (query, code) training example.
@@ -53,11 +54,11 @@ func MineFile(path string, content []byte) Unit {
 	}
 	u := Unit{Lang: f.Language, Queries: map[int]string{}}
 	for i, c := range f.Chunks {
-		text := chunk.IndexText(content, f, i)
+		text := vocab.IndexText(content, f, i)
 		if text == "" {
 			continue
 		}
-		isFunc := c.Kind == chunk.KindFunction || c.Kind == chunk.KindMethod
+		isFunc := c.Kind == vocab.KindFunction || c.Kind == vocab.KindMethod
 		if isFunc && (f.Language != "python" || c.Doc != "") {
 			text = stripDoc(text, f.Language)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/embed"
 )
 
@@ -34,9 +35,9 @@ type Named struct {
 
 // definitionKinds are the chunks a name pair is made of.
 var definitionKinds = map[string]bool{
-	chunk.KindFunction: true, chunk.KindMethod: true, chunk.KindClass: true, chunk.KindStruct: true,
-	chunk.KindInterface: true, chunk.KindEnum: true, chunk.KindTrait: true, chunk.KindType: true,
-	chunk.KindModule: true,
+	vocab.KindFunction: true, vocab.KindMethod: true, vocab.KindClass: true, vocab.KindStruct: true,
+	vocab.KindInterface: true, vocab.KindEnum: true, vocab.KindTrait: true, vocab.KindType: true,
+	vocab.KindModule: true,
 }
 
 // namePairs makes the name pairs of a split file: for each definition
@@ -66,7 +67,7 @@ func namePairs(p string, content []byte, f chunk.File) []Named {
 		if len(words) < 2 {
 			continue
 		}
-		text := chunk.IndexText(content, f, i)
+		text := vocab.IndexText(content, f, i)
 		if text == "" {
 			continue
 		}
@@ -98,11 +99,11 @@ func pathPair(p string, content []byte, f chunk.File) (Named, bool) {
 	if d := path.Base(path.Dir(p)); d != "." && d != "/" && !genericDir[strings.ToLower(d)] && !strings.ContainsAny(d, "0123456789") {
 		words = append(embed.Tokens(d), words...)
 	}
-	text := chunk.IndexText(content, f, 0)
+	text := vocab.IndexText(content, f, 0)
 	if text == "" {
 		for i, c := range f.Chunks {
-			if c.Kind == chunk.KindWindow && c.Parent == 0 {
-				text = chunk.IndexText(content, f, i)
+			if c.Kind == vocab.KindWindow && c.Parent == 0 {
+				text = vocab.IndexText(content, f, i)
 				break
 			}
 		}

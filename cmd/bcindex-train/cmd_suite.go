@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/train"
 )
 
@@ -117,11 +118,11 @@ func writeSuitePackage(s source, dir, out string) (suitePackage, error) {
 		test := isTestFile(rel)
 		var cut [][2]int
 		for _, c := range f.Chunks {
-			if c.Kind == chunk.KindFile || c.Kind == chunk.KindBlock || c.Name == "" {
+			if c.Kind == vocab.KindFile || c.Kind == vocab.KindBlock || c.Name == "" {
 				continue
 			}
 			defs[c.Name]++
-			if c.Kind != chunk.KindFunction && c.Kind != chunk.KindMethod {
+			if c.Kind != vocab.KindFunction && c.Kind != vocab.KindMethod {
 				continue
 			}
 			if !test {

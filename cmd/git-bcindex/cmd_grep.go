@@ -136,7 +136,7 @@ func grepEnv(c *cli.Context, noIndex bool) (*gitgrep.Env, error) {
 		if progress {
 			iopts.Progress = newProgress(stderr)
 		}
-		v, sum, err := ensure(ctx, repo, iopts, want, indexer.Exact, noUpdate, time.Second)
+		v, sum, err := indexer.Ensure(ctx, repo, iopts, indexer.Request{Want: want, Parts: indexer.Exact, NoIndex: noUpdate, LockWait: time.Second})
 		if err != nil {
 			return nil, err
 		}

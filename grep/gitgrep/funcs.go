@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // definition is a definition of a file as the chunker finds it, for -p and
@@ -36,7 +37,7 @@ func definitions(path string, content []byte) []definition {
 	var out []definition
 	for _, c := range f.Chunks {
 		switch c.Kind {
-		case chunk.KindFile, chunk.KindWindow, chunk.KindBlock, chunk.KindParagraph:
+		case vocab.KindFile, vocab.KindWindow, vocab.KindBlock, vocab.KindParagraph:
 			continue
 		}
 		out = append(out, definition{start: c.StartLine, sig: signatureLine(content, c), end: c.EndLine})

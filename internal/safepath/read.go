@@ -3,7 +3,7 @@ package safepath
 import (
 	"fmt"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/gitindex"
 )
 
@@ -37,7 +37,7 @@ func ReadFile(repo *gitindex.Repo, rev, path string) (File, error) {
 		return File{}, err
 	}
 	return File{Path: e.Path, Rev: t.Commit.Rev, Commit: t.Commit.Hash.String(), Blob: e.Blob.String(),
-		Language: chunk.DetectLanguage(e.Path, content), Content: content}, nil
+		Language: vocab.DetectLanguage(e.Path, content), Content: content}, nil
 }
 
 // ReadFile resolves a path argument to a file of the tree and reads it as

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // QuestionsDir holds the question suite, one file per package named by its
@@ -56,7 +57,7 @@ func (q Question) Matches(path, name, kind, parent string, start, end int) bool 
 		if a.Path != path {
 			continue
 		}
-		if a.Name != "" && (a.Name == name || kind == chunk.KindBlock && a.Name == parent) {
+		if a.Name != "" && (a.Name == name || kind == vocab.KindBlock && a.Name == parent) {
 			return true
 		}
 		if a.Line > 0 && start <= a.Line && a.Line <= end {
