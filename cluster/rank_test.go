@@ -18,7 +18,7 @@ func TestRankPlacedAsLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := []ranked{{id: "a", terms: 0.75}, {id: "b", terms: 1}, {id: "c", terms: 0.5}, {id: "d", terms: 0.5}}
+	cands := []ranked{{id: "a", coverage: 0.3, terms: 0.75}, {id: "b", coverage: 0.5, terms: 1}, {id: "c", coverage: 0.2, terms: 0.5}, {id: "d", coverage: 0.2, terms: 0.5}}
 	lists := []search.ArmList{
 		{Mode: search.ModeText, Keys: []int{1, 0, 2, 3}, Scores: []float64{12, 9, 9, 8.9}},
 		{Mode: search.ModeVector, Keys: []int{0, 2, 1, 3}, Scores: []float64{0.8, 0.8, 0.7, 0.79}},
@@ -35,7 +35,7 @@ func TestRankPlacedAsLocal(t *testing.T) {
 		t.Fatalf("%d hits; want the 3 placed: %+v", len(got), got)
 	}
 	kept := []search.ArmList{
-		{Mode: search.ModeText, Keys: []int{0, 2, 3}, Scores: []float64{9, 9, 8.9}, Terms: 0.75},
+		{Mode: search.ModeText, Keys: []int{0, 2, 3}, Scores: []float64{9, 9, 8.9}, Coverage: 0.3, Terms: 0.75},
 		{Mode: search.ModeVector, Keys: []int{0, 2, 3}, Scores: []float64{0.8, 0.8, 0.79}},
 	}
 	info := []search.Candidate{{Name: "retryRequest", Kind: chunk.KindFunction, Path: "net/client.go", Language: "go"}, {},
@@ -49,5 +49,17 @@ func TestRankPlacedAsLocal(t *testing.T) {
 	}
 	if got[0].Path != "net/client.go" || got[2].Path != "net/client_test.go" {
 		t.Errorf("order %s, %s, %s: want the code first and its test last", got[0].Path, got[1].Path, got[2].Path)
+	}
+}
+
+// TestTermCoverage: a chunk's tokens described as local search's text arm
+// describes its top row, each term at tf/(tf+k1) of its most.
+func TestTermCoverage(t *testing.T) {
+	cov, share := termCoverage([]string{"retry", "backoff"}, "retry retry request send")
+	if want := (2 / 3.2) / 2; cov < want-1e-9 || cov > want+1e-9 || share != 0.5 {
+		t.Errorf("coverage %v, share %v; want %v, 0.5", cov, share, want)
+	}
+	if cov, share := termCoverage(nil, "retry"); cov != 0 || share != 0 {
+		t.Errorf("no terms: %v, %v", cov, share)
 	}
 }

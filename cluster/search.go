@@ -170,7 +170,9 @@ type ranked struct {
 	id    string
 	score float64
 	props map[string]any
-	terms float64 // BM25 candidates: the share of the query's terms its tokens hold
+	// BM25 candidates: how much of the most the query could score its
+	// tokens score, and the share of the query's terms they hold (textTop).
+	coverage, terms float64
 }
 
 // candidates asks the cluster for each arm's candidates among the model's
@@ -211,7 +213,7 @@ func (c *Client) candidates(ctx context.Context, opts SearchOptions, model strin
 		full = full || len(rows) >= fetch
 		for _, r := range rows {
 			i := add(r)
-			out[i].terms = termShare(q.Terms, str(r, "tokens"))
+			out[i].coverage, out[i].terms = termCoverage(q.Terms, str(r, "tokens"))
 			text.Keys, text.Scores = append(text.Keys, i), append(text.Scores, number(r["_score"]))
 		}
 	}
@@ -255,7 +257,7 @@ func rankPlaced(q *userq.Query, cands []ranked, lists []search.ArmList, placed m
 				continue
 			}
 			if len(kept[i].Keys) == 0 {
-				kept[i].Terms = cands[k].terms
+				kept[i].Coverage, kept[i].Terms = cands[k].coverage, cands[k].terms
 			}
 			kept[i].Keys, kept[i].Scores = append(kept[i].Keys, k), append(kept[i].Scores, l.Scores[j])
 		}
@@ -273,22 +275,27 @@ func rankPlaced(q *userq.Query, cands []ranked, lists []search.ArmList, placed m
 	return hits
 }
 
-// termShare is the share of terms among a chunk's tokens (space-separated).
-func termShare(terms []string, tokens string) float64 {
+// termCoverage describes a chunk's tokens (space-separated) as local
+// search's text arm describes its top row: coverage, its BM25 over the
+// most the query could score (every term at saturating frequency), each
+// term weighing alike (the cluster has no document frequencies to weigh
+// them by); terms, the share of the query's terms it holds.
+func termCoverage(terms []string, tokens string) (coverage, share float64) {
 	if len(terms) == 0 {
-		return 0
+		return 0, 0
 	}
-	has := map[string]bool{}
+	tf := map[string]float64{}
 	for _, t := range strings.Fields(tokens) {
-		has[t] = true
+		tf[t]++
 	}
-	n := 0
+	const k1 = 1.2 // local search's BM25 k1
 	for _, t := range terms {
-		if has[t] {
-			n++
+		if n := tf[t]; n > 0 {
+			coverage += n / (n + k1)
+			share++
 		}
 	}
-	return float64(n) / float64(len(terms))
+	return coverage / float64(len(terms)), share / float64(len(terms))
 }
 
 // number reads a number Weaviate returned as a number or a string.

@@ -23,10 +23,11 @@ type ArmList struct {
 	Mode   string
 	Keys   []int
 	Scores []float64
-	// Terms is, for ModeText, the share of the query's terms its first
-	// candidate holds: it stands for how much of what the query could
-	// score that candidate scores (convexWeights).
-	Terms float64
+	// Coverage and Terms describe, for ModeText, its first candidate as
+	// local search's text arm does (textTop): how much of the most the
+	// query could score it scores, and the share of the query's terms it
+	// holds.
+	Coverage, Terms float64
 }
 
 // Candidate is what the ranking reads of one candidate.
@@ -49,7 +50,7 @@ func FuseLists(q *query.Query, lists []ArmList, cands []Candidate) []Scored {
 	f := defaultFusion()
 	arms := []arm{{name: ModeSymbol, weight: f.weights[ModeSymbol], cands: symbolList(q, cands)}}
 	for _, l := range lists {
-		a := arm{name: l.Mode, weight: f.weights[l.Mode], top: textTop{coverage: l.Terms, terms: l.Terms}}
+		a := arm{name: l.Mode, weight: f.weights[l.Mode], top: textTop{coverage: l.Coverage, terms: l.Terms}}
 		for i, k := range l.Keys {
 			a.cands = append(a.cands, cand{row: k, score: l.Scores[i]})
 		}

@@ -37,7 +37,7 @@ func TestFuseListsRules(t *testing.T) {
 	}
 	q := parsed(t, "retry the request with backoff")
 	lists := []ArmList{
-		{Mode: ModeText, Keys: []int{0, 1, 2, 3}, Scores: []float64{9, 9, 8.9, 8.5}, Terms: 0.75},
+		{Mode: ModeText, Keys: []int{0, 1, 2, 3}, Scores: []float64{9, 9, 8.9, 8.5}, Coverage: 0.4, Terms: 0.75},
 		{Mode: ModeVector, Keys: []int{0, 1, 2, 3}, Scores: []float64{0.8, 0.8, 0.79, 0.75}},
 	}
 	got := keys(FuseLists(q, lists, cands))
@@ -60,7 +60,7 @@ func TestFuseListsRules(t *testing.T) {
 
 	// A name looked up: its definition first, though BM25 ranks it last.
 	q = parsed(t, "backoffDelay")
-	lists = []ArmList{{Mode: ModeText, Keys: []int{0, 3, 2}, Scores: []float64{5, 4, 1}, Terms: 1}}
+	lists = []ArmList{{Mode: ModeText, Keys: []int{0, 3, 2}, Scores: []float64{5, 4, 1}, Coverage: 0.45, Terms: 1}}
 	got = keys(FuseLists(q, lists, cands))
 	if len(got) == 0 || got[0] != 2 {
 		t.Errorf("order %v for backoffDelay: its definition (2) is not first", got)
@@ -77,12 +77,12 @@ func TestFuseListsAsLocal(t *testing.T) {
 	}
 	q := parsed(t, "read the config file")
 	lists := []ArmList{
-		{Mode: ModeText, Keys: []int{1, 0}, Scores: []float64{3, 1}, Terms: 0.5},
+		{Mode: ModeText, Keys: []int{1, 0}, Scores: []float64{3, 1}, Coverage: 0.3, Terms: 0.5},
 		{Mode: ModeVector, Keys: []int{0, 1}, Scores: []float64{0.7, 0.6}},
 	}
 	f := defaultFusion()
 	arms := []arm{{name: ModeSymbol, weight: f.weights[ModeSymbol]},
-		{name: ModeText, weight: f.weights[ModeText], top: textTop{coverage: 0.5, terms: 0.5}, cands: []cand{{row: 1, score: 3}, {row: 0, score: 1}}},
+		{name: ModeText, weight: f.weights[ModeText], top: textTop{coverage: 0.3, terms: 0.5}, cands: []cand{{row: 1, score: 3}, {row: 0, score: 1}}},
 		{name: ModeVector, weight: f.weights[ModeVector], cands: []cand{{row: 0, score: 0.7}, {row: 1, score: 0.6}}}}
 	want := f.fuseScores(q, arms, true, func(k [2]int) rowInfo {
 		return rowInfo{kind: cands[k[1]].Kind, path: cands[k[1]].Path, parent: -1}
