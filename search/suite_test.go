@@ -59,8 +59,9 @@ func suiteEmbedder(t testing.TB) embed.Embedder {
 	return suiteEmb
 }
 
-// suiteSmall is how many queries per package and set the tuning tools ask
-// (ceiling_test.go).
+// suiteSmall is how many queries per package and set the summaries'
+// ceiling (ceiling_test.go) asks; the gate and the tuning tools that build
+// the suite with buildSuite ask suiteLanguage per language.
 const suiteSmall = 20
 
 // suiteLanguage is how many queries per language and set go test asks: the
