@@ -22,11 +22,11 @@ type place struct {
 	crumb                         string
 }
 
-// placeChunks finds where the ranked chunks occur in the visible
+// placeChunks finds where the candidate chunks occur in the visible
 // generations of refs, keeps those passing the path filter, and turns each
 // chunk into one hit at its first place (by repository, ref, path), with
-// the others in also_in.
-func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]string]publishedRef, opts SearchOptions) ([]Hit, error) {
+// the others in also_in: the hits by the chunk's index in rs.
+func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]string]publishedRef, opts SearchOptions) (map[int]Hit, error) {
 	if len(rs) == 0 {
 		return nil, nil
 	}
@@ -88,8 +88,8 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 				span: [4]int{spans[4*i], spans[4*i+1], spans[4*i+2], spans[4*i+3]}, crumb: crumbs[i]})
 		}
 	}
-	var out []Hit
-	for _, r := range rs {
+	out := map[int]Hit{}
+	for i, r := range rs {
 		ps := places[r.id]
 		if len(ps) == 0 {
 			continue
@@ -107,7 +107,7 @@ func (c *Client) placeChunks(ctx context.Context, rs []ranked, refs map[[2]strin
 			}
 			return a.span[0] < b.span[0]
 		})
-		out = append(out, makeHit(r, ps, opts))
+		out[i] = makeHit(r, ps, opts)
 	}
 	return out, nil
 }
@@ -156,7 +156,6 @@ func makeHit(r ranked, ps []place, opts SearchOptions) Hit {
 	h.Name, h.Kind, h.Language, h.Signature = str(r.props, "name"), str(r.props, "kind"), str(r.props, "language"), str(r.props, "signature")
 	h.Doc = str(r.props, "doc")
 	h.ContentHash = str(r.props, "hash")
-	h.Score = float64(int64(r.score*1e6+0.5)) / 1e6
 	h.ChunkID = fmt.Sprintf("%s:%d-%d", p.blob, p.span[2], p.span[3])
 	h.Breadcrumb = []string{p.path}
 	if p.crumb != "" {

@@ -123,22 +123,26 @@ type query struct {
 	class  string
 	fields []string
 	where  *filters.WhereBuilder
-	hybrid *graphql.HybridArgumentBuilder
-	sortBy string // ascending
+	bm25   *graphql.BM25ArgumentBuilder       // "_score" holds the BM25 score
+	near   *graphql.NearVectorArgumentBuilder // "_distance" holds the distance
+	sortBy string                             // ascending
 	limit  int
 	offset int
 }
 
-// get runs q and returns its objects as maps; "_id" and "_score" hold the
-// additional fields.
+// get runs q and returns its objects as maps; "_id", "_score" and
+// "_distance" hold the additional fields.
 func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 	fields := make([]graphql.Field, 0, len(q.fields)+1)
 	for _, f := range q.fields {
 		fields = append(fields, graphql.Field{Name: f})
 	}
 	add := []graphql.Field{{Name: "id"}}
-	if q.hybrid != nil {
+	if q.bm25 != nil {
 		add = append(add, graphql.Field{Name: "score"})
+	}
+	if q.near != nil {
+		add = append(add, graphql.Field{Name: "distance"})
 	}
 	fields = append(fields, graphql.Field{Name: "_additional", Fields: add})
 	var out []map[string]any
@@ -150,8 +154,11 @@ func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 		if q.where != nil {
 			b = b.WithWhere(q.where)
 		}
-		if q.hybrid != nil {
-			b = b.WithHybrid(q.hybrid)
+		if q.bm25 != nil {
+			b = b.WithBM25(q.bm25)
+		}
+		if q.near != nil {
+			b = b.WithNearVector(q.near)
 		}
 		if q.sortBy != "" {
 			b = b.WithSort(graphql.Sort{Path: []string{q.sortBy}, Order: graphql.Asc})
@@ -184,6 +191,7 @@ func (c *Client) get(ctx context.Context, q query) ([]map[string]any, error) {
 			if a, ok := m["_additional"].(map[string]any); ok {
 				m["_id"] = a["id"]
 				m["_score"] = a["score"]
+				m["_distance"] = a["distance"]
 			}
 			out = append(out, m)
 		}

@@ -132,9 +132,9 @@ func TestRemoteQuality(t *testing.T) {
 	local, all, one = local/n, all/n, one/n
 	t.Logf("MRR@10 over %d queries: local %.3f, cluster (--repo of the query) %.3f, cluster (all ten repositories) %.3f", len(qs), local, one, all)
 	// The same tokens feed the cluster's BM25 and the same vectors its
-	// vector side; what differs is BM25 statistics over all ten
-	// repositories, relative-score fusion instead of local search's, and
-	// HNSW's approximation. (With BlockMax WAND the cluster fell 0.05
+	// vector side, ranked by the same rules (search.FuseLists); what
+	// differs is BM25 statistics over all ten repositories, the stages
+	// that read a whole index, and HNSW's approximation. (With BlockMax WAND the cluster fell 0.05
 	// below; the test servers run without it, cluster.Client.Warning.)
 	if one < local-0.03 {
 		t.Errorf("cluster MRR@10 %.3f is more than 0.03 below local %.3f", one, local)

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"github.com/bcindex/bcindex/embed"
 	userq "github.com/bcindex/bcindex/query" // the cluster's own query is a Weaviate request
@@ -33,9 +31,6 @@ type SearchOptions struct {
 	// Embedder computes the query vector; it must be the model the
 	// repositories were published with. nil: BM25 only.
 	Embedder embed.Embedder
-	// Alpha weighs the vector side of the hybrid query (0 = BM25 only,
-	// 1 = vector only); 0 means DefaultAlpha.
-	Alpha float32
 	// NoSummaries leaves the generated summaries published with the
 	// chunks out of the hits; SummaryModel is the chat model whose summary
 	// a hit shows when the cluster has several ("" = any).
@@ -43,20 +38,18 @@ type SearchOptions struct {
 	SummaryModel string
 }
 
-// DefaultAlpha weighs the vector side of the cluster's hybrid query. It
-// was chosen on the dev half of the quality suite (doc/cluster.md): 0.3
-// ranked best with docs kept, 0.6 with docs stripped, and 0.5 came
-// nearest to local search in both.
-const DefaultAlpha = 0.5
-
 // Hit is a search hit with the repository it is in.
 type Hit struct {
 	search.Hit
 	Repo string `json:"repo"`
 }
 
-// Search runs a hybrid query over every published repository matching
-// opts and returns hits in the local hit format.
+// Search ranks the chunks of every published repository matching opts as
+// local search ranks a hybrid query, and returns hits in the local hit
+// format. The cluster answers each arm's query (BM25 over the chunks'
+// code-aware tokens, the nearest vectors, the chunks named as the query
+// when it is one word); the chunks are placed in the files the filters
+// keep, and search.FuseLists, the ranking local search runs, orders them.
 func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	q, err := userq.Of(opts.Query, opts.Parsed, userq.Parse)
 	if err != nil {
@@ -65,9 +58,6 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	opts.Query, opts.Parsed = q.Raw, q
 	if opts.K <= 0 {
 		opts.K = 10
-	}
-	if opts.Alpha == 0 {
-		opts.Alpha = DefaultAlpha
 	}
 	for _, g := range append([]string{opts.Repo}, opts.Refs...) {
 		if g != "" && !doublestar.ValidatePattern(g) {
@@ -102,16 +92,18 @@ func Search(ctx context.Context, c *Client, opts SearchOptions) ([]Hit, error) {
 	}
 	var hits []Hit
 	for fetch := max(50, 5*opts.K); ; fetch *= 4 {
-		ranked, err := c.rankChunks(ctx, opts, model, vec, fetch)
+		cands, lists, full, err := c.candidates(ctx, opts, model, vec, fetch)
 		if err != nil {
 			return nil, err
 		}
-		if hits, err = c.placeChunks(ctx, ranked, refs, opts); err != nil {
+		placed, err := c.placeChunks(ctx, cands, refs, opts)
+		if err != nil {
 			return nil, err
 		}
+		hits = rankPlaced(q, cands, lists, placed)
 		// Chunks outside the filters took places: look further, within
 		// what one query may return.
-		if len(hits) >= opts.K || len(ranked) < fetch || fetch*4 > 2000 {
+		if len(hits) >= opts.K || !full || fetch*4 > 2000 {
 			break
 		}
 	}
@@ -172,16 +164,24 @@ func singleRef(globs []string) string {
 	return ""
 }
 
-// ranked is a chunk object in the order of the hybrid query.
+// ranked is a chunk object one of the arms' queries returned, with the
+// score the ranking gave it.
 type ranked struct {
 	id    string
 	score float64
 	props map[string]any
+	// BM25 candidates: how much of the most the query could score its
+	// tokens score, and the share of the query's terms they hold (textTop).
+	coverage, terms float64
 }
 
-// rankChunks runs the hybrid query (BM25 over the same code-aware tokens
-// as local search, plus the query vector) over the model's chunks.
-func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model string, vec []float32, fetch int) ([]ranked, error) {
+// candidates asks the cluster for each arm's candidates among the model's
+// chunks (up to fetch each): BM25 over the same code-aware tokens as local
+// search, the nearest vectors (with vec), and, for a query of one word,
+// the chunks of that name. It returns them once each, the arms' lists
+// indexing them, and whether an arm's list was full (more may lie
+// deeper).
+func (c *Client) candidates(ctx context.Context, opts SearchOptions, model string, vec []float32, fetch int) ([]ranked, []search.ArmList, bool, error) {
 	conds := []*filters.WhereBuilder{eq("model", model)}
 	if opts.Lang != "" {
 		conds = append(conds, eq("language", strings.ToLower(opts.Lang)))
@@ -190,51 +190,117 @@ func (c *Client) rankChunks(ctx context.Context, opts SearchOptions, model strin
 		conds = append(conds, eq("kind", strings.ToLower(opts.Kind)))
 	}
 	q := opts.Parsed
-	text := strings.Join(q.Tokens, " ")
-	if text == "" {
-		text = opts.Query // only stop words: let BM25 find nothing rather than fail
-	}
-	h := c.w.GraphQL().HybridArgumentBuilder().WithQuery(text).
-		WithProperties([]string{"tokens"}).WithFusionType(graphql.RelativeScore)
-	if vec != nil {
-		h = h.WithVector(vec).WithAlpha(opts.Alpha)
-	} else {
-		h = h.WithAlpha(0)
-	}
 	fields := []string{"name", "kind", "language", "signature", "doc", "text", "hash"}
-	rows, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(conds...), hybrid: h, limit: fetch})
-	if err != nil {
-		return nil, err
+	var out []ranked
+	index := map[string]int{}
+	add := func(r map[string]any) int {
+		id := str(r, "_id")
+		if i, ok := index[id]; ok {
+			return i
+		}
+		index[id] = len(out)
+		out = append(out, ranked{id: id, props: r})
+		return len(out) - 1
 	}
-	out := make([]ranked, 0, len(rows))
-	seen := map[string]bool{}
-	// An exact name match comes first, as the local symbol arm puts it.
-	if len(q.Words) == 1 {
-		exact, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q.Text))...), limit: opts.K})
+	full := false
+	text := search.ArmList{Mode: search.ModeText}
+	if len(q.Terms) > 0 {
+		bm25 := c.w.GraphQL().Bm25ArgBuilder().WithQuery(strings.Join(q.Terms, " ")).WithProperties("tokens")
+		rows, err := c.get(ctx, query{class: ChunkClass, fields: append(fields, "tokens"), where: and(conds...), bm25: bm25, limit: fetch})
 		if err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
-		for _, r := range exact {
-			seen[str(r, "_id")] = true
-			out = append(out, ranked{id: str(r, "_id"), score: 1, props: r})
-		}
-	}
-	exact := len(out)
-	for _, r := range rows {
-		if id := str(r, "_id"); !seen[id] {
-			seen[id] = true
-			var s float64
-			fmt.Sscan(fmt.Sprint(r["_score"]), &s)
-			out = append(out, ranked{id: id, score: weigh(s, r, q), props: r})
+		full = full || len(rows) >= fetch
+		for _, r := range rows {
+			i := add(r)
+			out[i].coverage, out[i].terms = termCoverage(q.Terms, str(r, "tokens"))
+			text.Keys, text.Scores = append(text.Keys, i), append(text.Scores, number(r["_score"]))
 		}
 	}
-	rest := out[exact:]
-	sort.SliceStable(rest, func(i, j int) bool { return rest[i].score > rest[j].score })
-	return out, nil
+	lists := []search.ArmList{text}
+	if vec != nil {
+		near := c.w.GraphQL().NearVectorArgBuilder().WithVector(vec)
+		rows, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(conds...), near: near, limit: fetch})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		full = full || len(rows) >= fetch
+		l := search.ArmList{Mode: search.ModeVector}
+		for _, r := range rows {
+			// The chunk collection's distance is "dot": the negated dot
+			// product of unit vectors, the cosine.
+			l.Keys, l.Scores = append(l.Keys, add(r)), append(l.Scores, -number(r["_distance"]))
+		}
+		lists = append(lists, l)
+	}
+	if len(q.Words) == 1 {
+		rows, err := c.get(ctx, query{class: ChunkClass, fields: fields, where: and(append(conds, eq("name", q.Text))...), limit: opts.K})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		for _, r := range rows {
+			add(r)
+		}
+	}
+	return out, lists, full, nil
 }
 
-// weigh is a hit's score weighed by its kind and path as local search's
-// fusion weighs it (search.Prior).
-func weigh(score float64, props map[string]any, q *userq.Query) float64 {
-	return score * search.Prior(str(props, "kind"), str(props, "path"), q)
+// rankPlaced orders the placed candidates with search.FuseLists, each
+// arm's list cut to them first, as local search ranks only the rows its
+// filters leave.
+func rankPlaced(q *userq.Query, cands []ranked, lists []search.ArmList, placed map[int]Hit) []Hit {
+	kept := make([]search.ArmList, len(lists))
+	for i, l := range lists {
+		kept[i].Mode = l.Mode
+		for j, k := range l.Keys {
+			if _, ok := placed[k]; !ok {
+				continue
+			}
+			if len(kept[i].Keys) == 0 {
+				kept[i].Coverage, kept[i].Terms = cands[k].coverage, cands[k].terms
+			}
+			kept[i].Keys, kept[i].Scores = append(kept[i].Keys, k), append(kept[i].Scores, l.Scores[j])
+		}
+	}
+	info := make([]search.Candidate, len(cands))
+	for k, h := range placed {
+		info[k] = search.Candidate{Name: h.Name, Kind: h.Kind, Path: h.Path, Language: h.Language}
+	}
+	var hits []Hit
+	for _, s := range search.FuseLists(q, kept, info) {
+		h := placed[s.Key]
+		h.Score = search.RoundScore(s.Score)
+		hits = append(hits, h)
+	}
+	return hits
+}
+
+// termCoverage describes a chunk's tokens (space-separated) as local
+// search's text arm describes its top row: coverage, its BM25 over the
+// most the query could score (every term at saturating frequency), each
+// term weighing alike (the cluster has no document frequencies to weigh
+// them by); terms, the share of the query's terms it holds.
+func termCoverage(terms []string, tokens string) (coverage, share float64) {
+	if len(terms) == 0 {
+		return 0, 0
+	}
+	tf := map[string]float64{}
+	for _, t := range strings.Fields(tokens) {
+		tf[t]++
+	}
+	const k1 = 1.2 // local search's BM25 k1
+	for _, t := range terms {
+		if n := tf[t]; n > 0 {
+			coverage += n / (n + k1)
+			share++
+		}
+	}
+	return coverage / float64(len(terms)), share / float64(len(terms))
+}
+
+// number reads a number Weaviate returned as a number or a string.
+func number(v any) float64 {
+	var x float64
+	fmt.Sscan(fmt.Sprint(v), &x)
+	return x
 }

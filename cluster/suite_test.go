@@ -19,21 +19,16 @@ import (
 const remoteSuiteQueries = 20
 
 // remoteSuiteGap is how far below local search the cluster may fall, per
-// set. With docs stripped the right function is found by its vector, and
-// Weaviate's hybrid query, one alpha for every query with scores
-// normalised over its candidates, trails local search's fusion, which
-// shifts towards the vectors when BM25's top hit covers little of the
-// query (doc/cluster.md). With docs kept the gap was 0.03 until local
-// search's chunks gained top-level constants and variables as symbols and
-// its fusion weighed them below code: local rose from about 0.93 to 0.961,
-// the cluster, with the same kind weights, from 0.923 to 0.927.
+// set. The cluster ranks with local search's rules (search.FuseLists), but
+// its BM25 statistics are over every published repository, its vector
+// side is HNSW's approximation, and the stages that read a whole index (a
+// file's own BM25) have nothing to read there.
 var remoteSuiteGap = map[string]float64{"doc-kept": 0.04, "doc-stripped": 0.06, "exact-name": 0.03}
 
 // TestRemoteSuite compares the ranking through the cluster with local
-// search on the multilingual quality suite, both halves (DefaultAlpha was
-// chosen on the dev half): each package is published twice, docs kept and docs stripped,
-// as repositories of their own, and each query is searched locally in its
-// repository and through the cluster with --repo of it. It fails when the
+// search on the multilingual quality suite, both halves: each package is
+// published twice, docs kept and docs stripped, as repositories of their
+// own, and each query is searched locally in its repository and through the cluster with --repo of it. It fails when the
 // cluster's mean over the packages falls below local search's by more than
 // remoteSuiteGap of its set.
 func TestRemoteSuite(t *testing.T) {

@@ -330,10 +330,12 @@ func describeNode(ctx context.Context, url string, q SearchOptions) string {
 	vs, _ := q.Embedder.Embed(ctx, []string{q.Query}, embed.RoleQuery)
 	pq, _ := userq.Parse(q.Query) // as Search parses it before ranking
 	q.Parsed = &pq
-	rs, err := c.rankChunks(ctx, q, q.Embedder.ID(), vs[0], 8)
+	rs, lists, _, err := c.candidates(ctx, q, q.Embedder.ID(), vs[0], 8)
 	var names []string
-	for _, r := range rs {
-		names = append(names, fmt.Sprintf("%s %.3f", str(r.props, "name"), r.score))
+	for _, l := range lists {
+		for i, k := range l.Keys {
+			names = append(names, fmt.Sprintf("%s %s %.3f", l.Mode, str(rs[k].props, "name"), l.Scores[i]))
+		}
 	}
 	return fmt.Sprintf("%s: %d chunk objects, %d file objects; ranks %v %v", url, chunks, files, names, err)
 }

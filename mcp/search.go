@@ -29,7 +29,7 @@ type searchIn struct {
 	Context  *int   `json:"context,omitempty" jsonschema:"with verbose: lines of context around each snippet; default 2, ceiling 20"`
 	MaxLines int    `json:"max_lines,omitempty" jsonschema:"lines of code of each hit shown with code; default 4 (12 with verbose), ceiling 400 (read_file or get_chunk give the whole chunk)"`
 	Snippets *int   `json:"snippets,omitempty" jsonschema:"hits shown with code; the others are a line each; default 2"`
-	More     *int   `json:"more,omitempty" jsonschema:"further files listed after the k hits, from the same ranking, a line each (path:lines of the file's best chunk); default 20, ceiling 300; not with verbose"`
+	More     *int   `json:"more,omitempty" jsonschema:"further files listed after the k hits, from the same ranking, a line each (path:lines of the file's best chunk); default 90, ceiling 300; not with verbose"`
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"every hit with numbered code and context, its score and chunk ID in the text; default false"`
 	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"byte budget of the whole answer; default 24000, ceiling 200000"`
 	NoIndex  bool   `json:"no_index,omitempty" jsonschema:"do not index missing blobs first; search what is indexed"`

@@ -47,7 +47,7 @@ type Server struct {
 
 // instructions tell the agent how the tools fit together.
 const instructions = `bcindex searches and reads this git repository straight from its object database, at any revision (rev: branch, tag, SHA, HEAD~3; default HEAD), without a checkout.
-Typical flow: search (ten files, a line each at the best chunk, code under the first two, then twenty further files by path and lines) → read_file (a hit's lines, from its header) or get_chunk (by the chunk_id of the structured result) → file_chunks (outline of a file) → list_directory to explore.
+Typical flow: search (ten files, a line each at the best chunk, code under the first two, then ninety further files by path and lines) → read_file (a hit's lines, from its header) or get_chunk (by the chunk_id of the structured result) → file_chunks (outline of a file) → list_directory to explore.
 For every occurrence of an exact string or regex (an error message, each call site of a function, a config key), use grep: it is complete, search is ranked.
 Paths are relative to the repository root, with forward slashes. Every answer is capped; a truncated answer says how to get the rest.`
 

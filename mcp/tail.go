@@ -106,7 +106,8 @@ func (sh *shape) armsTail(ctx context.Context, s search.Searcher, opts search.Op
 		if err != nil {
 			return fmt.Errorf("%s arm alone: %w", mode, err)
 		}
-		hits, also := byFile(res.Hits, 0, len(res.Hits))
+		hits, _ := byFile(res.Hits, 0, len(res.Hits))
+		_, also := byFile(res.Hits[:min(len(res.Hits), sh.alsoDepth(0, files-sh.more))], 0, len(res.Hits))
 		for _, h := range hits {
 			lists[i] = append(lists[i], moreOut{Path: h.Path, StartLine: h.StartLine, EndLine: h.EndLine, Also: also[h.Path], Arm: mode})
 		}

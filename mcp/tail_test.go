@@ -83,3 +83,36 @@ func TestSearchTail(t *testing.T) {
 		t.Errorf("max_bytes %d: %d further files, truncated %v:\n%s", budget, len(cut.More), cut.Truncated, cutTxt)
 	}
 }
+
+// TestSearchLongTail: a tail longer than alsoFiles adds files below and
+// leaves the lines above as they were: the hits, with the lines of their
+// files' other chunks, and every file of the shorter tail with its lines.
+func TestSearchLongTail(t *testing.T) {
+	r := gittest.New(t)
+	files := gittest.ManyFiles(60)
+	files["net/retry.go"] = gittest.RetryGo
+	r.Commit("many", files)
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, repo)
+	short, shortTxt := ok[searchOut](t, c, "search", map[string]any{"query": "retry the request with backoff", "k": 3, "more": alsoFiles})
+	long, longTxt := ok[searchOut](t, c, "search", map[string]any{"query": "retry the request with backoff", "k": 3})
+	if len(long.More) <= len(short.More) || len(long.More) > compactMore {
+		t.Fatalf("%d further files by default, %d with more=%d; want more, at most %d:\n%s", len(long.More), len(short.More), alsoFiles, compactMore, longTxt)
+	}
+	head := func(s string) string { return s[:strings.Index(s, tailLead)] }
+	if !strings.Contains(shortTxt, tailLead) || head(shortTxt) != head(longTxt) {
+		t.Errorf("the hits differ with a longer tail:\n%s\n---\n%s", shortTxt, longTxt)
+	}
+	lines := map[string]string{}
+	for _, m := range long.More {
+		lines[m.Path] = tailLine(m)
+	}
+	for _, m := range short.More {
+		if lines[m.Path] != tailLine(m) {
+			t.Errorf("%q with more=%d, %q by default", tailLine(m), alsoFiles, lines[m.Path])
+		}
+	}
+}

@@ -57,20 +57,26 @@ func (v *view) symbolMatches(q string) []cand {
 					// at most one byte to its two or more).
 					continue
 				}
-				score := symbolScore(name, bq, nq)
-				if score == 0 {
-					if i := lastSeparator(name); i > 0 && i < len(name)-1 {
-						// Below the same match on a whole name.
-						score = 0.9 * symbolScore(name[i+1:], bq, nq)
-					}
-				}
-				if score > 0 {
+				if score := nameScore(name, bq, nq); score > 0 {
 					top.push(cand{seg: s, row: r, score: score})
 				}
 			}
 		}
 	}
 	return top.sorted()
+}
+
+// nameScore is the symbol arm's score of one name: symbolScore of the
+// whole name, else a little below, of its last part after a separator.
+func nameScore(name, q []byte, nq string) float64 {
+	score := symbolScore(name, q, nq)
+	if score == 0 {
+		if i := lastSeparator(name); i > 0 && i < len(name)-1 {
+			// Below the same match on a whole name.
+			score = 0.9 * symbolScore(name[i+1:], q, nq)
+		}
+	}
+	return score
 }
 
 // lastSeparator is the index of the last '.', ':' or '#' in name, -1 for

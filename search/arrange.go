@@ -224,6 +224,12 @@ func (v *view) distinctFiles(out []fused, decay float64) []fused {
 	for i := range n {
 		paths[i] = v.pathOf(out[i].seg, out[i].row)
 	}
+	return decayFiles(out, paths, decay)
+}
+
+// decayFiles is distinctFiles over the paths of out's first hits.
+func decayFiles(out []fused, paths []string, decay float64) []fused {
+	n := len(paths)
 	taken := make([]bool, n)
 	count := map[string]int{}
 	res := make([]fused, 0, len(out))

@@ -8,7 +8,6 @@ import (
 	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/query"
-	"github.com/bcindex/bcindex/segment"
 )
 
 // fused is a row with its final score.
@@ -20,13 +19,36 @@ type fused struct {
 
 // fuse merges arm rankings, then applies code-aware adjustments. Every mode
 // goes through here, so one arm alone is ranked by the same rules as the
-// hybrid. A hybrid query (convex) fuses the arms' normalised scores
-// (convex.go); one arm alone, and similar's arms, fuse by weighted RRF.
+// hybrid: fuseScores, which the cluster's ranking shares (FuseLists), then
+// the hybrid's second stage and the last stage (arrange.go).
 func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
-	var scores, boost map[[2]int]float64
+	out := v.fusion.fuseScores(q, arms, convex, func(k [2]int) rowInfo {
+		row := v.snap.Segments[k[0]].Row(k[1])
+		return rowInfo{kind: row.Kind, path: v.pathOf(k[0], k[1]), parent: row.Parent}
+	})
 	if convex && len(arms) > 1 && v.fusion.convex {
+		out = v.rerank(q, arms, out)
+	}
+	return v.arrange(q, out)
+}
+
+// rowInfo is what fusion reads of a candidate row: its kind, its path and
+// the row of the definition it lies in, in the same segment (-1: none).
+type rowInfo struct {
+	kind, path string
+	parent     int
+}
+
+// fuseScores scores the arms' candidates, best first: a hybrid query
+// (convex) fuses the arms' normalised scores (convex.go) and drops what too
+// little evidence supports; one arm alone, and similar's arms, fuse by
+// weighted RRF; then a container whose member matched, a chunk's kind and
+// its path weigh each score (chunkPrior). info describes a candidate.
+func (f fusionConfig) fuseScores(q *query.Query, arms []arm, convex bool, info func(k [2]int) rowInfo) []fused {
+	var scores, boost map[[2]int]float64
+	if convex && len(arms) > 1 && f.convex {
 		var evidence map[[2]int]float64
-		scores, boost, evidence = v.fusion.convexScores(arms)
+		scores, boost, evidence = f.convexScores(arms)
 		// A row holding a word of the query (a text arm candidate) stays:
 		// the hybrid never answers less than its text arm would.
 		worded := map[[2]int]bool{}
@@ -39,22 +61,22 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		}
 		for k := range scores {
 			// Too little evidence from every arm: no hit (see noHitFloor).
-			if evidence[k] < v.fusion.noHitFloor && !worded[k] {
+			if evidence[k] < f.noHitFloor && !worded[k] {
 				delete(scores, k)
 			}
 		}
 	} else {
-		scores, boost = v.fusion.rrfScores(arms)
+		scores, boost = f.rrfScores(arms)
 	}
 	// A class (or struct, module...) whose member also matched reads as its
 	// header: the member is the more specific answer.
 	parents := map[[2]int]bool{}
-	rows := make(map[[2]int]segment.Row, len(scores))
+	rows := make(map[[2]int]rowInfo, len(scores))
 	for k := range scores {
-		row := v.snap.Segments[k[0]].Row(k[1])
+		row := info(k)
 		rows[k] = row
-		if row.Parent >= 0 {
-			parents[[2]int{k[0], row.Parent}] = true
+		if row.parent >= 0 {
+			parents[[2]int{k[0], row.parent}] = true
 		}
 	}
 	out := make([]fused, 0, len(scores))
@@ -64,10 +86,10 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		if b, ok := boost[k]; ok {
 			mult *= b
 		}
-		if parents[k] && isContainer(row.Kind) {
+		if parents[k] && isContainer(row.kind) {
 			mult *= 0.8
 		}
-		mult *= v.fusion.chunkPrior(row.Kind, v.pathOf(k[0], k[1]), q)
+		mult *= f.chunkPrior(row.kind, row.path, q)
 		out = append(out, fused{seg: k[0], row: k[1], score: sc * mult})
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -79,10 +101,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		}
 		return out[i].row < out[j].row
 	})
-	if convex && len(arms) > 1 && v.fusion.convex {
-		out = v.rerank(q, arms, out)
-	}
-	return v.arrange(q, out)
+	return out
 }
 
 // arm is one ranking handed to fusion.

@@ -54,12 +54,7 @@ func (f fusionConfig) chunkPrior(kind, p string, q *query.Query) float64 {
 // wantsTests reports whether a query asks for tests.
 func wantsTests(q *query.Query) bool { return q.Has("test") || q.Has("tests") || q.Has("spec") }
 
-// priorFusion holds the tuned settings Prior and KindPrior weigh by, made
+// priorFusion holds the tuned settings KindPrior weighs by, made
 // on first use (they hold the rerank models, parsed then), not in package
 // initialisation.
 var priorFusion = sync.OnceValue(tunedFusion)
-
-// Prior is the weight chunk search gives a chunk of that kind at that
-// path for query q (its kind, a test path, a file named by the query).
-// The cluster's search weighs its hits by it, so both rank alike.
-func Prior(kind, path string, q *query.Query) float64 { return priorFusion().chunkPrior(kind, path, q) }

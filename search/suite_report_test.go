@@ -11,17 +11,29 @@ import (
 	"testing"
 )
 
-// suiteGolden holds each package's fused MRR@10 per set (recall@1 for
-// exact names; every question for the questions set) at go test's size: a
-// change that lowers any of them fails.
-const suiteGolden = "testdata/suite.json"
+// suiteGolden holds, per language, the fused score of each set over the
+// language's packages pooled (MRR@10; recall@1 for exact names; every
+// question for the questions set) at go test's size, with how many queries
+// it pools (suiteLanguage per set where the packages have them). A change
+// that lowers a language's score of a set by more than suiteTolerance
+// fails. One package's 20 queries moved by one query's rank; a language's
+// hundred move by what the change does to the language.
+const suiteGolden = "testdata/suite-languages.json"
+
+// suiteTolerance is how far a language's pooled score may fall below the
+// golden file before the gate fails.
+const suiteTolerance = 0.01
+
+// suiteSets are the sets the gate pools, each scored by its metric.
+var suiteSets = []string{"doc-kept", "doc-stripped", "exact-name", "questions"}
 
 var gateKnobs = flag.String("gate.knobs", "", "the quality gates (TestSuiteQuality, TestSearchQuality): ranking settings to score instead of the defaults, name=value,...")
 
-// TestSuiteQuality runs the multilingual quality suite at small size (the
-// bench, or -suite.full, runs every query), logs the per-package tables and
-// fails when any package's fused score falls below the golden file (refresh
-// it with -update).
+// TestSuiteQuality runs the multilingual quality suite at go test's size
+// (suiteLanguage queries per language and set; -suite.full asks every
+// query), logs the per-package tables and the per-language figures, and
+// fails when a language's pooled fused score of a set falls below the
+// golden file by more than suiteTolerance (refresh it with -update).
 func TestSuiteQuality(t *testing.T) {
 	if testing.Short() {
 		t.Skip("quality suite skipped in -short mode")
@@ -37,7 +49,8 @@ func TestSuiteQuality(t *testing.T) {
 	for _, s := range buildSuite(t, "") {
 		results = append(results, scoreSuite(t, s))
 	}
-	table := suiteTable(results) + "\n" + questionsTable(results)
+	got := poolLanguages(results)
+	table := suiteTable(results) + "\n" + questionsTable(results) + "\n" + languageTable(got)
 	t.Logf("quality suite:\n%s", table)
 	if *suiteOut != "" {
 		if err := os.WriteFile(*suiteOut, []byte(table), 0o644); err != nil {
@@ -46,18 +59,6 @@ func TestSuiteQuality(t *testing.T) {
 	}
 	if *suiteFull {
 		return // the golden file is for go test's size
-	}
-	got := map[string]map[string]float64{}
-	for _, r := range results {
-		k := r.Package + " " + r.Split
-		got[k] = map[string]float64{
-			"doc-kept":     r.Scores["doc-kept"][ModeHybrid].MRR10,
-			"doc-stripped": r.Scores["doc-stripped"][ModeHybrid].MRR10,
-			"exact-name":   r.Scores["exact-name"][ModeHybrid].Recall1,
-		}
-		if q, ok := r.Scores["questions"]; ok {
-			got[k]["questions"] = q[ModeHybrid].MRR10
-		}
 	}
 	if *update {
 		b, _ := json.MarshalIndent(got, "", "  ")
@@ -70,25 +71,111 @@ func TestSuiteQuality(t *testing.T) {
 	if err != nil {
 		t.Fatalf("read golden file (create it with -update): %v", err)
 	}
-	var want map[string]map[string]float64
+	var want map[string]map[string]pooled
 	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
+		t.Fatalf("read %s: %v", suiteGolden, err)
 	}
-	var keys []string
-	for k := range want {
-		keys = append(keys, k)
+	for _, msg := range compareLanguages(want, got, suiteTolerance) {
+		t.Error(msg)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for set, w := range want[k] {
-			g, ok := got[k][set]
-			if !ok {
-				t.Errorf("%s: no %s score (suite package missing?)", k, set)
-			} else if g < w-0.005 {
-				t.Errorf("%s %s: fused score fell from %.3f to %.3f", k, set, w, g)
+}
+
+// pooled is one language's fused score of one set over its packages'
+// queries, and how many queries that is.
+type pooled struct {
+	Score   float64 `json:"score"`
+	Queries int     `json:"queries"`
+}
+
+// suiteMetric is the fused figure a set is gated on.
+func suiteMetric(set string, s armScore) float64 {
+	if set == "exact-name" {
+		return s.Recall1
+	}
+	return s.MRR10
+}
+
+// poolLanguages pools each language's packages: per set, the mean of the
+// packages' fused scores weighted by their queries (each package's score
+// being the mean over its queries, this is the mean over the language's).
+func poolLanguages(results []suiteResult) map[string]map[string]pooled {
+	sum := map[string]map[string]float64{}
+	out := map[string]map[string]pooled{}
+	for _, r := range results {
+		if out[r.Lang] == nil {
+			out[r.Lang], sum[r.Lang] = map[string]pooled{}, map[string]float64{}
+		}
+		for _, set := range suiteSets {
+			sc, ok := r.Scores[set][ModeHybrid]
+			n := r.Queries[set]
+			if set == "doc-kept" || set == "doc-stripped" {
+				n = r.Queries["doc"]
+			}
+			if !ok || n == 0 {
+				continue
+			}
+			sum[r.Lang][set] += suiteMetric(set, sc) * float64(n)
+			p := out[r.Lang][set]
+			p.Queries += n
+			out[r.Lang][set] = p
+		}
+	}
+	for lang, sets := range out {
+		for set, p := range sets {
+			p.Score = round3(sum[lang][set] / float64(p.Queries))
+			sets[set] = p
+		}
+	}
+	return out
+}
+
+// compareLanguages lists every language and set of want whose score in got
+// is lower by more than tol, missing, or pooled from fewer queries.
+func compareLanguages(want, got map[string]map[string]pooled, tol float64) []string {
+	var out []string
+	for _, lang := range sortedKeys(want) {
+		for _, set := range sortedKeys(want[lang]) {
+			w := want[lang][set]
+			g, ok := got[lang][set]
+			switch {
+			case !ok:
+				out = append(out, fmt.Sprintf("%s %s: no score (a suite package or set missing?)", lang, set))
+			case g.Queries < w.Queries:
+				out = append(out, fmt.Sprintf("%s %s: %d queries, the golden file pools %d (rewrite it with -update if the suite changed)", lang, set, g.Queries, w.Queries))
+			case g.Score < w.Score-tol:
+				out = append(out, fmt.Sprintf("%s %s: fused score fell from %.3f to %.3f (%d queries; tolerance %.2f)", lang, set, w.Score, g.Score, g.Queries, tol))
 			}
 		}
 	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// languageTable renders the pooled figures, a row per language.
+func languageTable(got map[string]map[string]pooled) string {
+	var b strings.Builder
+	b.WriteString("| language | docs kept MRR@10 (q) | docs stripped MRR@10 (q) | exact names R@1 (q) | questions MRR@10 (q) |\n")
+	b.WriteString("|---|---|---|---|---|\n")
+	for _, lang := range sortedKeys(got) {
+		fmt.Fprintf(&b, "| %s |", lang)
+		for _, set := range suiteSets {
+			if p, ok := got[lang][set]; ok {
+				fmt.Fprintf(&b, " %.3f (%d) |", p.Score, p.Queries)
+			} else {
+				b.WriteString(" — |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // suiteTable renders the results as a Markdown table, one row per package:

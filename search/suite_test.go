@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"testing"
 
@@ -26,7 +27,7 @@ import (
 // on the dev half only.
 
 var (
-	suiteFull  = flag.Bool("suite.full", false, "quality suite: every query (default: the first suiteSmall of each package and set, evenly spaced)")
+	suiteFull  = flag.Bool("suite.full", false, "quality suite: every query (default: suiteLanguage per language and set, evenly spaced over each package's)")
 	suiteFirst = flag.Bool("suite.first", false, "quality suite: the hybrid without its second stage (rerank.go), to compare")
 	suiteOut   = flag.String("suite.out", "", "quality suite: also write the per-package table (Markdown) to this file")
 	suiteModel = flag.String("suite.model", "", "quality suite: index and search with this static model file (a candidate from bcindex-train) instead of the built-in model")
@@ -58,8 +59,64 @@ func suiteEmbedder(t testing.TB) embed.Embedder {
 	return suiteEmb
 }
 
-// suiteSmall is how many queries per package and set go test asks.
+// suiteSmall is how many queries per package and set the summaries'
+// ceiling (ceiling_test.go) asks; the gate and the tuning tools that build
+// the suite with buildSuite ask suiteLanguage per language.
 const suiteSmall = 20
+
+// suiteLanguage is how many queries per language and set go test asks: the
+// gate (suite_report_test.go) pools a language's packages, so each gives a
+// share, evenly spaced over its queries; a package with fewer queries than
+// its share gives all it has and the others make up the rest, as far as
+// they can.
+const suiteLanguage = 100
+
+// suiteShares returns how many doc and name queries each package (by Dir)
+// gives so that each language pools suiteLanguage per set where its
+// packages have them.
+func suiteShares(pkgs []suitePackage) map[string][2]int {
+	byLang := map[string][]int{}
+	for i, p := range pkgs {
+		byLang[p.Lang] = append(byLang[p.Lang], i)
+	}
+	out := map[string][2]int{}
+	for _, idx := range byLang {
+		for set := range 2 {
+			have := make([]int, len(idx))
+			for j, i := range idx {
+				have[j] = len(pkgs[i].Doc)
+				if set == 1 {
+					have[j] = len(pkgs[i].Names)
+				}
+			}
+			for j, n := range fairShares(have, suiteLanguage) {
+				s := out[pkgs[idx[j]].Dir]
+				s[set] = n
+				out[pkgs[idx[j]].Dir] = s
+			}
+		}
+	}
+	return out
+}
+
+// fairShares splits total over packages holding have[i] items each: every
+// package the same share, a package with fewer giving all it has and the
+// rest shared among the others.
+func fairShares(have []int, total int) []int {
+	order := make([]int, len(have))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return have[order[a]] < have[order[b]] })
+	out := make([]int, len(have))
+	left := total
+	for k, i := range order {
+		share := (left + len(order) - k - 1) / (len(order) - k) // rounded up
+		out[i] = min(have[i], share)
+		left = max(0, left-out[i])
+	}
+	return out
+}
 
 // suitePackage is one package as `bcindex-train suite` describes it.
 type suitePackage = suite.Package
@@ -110,6 +167,7 @@ type suiteRepos struct {
 
 func buildSuite(t testing.TB, split string) []suiteRepos {
 	dir, pkgs := loadSuite(t)
+	shares := suiteShares(pkgs)
 	var out []suiteRepos
 	for _, p := range pkgs {
 		if split != "" && p.Split != split {
@@ -117,7 +175,8 @@ func buildSuite(t testing.TB, split string) []suiteRepos {
 		}
 		docQ, nameQ := p.Doc, p.Names
 		if !*suiteFull {
-			docQ, nameQ = sample(docQ, suiteSmall), sample(nameQ, suiteSmall)
+			n := shares[p.Dir]
+			docQ, nameQ = sample(docQ, n[0]), sample(nameQ, n[1])
 		}
 		s := suiteRepos{
 			pkg:  p,
