@@ -274,6 +274,9 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if v.fusion.fileText > 0 {
 		v.fileBM25()
 	}
+	if v.fusion.windowChars > 0 {
+		return v.windowArm(terms, scores)
+	}
 	kept := candHeap{k: armDepth}
 	for k, sc := range scores {
 		kept.push(cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
