@@ -274,9 +274,6 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if v.fusion.fileText > 0 {
 		v.fileBM25()
 	}
-	if v.fusion.windowChars > 0 {
-		return v.windowArm(terms, scores)
-	}
 	kept := candHeap{k: armDepth}
 	for k, sc := range scores {
 		kept.push(cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
@@ -286,6 +283,13 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if len(out) > 0 && best > 0 {
 		top.coverage = out[0].score / best
 		top.terms = out[0].held
+	}
+	if v.fusion.windowChars > 0 {
+		wout, wtop := v.windowArm(terms, scores)
+		if !v.fusion.windowTop {
+			top = wtop
+		}
+		return wout, top
 	}
 	return out, top
 }

@@ -120,6 +120,9 @@ type fusionConfig struct {
 	// windowLines has a hit the text arm answered for a window show the
 	// window's lines.
 	windowLines bool
+	// windowTop keeps the chunks' top row as what fusion weighs the text
+	// arm by when it scores windows.
+	windowTop bool
 	// fileCap is how many hits of one file the ranking may hold before
 	// every other file's hits have come (arrange.go, distinctFiles), unless
 	// the query names the file; 0: no cap. With the decay of 0.5 the cap
