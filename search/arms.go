@@ -290,6 +290,13 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 		top.coverage = out[0].score / best
 		top.terms = out[0].held
 	}
+	if v.fusion.windowChars > 0 {
+		wout, wtop := v.windowArm(terms, scores)
+		if !v.fusion.windowTop {
+			top = wtop
+		}
+		return wout, top
+	}
 	return out, top
 }
 

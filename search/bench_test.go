@@ -112,6 +112,22 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
+	// The text arm over flat windows of about 1,500 characters
+	// (windows.go), built from the chunks' spans for each query.
+	b.Run("text-windows", func(b *testing.B) {
+		restore, err := SetRankingKnobs("windows=1500")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer restore()
+		defer reportCPU(b, cpuTime())
+		for i := 0; i < b.N; i++ {
+			q := queries[i%len(queries)]
+			if _, err := SearchIndexed(context.Background(), repo, Options{Query: q, Mode: ModeText, Embedder: emb}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	// As a command runs it: the index is checked (and would be brought up
 	// to date) before the query.
 	b.Run("hybrid-checked", func(b *testing.B) {

@@ -79,6 +79,9 @@ var knobSetters = map[string]func(*fusionConfig, float64){
 	"stemWeight":   func(f *fusionConfig, x float64) { f.stemWeight = x },
 	"pathWeight":   func(f *fusionConfig, x float64) { f.pathWeight = x },
 	"poolFiles":    func(f *fusionConfig, x float64) { f.poolFiles = int(x) },
+	"windows":      func(f *fusionConfig, x float64) { f.windowChars = int(x) },
+	"windowLines":  func(f *fusionConfig, x float64) { f.windowLines = x != 0 },
+	"windowTop":    func(f *fusionConfig, x float64) { f.windowTop = x != 0 },
 	"textAll":      func(f *fusionConfig, x float64) { f.textAll = x != 0 },
 }
 

@@ -27,6 +27,9 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			ChunkID: fmt.Sprintf("%s:%d-%d", sha, row.StartByte, row.EndByte),
 			AlsoIn:  paths[1:],
 		}
+		if w, ok := v.winLines[[2]int{f.seg, f.row}]; ok {
+			h.StartLine, h.EndLine = w[0], w[1]
+		}
 		for _, c := range f.copies {
 			cp := v.snap.Segments[c[0]].Row(c[1])
 			h.AlsoIn = append(h.AlsoIn, fmt.Sprintf("%s:%d-%d", v.pathOf(c[0], c[1]), cp.StartLine, cp.EndLine))
