@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"math/bits"
 	"strings"
 	"unicode"
@@ -165,126 +164,6 @@ type textTop struct {
 	// holds: 1 when every word of the query is in it, as when the query
 	// is its doc comment.
 	terms float64
-}
-
-// textArm ranks rows by BM25 of terms (a query's Terms: its tokens
-// without repeats) over the revision's rows: document frequencies and
-// lengths are those of the rows visible at this revision. It also
-// describes the top row (textTop).
-func (v *view) textArm(terms []string) ([]cand, textTop) {
-	if len(terms) == 0 {
-		return nil, textTop{}
-	}
-	// Corpus statistics over the visible, indexed rows.
-	var n int
-	var totalLen int64
-	for s, seg := range v.snap.Segments {
-		k, l := seg.Lex.VisibleLens(v.allow[s].Words())
-		n += k
-		totalLen += l
-	}
-	if n == 0 {
-		return nil, textTop{}
-	}
-	avgdl := float64(totalLen) / float64(n)
-	best, idfs := 0.0, 0.0
-	// A posting's frequency is normalised by its row's length; a generated
-	// summary adds its own, normalised alike (summaries.go): BM25F, with
-	// one saturation below.
-	type posting struct {
-		k  [2]int
-		tf float64
-	}
-	scores := map[[2]int]float64{}
-	held := map[[2]int]float64{} // IDF of the query terms each row holds
-	for _, t := range terms {
-		var ps []posting
-		for s, seg := range v.snap.Segments {
-			allow := v.allow[s]
-			it := seg.Lex.Postings(t)
-			for it.Next() {
-				if allow.Test(uint(it.Row())) {
-					dl := float64(seg.Lex.DocLen(it.Row()))
-					ps = append(ps, posting{[2]int{s, it.Row()}, float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
-				}
-			}
-		}
-		if w := v.fusion.stemWeight; w > 0 {
-			// The word's other forms, as the same term (stems.go).
-			var at map[[2]int]int
-			for _, form := range wordForms(t) {
-				for s, seg := range v.snap.Segments {
-					allow := v.allow[s]
-					it := seg.Lex.Postings(form)
-					for it.Next() {
-						if !allow.Test(uint(it.Row())) {
-							continue
-						}
-						if at == nil {
-							at = make(map[[2]int]int, len(ps))
-							for i, p := range ps {
-								at[p.k] = i
-							}
-						}
-						k := [2]int{s, it.Row()}
-						dl := float64(seg.Lex.DocLen(it.Row()))
-						tf := w * float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)
-						if i, ok := at[k]; ok {
-							ps[i].tf += tf
-						} else {
-							at[k] = len(ps)
-							ps = append(ps, posting{k, tf})
-						}
-					}
-				}
-			}
-		}
-		if extra := v.pathTF(t, v.fusion.pathWeight); len(extra) > 0 {
-			for i := range ps {
-				if x, ok := extra[ps[i].k]; ok {
-					ps[i].tf += x
-					delete(extra, ps[i].k)
-				}
-			}
-			for k, x := range extra {
-				ps = append(ps, posting{k, x})
-			}
-		}
-		if extra := v.summaryTF(t, v.fusion.summaryText); len(extra) > 0 {
-			for i := range ps {
-				if x, ok := extra[ps[i].k]; ok {
-					ps[i].tf += x
-					delete(extra, ps[i].k)
-				}
-			}
-			for k, x := range extra {
-				ps = append(ps, posting{k, x})
-			}
-		}
-		df := float64(len(ps))
-		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
-		best += idf * (bm25K1 + 1)
-		idfs += idf
-		for _, p := range ps {
-			scores[p.k] += idf * p.tf * (bm25K1 + 1) / (p.tf + bm25K1)
-			held[p.k] += idf
-		}
-	}
-	v.text = &textStats{rows: n, avgdl: avgdl, terms: terms, scores: scores}
-	if v.fusion.fileText > 0 {
-		v.fileBM25()
-	}
-	kept := candHeap{k: armDepth}
-	for k, sc := range scores {
-		kept.push(cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
-	}
-	out := kept.sorted()
-	var top textTop
-	if len(out) > 0 && best > 0 {
-		top.coverage = out[0].score / best
-		top.terms = out[0].held
-	}
-	return out, top
 }
 
 func dedupe(ts []string) []string {

@@ -10,8 +10,9 @@ import (
 // pathTF returns, for the query term t, the frequency w times the count
 // of t (or another form of its word) in the path field of each visible row
 // whose file's path field holds it: the file's name without extension,
-// twice, and its last three directories. nil when w is 0.
-func (v *view) pathTF(t string, w float64) map[[2]int]float64 {
+// twice, and its last three directories; in row order, a row at several
+// such paths the sum of theirs. nil when w is 0.
+func (v *view) pathTF(t string, w float64) []rowTF {
 	if w <= 0 {
 		return nil
 	}
@@ -22,7 +23,7 @@ func (v *view) pathTF(t string, w float64) map[[2]int]float64 {
 			v.lowerPaths[i] = lowerASCII(b.path)
 		}
 	}
-	var out map[[2]int]float64
+	var out []rowTF
 	for i, b := range v.added {
 		lower := v.lowerPaths[i]
 		hit := false
@@ -47,17 +48,14 @@ func (v *view) pathTF(t string, w float64) map[[2]int]float64 {
 		if n == 0 {
 			continue
 		}
-		if out == nil {
-			out = map[[2]int]float64{}
-		}
 		allow := v.allow[b.seg]
 		for r := b.first; r < b.first+b.n; r++ {
 			if allow.Test(uint(r)) && v.snap.Segments[b.seg].Lex.DocLen(r) > 0 {
-				out[[2]int{b.seg, r}] += w * float64(n)
+				out = append(out, rowTF{int32(b.seg), int32(r), w * float64(n)})
 			}
 		}
 	}
-	return out
+	return sumRows(out)
 }
 
 // pathField is the tokens of a file's path field: its name without
