@@ -142,11 +142,23 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 		if it.Len() > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+it.Len())
 		}
+		first, end := 0, 0 // the rows of the last posting's blob
 		for it.Next() {
-			if !allow.Test(uint(it.Row())) {
+			r := it.Row()
+			if !allow.Test(uint(r)) {
 				continue
 			}
-			e := fileTF{int32(s), int32(seg.BlobFirst(it.Row())), 0}
+			if r < first || r >= end {
+				// A file's chunks often hold the same word: look its
+				// blob up once.
+				first, end = -1, 0
+				if b := seg.BlobOf(r); b >= 0 {
+					var n int
+					first, n = seg.Table.BlobRange(b)
+					end = first + n
+				}
+			}
+			e := fileTF{int32(s), int32(first), 0}
 			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
 				out = append(out, fs[i])
 				i++

@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
@@ -20,7 +22,9 @@ func TestTextArmMatchesMaps(t *testing.T) {
 		"net/retry.go":      gittest.RetryGo,
 		"net/copy/retry.go": gittest.RetryGo,
 		"p/p.go":            undocumented,
-		"parse/header.go":   "package parse\n\n// ParseHeader parses a header line.\nfunc ParseHeader(b []byte) string { return string(b) }\n\n// parsing headers again\nfunc reparse(h string) string { return h + h }\n",
+		// A word four directories up is not in the path field.
+		"header/pkg/alpha/beta/gamma/retries.go": "package c\n\n// Parse reads a line.\nfunc Parse(s string) string { return s }\n",
+		"parse/header.go":                        "package parse\n\n// ParseHeader parses a header line.\nfunc ParseHeader(b []byte) string { return string(b) }\n\n// parsing headers again\nfunc reparse(h string) string { return h + h }\n",
 	})
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "retry"})
@@ -44,7 +48,7 @@ func TestTextArmMatchesMaps(t *testing.T) {
 	if len(rd.Snap.Segments) < 2 {
 		t.Fatalf("%d segments; the test needs two", len(rd.Snap.Segments))
 	}
-	for _, q := range []string{"retry with backoff", "parsing the header", "retries", "configuration file retried", "operation pause", "nothing-matches-this"} {
+	for _, q := range []string{"retry with backoff", "parsing the header", "header pkg beta retries", "retries", "configuration file retried", "operation pause", "nothing-matches-this"} {
 		opts := Options{Query: q, Embedder: embed.Default()}
 		if err := parseQuery(&opts); err != nil {
 			t.Fatal(err)
@@ -136,8 +140,8 @@ func (v *view) textArmByMaps(terms []string) ([]cand, textTop, map[[2]int]float6
 				add(ps, form, w)
 			}
 		}
-		for _, e := range v.pathTF(t, v.fusion.pathWeight) {
-			ps[[2]int{int(e.seg), int(e.row)}] += e.tf
+		for k, x := range v.pathTFByPath(t, v.fusion.pathWeight) {
+			ps[k] += x
 		}
 		for _, e := range v.summaryTF(t, v.fusion.summaryText) {
 			ps[[2]int{int(e.seg), int(e.row)}] += e.tf
@@ -237,4 +241,32 @@ func (v *view) fileBM25ByMaps(terms []string, rows int, avgdl float64, scores ma
 		}
 		v.fileScore[f] = sc / best
 	}
+}
+
+// pathTFByPath is pathTF looking for the term's forms in each path on its
+// own, lowercased whole, into a map.
+func (v *view) pathTFByPath(t string, w float64) map[[2]int]float64 {
+	if w <= 0 {
+		return nil
+	}
+	forms := append([]string{t}, wordForms(t)...)
+	out := map[[2]int]float64{}
+	for _, b := range v.added {
+		lower := lowerASCII(b.path)
+		if !slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(lower, f) }) {
+			continue
+		}
+		n := 0
+		for _, tok := range pathField(b.path) {
+			if slices.Contains(forms, tok) {
+				n++
+			}
+		}
+		for r := b.first; n > 0 && r < b.first+b.n; r++ {
+			if v.allow[b.seg].Test(uint(r)) && v.snap.Segments[b.seg].Lex.DocLen(r) > 0 {
+				out[[2]int{b.seg, r}] += w * float64(n)
+			}
+		}
+	}
+	return out
 }

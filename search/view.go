@@ -48,9 +48,11 @@ type view struct {
 	// text is what the text arm computed for the query (nil: it did not
 	// run): the file stage and the second stage read it.
 	text *textStats
-	// lowerPaths are the paths of added, lowercased (paths.go); nil until
-	// the text arm reads them.
-	lowerPaths []string
+	// pathText is the paths of added, lowercased and joined, and
+	// pathEnds where each ends (paths.go); nil until the text arm reads
+	// them.
+	pathText string
+	pathEnds []int
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
