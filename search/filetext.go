@@ -3,6 +3,8 @@ package search
 import (
 	"math"
 	"sort"
+
+	"github.com/bcindex/bcindex/segment"
 )
 
 // textStats is what the text arm computed for a query, kept for the
@@ -79,15 +81,23 @@ func (v *view) fileBM25() {
 	// The rows are in order, and a file's rows follow each other: its
 	// best row is the first of its best score.
 	var cur file
-	bestScore, have := 0.0, false
+	bestRow, bestScore, have := 0, 0.0, false
+	var blobs blobSpan
 	for _, r := range v.text.scores {
-		f := file{int(r.seg), v.snap.Segments[r.seg].BlobFirst(int(r.row))}
-		if !have || f != cur || r.score > bestScore {
-			if !have || f != cur {
-				cur, have = f, true
+		f := file{int(r.seg), blobs.first(v.snap.Segments[r.seg], int(r.seg), int(r.row))}
+		if have && f == cur {
+			if r.score > bestScore {
+				bestRow, bestScore = int(r.row), r.score
 			}
-			v.fileBest[f], bestScore = int(r.row), r.score
+			continue
 		}
+		if have {
+			v.fileBest[cur] = bestRow
+		}
+		cur, bestRow, bestScore, have = f, int(r.row), r.score, true
+	}
+	if have {
+		v.fileBest[cur] = bestRow
 	}
 	if best <= 0 {
 		return
@@ -142,23 +152,13 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 		if it.Len() > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+it.Len())
 		}
-		first, end := 0, 0 // the rows of the last posting's blob
+		var blobs blobSpan
 		for it.Next() {
 			r := it.Row()
 			if !allow.Test(uint(r)) {
 				continue
 			}
-			if r < first || r >= end {
-				// A file's chunks often hold the same word: look its
-				// blob up once.
-				first, end = -1, 0
-				if b := seg.BlobOf(r); b >= 0 {
-					var n int
-					first, n = seg.Table.BlobRange(b)
-					end = first + n
-				}
-			}
-			e := fileTF{int32(s), int32(first), 0}
+			e := fileTF{int32(s), int32(blobs.first(seg, s, r)), 0}
 			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
 				out = append(out, fs[i])
 				i++
@@ -179,4 +179,25 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 		return fs
 	}
 	return append(out, fs[i:]...)
+}
+
+// blobSpan remembers the rows of the last blob looked up, so that rows in
+// order look each blob up once (a file's chunks often hold the same word).
+type blobSpan struct {
+	seg, start, end int // rows start..end-1 of segment seg; end 0: none
+}
+
+// first returns the first row of row r's blob in segment s (seg), as
+// seg.BlobFirst does.
+func (b *blobSpan) first(seg *segment.Segment, s, r int) int {
+	if b.end == 0 || s != b.seg || r < b.start || r >= b.end {
+		bi := seg.BlobOf(r)
+		if bi < 0 {
+			*b = blobSpan{}
+			return -1
+		}
+		first, n := seg.Table.BlobRange(bi)
+		*b = blobSpan{s, first, first + n}
+	}
+	return b.start
 }
