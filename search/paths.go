@@ -131,7 +131,7 @@ func (v *view) lowerPaths() (string, []int) {
 	if v.pathEnds == nil {
 		n := len(v.added)
 		for _, b := range v.added {
-			n += len(fieldText(b.path))
+			n += len(b.path) // at least its field's length
 		}
 		buf := make([]byte, 0, n)
 		ends := make([]int, len(v.added))
