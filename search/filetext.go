@@ -1,16 +1,40 @@
 package search
 
-import "math"
+import (
+	"math"
+	"sort"
+
+	"github.com/bcindex/bcindex/segment"
+)
 
 // textStats is what the text arm computed for a query, kept for the
 // file-level evidence: the visible rows with text and their mean length,
 // the query's terms, and every row's BM25 score (not only the arm's
-// best).
+// best), in row order.
 type textStats struct {
 	rows   int
 	avgdl  float64
 	terms  []string
-	scores map[[2]int]float64
+	scores []rowScore
+}
+
+// rowScore is a row's BM25 score in the text arm.
+type rowScore struct {
+	seg, row int32
+	score    float64
+}
+
+// score returns the BM25 score of row k (segment, row), 0 for a row that
+// holds none of the query's terms.
+func (t *textStats) score(k [2]int) float64 {
+	seg, row := int32(k[0]), int32(k[1])
+	i := sort.Search(len(t.scores), func(i int) bool {
+		return !rowBefore(t.scores[i].seg, t.scores[i].row, seg, row)
+	})
+	if i < len(t.scores) && t.scores[i].seg == seg && t.scores[i].row == row {
+		return t.scores[i].score
+	}
+	return 0
 }
 
 // fileBM25 scores whole files against the query's terms, each file one
@@ -25,75 +49,155 @@ func (v *view) fileBM25() {
 	}
 	type file = [2]int // segment, first row of the blob
 	terms := v.text.terms
-	tf := map[file]map[string]float64{}
-	for _, t := range terms {
+	// Each term's files, in row order, with its frequency in each (its
+	// word's other forms weighted).
+	tf := make([][]fileTF, len(terms))
+	for i, t := range terms {
 		forms := []string{t}
 		if v.fusion.stemWeight > 0 {
 			forms = append(forms, wordForms(t)...)
 		}
-		for i, form := range forms {
+		for j, form := range forms {
 			w := 1.0
-			if i > 0 {
+			if j > 0 {
 				w = v.fusion.stemWeight
 			}
-			for s, seg := range v.snap.Segments {
-				allow := v.allow[s]
-				it := seg.Lex.Postings(form)
-				for it.Next() {
-					if !allow.Test(uint(it.Row())) {
-						continue
-					}
-					f := file{s, seg.BlobFirst(it.Row())}
-					m := tf[f]
-					if m == nil {
-						m = map[string]float64{}
-						tf[f] = m
-					}
-					m[t] += w * float64(it.Freq())
-				}
-			}
+			tf[i] = v.addFileForm(tf[i], form, w)
 		}
 	}
 	files := max(1, len(v.added))
 	avg := v.text.avgdl * float64(v.text.rows) / float64(files)
-	df := map[string]float64{}
-	for _, m := range tf {
-		for t := range m {
-			df[t]++
-		}
-	}
 	best := 0.0
-	idf := map[string]float64{}
-	for _, t := range terms {
-		idf[t] = math.Log(1 + (float64(files)-df[t]+0.5)/(df[t]+0.5))
-		best += idf[t] * (bm25K1 + 1)
+	idf := make([]float64, len(terms))
+	nf := 0
+	for i := range terms {
+		df := float64(len(tf[i]))
+		idf[i] = math.Log(1 + (float64(files)-df+0.5)/(df+0.5))
+		best += idf[i] * (bm25K1 + 1)
+		nf = max(nf, len(tf[i]))
 	}
-	v.fileScore = make(map[file]float64, len(tf))
-	v.fileBest = make(map[file]int, len(tf))
-	bestScore := make(map[file]float64, len(tf))
-	for k, sc := range v.text.scores {
-		f := file{k[0], v.snap.Segments[k[0]].BlobFirst(k[1])}
-		if r, ok := v.fileBest[f]; !ok || sc > bestScore[f] || sc == bestScore[f] && k[1] < r {
-			v.fileBest[f], bestScore[f] = k[1], sc
+	v.fileScore = make(map[file]float64, nf)
+	v.fileBest = make(map[file]int, nf)
+	// The rows are in order, and a file's rows follow each other: its
+	// best row is the first of its best score.
+	var cur file
+	bestRow, bestScore, have := 0, 0.0, false
+	var blobs blobSpan
+	for _, r := range v.text.scores {
+		f := file{int(r.seg), blobs.first(v.snap.Segments[r.seg], int(r.seg), int(r.row))}
+		if have && f == cur {
+			if r.score > bestScore {
+				bestRow, bestScore = int(r.row), r.score
+			}
+			continue
 		}
+		if have {
+			v.fileBest[cur] = bestRow
+		}
+		cur, bestRow, bestScore, have = f, int(r.row), r.score, true
+	}
+	if have {
+		v.fileBest[cur] = bestRow
 	}
 	if best <= 0 {
 		return
 	}
-	for f, m := range tf {
+	at := make([]int, len(terms))
+	for {
+		seg, first, found := int32(0), int32(0), false
+		for i, l := range tf {
+			if j := at[i]; j < len(l) && (!found || rowBefore(l[j].seg, l[j].first, seg, first)) {
+				seg, first, found = l[j].seg, l[j].first, true
+			}
+		}
+		if !found {
+			break
+		}
+		f := file{int(seg), int(first)}
 		b, _ := v.blobAt(f[0], f[1])
-
-		seg := v.snap.Segments[f[0]]
+		s := v.snap.Segments[f[0]]
 		dl := 0.0
 		for r := f[1]; r < f[1]+b.n; r++ {
-			dl += float64(seg.Lex.DocLen(r))
+			dl += float64(s.Lex.DocLen(r))
 		}
 		norm := 1 - bm25B + bm25B*dl/avg
 		sc := 0.0
-		for t, x := range m {
-			x /= norm
-			sc += idf[t] * x * (bm25K1 + 1) / (x + bm25K1)
+		for i, l := range tf {
+			if j := at[i]; j < len(l) && l[j].seg == seg && l[j].first == first {
+				x := l[j].tf / norm
+				sc += idf[i] * x * (bm25K1 + 1) / (x + bm25K1)
+				at[i]++
+			}
 		}
 		v.fileScore[f] = sc / best
 	}
+}
+
+// fileTF is a term's frequency in a file, by segment and the file's first
+// row.
+type fileTF struct {
+	seg, first int32
+	tf         float64
+}
+
+// addFileForm adds w times the frequency of form in each visible row to
+// its file's entry in fs (in row order; a file without one gets one),
+// row after row, as adding to a map would.
+func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
+	var out []fileTF
+	i := 0
+	for s, seg := range v.snap.Segments {
+		allow := v.allow[s]
+		it := seg.Lex.Iter(form)
+		if it.Len() > 0 && out == nil {
+			out = make([]fileTF, 0, len(fs)+it.Len())
+		}
+		var blobs blobSpan
+		for it.Next() {
+			r := it.Row()
+			if !allow.Test(uint(r)) {
+				continue
+			}
+			e := fileTF{int32(s), int32(blobs.first(seg, s, r)), 0}
+			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
+				out = append(out, fs[i])
+				i++
+			}
+			n := len(out)
+			switch {
+			case n > 0 && out[n-1].seg == e.seg && out[n-1].first == e.first:
+			case i < len(fs) && fs[i].seg == e.seg && fs[i].first == e.first:
+				out = append(out, fs[i])
+				i++
+			default:
+				out = append(out, e)
+			}
+			out[len(out)-1].tf += w * float64(it.Freq())
+		}
+	}
+	if out == nil {
+		return fs
+	}
+	return append(out, fs[i:]...)
+}
+
+// blobSpan remembers the rows of the last blob looked up, so that rows in
+// order look each blob up once (a file's chunks often hold the same word).
+type blobSpan struct {
+	seg, start, end int // rows start..end-1 of segment seg; end 0: none
+}
+
+// first returns the first row of row r's blob in segment s (seg), as
+// seg.BlobFirst does.
+func (b *blobSpan) first(seg *segment.Segment, s, r int) int {
+	if b.end == 0 || s != b.seg || r < b.start || r >= b.end {
+		bi := seg.BlobOf(r)
+		if bi < 0 {
+			*b = blobSpan{}
+			return -1
+		}
+		first, n := seg.Table.BlobRange(bi)
+		*b = blobSpan{s, first, first + n}
+	}
+	return b.start
 }

@@ -2,6 +2,8 @@ package search
 
 import (
 	"path"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/bcindex/bcindex/lexical"
@@ -10,31 +12,34 @@ import (
 // pathTF returns, for the query term t, the frequency w times the count
 // of t (or another form of its word) in the path field of each visible row
 // whose file's path field holds it: the file's name without extension,
-// twice, and its last three directories. nil when w is 0.
-func (v *view) pathTF(t string, w float64) map[[2]int]float64 {
+// twice, and its last three directories; in row order, a row at several
+// such paths the sum of theirs. nil when w is 0.
+func (v *view) pathTF(t string, w float64) []rowTF {
 	if w <= 0 {
 		return nil
 	}
 	forms := append([]string{t}, wordForms(t)...)
-	if v.lowerPaths == nil {
-		v.lowerPaths = make([]string, len(v.added))
-		for i, b := range v.added {
-			v.lowerPaths[i] = lowerASCII(b.path)
-		}
-	}
-	var out map[[2]int]float64
-	for i, b := range v.added {
-		lower := v.lowerPaths[i]
-		hit := false
-		for _, f := range forms {
-			if strings.Contains(lower, f) {
-				hit = true
-				break
+	var hits []int
+	if p := commonPrefix(forms); len(p) >= 3 {
+		// One scan for what every form starts with, then the forms in
+		// the paths that hold it.
+		text, ends := v.lowerPaths()
+		for _, i := range v.pathsHolding(p, nil) {
+			field := text[pathStart(ends, i):ends[i]]
+			if slices.ContainsFunc(forms, func(f string) bool { return strings.Contains(field, f) }) {
+				hits = append(hits, i)
 			}
 		}
-		if !hit {
-			continue
+	} else {
+		for _, f := range forms {
+			hits = v.pathsHolding(f, hits)
 		}
+		slices.Sort(hits)
+		hits = slices.Compact(hits)
+	}
+	var out []rowTF
+	for _, i := range hits {
+		b := v.added[i]
 		n := 0
 		for _, tok := range pathField(b.path) {
 			for _, f := range forms {
@@ -47,17 +52,14 @@ func (v *view) pathTF(t string, w float64) map[[2]int]float64 {
 		if n == 0 {
 			continue
 		}
-		if out == nil {
-			out = map[[2]int]float64{}
-		}
 		allow := v.allow[b.seg]
 		for r := b.first; r < b.first+b.n; r++ {
 			if allow.Test(uint(r)) && v.snap.Segments[b.seg].Lex.DocLen(r) > 0 {
-				out[[2]int{b.seg, r}] += w * float64(n)
+				out = append(out, rowTF{int32(b.seg), int32(r), w * float64(n)})
 			}
 		}
 	}
-	return out
+	return sumRows(out)
 }
 
 // pathField is the tokens of a file's path field: its name without
@@ -75,12 +77,91 @@ func pathField(p string) []string {
 	return lexical.Tokens(stem + " " + stem + " " + strings.Join(dirs, " "))
 }
 
+// fieldText is the end of p that pathField reads: its last three
+// directories and its name. Every token of the path field is a piece of
+// it, lowercased.
+func fieldText(p string) string {
+	i := len(p)
+	for k := 0; k < 4; k++ {
+		i = strings.LastIndexByte(p[:i], '/')
+		if i < 0 {
+			return p
+		}
+	}
+	return p[i+1:]
+}
+
 // lowerASCII lowercases p, allocating only when it has a capital.
 func lowerASCII(p string) string {
 	for i := 0; i < len(p); i++ {
 		if c := p[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
 			return strings.ToLower(p)
 		}
+	}
+	return p
+}
+
+// pathsHolding appends to dst the indexes in v.added of the paths whose
+// path field's text, lowercased, holds f: those that may hold a token f. It searches the paths joined in one string
+// (lowerPaths), so that a query term costs a few scans of memory rather
+// than a call per path.
+func (v *view) pathsHolding(f string, dst []int) []int {
+	text, ends := v.lowerPaths()
+	for at := 0; at <= len(text); {
+		k := strings.Index(text[at:], f)
+		if k < 0 {
+			break
+		}
+		p := at + k
+		i := sort.Search(len(ends), func(i int) bool { return ends[i] >= p+len(f) })
+		if i == len(ends) || p < pathStart(ends, i) {
+			at = p + 1 // across a separator
+			continue
+		}
+		dst = append(dst, i)
+		at = ends[i] + 1
+	}
+	return dst
+}
+
+// lowerPaths returns the path fields' text of v.added (fieldText),
+// lowercased (lowerASCII) and joined, each followed by a newline, and the
+// offset of each one's newline; made on first use.
+func (v *view) lowerPaths() (string, []int) {
+	if v.pathEnds == nil {
+		n := len(v.added)
+		for _, b := range v.added {
+			n += len(b.path) // at least its field's length
+		}
+		buf := make([]byte, 0, n)
+		ends := make([]int, len(v.added))
+		for i, b := range v.added {
+			buf = append(buf, lowerASCII(fieldText(b.path))...)
+			ends[i] = len(buf)
+			buf = append(buf, '\n')
+		}
+		v.pathText, v.pathEnds = string(buf), ends
+	}
+	return v.pathText, v.pathEnds
+}
+
+// pathStart is where path i starts in lowerPaths' text.
+func pathStart(ends []int, i int) int {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1] + 1
+}
+
+// commonPrefix is the longest string every one of ss starts with.
+func commonPrefix(ss []string) string {
+	p := ss[0]
+	for _, s := range ss[1:] {
+		n := 0
+		for n < len(p) && n < len(s) && p[n] == s[n] {
+			n++
+		}
+		p = p[:n]
 	}
 	return p
 }

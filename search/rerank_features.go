@@ -160,7 +160,7 @@ func (v *view) features(c *rerankCand, rank int, baseTop float64, q queryShape, 
 			s = a.cands[r].score
 			textRR, held = 1/float64(r+1), a.cands[r].held
 		} else if v.text != nil && v.fusion.textAll {
-			s = v.text.scores[c.key]
+			s = v.text.score(c.key)
 		}
 		text = clamp01(s / a.scale)
 		if a.top > 0 {

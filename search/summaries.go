@@ -78,13 +78,13 @@ func (v *view) summaryOf(hash [16]byte, indexed bool) *store.GeneratedSummary {
 }
 
 // summaryTF returns term t's frequency in the summaries of the visible
-// rows, normalised by the summaries' lengths and weighted w, by row; nil
-// when there are none.
-func (v *view) summaryTF(t string, w float64) map[[2]int]float64 {
+// rows, normalised by the summaries' lengths and weighted w, in row order;
+// nil when there are none.
+func (v *view) summaryTF(t string, w float64) []rowTF {
 	if v.sums == nil || w == 0 {
 		return nil
 	}
-	tfn := map[[2]int]float64{}
+	var tfn []rowTF
 	x := v.sums.x
 	for _, p := range x.Postings(t) {
 		rows := v.sums.rows[p.Entry]
@@ -94,10 +94,10 @@ func (v *view) summaryTF(t string, w float64) map[[2]int]float64 {
 		norm := 1 - bm25B + bm25B*float64(x.Lens[p.Entry])/x.AvgLen
 		add := w * float64(p.Freq) / norm
 		for _, k := range rows {
-			tfn[k] += add
+			tfn = append(tfn, rowTF{int32(k[0]), int32(k[1]), add})
 		}
 	}
-	return tfn
+	return sumRows(tfn)
 }
 
 // summaryVectors merges the summaries' vector scores into the vector

@@ -1,5 +1,111 @@
 package search
 
+import "math"
+
+// textArm ranks rows by BM25 of terms (a query's Terms: its tokens
+// without repeats) over the revision's rows: document frequencies and
+// lengths are those of the rows visible at this revision. It also
+// describes the top row (textTop).
+//
+// A common word holds hundreds of thousands of rows in a large index, so
+// the arm keeps each term's rows as a list in row order (termRows),
+// merges the lists into every row's score (each row's terms added in the
+// query's order, as one pass per term would) and keeps the best armDepth
+// in a heap: no hash map entry per posting.
+func (v *view) textArm(terms []string) ([]cand, textTop) {
+	if len(terms) == 0 {
+		return nil, textTop{}
+	}
+	// Corpus statistics over the visible, indexed rows.
+	var n int
+	var totalLen int64
+	for s, seg := range v.snap.Segments {
+		k, l := seg.Lex.VisibleLens(v.allow[s].Words())
+		n += k
+		totalLen += l
+	}
+	if n == 0 {
+		return nil, textTop{}
+	}
+	avgdl := float64(totalLen) / float64(n)
+	best, idfs := 0.0, 0.0
+	lists := make([][]rowTF, len(terms))
+	idf := make([]float64, len(terms))
+	total := 0
+	for i, t := range terms {
+		lists[i] = v.termRows(t, avgdl)
+		df := float64(len(lists[i]))
+		idf[i] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		best += idf[i] * (bm25K1 + 1)
+		idfs += idf[i]
+		total += len(lists[i])
+	}
+	scores := make([]rowScore, 0, total/len(terms))
+	kept := candHeap{k: armDepth}
+	at := make([]int, len(terms)) // each list's next entry
+	for {
+		// The first row any list has left.
+		seg, row, found := int32(0), int32(0), false
+		for i, l := range lists {
+			if j := at[i]; j < len(l) && (!found || rowBefore(l[j].seg, l[j].row, seg, row)) {
+				seg, row, found = l[j].seg, l[j].row, true
+			}
+		}
+		if !found {
+			break
+		}
+		sc, held := 0.0, 0.0
+		for i, l := range lists {
+			if j := at[i]; j < len(l) && l[j].seg == seg && l[j].row == row {
+				tf := l[j].tf
+				sc += idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1)
+				held += idf[i]
+				at[i]++
+			}
+		}
+		scores = append(scores, rowScore{seg, row, sc})
+		kept.push(cand{seg: int(seg), row: int(row), score: sc, held: held / idfs})
+	}
+	v.text = &textStats{rows: n, avgdl: avgdl, terms: terms, scores: scores}
+	if v.fusion.fileText > 0 {
+		v.fileBM25()
+	}
+	out := kept.sorted()
+	var top textTop
+	if len(out) > 0 && best > 0 {
+		top.coverage = out[0].score / best
+		top.terms = out[0].held
+	}
+	if v.fusion.windowChars > 0 {
+		rows := make(map[[2]int]float64, len(scores))
+		for _, r := range scores {
+			rows[[2]int{int(r.seg), int(r.row)}] = r.score
+		}
+		wout, wtop := v.windowArm(terms, rows)
+		if !v.fusion.windowTop {
+			top = wtop
+		}
+		return wout, top
+	}
+	return out, top
+}
+
+// termRows is one query term's rows, in row order, each with its
+// frequency normalised by the row's length: the term's own postings, its
+// word's other forms weighted (stems.go), its file's path field
+// (paths.go) and a generated summary's words (summaries.go), added in
+// that order: BM25F, with one saturation in textArm.
+func (v *view) termRows(t string, avgdl float64) []rowTF {
+	ps := v.formRows(t, 1, avgdl)
+	if w := v.fusion.stemWeight; w > 0 {
+		for _, form := range wordForms(t) {
+			ps = addRows(ps, v.formRows(form, w, avgdl))
+		}
+	}
+	ps = addRows(ps, v.pathTF(t, v.fusion.pathWeight))
+	return addRows(ps, v.summaryTF(t, v.fusion.summaryText))
+}
+
 // candHeap keeps the best k candidates seen, in sortCands' order (higher
 // score, then lower segment, then lower row), in a min-heap whose root is
 // the worst kept.

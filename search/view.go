@@ -49,9 +49,11 @@ type view struct {
 	// text is what the text arm computed for the query (nil: it did not
 	// run): the file stage and the second stage read it.
 	text *textStats
-	// lowerPaths are the paths of added, lowercased (paths.go); nil until
-	// the text arm reads them.
-	lowerPaths []string
+	// pathText is the paths of added, lowercased and joined, and
+	// pathEnds where each ends (paths.go); nil until the text arm reads
+	// them.
+	pathText string
+	pathEnds []int
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
@@ -124,7 +126,7 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, 
 // changed back) finds its blob in the view and only adds its path.
 func (v *view) add(es []gitindex.Entry, tree int, locs []store.BlobLoc, opts *Options) {
 	snap := v.snap
-	f := opts.filter
+	f := opts.compiled()
 	for k := range es {
 		e := &es[k]
 		if e.Skip != gitindex.SkipNone {

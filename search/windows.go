@@ -3,7 +3,7 @@ package search
 import (
 	"math"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 )
 
 // Flat windows: the text arm may score windows of about windowChars
@@ -54,13 +54,13 @@ func (v *view) blobWindows(ws *windowSet, b blobRef, size int) {
 		r := seg.Row(b.first + i)
 		rows[i] = rowSpan{start: r.StartByte, end: r.EndByte, kind: r.Kind, err: r.SyntaxError, parent: r.Parent - b.first,
 			lo: r.StartLine, hi: r.EndLine}
-		if r.Parent >= b.first && r.Kind != chunk.KindBlock {
+		if r.Parent >= b.first && r.Kind != vocab.KindBlock {
 			kids[r.Parent-b.first] = append(kids[r.Parent-b.first], i)
 		}
 	}
 	content := func(i int) bool {
 		r := rows[i]
-		return r.kind != chunk.KindBlock && !(r.kind == chunk.KindWindow && r.err) &&
+		return r.kind != vocab.KindBlock && !(r.kind == vocab.KindWindow && r.err) &&
 			allow.Test(uint(b.first+i)) && seg.Lex.DocLen(b.first+i) > 0
 	}
 	cur, curSize := int32(-1), 0
@@ -86,7 +86,7 @@ func (v *view) blobWindows(ws *windowSet, b blobRef, size int) {
 			out = append(out, i)
 		}
 		for j := i + 1; j < len(rows) && rows[j].start < rows[i].end; j++ {
-			if rows[j].parent == i && rows[j].kind != chunk.KindBlock {
+			if rows[j].parent == i && rows[j].kind != vocab.KindBlock {
 				out = subtree(j, out)
 			}
 		}
@@ -165,8 +165,8 @@ func (v *view) windowArm(terms []string, rowScores map[[2]int]float64) ([]cand, 
 		// The file's path field, once per window.
 		if extra := v.pathTF(t, v.fusion.pathWeight); len(extra) > 0 {
 			got := map[int32]float64{}
-			for k, x := range extra {
-				if w := ws.of[k[0]][k[1]]; w >= 0 && x > got[w] {
+			for _, e := range extra {
+				if w, x := ws.of[e.seg][e.row], e.tf; w >= 0 && x > got[w] {
 					got[w] = x
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bcindex/bcindex/chunk"
+	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -59,7 +59,7 @@ func TestWindows(t *testing.T) {
 		window := map[int32][]string{}
 		for i := f.first; i < f.first+f.n; i++ {
 			row, w := seg.Row(i), ws.of[f.seg][i]
-			content := row.Kind != chunk.KindBlock && seg.Lex.DocLen(i) > 0
+			content := row.Kind != vocab.KindBlock && seg.Lex.DocLen(i) > 0
 			if content != (w >= 0) {
 				t.Errorf("size %d: row %d (%s %s, %d terms) in window %d", size, i, row.Kind, row.Name, seg.Lex.DocLen(i), w)
 			}
