@@ -14,6 +14,11 @@ import (
 // whole comment is in the chunk's text, read from the blob.
 const maxDocBytes = 300
 
+// checkpointBytes bounds the bytes of blobs a run adds before it
+// publishes them, besides Options.CheckpointBlobs: about 10-20 seconds of
+// indexing on a loaded 2-core machine, so that a killed run loses little.
+const checkpointBytes = 64 << 20
+
 // runWriter collects processed blobs and publishes them as segments: Badger
 // first (durable records and the segment's vectors), then the segment
 // files, then the manifest that makes them visible. A crash between steps
@@ -21,17 +26,19 @@ const maxDocBytes = 300
 // without a segment (their blobs are re-read) or vector parts of no live
 // segment (deleted by gc).
 type runWriter struct {
-	ix        *Indexer
-	store     *store.Store
-	m         *store.Manifest
-	batch     *store.Batch
-	seg       *segment.Writer
-	stored    *storedVectors // learns the vectors the run computed
-	vecs      [][]int8
-	scales    []float32
-	pending   int
-	left      int       // blobs still to be added
-	published time.Time // last publish (or start)
+	ix      *Indexer
+	store   *store.Store
+	m       *store.Manifest
+	batch   *store.Batch
+	seg     *segment.Writer
+	stored  *storedVectors // learns the vectors the run computed
+	vecs    [][]int8
+	scales  []float32
+	pending int
+	// pendingBytes are the bytes of the blobs added since the last publish.
+	pendingBytes int64
+	left         int       // blobs still to be added
+	published    time.Time // last publish (or start)
 }
 
 func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest, blobs int) *runWriter {
@@ -83,6 +90,7 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		return err
 	}
 	w.pending++
+	w.pendingBytes += int64(r.size)
 	w.left--
 	if r.exactOnly {
 		return nil // counted with the listing's skipped files
@@ -169,7 +177,7 @@ func (w *runWriter) publish(flushed func()) error {
 		flushed()
 	}
 	w.seg = w.newSegment()
-	w.pending = 0
+	w.pending, w.pendingBytes = 0, 0
 	w.published = time.Now()
 	return nil
 }
