@@ -3,6 +3,7 @@ package indexer
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,6 +38,16 @@ func realSources(t *testing.T) map[string]string {
 			}
 			files[strings.TrimPrefix(dir, "../")+"/"+e.Name()] = string(b)
 		}
+	}
+	// Files of many definitions, whose blob records Badger keeps in its
+	// value log beside the vectors.
+	for k := range 4 {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "package gen%d\n", k)
+		for i := range 300 {
+			fmt.Fprintf(&sb, "\n// Step%d advances the state by %d.\nfunc Step%d(x int) int { return x + %d }\n", i, i*k+1, i, i*k+1)
+		}
+		files[fmt.Sprintf("gen/g%d.go", k)] = sb.String()
 	}
 	return files
 }

@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -138,10 +139,10 @@ func (w *runWriter) publish(flushed func()) error {
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
 	w.vecs, w.scales = nil, nil
-	if err := putVectors(w.batch, id, enc); err != nil {
+	if err := w.batch.Flush(); err != nil {
 		return err
 	}
-	if err := w.batch.Flush(); err != nil {
+	if err := putVectors(w.store, id, enc); err != nil {
 		return err
 	}
 	if err := locateVectors(w.store, id, enc); err != nil {
@@ -182,11 +183,27 @@ func (w *runWriter) publish(flushed func()) error {
 	return nil
 }
 
-// putVectors adds a segment's encoded vectors to a batch.
-func putVectors(b *store.Batch, id string, enc map[string]*segment.EncodedVectors) error {
-	for name, e := range enc {
-		if err := b.PutVectorParts(id, name, e.Parts); err != nil {
-			return err
+// putVectors stores a segment's encoded vectors in Badger, by file name,
+// then part by part, each part flushed on its own: the entries of one
+// batch reach Badger's log in no fixed order, and the locators, which
+// name where the parts are, are then the same on every run that wrote the
+// same before.
+func putVectors(st *store.Store, id string, enc map[string]*segment.EncodedVectors) error {
+	names := make([]string, 0, len(enc))
+	for name := range enc {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for i, p := range enc[name].Parts {
+			b := st.NewBatch()
+			if err := b.PutVectorPart(id, name, i, p); err != nil {
+				b.Cancel()
+				return err
+			}
+			if err := b.Flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -212,12 +229,7 @@ func storeVectors(st *store.Store, id string, vecs map[string]*segment.VectorRow
 	if err != nil {
 		return nil, fmt.Errorf("write vectors of segment %s: %w", id, err)
 	}
-	b := st.NewBatch()
-	if err := putVectors(b, id, enc); err != nil {
-		b.Cancel()
-		return nil, err
-	}
-	if err := b.Flush(); err != nil {
+	if err := putVectors(st, id, enc); err != nil {
 		return nil, err
 	}
 	if err := locateVectors(st, id, enc); err != nil {
