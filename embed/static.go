@@ -211,7 +211,7 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 	}
 	out := make([][]float32, len(texts))
 	var toks []string
-	var rows []int
+	var rows []int32
 	var buf []byte // the lowercased sub-tokens of one text
 	for i, text := range texts {
 		if i%ctxCheckEvery == 0 {
@@ -226,7 +226,7 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 		}
 		rows = rows[:0]
 		for _, tok := range toks {
-			rows = append(rows, m.Row(tok))
+			rows = append(rows, int32(m.Row(tok)))
 		}
 		// Sorted rows give runs of equal rows (their count) and a fixed
 		// summation order, so that vectors are bit-for-bit reproducible.
@@ -237,7 +237,7 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 			for k < len(rows) && rows[k] == r {
 				k++
 			}
-			m.addRow(t, v, r, TFWeight(k-j))
+			m.addRow(t, v, int(r), TFWeight(k-j))
 			j = k
 		}
 		normalize(v)
@@ -274,8 +274,21 @@ func addScaledGo(v []float32, row []int8, w float32) {
 // TFWeight damps the count of a sub-token in one text; training uses the
 // same function.
 func TFWeight(count int) float32 {
+	if count > 0 && count < len(tfWeights) {
+		return tfWeights[count]
+	}
 	return float32(1 + math.Log(float64(count)))
 }
+
+// tfWeights holds TFWeight of the counts most sub-tokens have in a text,
+// computed as TFWeight computes the others: a logarithm per distinct
+// sub-token was 6% of embedding a text.
+var tfWeights = func() (w [64]float32) {
+	for c := 1; c < len(w); c++ {
+		w[c] = float32(1 + math.Log(float64(c)))
+	}
+	return w
+}()
 
 // BucketHash is the hash that assigns an unknown sub-token to a bucket row
 // (row = vocabulary size + BucketHash(tok) % buckets).

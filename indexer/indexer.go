@@ -36,7 +36,7 @@ type Options struct {
 	Embedder        embed.Embedder // nil: no vectors (vector arm off)
 	Progress        Progress       // nil: silent
 	CheckpointBlobs int            // publish a segment every N blobs; 0: 4000
-	CheckpointEvery time.Duration  // and at least this often; 0: 20s
+	CheckpointEvery time.Duration  // with a remote embedder (calls across blobs), also this often; 0: 20s
 	// EmbedBatch bounds the inputs of one embedding call. Blobs hand
 	// their chunks to a stage that fills each call with the chunks of many
 	// blobs: up to the limits of an embedder that has them (embed.Limited:

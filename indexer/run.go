@@ -14,6 +14,7 @@ import (
 // blobResult is one processed blob, ready to be written.
 type blobResult struct {
 	sha       plumbing.Hash
+	seq       int // position in the run's todo list
 	size      int
 	rec       *store.BlobRecord
 	tokens    [][]string // per chunk; nil when not indexed
@@ -37,24 +38,35 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	}
 	type job struct {
 		todoBlob
+		seq     int
 		content []byte
 		size    int64
 		prev    *prevVersion
 	}
 	jobs := make(chan job, ix.opts.Workers*4)
 	results := make(chan *blobResult, ix.opts.Workers*4)
+	lim, across := ix.embedLimits()
+	ord := newInOrder(orderWindow)
+	if across {
+		ord = newInOrder(orderWindowAcross)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	// One reader: go-git's object access is not meant for concurrent use, and
 	// reading is several times faster than parsing.
 	g.Go(func() error {
 		defer close(jobs)
-		for _, t := range todo {
+		for i, t := range todo {
+			select {
+			case ord.slots <- struct{}{}:
+			case <-gctx.Done():
+				return nil
+			}
 			// Larger blobs than are chunked are read for their trigrams.
 			content, size, err := ix.repo.ReadBlobUpTo(t.sha, max(ix.opts.MaxFileSize, MaxExactSize))
 			if err != nil {
 				return err
 			}
-			j := job{todoBlob: t, size: size, content: content}
+			j := job{todoBlob: t, seq: i, size: size, content: content}
 			if !t.prev.IsZero() {
 				// Best effort: without it the blob is chunked from scratch.
 				if pc, psize, err := ix.repo.ReadBlobUpTo(t.prev, ix.opts.MaxFileSize); err == nil && int64(len(pc)) == psize {
@@ -74,7 +86,6 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	// of the same content first.
 	rix := &Indexer{repo: ix.repo, opts: ix.opts, textOf: ix.textOf, stored: newStoredVectors(nil, ix.opts.SharedVectors)}
 	done := results
-	lim, across := ix.embedLimits()
 	if across {
 		rix.embedAcross, rix.stored.snap = true, snap
 		done = make(chan *blobResult, ix.opts.Workers*4)
@@ -96,6 +107,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
 					return err
 				}
+				r.seq = j.seq
 				select {
 				case done <- r:
 				case <-gctx.Done():
@@ -113,17 +125,31 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 		w = newRunWriter(ix, s, m, len(todo))
 		w.stored = rix.stored
 	}
-	for r := range results {
-		if werr != nil {
-			continue // drain
-		}
-		werr = w.add(r, sum)
-		// Publishing now and then bounds what a killed run loses.
-		if werr == nil && (w.pending >= ix.opts.CheckpointBlobs || w.pending > 0 && time.Since(w.published) >= ix.opts.CheckpointEvery) {
-			werr = w.publish(nil)
+	write := func(r *blobResult) error {
+		if err := w.add(r, sum); err != nil {
+			return err
 		}
 		if p := ix.opts.Progress; p != nil {
 			p.Add(1, int64(r.size))
+		}
+		// Publishing now and then bounds what a killed run loses. The
+		// points are counts of blobs and bytes, so that the same todo list
+		// is cut into the same segments; only a run whose embedding calls
+		// leave the process (whose pace is the provider's) publishes by
+		// time as well.
+		if w.pending >= ix.opts.CheckpointBlobs || w.pendingBytes >= checkpointBytes ||
+			across && time.Since(w.published) >= ix.opts.CheckpointEvery {
+			return w.publish(nil)
+		}
+		return nil
+	}
+	for r := range results {
+		if werr != nil {
+			ord.drop(r) // drain
+			continue
+		}
+		if werr = ord.add(r, write); werr != nil {
+			ord.drop(nil)
 		}
 	}
 	gerr := g.Wait()

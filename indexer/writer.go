@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
@@ -14,6 +15,11 @@ import (
 // whole comment is in the chunk's text, read from the blob.
 const maxDocBytes = 300
 
+// checkpointBytes bounds the bytes of blobs a run adds before it
+// publishes them, besides Options.CheckpointBlobs: about 10-20 seconds of
+// indexing on a loaded 2-core machine, so that a killed run loses little.
+const checkpointBytes = 64 << 20
+
 // runWriter collects processed blobs and publishes them as segments: Badger
 // first (durable records and the segment's vectors), then the segment
 // files, then the manifest that makes them visible. A crash between steps
@@ -21,17 +27,19 @@ const maxDocBytes = 300
 // without a segment (their blobs are re-read) or vector parts of no live
 // segment (deleted by gc).
 type runWriter struct {
-	ix        *Indexer
-	store     *store.Store
-	m         *store.Manifest
-	batch     *store.Batch
-	seg       *segment.Writer
-	stored    *storedVectors // learns the vectors the run computed
-	vecs      [][]int8
-	scales    []float32
-	pending   int
-	left      int       // blobs still to be added
-	published time.Time // last publish (or start)
+	ix      *Indexer
+	store   *store.Store
+	m       *store.Manifest
+	batch   *store.Batch
+	seg     *segment.Writer
+	stored  *storedVectors // learns the vectors the run computed
+	vecs    [][]int8
+	scales  []float32
+	pending int
+	// pendingBytes are the bytes of the blobs added since the last publish.
+	pendingBytes int64
+	left         int       // blobs still to be added
+	published    time.Time // last publish (or start)
 }
 
 func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest, blobs int) *runWriter {
@@ -83,6 +91,7 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 		return err
 	}
 	w.pending++
+	w.pendingBytes += int64(r.size)
 	w.left--
 	if r.exactOnly {
 		return nil // counted with the listing's skipped files
@@ -130,10 +139,10 @@ func (w *runWriter) publish(flushed func()) error {
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
 	w.vecs, w.scales = nil, nil
-	if err := putVectors(w.batch, id, enc); err != nil {
+	if err := w.batch.Flush(); err != nil {
 		return err
 	}
-	if err := w.batch.Flush(); err != nil {
+	if err := putVectors(w.store, id, enc); err != nil {
 		return err
 	}
 	if err := locateVectors(w.store, id, enc); err != nil {
@@ -169,16 +178,32 @@ func (w *runWriter) publish(flushed func()) error {
 		flushed()
 	}
 	w.seg = w.newSegment()
-	w.pending = 0
+	w.pending, w.pendingBytes = 0, 0
 	w.published = time.Now()
 	return nil
 }
 
-// putVectors adds a segment's encoded vectors to a batch.
-func putVectors(b *store.Batch, id string, enc map[string]*segment.EncodedVectors) error {
-	for name, e := range enc {
-		if err := b.PutVectorParts(id, name, e.Parts); err != nil {
-			return err
+// putVectors stores a segment's encoded vectors in Badger, by file name,
+// then part by part, each part flushed on its own: the entries of one
+// batch reach Badger's log in no fixed order, and the locators, which
+// name where the parts are, are then the same on every run that wrote the
+// same before.
+func putVectors(st *store.Store, id string, enc map[string]*segment.EncodedVectors) error {
+	names := make([]string, 0, len(enc))
+	for name := range enc {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for i, p := range enc[name].Parts {
+			b := st.NewBatch()
+			if err := b.PutVectorPart(id, name, i, p); err != nil {
+				b.Cancel()
+				return err
+			}
+			if err := b.Flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -204,12 +229,7 @@ func storeVectors(st *store.Store, id string, vecs map[string]*segment.VectorRow
 	if err != nil {
 		return nil, fmt.Errorf("write vectors of segment %s: %w", id, err)
 	}
-	b := st.NewBatch()
-	if err := putVectors(b, id, enc); err != nil {
-		b.Cancel()
-		return nil, err
-	}
-	if err := b.Flush(); err != nil {
+	if err := putVectors(st, id, enc); err != nil {
 		return nil, err
 	}
 	if err := locateVectors(st, id, enc); err != nil {

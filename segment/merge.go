@@ -111,7 +111,9 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		}
 		seg.AddBlobDetails(sha, info, rows, details)
 	}
-	return lw.Append(lex, rowMap)
+	// The postings file ends at the last row with text: rows after it (an
+	// empty file, say, last in the segment) have no postings to copy.
+	return lw.Append(lex, rowMap[:min(len(rowMap), lex.Rows())])
 }
 
 // VectorFiles lists a segment's vector locators.

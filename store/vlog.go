@@ -60,6 +60,18 @@ func segmentOfPartKey(k []byte) (string, bool) {
 	return string(seg), ok
 }
 
+// PutVectorPart adds part i of a segment's vectors for the named vector
+// file. The entries of one batch reach Badger's log in no fixed order (a
+// transaction holds them in a map), so a writer that wants each part at
+// the same place of the log on every run, given the same writes before,
+// flushes the parts one batch each, in order.
+func (b *Batch) PutVectorPart(seg, name string, i int, part []byte) error {
+	if i >= 1<<16 {
+		return fmt.Errorf("write vectors of segment %s: part %d", seg, i)
+	}
+	return b.Put(partKey(seg, name, i), part)
+}
+
 // PutVectorParts adds a segment's vector parts for the named vector file.
 // Badger keeps the values until the batch is flushed: parts must not
 // change meanwhile.

@@ -26,7 +26,7 @@ func indexCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 			&cli.BoolFlag{Name: "rebuild", Usage: "delete the index and build it again"},
-			&cli.IntFlag{Name: "checkpoint", Value: 4000, Usage: "publish what is done every `N` blobs (and every 20s), so an interrupted run loses little"},
+			&cli.IntFlag{Name: "checkpoint", Value: 4000, Usage: "publish what is done every `N` blobs (and every 64 MB), so an interrupted run loses little"},
 			&cli.DurationFlag{Name: "wait", Value: 10 * time.Minute, Usage: "how long to wait for a running indexer"},
 			&cli.IntFlag{Name: "history", Usage: "also index the last `N` first-parent commits of each REV"},
 			&cli.StringFlag{Name: "since", Usage: "also index first-parent history committed since `DATE` (2024-01-01)"},

@@ -1,0 +1,58 @@
+package indexer
+
+// inOrder hands processed blobs to the writer in the order of the run's
+// todo list, whatever order the workers finish them in: a segment's rows,
+// postings and vectors, and where the run's checkpoints cut it into
+// segments, are then a function of the revisions indexed alone, and two
+// indexes of one tree write the same bytes. A window of slots bounds how
+// far the reader runs ahead of the oldest blob not yet written (a large
+// blob being parsed): a slot is taken before a blob is read and given back
+// once it is written.
+type inOrder struct {
+	slots   chan struct{}
+	waiting map[int]*blobResult // finished, not yet written
+	next    int                 // sequence number of the next blob to write
+}
+
+// Blobs the reader may run ahead of the writer: with an in-process model,
+// enough to keep the workers busy past a large blob; with a stage that
+// fills embedding calls with the chunks of many blobs, enough to fill
+// several calls.
+const (
+	orderWindow       = 256
+	orderWindowAcross = 2048
+)
+
+func newInOrder(window int) *inOrder {
+	return &inOrder{slots: make(chan struct{}, window), waiting: map[int]*blobResult{}}
+}
+
+// add takes a finished blob and calls write for each blob that is next in
+// order, giving back their slots; it stops at write's first error.
+func (o *inOrder) add(r *blobResult, write func(*blobResult) error) error {
+	o.waiting[r.seq] = r
+	for {
+		r, ok := o.waiting[o.next]
+		if !ok {
+			return nil
+		}
+		delete(o.waiting, o.next)
+		o.next++
+		<-o.slots
+		if err := write(r); err != nil {
+			return err
+		}
+	}
+}
+
+// drop gives back the slots of every blob received and not written, after
+// the writer failed: the rest of the run is drained unwritten.
+func (o *inOrder) drop(r *blobResult) {
+	if r != nil {
+		o.waiting[r.seq] = r
+	}
+	for range o.waiting {
+		<-o.slots
+	}
+	clear(o.waiting)
+}
