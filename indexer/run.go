@@ -14,7 +14,8 @@ import (
 // blobResult is one processed blob, ready to be written.
 type blobResult struct {
 	sha       plumbing.Hash
-	seq       int // position in the run's todo list
+	seq       int   // position in the run's todo list
+	held      int64 // bytes of the in-order budget it holds (inOrder.hold)
 	size      int
 	rec       *store.BlobRecord
 	tokens    [][]string // per chunk; nil when not indexed
@@ -39,6 +40,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	type job struct {
 		todoBlob
 		seq     int
+		held    int64
 		content []byte
 		size    int64
 		prev    *prevVersion
@@ -72,6 +74,13 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 				if pc, psize, err := ix.repo.ReadBlobUpTo(t.prev, ix.opts.MaxFileSize); err == nil && int64(len(pc)) == psize {
 					j.prev = &prevVersion{sha: t.prev, content: pc}
 				}
+			}
+			read := int64(len(j.content))
+			if j.prev != nil {
+				read += int64(len(j.prev.content))
+			}
+			if j.held, err = ord.hold(gctx, read); err != nil {
+				return nil // cancelled
 			}
 			select {
 			case jobs <- j:
@@ -107,7 +116,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
 					return err
 				}
-				r.seq = j.seq
+				r.seq, r.held = j.seq, j.held
 				select {
 				case done <- r:
 				case <-gctx.Done():
