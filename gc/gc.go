@@ -48,7 +48,7 @@ type Summary struct {
 // publishes with the manifest like an indexing run: a search sees the old
 // segments or the new ones, and an interrupted gc leaves duplicates that
 // the next one removes.
-func GC(ctx context.Context, idx *indexer.Indexer, lockWait time.Duration, opts GCOptions) (*Summary, error) {
+func GC(ctx context.Context, idx *indexer.Indexer, lockWait time.Duration, opts Options) (*Summary, error) {
 	return (&collector{ix: idx, repo: idx.Repo(), opts: idx.Options()}).gc(ctx, lockWait, opts)
 }
 
@@ -59,7 +59,7 @@ type collector struct {
 	opts indexer.Options
 }
 
-func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts GCOptions) (*Summary, error) {
+func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Options) (*Summary, error) {
 	keep := opts.KeepListings
 	start := time.Now()
 	dir := ix.repo.IndexDir
@@ -132,8 +132,8 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts GCOpti
 	return sum, nil
 }
 
-// GCOptions tune a garbage collection.
-type GCOptions struct {
+// Options tune a garbage collection.
+type Options struct {
 	// Reflog keeps what the reflogs (HEAD's and every ref's) still name,
 	// so that `git checkout HEAD@{3}` stays searchable without reindexing.
 	Reflog bool

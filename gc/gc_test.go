@@ -32,7 +32,7 @@ func TestGCDropsUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGCDropsUnreachable(t *testing.T) {
 	snap.Close()
 
 	// A second gc finds nothing; re-indexing the dropped commit processes its blob again.
-	if sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{}); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
+	if sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{}); err != nil || sum.DeadBlobs != 0 || sum.BlobRecords != 0 || sum.Vectors != 0 {
 		t.Errorf("second gc: %+v %v", sum, err)
 	}
 	if s := indexRevs(t, r.Dir, emb, feature); s.BlobsNew != 1 {
@@ -87,14 +87,14 @@ func TestGCReflogKeepsReflogCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{Reflog: true})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{Reflog: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.DeadBlobs != 0 || sum.LiveBlobs != 6 {
 		t.Fatalf("gc --reflog: %+v, want the reflog's commit kept", sum)
 	}
-	if sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{}); err != nil || sum.DeadBlobs != 1 {
+	if sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{}); err != nil || sum.DeadBlobs != 1 {
 		t.Fatalf("gc without reflog: %+v %v, want its blob dropped", sum, err)
 	}
 }

@@ -85,7 +85,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	r.Git("branch", "-q", "-D", "feature")
 
 	ctx := context.Background()
-	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
+	sum, err := GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 		t.Errorf("summary index after gc: %d entries, live one kept %v, dead one kept %v, header %+v", x.Len(), kept, gone, x.Header)
 	}
 
-	sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
+	sum, err = GC(ctx, indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{})
 	if err != nil || sum.Summaries != 0 || sum.SummaryIndexEntries != 0 {
 		t.Errorf("second gc: %+v %v", sum, err)
 	}

@@ -41,7 +41,7 @@ func TestGCReclaimsVectorLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer old.Close()
-	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, GCOptions{})
+	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

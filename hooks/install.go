@@ -172,8 +172,8 @@ func uninstallOne(path string) (string, error) {
 	return ActionStripped, writeHook(path, rest, fi.Mode().Perm())
 }
 
-// HookStatus describes one hook.
-type HookStatus struct {
+// Hook is the state of one hook bcindex installs.
+type Hook struct {
 	Name       string `json:"name"`
 	Path       string `json:"path"`
 	Installed  bool   `json:"installed"`  // bcindex's block is present
@@ -183,10 +183,10 @@ type HookStatus struct {
 }
 
 // Status reports every hook bcindex installs.
-func Status(dir string) ([]HookStatus, error) {
-	var out []HookStatus
+func Status(dir string) ([]Hook, error) {
+	var out []Hook
 	for _, name := range Names {
-		st := HookStatus{Name: name, Path: filepath.Join(dir, name)}
+		st := Hook{Name: name, Path: filepath.Join(dir, name)}
 		content, err := os.ReadFile(st.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("hook status: %w", err)

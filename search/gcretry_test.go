@@ -50,7 +50,7 @@ func gcUnderView(t *testing.T, repo *gitindex.Repo, emb embed.Embedder, want sto
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := gc.GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, gc.GCOptions{})
+	sum, err := gc.GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb}), 0, gc.Options{})
 	if err != nil {
 		t.Fatalf("gc: %v", err)
 	}

@@ -57,7 +57,7 @@ func TestSimilarRunsAgainWhenGCMovesItsVectors(t *testing.T) {
 	}
 	defer v.Close()
 	first := v.Snap
-	sum, err := gc.GC(ctx, ix, 0, gc.GCOptions{})
+	sum, err := gc.GC(ctx, ix, 0, gc.Options{})
 	if err != nil {
 		t.Fatalf("gc: %v", err)
 	}

@@ -27,16 +27,16 @@ type Changed struct {
 	EndLine   int    `json:"end_line"`
 }
 
-// SimilarHit is a chunk resembling a change, and the changed chunk it
+// Hit is a chunk resembling a change, and the changed chunk it
 // resembles most.
-type SimilarHit struct {
+type Hit struct {
 	search.Hit
 	Like Changed `json:"like"`
 }
 
 // Result is what Similar found.
 type Result struct {
-	Hits      []SimilarHit
+	Hits      []Hit
 	Changed   []Changed
 	Base, End gitindex.Commit // Base is zero for a root commit
 	Target    gitindex.Commit
@@ -185,7 +185,7 @@ func similarOnce(ctx context.Context, rd *store.View, spec string, opts search.O
 		return nil, err
 	}
 	for i, h := range hits {
-		res.Hits = append(res.Hits, SimilarHit{Hit: h, Like: queries[like[[2]int{ranked[i].Seg, ranked[i].Row}]].Changed})
+		res.Hits = append(res.Hits, Hit{Hit: h, Like: queries[like[[2]int{ranked[i].Seg, ranked[i].Row}]].Changed})
 	}
 	return res, nil
 }

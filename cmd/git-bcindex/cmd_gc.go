@@ -39,7 +39,7 @@ func gcCommand() *cli.Command {
 			if b, err := os.ReadFile(filepath.Join(repo.IndexDir, "hook.state")); err == nil {
 				keep = append(keep, plumbing.NewHash(strings.TrimSpace(string(b))))
 			}
-			sum, err := gc.GC(c.Context, ix, c.Duration("wait"), gc.GCOptions{Reflog: c.Bool("reflog"), KeepListings: keep})
+			sum, err := gc.GC(c.Context, ix, c.Duration("wait"), gc.Options{Reflog: c.Bool("reflog"), KeepListings: keep})
 			if err != nil {
 				return fmt.Errorf("gc: %w", err)
 			}
