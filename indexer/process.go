@@ -158,9 +158,13 @@ func grams(content []byte, size int64) (grams []uint32, pieces [][]uint32, binar
 		return nil, nil, false, nil
 	}
 	binary = bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
-	grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
 	if !binary {
 		pieces = ngram.Pieces(content)
+	}
+	if pieces != nil {
+		grams = ngram.Union(pieces)
+	} else {
+		grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
 	}
 	text = segment.StoreText(content)
 	if binary && len(text) == len(content) {

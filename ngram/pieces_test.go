@@ -172,3 +172,29 @@ func TestPiecesRuleOut(t *testing.T) {
 	}
 	t.Fatal("no piece found")
 }
+
+// TestUnion: the pieces' union is the blob's trigrams but for some that
+// hold a '\n' (those spanning two pieces), Kelvin sign's replacement
+// included.
+func TestUnion(t *testing.T) {
+	text := bigText(60000, map[float64]string{0.5: "\u212Aelvin"})
+	all := exact.Trigrams([]byte(text), nil)
+	got := Union(Pieces([]byte(text)))
+	if !slices.IsSorted(got) || len(got) == 0 {
+		t.Fatalf("the union of %d trigrams is not sorted", len(got))
+	}
+	newline := func(g uint32) bool { return g>>16 == '\n' || g>>8&0xff == '\n' || g&0xff == '\n' }
+	for _, g := range all {
+		if _, in := slices.BinarySearch(got, g); !in && !newline(g) {
+			t.Fatalf("trigram %06x of the blob, without '\\n', is not in the union", g)
+		}
+	}
+	for _, g := range got {
+		if _, in := slices.BinarySearch(all, g); !in {
+			t.Fatalf("trigram %06x is in the union, not the blob", g)
+		}
+	}
+	if _, in := slices.BinarySearch(got, uint32('k')<<16|uint32('e')<<8|'l'); !in {
+		t.Fatal("the Kelvin sign's replacement is not in the union")
+	}
+}
