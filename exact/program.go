@@ -64,14 +64,15 @@ func CompileProgram(toks []Token, o ProgramOptions) (*Program, error) {
 	return p, nil
 }
 
-// Query is the program's trigram plan: every file with a selected line
-// (with --all-match, every file that matches) satisfies it.
+// Query is the program's trigram plan: every selected line satisfies it
+// (marked Lines), or with --all-match, every file that matches (not
+// marked: the terms may match on different lines).
 func (p *Program) Query() *Query {
 	switch {
 	case p.opts.Invert:
 		return &Query{Op: All}
 	case p.expr == nil:
-		return p.m.query
+		return p.m.Query()
 	case p.opts.AllMatch:
 		var qs []*Query
 		for _, t := range p.expr.terms() {
@@ -79,7 +80,7 @@ func (p *Program) Query() *Query {
 		}
 		return andQueries(qs)
 	}
-	return p.expr.plan(p.m.pats)
+	return lineQuery(p.expr.plan(p.m.pats))
 }
 
 // Simple reports whether the program is a plain list of patterns, without

@@ -16,6 +16,12 @@ type Query struct {
 	Op       QueryOp
 	Trigrams []uint32 // And: all of them; Or: any of them (with Sub)
 	Sub      []*Query
+	// Lines, on a plan's root, says that every match it stands for lies
+	// within one line (no match holds '\n'), so that a file holds one
+	// only if one of its lines satisfies the plan: a blob whose trigrams
+	// are indexed in pieces cut at line ends (package ngram) is then a
+	// candidate only when one of its pieces is.
+	Lines bool
 }
 
 // QueryOp is a Query's operator.
@@ -28,8 +34,17 @@ const (
 	Or                  // some trigram or some Sub
 )
 
-// Query returns the matcher's trigram plan: the Or of its patterns' plans.
-func (m *Matcher) Query() *Query { return m.query }
+// Query returns the matcher's trigram plan: the Or of its patterns' plans,
+// marked Lines, as no match holds '\n'.
+func (m *Matcher) Query() *Query { return lineQuery(m.query) }
+
+// lineQuery is a copy of q's root marked Lines (the plans below stay
+// unmarked: another plan may share them).
+func lineQuery(q *Query) *Query {
+	c := *q
+	c.Lines = true
+	return &c
+}
 
 // Eval evaluates q against a predicate telling whether a file holds a
 // trigram.

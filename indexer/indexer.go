@@ -14,9 +14,11 @@ import (
 	"github.com/bcindex/bcindex/store"
 )
 
-// MaxExactSize is the largest blob whose trigrams are indexed; exact search
-// reads a larger one from git.
-const MaxExactSize = 32 << 20
+// MaxExactSize is the largest blob whose trigrams and bytes are indexed;
+// exact search reads a larger one from git, on every search that reads
+// it. The largest generated sources met (tree-sitter's parser.c of C# and
+// OCaml) are 33 MB.
+const MaxExactSize = 64 << 20
 
 // DefaultMaxFileSize is the largest blob indexed unless configured otherwise.
 const DefaultMaxFileSize = 1 << 20

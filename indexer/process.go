@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -43,7 +44,7 @@ type prevVersion struct {
 func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Snapshot, prev *prevVersion, sha plumbing.Hash, path string, content []byte, size int64) (*blobResult, error) {
 	r := &blobResult{sha: sha, size: int(size), rec: &store.BlobRecord{ChunkerVersion: chunk.Version, Size: size}}
 	skip := contentSkip(content, size, ix.opts.MaxFileSize)
-	r.grams, r.binary, r.text = grams(content, size)
+	r.grams, r.pieces, r.binary, r.text = grams(content, size)
 	if !ix.keepsText(sha) {
 		r.text = nil
 	}
@@ -150,17 +151,27 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 // bigger, their text trigrams rule them out of nearly every search, and
 // grep reads the few candidates from git (2.6 of the 10.4 MB the binary
 // blobs of the Go toolchain's src/ would take).
-func grams(content []byte, size int64) (grams []uint32, binary bool, text []byte) {
+//
+// A large text blob's trigrams are also kept in pieces (ngram.Pieces), so
+// that a search rules it out unless one piece may hold a match.
+func grams(content []byte, size int64) (grams []uint32, pieces [][]uint32, binary bool, text []byte) {
 	if int64(len(content)) != size {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	binary = bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
-	grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
+	if !binary {
+		pieces = ngram.Pieces(content)
+	}
+	if pieces != nil {
+		grams = ngram.Union(pieces)
+	} else {
+		grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
+	}
 	text = segment.StoreText(content)
 	if binary && len(text) == len(content) {
 		text = nil
 	}
-	return grams, binary, text
+	return grams, pieces, binary, text
 }
 
 // exactOnly is the result for a blob that only exact search reads (its
@@ -172,7 +183,7 @@ func exactOnly(sha plumbing.Hash, pathSkip string, content []byte, size, max int
 	if skip := contentSkip(content, size, max); skip == gitindex.SkipBinary || skip == gitindex.SkipTooLarge {
 		r.rec.Skip = skip
 	}
-	r.grams, r.binary, r.text = grams(content, size)
+	r.grams, r.pieces, r.binary, r.text = grams(content, size)
 	return r
 }
 

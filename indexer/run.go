@@ -23,12 +23,13 @@ type blobResult struct {
 	scales    []float32  // per chunk
 	embedded  int
 	reused    int
-	grams     []uint32 // folded trigrams for exact search; nil when the blob was not read whole
-	text      []byte   // a text blob's bytes as the segment stores them (segment.StoreText)
-	exactOnly bool     // read for exact search only (a vendored file, say): no chunks
-	binary    bool     // read whole and binary: git grep -I passes over it
-	spliced   bool     // chunked by chunk.Edit from the previous version
-	toEmbed   *toEmbed // chunks whose vectors are still to be computed
+	grams     []uint32   // folded trigrams for exact search; nil when the blob was not read whole
+	pieces    [][]uint32 // a large text blob's trigrams per piece (ngram.Pieces)
+	text      []byte     // a text blob's bytes as the segment stores them (segment.StoreText)
+	exactOnly bool       // read for exact search only (a vendored file, say): no chunks
+	binary    bool       // read whole and binary: git grep -I passes over it
+	spliced   bool       // chunked by chunk.Edit from the previous version
+	toEmbed   *toEmbed   // chunks whose vectors are still to be computed
 }
 
 // run processes todo; snap holds the blobs the todo's prev fields name.

@@ -90,6 +90,11 @@ func (w *runWriter) add(r *blobResult, sum *Summary) error {
 	if err := w.seg.Add(r.sha, info, rows, r.tokens, r.grams, r.binary, r.text); err != nil {
 		return err
 	}
+	if r.pieces != nil {
+		if err := w.seg.Grams.AddPieces(r.sha, r.pieces); err != nil {
+			return err
+		}
+	}
 	w.pending++
 	w.pendingBytes += int64(r.size)
 	w.left--

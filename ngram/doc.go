@@ -12,6 +12,12 @@
 // that for a gain only in the verification step, which reads the
 // candidate blobs anyway.
 //
+// A text blob of PiecedSize or more is also indexed in pieces of whole
+// lines, each a document after the blob's own: a query whose matches lie
+// within a line (exact.Query's Lines) rules the blob out unless one piece
+// may hold a match, where the blob's document alone holds nearly every
+// trigram a query asks for.
+//
 // Documents are numbered in the order the writer received them; the file
 // maps each document to its blob's index in the segment's chunk table
 // (chunks.bin, sorted by blob SHA) and back, so that the index stores no
@@ -20,9 +26,10 @@
 // # File format (grams.bin, little endian)
 //
 //	header, 64 bytes:
-//	  0  magic "BCGRAM03" (still read: "BCGRAM02", whose trigram entries
-//	     are 12 bytes, uint32 trigram then uint64 offset; "BCGRAM01",
-//	     those and binary blobs without documents)
+//	  0  magic "BCGRAM04" (still read: "BCGRAM03", without pieces;
+//	     "BCGRAM02", whose trigram entries are 12 bytes, uint32 trigram
+//	     then uint64 offset; "BCGRAM01", those and binary blobs without
+//	     documents)
 //	  8  uint32 documents
 //	  12 uint32 blobs (of the segment's chunk table)
 //	  16 uint32 trigrams
@@ -31,7 +38,9 @@
 //	  32 uint32 CRC-32C of everything after the header
 //	  36 24 bytes 0
 //	  60 uint32 CRC-32C of bytes 0..59
-//	docBlob: documents × uint32, each document's blob index
+//	docBlob: documents × uint32, each document's blob index, with bit 31
+//	         set for a piece of the blob (see Pieces), which follows the
+//	         blob's document or another of its pieces
 //	blobDoc: blobs × uint32, each blob's document, with bit 31 set for a
 //	         binary blob (which git grep -I passes over and git grep
 //	         matches whole, and whose document holds its trigrams of text

@@ -9,10 +9,16 @@ import (
 )
 
 // Candidates returns the documents that may hold a match of q: a superset
-// of those that do. A nil set with a nil error means every document.
+// of those that do. A nil set with a nil error means every document. When
+// q is marked Lines, the document of a blob indexed in pieces is in the
+// set only if one of its pieces is.
 func (ix *Index) Candidates(q *exact.Query) (*bitset.BitSet, error) {
 	e := evaluator{ix: ix}
-	return e.eval(q)
+	set, err := e.eval(q)
+	if err == nil && set != nil && q.Lines {
+		ix.byPieces(set)
+	}
+	return set, err
 }
 
 type evaluator struct {

@@ -21,6 +21,8 @@ var ErrCorrupt = errors.New("corrupt trigram index")
 type Index struct {
 	binOnce  sync.Once
 	binDocs  *bitset.BitSet // the binary blobs' documents
+	pcOnce   sync.Once
+	pieced   []pieceRun // the blobs indexed in pieces too
 	path     string
 	data     []byte
 	unmap    func() error
@@ -62,7 +64,7 @@ func Parse(data []byte) (*Index, error) {
 	h := data[:headerSize]
 	esize := entrySize
 	switch string(h[:8]) {
-	case magic:
+	case magic, magicV3:
 	case magicV2, magicV1:
 		esize = wideEntry
 	default:
@@ -116,7 +118,7 @@ func (ix *Index) DocBlob(d int) (int, error) {
 	if d < 0 || d >= ix.docs {
 		return 0, corrupt("document %d of %d", d, ix.docs)
 	}
-	b := int(binary.LittleEndian.Uint32(ix.docBlob[4*d:]))
+	b := int(binary.LittleEndian.Uint32(ix.docBlob[4*d:]) &^ pieceBit)
 	if b >= ix.blobs {
 		return 0, corrupt("document %d names blob %d of %d", d, b, ix.blobs)
 	}
@@ -137,6 +139,11 @@ func (ix *Index) BlobDoc(b int) (int, bool) {
 		return 0, false
 	}
 	return int(d), true
+}
+
+// isPiece reports whether document d is a piece of its blob (Pieces).
+func (ix *Index) isPiece(d int) bool {
+	return d >= 0 && d < ix.docs && binary.LittleEndian.Uint32(ix.docBlob[4*d:])&pieceBit != 0
 }
 
 // binaryDocs returns the set of the binary blobs' documents, read once.
@@ -255,6 +262,13 @@ func (ix *Index) Verify() error {
 		b, err := ix.DocBlob(d)
 		if err != nil {
 			return err
+		}
+		if ix.isPiece(d) {
+			// A piece follows its blob's document or another piece of it.
+			if prev, err := ix.DocBlob(d - 1); d == 0 || err != nil || prev != b || ix.IsBinary(b) {
+				return corrupt("document %d is a piece of blob %d, not after it", d, b)
+			}
+			continue
 		}
 		if back, ok := ix.BlobDoc(b); !ok || back != d {
 			return corrupt("document %d names blob %d, which names another", d, b)

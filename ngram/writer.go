@@ -9,7 +9,8 @@ import (
 )
 
 const (
-	magic      = "BCGRAM03"
+	magic      = "BCGRAM04"
+	magicV3    = "BCGRAM03" // no pieces: still read
 	magicV2    = "BCGRAM02" // 12-byte trigram entries: still read
 	magicV1    = "BCGRAM01" // and binary blobs without documents: still read
 	headerSize = 64
@@ -29,6 +30,9 @@ const (
 	// matches it only where git grep matches binary files, and its
 	// trigrams rule it out as any other's.
 	binaryBit = 1 << 31
+	// pieceBit marks, in the document→blob map, a document that is a
+	// piece of its blob (see Pieces).
+	pieceBit = 1 << 31
 )
 
 // Writer accumulates the trigram sets of one segment's blobs. Use NewWriter,
@@ -37,6 +41,7 @@ type Writer struct {
 	shas   [][20]byte
 	binary [][20]byte // binary blobs without trigrams
 	isBin  []bool     // per document: a binary blob's
+	piece  []bool     // per document: a piece of the blob of the one before
 	lists  []list
 	// ascii finds the list of a trigram of three ASCII bytes (index+1, 0
 	// for none) without hashing: nearly every trigram of source code is
@@ -98,11 +103,30 @@ func (w *Writer) Add(sha [20]byte, grams []uint32, binary bool) {
 	doc := int32(len(w.shas))
 	w.shas = append(w.shas, sha)
 	w.isBin = append(w.isBin, binary)
+	w.piece = append(w.piece, false)
 	for _, g := range grams {
 		if !binary || TextTrigram(g) {
 			w.listFor(g).add(doc)
 		}
 	}
+}
+
+// AddPieces adds the trigrams of the pieces of the text blob sha, the
+// last one added (Pieces), as the documents after it.
+func (w *Writer) AddPieces(sha [20]byte, pieces [][]uint32) error {
+	if n := len(w.shas); n == 0 || w.shas[n-1] != sha || w.isBin[n-1] || w.piece[n-1] {
+		return fmt.Errorf("ngram: pieces of blob %x, not the last text blob added", sha)
+	}
+	for _, grams := range pieces {
+		doc := int32(len(w.shas))
+		w.shas = append(w.shas, sha)
+		w.isBin = append(w.isBin, false)
+		w.piece = append(w.piece, true)
+		for _, g := range grams {
+			w.listFor(g).add(doc)
+		}
+	}
+	return nil
 }
 
 // AddBinary records a binary blob whose trigrams are not known: exact
@@ -134,6 +158,7 @@ func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20
 		docMap[d] = int32(len(w.shas))
 		w.shas = append(w.shas, sha)
 		w.isBin = append(w.isBin, src.IsBinary(b))
+		w.piece = append(w.piece, src.isPiece(d))
 	}
 	var docs []uint32
 	for i := 0; i < src.grams; i++ {
@@ -178,6 +203,10 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 		b, ok := blobIndex(sha)
 		if !ok || b >= nblobs {
 			return nil, fmt.Errorf("ngram: document %d names blob %x, not in the segment", d, sha)
+		}
+		if w.piece[d] {
+			out = binary.LittleEndian.AppendUint32(out, uint32(b)|pieceBit)
+			continue
 		}
 		out = binary.LittleEndian.AppendUint32(out, uint32(b))
 		blobDoc[b] = uint32(d)

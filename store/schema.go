@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 8.
+// On-disk layout of the bcindex store, schema version 9.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -80,6 +80,9 @@ package store
 //	8: binary blobs have trigrams too (BCGRAM02), and segments hold
 //	   content.bin, the text blobs' bytes, which exact search reads
 //	   instead of inflating them from git's packs.
+//	9: grams.bin (BCGRAM04) also indexes a large text blob in pieces of
+//	   whole lines, each a document after the blob's, and covers blobs
+//	   up to 64 MiB, so that a search reads few large blobs.
 
 import (
 	"crypto/sha256"
@@ -90,7 +93,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

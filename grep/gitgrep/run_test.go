@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -28,6 +29,27 @@ func TestRunMatchesGit(t *testing.T) {
 		"doc/notes.txt": "retry with backoff\nno RETRY here\nx\n",
 	})
 	r.Write(map[string]string{"math.go": "package retry\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Sub(a, b int) int { return a - b }\n"})
+	sameAsGit(t, r, [][]string{
+		{"-n", "retry"},
+		{"-c", "-i", "RETRY"},
+		{"-l", "-e", "Add", "--or", "-e", "Sub"},
+		{"-n", "-C1", "return"},
+		{"--heading", "--break", "-n", "func"},
+		{"-o", "-w", "err"},
+		{"-v", "-c", "x"},
+		{"-n", "Mul", "HEAD"},
+		{"-h", "-E", "a [+*] b"},
+		{"-L", "package"},
+		{"--cached", "-n", "Mul", "--", "*.go"},
+		{"nothing matches this"},
+	})
+}
+
+// sameAsGit runs each command line through Parse and Run in r, with the
+// index brought up to date as the command does, and through git grep: the
+// output and whether anything matched are the same.
+func sameAsGit(t *testing.T, r *gittest.Repo, lines [][]string) {
+	t.Helper()
 	repo := indextest.Open(t, r.Dir)
 	env := func(stdout *bytes.Buffer) *Env {
 		return &Env{
@@ -44,20 +66,7 @@ func TestRunMatchesGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{
-		{"-n", "retry"},
-		{"-c", "-i", "RETRY"},
-		{"-l", "-e", "Add", "--or", "-e", "Sub"},
-		{"-n", "-C1", "return"},
-		{"--heading", "--break", "-n", "func"},
-		{"-o", "-w", "err"},
-		{"-v", "-c", "x"},
-		{"-n", "Mul", "HEAD"},
-		{"-h", "-E", "a [+*] b"},
-		{"-L", "package"},
-		{"--cached", "-n", "Mul", "--", "*.go"},
-		{"nothing matches this"},
-	} {
+	for _, args := range lines {
 		var out bytes.Buffer
 		e := env(&out)
 		e.Config = cfg
@@ -88,4 +97,36 @@ func TestRunMatchesGit(t *testing.T) {
 			t.Errorf("%q: colour with WantColor false:\n%q", args, out.String())
 		}
 	}
+}
+
+// TestRunLargeFileMatchesGit: a file large enough to be indexed in pieces
+// answers as git grep does, at the pieces' ends too, for a line-local
+// pattern, -i with the Kelvin sign, and --all-match and --and, whose
+// patterns are in different pieces.
+func TestRunLargeFileMatchesGit(t *testing.T) {
+	var b strings.Builder
+	const n = 60000 // about 2.4 MB
+	for i := 0; i < n; i++ {
+		switch i {
+		case n / 100:
+			b.WriteString("alpha_key starts here\n")
+		case n / 2:
+			b.WriteString("the \u212Aelvin_mark line\n")
+		case n - n/100:
+			b.WriteString("omega_key ends here\n")
+		}
+		fmt.Fprintf(&b, "row %d filler text of the boundary_%d end\n", i, i%977)
+	}
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{"big.txt": b.String(), "small.txt": "alpha_key\n"})
+	sameAsGit(t, r, [][]string{
+		{"-n", "alpha_key"},
+		{"-n", "omega_key", "HEAD"},
+		{"-c", "-i", "KELVIN_MARK"},
+		{"--all-match", "-n", "-e", "alpha_key", "-e", "omega_key"},
+		{"-l", "-e", "alpha_key", "--and", "-e", "omega_key"},
+		{"-c", "-E", "boundary_(1|976) end"},
+		{"-c", "filler"},
+		{"-L", "omega_key"},
+	})
 }
