@@ -64,8 +64,8 @@ func (v *view) symbolMatches(q string) []cand {
 						score = 0.9 * symbolScore(name[i+1:], bq, nq)
 					}
 				}
-				if score > 0 {
-					top.push(cand{seg: s, row: r, score: score})
+				if score > 0 && top.admits(score) {
+					top.push(v.candOf(s, r, score))
 				}
 			}
 		}
@@ -276,7 +276,11 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	}
 	kept := candHeap{k: armDepth}
 	for k, sc := range scores {
-		kept.push(cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
+		if kept.admits(sc) {
+			c := v.candOf(k[0], k[1], sc)
+			c.held = held[k] / idfs
+			kept.push(c)
+		}
 	}
 	out := kept.sorted()
 	var top textTop
@@ -334,7 +338,7 @@ func (v *view) vectorArmVec(query []float32) ([]cand, error) {
 			return nil, fmt.Errorf("vector search of segment %s: %w", seg.ID, err)
 		}
 		for _, h := range hits {
-			out = append(out, cand{seg: s, row: h.Row, score: float64(h.Score)})
+			out = append(out, v.candOf(s, h.Row, float64(h.Score)))
 		}
 	}
 	sortCands(out)

@@ -90,7 +90,11 @@ func (v *view) fileBM25() {
 		}
 		norm := 1 - bm25B + bm25B*dl/avg
 		sc := 0.0
-		for t, x := range m {
+		for _, t := range terms { // in the query's order: the same sum every time
+			x, ok := m[t]
+			if !ok {
+				continue
+			}
 			x /= norm
 			sc += idf[t] * x * (bm25K1 + 1) / (x + bm25K1)
 		}

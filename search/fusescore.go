@@ -70,15 +70,7 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		mult *= v.fusion.chunkPrior(row.Kind, v.pathOf(k[0], k[1]), q)
 		out = append(out, fused{seg: k[0], row: k[1], score: sc * mult})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].score != out[j].score {
-			return out[i].score > out[j].score
-		}
-		if out[i].seg != out[j].seg {
-			return out[i].seg < out[j].seg
-		}
-		return out[i].row < out[j].row
-	})
+	sort.Slice(out, func(i, j int) bool { return v.fusedBefore(out[i], out[j]) })
 	if convex && len(arms) > 1 && v.fusion.convex {
 		out = v.rerank(q, arms, out)
 	}
