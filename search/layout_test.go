@@ -96,6 +96,7 @@ func TestAnswersIgnoreSegmentLayout(t *testing.T) {
 		r := gittest.New(t)
 		r.Commit("first", first)
 		r.Commit("rest", rest)
+		r.Git("branch", "old", "HEAD~1")
 		return openRepo(t, r.Dir)
 	}
 	one, many := newRepo(), newRepo()
@@ -106,6 +107,7 @@ func TestAnswersIgnoreSegmentLayout(t *testing.T) {
 		t.Fatalf("many-segment index has %d segments, want 4 or more", n)
 	}
 	queries := []string{"escape a string", "parse a number with an exponent", "sort the numbers", "regular expression match", "escapeString", "SortNumbers"}
+	refs := gitindex.RefSelection{Patterns: []string{"main", "old"}}
 	type mode struct {
 		name string
 		opts Options
@@ -117,6 +119,9 @@ func TestAnswersIgnoreSegmentLayout(t *testing.T) {
 		{"vector", Options{Mode: ModeVector}},
 		{"symbol", Options{Mode: ModeSymbol}},
 		{"raw text", Options{Mode: ModeText, Raw: true}}, // plain BM25: the corpus statistics
+		// Two branches at once: one row per chunk text of their union.
+		{"refs", Options{Refs: refs}},
+		{"refs raw text", Options{Mode: ModeText, Raw: true, Refs: refs}},
 	}
 	copies := 0
 	for _, q := range queries {
