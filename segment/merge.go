@@ -111,6 +111,11 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		}
 		seg.AddBlobDetails(sha, info, rows, details)
 	}
+	// The lexical index ends at its last row with a word: rows after it
+	// (a file of punctuation) have nothing to copy.
+	if n := lex.Rows(); n < len(rowMap) {
+		rowMap = rowMap[:n]
+	}
 	return lw.Append(lex, rowMap)
 }
 
