@@ -56,8 +56,8 @@ func (v *view) symbolMatches(q string) []cand {
 					// at most one byte to its two or more).
 					continue
 				}
-				if score := nameScore(name, bq, nq); score > 0 {
-					top.push(cand{seg: s, row: r, score: score})
+				if score := nameScore(name, bq, nq); score > 0 && top.admits(score) {
+					top.push(v.candOf(s, r, score))
 				}
 			}
 		}
@@ -219,7 +219,7 @@ func (v *view) vectorArmVec(query []float32) ([]cand, error) {
 			return nil, fmt.Errorf("vector search of segment %s: %w", seg.ID, err)
 		}
 		for _, h := range hits {
-			out = append(out, cand{seg: s, row: h.Row, score: float64(h.Score)})
+			out = append(out, v.candOf(s, h.Row, float64(h.Score)))
 		}
 	}
 	sortCands(out)

@@ -73,7 +73,7 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 	if f.coherence > 0 {
 		v.fileCoherence(out, top)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	sort.SliceStable(out, func(i, j int) bool { return v.fusedBefore(out[i], out[j]) })
 	out = v.collapse(out)
 	decay := f.fileDecay
 	if name != "" && f.nameDecay > 0 {
@@ -195,7 +195,7 @@ func (v *view) fileCoherence(out []fused, top float64) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return out[order[a]].score > out[order[b]].score })
+	sort.SliceStable(order, func(a, b int) bool { return v.fusedBefore(out[order[a]], out[order[b]]) })
 	sums := map[string]float64{}
 	best := map[string]int{}
 	maxSum := 0.0

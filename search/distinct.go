@@ -16,10 +16,11 @@ import (
 // revisions instead of with their distinct content.
 //
 // The copy that stays is the one in the first listing by v.treeRank (then
-// by path and row), so a search gives the same hits every time. Within a
-// segment the copies column names each row's first copy, so a row costs a
-// 4-byte read; the rows left are then compared by content hash across
-// segments. Rows without text of their own stay.
+// by path and row), so a search gives the same hits every time, however
+// the index is cut into segments. Within a segment the copies column
+// names each row's first copy, so a row costs a 4-byte read; the rows
+// left are then compared by content hash across segments. Rows without
+// text of their own stay.
 func (v *view) distinctContent() {
 	order := v.blobOrder()
 	segs := map[int]bool{}
@@ -44,44 +45,24 @@ func (v *view) distinctContent() {
 	if len(segs) < 2 {
 		return
 	}
-	// Versions of a file that sit in different segments are compared by
-	// hash, in a small table per path that stays in cache. Copies at
-	// different paths in different segments stay; fusion collapses the few
-	// that rank.
-	byPath := map[string][]int{}
-	for i, b := range order {
-		byPath[b.path] = append(byPath[b.path], i)
-	}
+	// Across segments the rows left are compared by hash, in the same
+	// order: one row per content whether the copies share a segment or
+	// not, so the rows ranked (and BM25's statistics) do not depend on
+	// how the index is cut into segments. A row is hashed once per
+	// distinct content of its segment (the copies were cleared above).
 	var set hashSet16
-	for _, is := range byPath {
-		if len(is) < 2 || !spansSegments(order, is) {
-			continue
-		}
-		set.reset(len(is) * 64)
-		for _, i := range is {
-			b := order[i]
-			seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
-			for r := b.first; r < b.first+b.n; r++ {
-				if !allow.Test(uint(r)) {
-					continue
-				}
-				if h, indexed := seg.RowHash(r); indexed && h != ([16]byte{}) && !set.add(h) {
-					allow.Clear(uint(r))
-				}
+	set.reset(1024)
+	for _, b := range order {
+		seg, allow := v.snap.Segments[b.seg], v.allow[b.seg]
+		for r := b.first; r < b.first+b.n; r++ {
+			if !allow.Test(uint(r)) {
+				continue
+			}
+			if h, indexed := seg.RowHash(r); indexed && h != ([16]byte{}) && !set.add(h) {
+				allow.Clear(uint(r))
 			}
 		}
 	}
-}
-
-// spansSegments reports whether the blobs order[is] of one path lie in
-// more than one segment.
-func spansSegments(order []blobRef, is []int) bool {
-	for _, i := range is {
-		if order[i].seg != order[is[0]].seg {
-			return true
-		}
-	}
-	return false
 }
 
 // blobRef is a visible blob, by segment and first row.

@@ -26,6 +26,8 @@ func (v *view) fuse(q *query.Query, arms []arm, convex bool) []fused {
 		row := v.snap.Segments[k[0]].Row(k[1])
 		return rowInfo{kind: row.Kind, path: v.pathOf(k[0], k[1]), parent: row.Parent}
 	})
+	// Ties broken by content, not by where the index put the rows.
+	sort.SliceStable(out, func(i, j int) bool { return v.fusedBefore(out[i], out[j]) })
 	if convex && len(arms) > 1 && v.fusion.convex {
 		out = v.rerank(q, arms, out)
 	}

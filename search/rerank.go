@@ -207,7 +207,7 @@ func (v *view) rerank(pq *query.Query, arms []arm, out []fused) []fused {
 		low = min(low, s)
 		ranked = append(ranked, fused{seg: c.key[0], row: c.key[1], score: s})
 	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	sort.SliceStable(ranked, func(i, j int) bool { return v.fusedBefore(ranked[i], ranked[j]) })
 	added := make(map[[2]int]bool, len(pool))
 	for _, c := range pool {
 		added[c.key] = true
@@ -243,6 +243,9 @@ func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
 	sort.Slice(best, func(i, j int) bool {
 		if best[i].s != best[j].s {
 			return best[i].s > best[j].s
+		}
+		if ki, kj := v.rowKey(best[i].f[0], best[i].f[1]), v.rowKey(best[j].f[0], best[j].f[1]); ki != kj {
+			return ki < kj
 		}
 		if best[i].f[0] != best[j].f[0] {
 			return best[i].f[0] < best[j].f[0]

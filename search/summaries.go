@@ -140,7 +140,7 @@ func (v *view) summaryVectors(embedID string, query []float32, out []cand) []can
 				continue
 			}
 			at[k] = len(out)
-			out = append(out, cand{seg: k[0], row: k[1], score: s.score})
+			out = append(out, v.candOf(k[0], k[1], s.score))
 		}
 	}
 	return out

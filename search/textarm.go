@@ -64,7 +64,11 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 			}
 		}
 		scores = append(scores, rowScore{seg, row, sc})
-		kept.push(cand{seg: int(seg), row: int(row), score: sc, held: held / idfs})
+		if kept.admits(sc) {
+			c := v.candOf(int(seg), int(row), sc)
+			c.held = held / idfs
+			kept.push(c)
+		}
 	}
 	v.text = &textStats{rows: n, avgdl: avgdl, terms: terms, scores: scores}
 	if v.fusion.fileText > 0 {
@@ -107,8 +111,8 @@ func (v *view) termRows(t string, avgdl float64) []rowTF {
 }
 
 // candHeap keeps the best k candidates seen, in sortCands' order (higher
-// score, then lower segment, then lower row), in a min-heap whose root is
-// the worst kept.
+// score, then lower key, segment and row), in a min-heap whose root is the
+// worst kept.
 type candHeap struct {
 	k int
 	h []cand
@@ -119,10 +123,19 @@ func candWorse(a, b cand) bool {
 	if a.score != b.score {
 		return a.score < b.score
 	}
+	if a.key != b.key {
+		return a.key > b.key
+	}
 	if a.seg != b.seg {
 		return a.seg > b.seg
 	}
 	return a.row > b.row
+}
+
+// admits reports whether a candidate of this score may be kept: it spares
+// computing the key of one that cannot.
+func (t *candHeap) admits(score float64) bool {
+	return len(t.h) < t.k || t.k > 0 && score >= t.h[0].score
 }
 
 func (t *candHeap) push(c cand) {

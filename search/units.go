@@ -35,7 +35,9 @@ func (v *view) liftBlocks(cs []cand) []cand {
 			out[i].held = max(out[i].held, c.held)
 			continue
 		}
-		c.row = owner
+		if owner != c.row {
+			c.row, c.key = owner, v.rowKey(c.seg, owner)
+		}
 		at[k] = len(out)
 		out = append(out, c)
 	}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/binary"
+	"math"
 	"slices"
 	"sort"
 
@@ -205,16 +207,63 @@ type cand struct {
 	seg, row int
 	score    float64
 	held     float64 // text arm: the IDF share of the query's terms the row holds
+	key      uint64  // the row's rowKey: the order of equal scores
 }
 
+// sortCands sorts candidates best first; equal scores by rowKey, so the
+// order does not depend on how the index is cut into segments.
 func sortCands(c []cand) {
 	sort.Slice(c, func(i, j int) bool {
 		if c[i].score != c[j].score {
 			return c[i].score > c[j].score
+		}
+		if c[i].key != c[j].key {
+			return c[i].key < c[j].key
 		}
 		if c[i].seg != c[j].seg {
 			return c[i].seg < c[j].seg
 		}
 		return c[i].row < c[j].row
 	})
+}
+
+// rowKey orders rows of equal score by what they are rather than where
+// the index put them: their blob's hash (its first 44 bits), then their
+// place in the blob. The same tree gives the same answers whether it was
+// indexed in one segment or in many (the indexer checkpoints by count
+// and by time). Copies of one text in two files thus rank by their
+// blobs' hashes.
+func (v *view) rowKey(s, r int) uint64 {
+	seg := v.snap.Segments[s]
+	b := seg.BlobOf(r)
+	if b < 0 {
+		return math.MaxUint64
+	}
+	sha := seg.BlobSHA(b)
+	const offBits = 20
+	off := uint64(min(max(r-seg.BlobFirst(r), 0), 1<<offBits-1))
+	return binary.BigEndian.Uint64(sha[:8])&^(1<<offBits-1) | off
+}
+
+// candOf is the candidate of row r of segment s at score.
+func (v *view) candOf(s, r int, score float64) cand {
+	return cand{seg: s, row: r, score: score, key: v.rowKey(s, r)}
+}
+
+// fusedBefore reports whether a ranks above b: the higher score, equal
+// scores by rowKey (then by place, for one blob in two segments).
+func (v *view) fusedBefore(a, b fused) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.seg == b.seg && a.row == b.row {
+		return false
+	}
+	if ka, kb := v.rowKey(a.seg, a.row), v.rowKey(b.seg, b.row); ka != kb {
+		return ka < kb
+	}
+	if a.seg != b.seg {
+		return a.seg < b.seg
+	}
+	return a.row < b.row
 }

@@ -208,7 +208,9 @@ func (v *view) windowArm(terms []string, rowScores map[[2]int]float64) ([]cand, 
 		if idfs > 0 {
 			h = held[w] / idfs
 		}
-		kept.push(cand{seg: k[0], row: k[1], score: sc, held: h})
+		c := v.candOf(k[0], k[1], sc)
+		c.held = h
+		kept.push(c)
 	}
 	out := kept.sorted()
 	if v.fusion.windowLines {
