@@ -165,7 +165,9 @@ func (v *view) textArmByMaps(terms []string) ([]cand, textTop, map[[2]int]float6
 	}
 	kept := candHeap{k: armDepth}
 	for k, sc := range scores {
-		kept.push(cand{seg: k[0], row: k[1], score: sc, held: held[k] / idfs})
+		c := v.candOf(k[0], k[1], sc)
+		c.held = held[k] / idfs
+		kept.push(c)
 	}
 	out := kept.sorted()
 	var top textTop
