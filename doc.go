@@ -39,6 +39,9 @@
 //	          (push, fetch), each entry verified against the blobs it describes
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store;
 //	          Ensure before a query, merging, status
+//	indexing  what the front ends and the indexer agree on, without a parser:
+//	          the request, the Ensure function the commands hand to mcp and
+//	          web, the run's summary and progress, the index's status
 //	store     the Badger store, the manifest, the lock, snapshots of the live
 //	          segments
 //	train     mining, training, evaluating and adapting the built-in model

@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -20,14 +21,6 @@ const MaxExactSize = 32 << 20
 
 // DefaultMaxFileSize is the largest blob indexed unless configured otherwise.
 const DefaultMaxFileSize = 1 << 20
-
-// Progress receives indexing progress. Implementations must be safe for use
-// from one goroutine at a time (the indexer calls them from one).
-type Progress interface {
-	Start(totalBlobs int)
-	Add(blobs int, bytes int64)
-	Finish()
-}
 
 // Options configure an indexing run.
 type Options struct {
@@ -56,26 +49,21 @@ type Options struct {
 	ChangeTables func(ctx context.Context, tip plumbing.Hash) error
 }
 
-// Summary reports what an indexing run did.
-type Summary struct {
-	Commits       []gitindex.Commit `json:"-"`
-	Files         int               `json:"files"`                         // file entries across the listed trees
-	Blobs         int               `json:"blobs"`                         // distinct blobs to be searchable
-	BlobsNew      int               `json:"blobs_new"`                     // read and chunked this run
-	BlobsReused   int               `json:"blobs_reused"`                  // already in the index
-	BlobsEdited   int               `json:"blobs_edited"`                  // of the new ones, chunked by parsing only what an edit touched
-	Skipped       map[string]int    `json:"skipped"`                       // files (path rules) and new blobs (content rules) by reason
-	Chunks        int               `json:"chunks"`                        // chunks written this run
-	Embedded      int               `json:"embedded"`                      // chunk vectors computed this run
-	VectorsReused int               `json:"vectors_reused"`                // chunk vectors found by content hash
-	SyntaxErrors  int               `json:"syntax_error_files"`            // files with syntax errors, minor or severe
-	SevereErrors  int               `json:"syntax_error_files_severe"`     // of those, files whose parse failed (split into windows)
-	Fallback      int               `json:"fallback_files"`                // files split into line windows
-	Bytes         int64             `json:"bytes"`                         // bytes chunked this run
-	RebuiltFrom   int               `json:"rebuilt_from_schema,omitempty"` // the older schema of the index this run replaced
-	Repaired      string            `json:"repaired,omitempty"`            // why this run set a damaged database aside and rebuilt
-	Elapsed       time.Duration     `json:"-"`
-}
+// Progress, Summary, Parts and Request are the front ends' vocabulary of
+// an indexing run (package indexing, which needs no parser).
+type (
+	Progress = indexing.Progress
+	Summary  = indexing.Summary
+	Parts    = indexing.Parts
+	Request  = indexing.Request
+)
+
+// What a front end reads (indexing.Parts).
+const (
+	None  = indexing.None
+	Exact = indexing.Exact
+	All   = indexing.All
+)
 
 // Indexer indexes revisions of one repository.
 type Indexer struct {

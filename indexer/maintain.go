@@ -4,6 +4,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -28,4 +29,4 @@ func (ix *Indexer) MergeSegments(st *store.Store, m *store.Manifest, ids []strin
 func (ix *Indexer) RemoveOrphans(m *store.Manifest) { ix.removeOrphans(m) }
 
 // DirSize is the disk space used under dir: allocated blocks.
-func DirSize(dir string) int64 { return dirSize(dir) }
+func DirSize(dir string) int64 { return indexing.DirSize(dir) }
