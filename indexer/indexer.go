@@ -13,6 +13,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // MaxExactSize is the largest blob whose trigrams are indexed; exact search
@@ -155,7 +156,7 @@ func (ix *Indexer) IndexListing(ctx context.Context, l *gitindex.Listing, lockWa
 // list returns the listings to index and, where known, the tree diffs they
 // were derived by.
 func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error), lockWait time.Duration, start time.Time) (*Summary, error) {
-	lock, err := store.AcquireLock(ctx, ix.repo.IndexDir, lockWait)
+	lock, err := storewrite.AcquireLock(ctx, ix.repo.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -168,13 +169,13 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	// Once the store is closed, under the lock: a value log grown past a
 	// few files is reclaimed. Best effort; the next run tries again.
 	defer ix.tidyLog()
-	if sum.Repaired, err = store.SetDamagedAside(ix.repo.IndexDir); err != nil {
+	if sum.Repaired, err = storewrite.SetDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err
 	}
 	// An index written by an older schema is derived data: rebuild it rather
 	// than fail every run (hooks included) until someone passes --rebuild.
 	if old, err := store.DecodeManifest(ix.repo.IndexDir); err == nil && old.Schema < store.SchemaVersion {
-		if err := store.RemoveIndexData(ix.repo.IndexDir); err != nil {
+		if err := storewrite.RemoveIndexData(ix.repo.IndexDir); err != nil {
 			return nil, err
 		}
 		sum.RebuiltFrom = old.Schema
@@ -271,7 +272,7 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	if len(todo) == 0 && len(backfill) == 0 {
 		if len(m.Segments) == 0 && m.Next == 1 || len(snap.Damaged) > 0 {
 			// Publish an empty manifest so that an empty revision counts as indexed.
-			if err := store.WriteManifest(ix.repo.IndexDir, m); err != nil {
+			if err := storewrite.WriteManifest(ix.repo.IndexDir, m); err != nil {
 				return nil, err
 			}
 		}
