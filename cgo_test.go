@@ -9,9 +9,10 @@ import (
 // readPathWithoutCgo are the packages a query goes through that must build
 // with CGO_ENABLED=0 for every platform (.ci/run builds them for windows,
 // darwin and linux/arm64 and checks the same list): the vocabulary they
-// share with the chunker lives in chunk/vocab, and only the chunker's
-// parsers link tree-sitter.
-var readPathWithoutCgo = []string{"chunk/vocab", "segment", "store", "search", "timeline", "similar"}
+// share with the chunker lives in chunk/vocab, the MCP server and the web
+// pages receive the indexer from the command (indexing.Ensure), and only
+// the chunker's parsers link tree-sitter.
+var readPathWithoutCgo = []string{"chunk/vocab", "segment", "store", "indexing", "search", "timeline", "similar", "mcp", "web"}
 
 // TestReadPathWithoutCgo: no package of the read path depends on
 // tree-sitter, directly or through another package.

@@ -39,8 +39,14 @@
 //	          (push, fetch), each entry verified against the blobs it describes
 //	indexer   the indexing pipeline: new blobs to chunks to vectors to the store;
 //	          Ensure before a query, merging, status
-//	store     the Badger store, the manifest, the lock, snapshots of the live
-//	          segments
+//	indexing  what the front ends and the indexer agree on, without a parser:
+//	          the request, the Ensure function the commands hand to mcp and
+//	          web, the run's summary and progress, the index's status
+//	store/storewrite  the store's write half: Badger opened for writing, its
+//	          batches, the manifest written, the lock, the value log rewritten,
+//	          the summary index written
+//	store     the store's read half: the manifest, snapshots of the live
+//	          segments and read-only views, the summary index; no write
 //	train     mining, training, evaluating and adapting the built-in model
 //	          (cmd/bcindex-train, `git bcindex adapt`)
 //	query     a search query parsed once (words, code tokens, phrases, shape,
@@ -66,11 +72,11 @@
 //
 //	internal/safepath      user-supplied revisions and paths resolved safely (mcp, web)
 //	internal/mmap          read-only file mappings, the one helper with build tags
-//	                       (lexical, ngram, vector, gitindex, store)
-//	internal/atomicfile    files written whole or not at all (store, segment, pickaxe,
-//	                       gitindex's listing cache)
-//	internal/checksum      the one CRC-32C of every index file (store, lexical, ngram,
-//	                       vector, gitindex, pickaxe, share)
+//	                       (lexical, ngram, vector, gitindex, segment)
+//	internal/atomicfile    files written whole or not at all (store/storewrite, segment,
+//	                       pickaxe, gitindex's listing cache)
+//	internal/checksum      the one CRC-32C of every index file (store, store/storewrite,
+//	                       segment, lexical, ngram, vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share
 //	internal/reserved      packages kept out of training and benchmarks (train, bench)
 //	internal/simdlevel     the SIMD level kernels may use, capped by BCINDEX_KERNEL (vector, embed)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // Summaries returns the generated summaries the chat model wrote under
@@ -16,7 +17,7 @@ import (
 // running indexer.
 func (l *Local) Summaries(ctx context.Context, model string, prompt int, lockWait time.Duration) ([]Summary, error) {
 	var out []Summary
-	err := store.WithLocked(ctx, l.repo.IndexDir, lockWait, func(st *store.Store) error {
+	err := storewrite.WithLocked(ctx, l.repo.IndexDir, lockWait, func(st *storewrite.Store) error {
 		return st.Summaries(prompt, model, func(h [16]byte, v []byte) error {
 			s := Summary{Hash: hex.EncodeToString(h[:])}
 			if err := json.Unmarshal(v, &s.GeneratedSummary); err != nil {

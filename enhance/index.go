@@ -11,6 +11,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // embedBatch is how many summaries go to the embedder at once.
@@ -24,10 +25,10 @@ const embedBatch = 64
 // left as it is. It returns how many summaries the index holds.
 func Reindex(ctx context.Context, st Store, model string, emb embed.Embedder) (int, error) {
 	if _, err := os.Stat(filepath.Join(st.IndexDir, "db")); errors.Is(err, fs.ErrNotExist) {
-		return 0, store.RemoveSummaryIndex(st.IndexDir) // nothing indexed, nothing summarised
+		return 0, storewrite.RemoveSummaryIndex(st.IndexDir) // nothing indexed, nothing summarised
 	}
 	var recs []store.SummaryEntry
-	err := st.with(ctx, func(s *store.Store) error {
+	err := st.with(ctx, func(s *storewrite.Store) error {
 		return s.Summaries(PromptVersion, model, func(h [16]byte, v []byte) error {
 			e := store.SummaryEntry{Hash: h}
 			if err := json.Unmarshal(v, &e.Summary); err != nil {
@@ -53,14 +54,14 @@ func Reindex(ctx context.Context, st Store, model string, emb embed.Embedder) (i
 		return len(recs), nil
 	}
 	if len(recs) == 0 {
-		return 0, store.RemoveSummaryIndex(st.IndexDir)
+		return 0, storewrite.RemoveSummaryIndex(st.IndexDir)
 	}
 	if emb != nil {
 		if err := embedSummaries(ctx, emb, old, recs); err != nil {
 			return 0, err
 		}
 	}
-	err = st.with(ctx, func(*store.Store) error { return store.WriteSummaryIndex(st.IndexDir, h, recs) })
+	err = st.with(ctx, func(*storewrite.Store) error { return storewrite.WriteSummaryIndex(st.IndexDir, h, recs) })
 	return len(recs), err
 }
 

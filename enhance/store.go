@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // Store keeps summaries in the index's Badger database. It opens the
@@ -23,7 +24,7 @@ type Store struct {
 }
 
 // with runs fn on the open store under the index lock.
-func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
+func (s Store) with(ctx context.Context, fn func(*storewrite.Store) error) error {
 	wait := s.LockWait
 	if wait == 0 {
 		wait = 2 * time.Minute
@@ -31,8 +32,8 @@ func (s Store) with(ctx context.Context, fn func(*store.Store) error) error {
 	return s.withWait(ctx, wait, fn)
 }
 
-func (s Store) withWait(ctx context.Context, wait time.Duration, fn func(*store.Store) error) error {
-	return store.WithLocked(ctx, s.IndexDir, wait, fn)
+func (s Store) withWait(ctx context.Context, wait time.Duration, fn func(*storewrite.Store) error) error {
+	return storewrite.WithLocked(ctx, s.IndexDir, wait, fn)
 }
 
 // Done returns the content hashes model has summarised under the current
@@ -43,7 +44,7 @@ func (s Store) Done(ctx context.Context, model string) (map[[16]byte]bool, error
 	if _, err := os.Stat(filepath.Join(s.IndexDir, "db")); errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
-	err := s.with(ctx, func(st *store.Store) (err error) {
+	err := s.with(ctx, func(st *storewrite.Store) (err error) {
 		out, err = st.SummaryHashes(PromptVersion, model)
 		return err
 	})
@@ -61,7 +62,7 @@ func (s Store) Peek(ctx context.Context, model string, hashes [][16]byte) (map[[
 	if _, err := os.Stat(filepath.Join(s.IndexDir, "db")); err != nil || len(hashes) == 0 {
 		return nil, nil
 	}
-	noWait := func(ctx context.Context, fn func(*store.Store) error) error { return s.withWait(ctx, 0, fn) }
+	noWait := func(ctx context.Context, fn func(*storewrite.Store) error) error { return s.withWait(ctx, 0, fn) }
 	recs, err := s.get(ctx, model, hashes, noWait)
 	if errors.Is(err, store.ErrLocked) {
 		return nil, nil
@@ -69,11 +70,11 @@ func (s Store) Peek(ctx context.Context, model string, hashes [][16]byte) (map[[
 	return recs, err
 }
 
-func (s Store) get(ctx context.Context, model string, hashes [][16]byte, with func(context.Context, func(*store.Store) error) error) (map[[16]byte]Record, error) {
+func (s Store) get(ctx context.Context, model string, hashes [][16]byte, with func(context.Context, func(*storewrite.Store) error) error) (map[[16]byte]Record, error) {
 	out := map[[16]byte]Record{}
-	err := with(ctx, func(st *store.Store) error {
+	err := with(ctx, func(st *storewrite.Store) error {
 		for _, h := range hashes {
-			v, err := st.Get(store.SummaryKey(h, PromptVersion, model))
+			v, err := st.Get(storewrite.SummaryKey(h, PromptVersion, model))
 			if err != nil {
 				return err
 			}
@@ -96,10 +97,10 @@ func (s Store) Put(ctx context.Context, model string, sums map[[16]byte]Summary)
 	if len(sums) == 0 {
 		return nil
 	}
-	return s.with(ctx, func(st *store.Store) error {
+	return s.with(ctx, func(st *storewrite.Store) error {
 		b := st.NewBatch()
 		for h, sum := range sums {
-			if err := b.Put(store.SummaryKey(h, PromptVersion, model), encodeRecord(sum, model)); err != nil {
+			if err := b.Put(storewrite.SummaryKey(h, PromptVersion, model), encodeRecord(sum, model)); err != nil {
 				b.Cancel()
 				return fmt.Errorf("store summaries: %w", err)
 			}

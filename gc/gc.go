@@ -17,6 +17,7 @@ import (
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // Summary reports what a garbage collection removed.
@@ -64,7 +65,7 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	start := time.Now()
 	dir := ix.repo.IndexDir
 	sum := &Summary{BytesBefore: indexer.DirSize(dir)}
-	lock, err := store.AcquireLock(ctx, dir, lockWait)
+	lock, err := storewrite.AcquireLock(ctx, dir, lockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +103,7 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	}
 	sum.SegmentsBefore, sum.SegmentsAfter = len(m.Segments), len(m.Segments)
 	vecsBefore := store.VectorRows(dir, m.Segments)
-	st, err := store.OpenStore(dir)
+	st, err := storewrite.OpenStore(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	if err == nil {
 		// RewriteLog compacts the tree first, so that the database knows
 		// which bytes of its log the deletions left dead.
-		if sum.LogFiles, err = store.RewriteLog(dir, m.Segments); err != nil {
+		if sum.LogFiles, err = storewrite.RewriteLog(dir, m.Segments); err != nil {
 			err = fmt.Errorf("gc: %w", err)
 		}
 	}
@@ -224,7 +225,7 @@ func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
 // compact merges the segments into one holding only live blobs, when any
 // blob is dead or the segments are many. Postings and vectors are copied,
 // not recomputed; only the configured model's vectors are kept.
-func (ix *collector) compact(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
+func (ix *collector) compact(st *storewrite.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
 	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
 	if err != nil {
 		return err
@@ -263,7 +264,7 @@ func contains(ids []string, id string) bool {
 
 // sweepStore deletes blob records of dead blobs and the vectors of
 // segments that are no longer live (what a killed run or a repair left).
-func (ix *collector) sweepStore(st *store.Store, live map[plumbing.Hash]string, vecsBefore int, sum *Summary) error {
+func (ix *collector) sweepStore(st *storewrite.Store, live map[plumbing.Hash]string, vecsBefore int, sum *Summary) error {
 	m, err := store.ReadManifest(ix.repo.IndexDir)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // sweepSummaries deletes the generated summaries (`git bcindex enhance`,
@@ -20,7 +21,7 @@ import (
 // It runs before compact, on the segments as they are: a gc killed after
 // it has deleted only summaries whose blobs were about to go, and a gc
 // killed before it finds the same dead blobs next time.
-func (ix *collector) sweepSummaries(st *store.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
+func (ix *collector) sweepSummaries(st *storewrite.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
 	have, err := st.SummaryHashesAll()
 	if err != nil || len(have) == 0 {
 		return err
@@ -65,7 +66,7 @@ func (ix *collector) sweepSummaries(st *store.Store, m *store.Manifest, live map
 	if sum.Summaries, err = st.DeleteSummariesExcept(keep); err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
-	if sum.SummaryIndexEntries, err = store.PruneSummaryIndex(ix.repo.IndexDir, keep); err != nil {
+	if sum.SummaryIndexEntries, err = storewrite.PruneSummaryIndex(ix.repo.IndexDir, keep); err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // rowHashes returns the content hashes of the indexed rows of the blob at
@@ -77,7 +78,7 @@ func TestGCDropsSummariesOfDeadTexts(t *testing.T) {
 	}
 	storetest.PutSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m1", 1), dead: g("m1", 1), never: g("m1", 1)})
 	storetest.PutSummaries(t, repo, map[[16]byte]store.GeneratedSummary{live: g("m2", 2), dead: g("m2", 2)})
-	err = store.WriteSummaryIndex(repo.IndexDir, store.SummaryIndexHeader{Model: "m1", Prompt: 1}, []store.SummaryEntry{
+	err = storewrite.WriteSummaryIndex(repo.IndexDir, store.SummaryIndexHeader{Model: "m1", Prompt: 1}, []store.SummaryEntry{
 		{Hash: live, Summary: g("m1", 1)}, {Hash: dead, Summary: g("m1", 1)}, {Hash: never, Summary: g("m1", 1)}})
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 )
 
 // CheckListing reads the cached listing of the tree named by its SHA and
-// verifies its checksums, as store.Check needs.
+// verifies its checksums, as storewrite.Check needs.
 func (r *Repo) CheckListing(tree string) error {
 	_, err := readListing(r.IndexDir, plumbing.NewHash(tree))
 	return err

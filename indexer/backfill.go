@@ -11,6 +11,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -20,7 +21,7 @@ import (
 // reused, the rest are embedded from the blob text. The segment's locator
 // appears only once its vectors are in Badger, and vectors of other models
 // are kept until gc, so switching models never mixes vectors.
-func (ix *Indexer) backfillVectors(ctx context.Context, st *store.Store, m *store.Manifest, sum *Summary) error {
+func (ix *Indexer) backfillVectors(ctx context.Context, st *storewrite.Store, m *store.Manifest, sum *Summary) error {
 	emb := ix.opts.Embedder
 	if emb == nil {
 		return nil
@@ -64,7 +65,7 @@ func (ix *Indexer) segmentsWithoutVectors(m *store.Manifest) []string {
 // further within its limits), not one per blob.
 const backfillBatch = 512
 
-func (ix *Indexer) backfillSegment(ctx context.Context, st *store.Store, stored *storedVectors, id string, emb embed.Embedder, sum *Summary) error {
+func (ix *Indexer) backfillSegment(ctx context.Context, st *storewrite.Store, stored *storedVectors, id string, emb embed.Embedder, sum *Summary) error {
 	ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, segment.ChunksFile))
 	if err != nil {
 		return err

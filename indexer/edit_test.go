@@ -15,6 +15,7 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // editCases change real Go files (GOROOT/src) the way a branch does. The
@@ -210,7 +211,7 @@ func TestEditNeedsSameChunker(t *testing.T) {
 			t.Fatal(err)
 		}
 		if older {
-			st, err := store.OpenStore(repo.IndexDir)
+			st, err := storewrite.OpenStore(repo.IndexDir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,45 +7,17 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
 )
-
-// Parts name what a command reads, and so what Ensure brings up to date
-// before it reads.
-type Parts int
-
-const (
-	// None reads what is indexed (--no-index): nothing is indexed first,
-	// and what is missing is counted as pending.
-	None Parts = iota
-	// Exact is what exact search and the pickaxe read: every blob's rows
-	// and trigrams. Blobs are indexed without vectors; the next search
-	// computes those.
-	Exact
-	// All is what ranked search reads: the same and the vectors of the
-	// configured model, computed for blobs that lack them (a newly
-	// configured model too).
-	All
-)
-
-// Request is what a front end is about to read, and how long it waits
-// for another indexer: the one argument of the package's Ensure.
-type Request struct {
-	Want  store.Want
-	Parts Parts
-	// NoIndex reads what is indexed (--no-index): Parts None.
-	NoIndex  bool
-	LockWait time.Duration
-	// History, when set, indexes the first-parent history it selects
-	// (IndexHistory, as `git bcindex log` reads it) instead of Want
-	// alone; Want, part of that history, is then opened as it is.
-	History *gitindex.HistoryOptions
-}
 
 // Ensure is every front end's one call before it reads the index (the
 // commands, the MCP tools, the web pages): Indexer.Ensure of r with opts,
 // whose embedder is used only where the parts read vectors (All).
 func Ensure(ctx context.Context, repo *gitindex.Repo, opts Options, r Request) (*store.View, *Summary, error) {
+	if r.Progress != nil {
+		opts.Progress = r.Progress
+	}
 	parts := r.Parts
 	if parts != All {
 		opts.Embedder = nil
@@ -66,6 +38,14 @@ func Ensure(ctx context.Context, repo *gitindex.Repo, opts Options, r Request) (
 		return nil, nil, err
 	}
 	return v, sum, nil
+}
+
+// Ensurer is Ensure with opts, as the front ends that link no parser
+// receive it (indexing.Ensure).
+func Ensurer(opts Options) indexing.Ensure {
+	return func(ctx context.Context, repo *gitindex.Repo, r Request) (*store.View, *Summary, error) {
+		return Ensure(ctx, repo, opts, r)
+	}
 }
 
 // Ensure brings the index of

@@ -11,7 +11,9 @@ import (
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // MaxExactSize is the largest blob whose trigrams and bytes are indexed;
@@ -22,14 +24,6 @@ const MaxExactSize = 64 << 20
 
 // DefaultMaxFileSize is the largest blob indexed unless configured otherwise.
 const DefaultMaxFileSize = 1 << 20
-
-// Progress receives indexing progress. Implementations must be safe for use
-// from one goroutine at a time (the indexer calls them from one).
-type Progress interface {
-	Start(totalBlobs int)
-	Add(blobs int, bytes int64)
-	Finish()
-}
 
 // Options configure an indexing run.
 type Options struct {
@@ -58,26 +52,21 @@ type Options struct {
 	ChangeTables func(ctx context.Context, tip plumbing.Hash) error
 }
 
-// Summary reports what an indexing run did.
-type Summary struct {
-	Commits       []gitindex.Commit `json:"-"`
-	Files         int               `json:"files"`                         // file entries across the listed trees
-	Blobs         int               `json:"blobs"`                         // distinct blobs to be searchable
-	BlobsNew      int               `json:"blobs_new"`                     // read and chunked this run
-	BlobsReused   int               `json:"blobs_reused"`                  // already in the index
-	BlobsEdited   int               `json:"blobs_edited"`                  // of the new ones, chunked by parsing only what an edit touched
-	Skipped       map[string]int    `json:"skipped"`                       // files (path rules) and new blobs (content rules) by reason
-	Chunks        int               `json:"chunks"`                        // chunks written this run
-	Embedded      int               `json:"embedded"`                      // chunk vectors computed this run
-	VectorsReused int               `json:"vectors_reused"`                // chunk vectors found by content hash
-	SyntaxErrors  int               `json:"syntax_error_files"`            // files with syntax errors, minor or severe
-	SevereErrors  int               `json:"syntax_error_files_severe"`     // of those, files whose parse failed (split into windows)
-	Fallback      int               `json:"fallback_files"`                // files split into line windows
-	Bytes         int64             `json:"bytes"`                         // bytes chunked this run
-	RebuiltFrom   int               `json:"rebuilt_from_schema,omitempty"` // the older schema of the index this run replaced
-	Repaired      string            `json:"repaired,omitempty"`            // why this run set a damaged database aside and rebuilt
-	Elapsed       time.Duration     `json:"-"`
-}
+// Progress, Summary, Parts and Request are the front ends' vocabulary of
+// an indexing run (package indexing, which needs no parser).
+type (
+	Progress = indexing.Progress
+	Summary  = indexing.Summary
+	Parts    = indexing.Parts
+	Request  = indexing.Request
+)
+
+// What a front end reads (indexing.Parts).
+const (
+	None  = indexing.None
+	Exact = indexing.Exact
+	All   = indexing.All
+)
 
 // Indexer indexes revisions of one repository.
 type Indexer struct {
@@ -169,7 +158,7 @@ func (ix *Indexer) IndexListing(ctx context.Context, l *gitindex.Listing, lockWa
 // list returns the listings to index and, where known, the tree diffs they
 // were derived by.
 func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error), lockWait time.Duration, start time.Time) (*Summary, error) {
-	lock, err := store.AcquireLock(ctx, ix.repo.IndexDir, lockWait)
+	lock, err := storewrite.AcquireLock(ctx, ix.repo.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -182,13 +171,13 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	// Once the store is closed, under the lock: a value log grown past a
 	// few files is reclaimed. Best effort; the next run tries again.
 	defer ix.tidyLog()
-	if sum.Repaired, err = store.SetDamagedAside(ix.repo.IndexDir); err != nil {
+	if sum.Repaired, err = storewrite.SetDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err
 	}
 	// An index written by an older schema is derived data: rebuild it rather
 	// than fail every run (hooks included) until someone passes --rebuild.
 	if old, err := store.DecodeManifest(ix.repo.IndexDir); err == nil && old.Schema < store.SchemaVersion {
-		if err := store.RemoveIndexData(ix.repo.IndexDir); err != nil {
+		if err := storewrite.RemoveIndexData(ix.repo.IndexDir); err != nil {
 			return nil, err
 		}
 		sum.RebuiltFrom = old.Schema
@@ -285,7 +274,7 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	if len(todo) == 0 && len(backfill) == 0 {
 		if len(m.Segments) == 0 && m.Next == 1 || len(snap.Damaged) > 0 {
 			// Publish an empty manifest so that an empty revision counts as indexed.
-			if err := store.WriteManifest(ix.repo.IndexDir, m); err != nil {
+			if err := storewrite.WriteManifest(ix.repo.IndexDir, m); err != nil {
 				return nil, err
 			}
 		}

@@ -87,7 +87,7 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 		}
 		sum, err := run.Index(ctx, revs, lockWait)
 		if sum != nil {
-			total.add(sum)
+			total.Add(sum)
 		}
 		if err != nil {
 			return total, err
@@ -122,30 +122,4 @@ func (ix *Indexer) tipBlobs(ctx context.Context, opts gitindex.HistoryOptions) m
 		}
 	}
 	return blobs
-}
-
-// add adds the counts of one run of a history index to s.
-func (s *Summary) add(o *Summary) {
-	s.Commits = append(s.Commits, o.Commits...)
-	s.Files += o.Files
-	s.Blobs += o.Blobs
-	s.BlobsNew += o.BlobsNew
-	s.BlobsReused += o.BlobsReused
-	s.BlobsEdited += o.BlobsEdited
-	for k, v := range o.Skipped {
-		s.Skipped[k] += v
-	}
-	s.Chunks += o.Chunks
-	s.Embedded += o.Embedded
-	s.VectorsReused += o.VectorsReused
-	s.SyntaxErrors += o.SyntaxErrors
-	s.SevereErrors += o.SevereErrors
-	s.Fallback += o.Fallback
-	s.Bytes += o.Bytes
-	if o.RebuiltFrom != 0 {
-		s.RebuiltFrom = o.RebuiltFrom
-	}
-	if o.Repaired != "" {
-		s.Repaired = o.Repaired
-	}
 }

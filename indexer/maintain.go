@@ -4,7 +4,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // What package gc collects garbage through: the indexer's repository and
@@ -19,7 +21,7 @@ func (ix *Indexer) Options() Options { return ix.opts }
 // MergeSegments rewrites the segments ids as one, keeping the blobs keep
 // accepts (nil: all) and the vector files keepModel accepts (nil: all),
 // and publishes a manifest without them. The caller holds the lock.
-func (ix *Indexer) MergeSegments(st *store.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
+func (ix *Indexer) MergeSegments(st *storewrite.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	return ix.mergeSegments(st, m, ids, keep, keepModel)
 }
 
@@ -28,4 +30,4 @@ func (ix *Indexer) MergeSegments(st *store.Store, m *store.Manifest, ids []strin
 func (ix *Indexer) RemoveOrphans(m *store.Manifest) { ix.removeOrphans(m) }
 
 // DirSize is the disk space used under dir: allocated blocks.
-func DirSize(dir string) int64 { return dirSize(dir) }
+func DirSize(dir string) int64 { return indexing.DirSize(dir) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // maxSegments is how many segments may be live before the indexer merges
@@ -19,7 +20,7 @@ const maxSegments = 8
 // mergeSmallSegments merges the smallest segments into one when there are
 // more than maxSegments, so that the count stays bounded and the work done
 // stays proportional to the small segments (large ones are rarely rewritten).
-func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error {
+func (ix *Indexer) mergeSmallSegments(st *storewrite.Store, m *store.Manifest) error {
 	if len(m.Segments) <= maxSegments {
 		return nil
 	}
@@ -50,7 +51,7 @@ func (ix *Indexer) mergeSmallSegments(st *store.Store, m *store.Manifest) error 
 // copied, never recomputed; a model's vector file is kept when every merged
 // segment has it (backfill recreates the others) and keepModel accepts its
 // file name (nil accepts all). The merged segments' vectors leave Badger.
-func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
+func (ix *Indexer) mergeSegments(st *storewrite.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
 	var (
 		seg    = segment.NewWriter(0)
 		vecs   = map[string]*segment.VectorRows{}
@@ -108,7 +109,7 @@ func (ix *Indexer) mergeSegments(st *store.Store, m *store.Manifest, ids []strin
 		}
 		next.Segments = append(next.Segments, id)
 	}
-	if err := store.WriteManifest(ix.repo.IndexDir, next); err != nil {
+	if err := storewrite.WriteManifest(ix.repo.IndexDir, next); err != nil {
 		return err
 	}
 	*m = *next

@@ -15,6 +15,7 @@ import (
 	"github.com/bcindex/bcindex/ngram"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // usableShared reports whether a shared chunk list can stand for Split's:
@@ -190,7 +191,7 @@ func exactOnly(sha plumbing.Hash, pathSkip string, content []byte, size, max int
 // sameChunker reports whether the indexed blob sha was chunked by this
 // chunker version: chunks an older version made are no base for an edit,
 // whose result must be what chunk.Split makes now.
-func (ix *Indexer) sameChunker(st *store.Store, sha plumbing.Hash) bool {
+func (ix *Indexer) sameChunker(st *storewrite.Store, sha plumbing.Hash) bool {
 	rec, err := st.Blob(sha)
 	return err == nil && rec != nil && rec.ChunkerVersion == chunk.Version
 }

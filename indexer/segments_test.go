@@ -13,6 +13,7 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 func TestCorruptSegmentIsReported(t *testing.T) {
@@ -177,7 +178,7 @@ func setManifestSchema(t *testing.T, indexDir string, schema int) {
 		t.Fatal(err)
 	}
 	m.Schema = schema
-	if err := store.WriteManifest(indexDir, m); err != nil {
+	if err := storewrite.WriteManifest(indexDir, m); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -227,7 +228,7 @@ func TestSchemaMismatchIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Schema = store.SchemaVersion + 1
-	if err := store.WriteManifest(repo.IndexDir, m); err != nil {
+	if err := storewrite.WriteManifest(repo.IndexDir, m); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.OpenSnapshot(repo.IndexDir, ""); !errors.Is(err, store.ErrSchema) {

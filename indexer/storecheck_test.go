@@ -10,6 +10,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // sstFiles lists the Badger tables of an index.
@@ -64,14 +65,14 @@ func TestDamagedBadgerIsAnErrorThenSetAsideAndRebuilt(t *testing.T) {
 			d.do(t, db)
 			// A stale Badger lock file, as a killed indexer leaves, is no damage.
 			os.WriteFile(filepath.Join(db, "LOCK"), []byte("99999\n"), 0o600)
-			if _, err := store.OpenStore(repo.IndexDir); !errors.Is(err, store.ErrCorrupt) {
+			if _, err := storewrite.OpenStore(repo.IndexDir); !errors.Is(err, store.ErrCorrupt) {
 				t.Fatalf("open damaged store: %v, want store.ErrCorrupt", err)
 			}
 			sum := indexRevs(t, r.Dir, nil, "HEAD")
 			if !strings.Contains(sum.Repaired, "moved it to "+db+".damaged") || sum.BlobsNew != 2 {
 				t.Fatalf("index after damage: repaired %q, %d new blobs; want the database set aside and 2 blobs rebuilt", sum.Repaired, sum.BlobsNew)
 			}
-			s, err := store.OpenStore(repo.IndexDir)
+			s, err := storewrite.OpenStore(repo.IndexDir)
 			if err != nil {
 				t.Fatalf("open rebuilt store: %v", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // storeFuture is the store being opened in the background: an indexing run
@@ -14,7 +15,7 @@ import (
 // to look vectors up and to write.
 type storeFuture struct {
 	ready chan struct{}
-	store *store.Store
+	store *storewrite.Store
 	err   error
 
 	closing sync.Once
@@ -22,11 +23,11 @@ type storeFuture struct {
 }
 
 // openStoreAsync starts opening the store of a run that has passed
-// store.SetDamagedAside under the lock it holds.
+// storewrite.SetDamagedAside under the lock it holds.
 func openStoreAsync(indexDir string) *storeFuture {
 	f := &storeFuture{ready: make(chan struct{}), closed: make(chan struct{})}
 	go func() {
-		f.store, f.err = store.OpenCheckedStore(indexDir)
+		f.store, f.err = storewrite.OpenCheckedStore(indexDir)
 		close(f.ready)
 	}()
 	return f
@@ -49,7 +50,7 @@ func listedAll(indexDir string, commits []gitindex.Commit) bool {
 }
 
 // get waits for the store to be open.
-func (f *storeFuture) get() (*store.Store, error) {
+func (f *storeFuture) get() (*storewrite.Store, error) {
 	<-f.ready
 	return f.store, f.err
 }
@@ -92,10 +93,10 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 }
 
 // tidyLog reclaims Badger's value log when it has grown past a few files
-// (store.TidyLog): each indexing run that writes starts a log file, and
+// (storewrite.TidyLog): each indexing run that writes starts a log file, and
 // merges leave the vectors of the smaller segments dead in theirs.
 func (ix *Indexer) tidyLog() {
 	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
-		store.TidyLog(ix.repo.IndexDir, m.Segments)
+		storewrite.TidyLog(ix.repo.IndexDir, m.Segments)
 	}
 }

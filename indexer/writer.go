@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // maxDocBytes caps the doc comment kept in a segment row for display; the
@@ -28,9 +29,9 @@ const checkpointBytes = 64 << 20
 // segment (deleted by gc).
 type runWriter struct {
 	ix      *Indexer
-	store   *store.Store
+	store   *storewrite.Store
 	m       *store.Manifest
-	batch   *store.Batch
+	batch   *storewrite.Batch
 	seg     *segment.Writer
 	stored  *storedVectors // learns the vectors the run computed
 	vecs    [][]int8
@@ -42,7 +43,7 @@ type runWriter struct {
 	published    time.Time // last publish (or start)
 }
 
-func newRunWriter(ix *Indexer, st *store.Store, m *store.Manifest, blobs int) *runWriter {
+func newRunWriter(ix *Indexer, st *storewrite.Store, m *store.Manifest, blobs int) *runWriter {
 	w := &runWriter{ix: ix, store: st, m: m, batch: st.NewBatch(), left: blobs, published: time.Now()}
 	w.seg = w.newSegment()
 	return w
@@ -139,7 +140,7 @@ func (w *runWriter) publish(flushed func()) error {
 	if emb := w.ix.opts.Embedder; emb != nil {
 		vecs[segment.VectorFileName(emb.ID())] = &segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales}
 	}
-	enc, err := segment.EncodeVectors(vecs, store.MinPart)
+	enc, err := segment.EncodeVectors(vecs, storewrite.MinPart)
 	if err != nil {
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
@@ -172,7 +173,7 @@ func (w *runWriter) publish(flushed func()) error {
 	next := *w.m
 	next.Segments = append(append([]string(nil), w.m.Segments...), id)
 	next.Next++
-	if err := store.WriteManifest(w.ix.repo.IndexDir, &next); err != nil {
+	if err := storewrite.WriteManifest(w.ix.repo.IndexDir, &next); err != nil {
 		return err
 	}
 	*w.m = next
@@ -193,7 +194,7 @@ func (w *runWriter) publish(flushed func()) error {
 // batch reach Badger's log in no fixed order, and the locators, which
 // name where the parts are, are then the same on every run that wrote the
 // same before.
-func putVectors(st *store.Store, id string, enc map[string]*segment.EncodedVectors) error {
+func putVectors(st *storewrite.Store, id string, enc map[string]*segment.EncodedVectors) error {
 	names := make([]string, 0, len(enc))
 	for name := range enc {
 		names = append(names, name)
@@ -216,7 +217,7 @@ func putVectors(st *store.Store, id string, enc map[string]*segment.EncodedVecto
 
 // locateVectors finds where Badger stored the flushed parts, and drops the
 // parts' bytes.
-func locateVectors(st *store.Store, id string, enc map[string]*segment.EncodedVectors) error {
+func locateVectors(st *storewrite.Store, id string, enc map[string]*segment.EncodedVectors) error {
 	for name, e := range enc {
 		locs, err := st.LocateVectorParts(id, name, e.Parts, e.Sizes)
 		if err != nil {
@@ -229,8 +230,8 @@ func locateVectors(st *store.Store, id string, enc map[string]*segment.EncodedVe
 
 // storeVectors stores a segment's vectors in Badger and finds where they
 // went, for a segment written outside a run (a merge, a backfill).
-func storeVectors(st *store.Store, id string, vecs map[string]*segment.VectorRows) (map[string]*segment.EncodedVectors, error) {
-	enc, err := segment.EncodeVectors(vecs, store.MinPart)
+func storeVectors(st *storewrite.Store, id string, vecs map[string]*segment.VectorRows) (map[string]*segment.EncodedVectors, error) {
+	enc, err := segment.EncodeVectors(vecs, storewrite.MinPart)
 	if err != nil {
 		return nil, fmt.Errorf("write vectors of segment %s: %w", id, err)
 	}

@@ -1,19 +1,20 @@
 package mcp
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/chunk/vocab"
 	"github.com/bcindex/bcindex/internal/lazyre"
 	"github.com/bcindex/bcindex/store"
 )
 
-// chunkRec is one chunk of a blob, from the index or from chunk.Split.
-type chunkRec struct {
+// Chunk is one chunk of a blob as the chunk tools show it: from the
+// index's rows, or from Options.Split for a blob the index lacks.
+type Chunk struct {
 	Kind, Name, Signature string
 	Parent                int // index in blobChunks.chunks; -1 for the file chunk
 	StartLine, EndLine    int
@@ -24,7 +25,7 @@ type chunkRec struct {
 type blobChunks struct {
 	blob     plumbing.Hash
 	language string
-	chunks   []chunkRec
+	chunks   []Chunk
 	indexed  bool // read from the index, rather than chunked on the fly
 }
 
@@ -54,19 +55,23 @@ func (b *blobChunks) find(start, end int) (int, bool) {
 }
 
 // chunksOf returns the chunks of a blob: the index's rows when it holds the
-// blob (so IDs match search results exactly), else chunk.Split of content,
-// which is what the indexer would store. path decides the language.
+// blob (so IDs match search results exactly), else Options.Split of
+// content, which is what the indexer would store; without Split, the file
+// chunk alone. path decides the language.
 func (s *Server) chunksOf(blob plumbing.Hash, path string, content []byte) *blobChunks {
 	if b := s.indexedChunks(blob); b != nil {
 		return b
 	}
-	f := chunk.Split(path, content)
-	b := &blobChunks{blob: blob, language: f.Language, chunks: make([]chunkRec, len(f.Chunks))}
-	for i, c := range f.Chunks {
-		b.chunks[i] = chunkRec{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
-			StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte}
+	if s.opts.Split != nil {
+		language, chunks := s.opts.Split(path, content)
+		return &blobChunks{blob: blob, language: language, chunks: chunks}
 	}
-	return b
+	lines := bytes.Count(content, []byte("\n"))
+	if len(content) > 0 && content[len(content)-1] != '\n' {
+		lines++
+	}
+	file := Chunk{Kind: vocab.KindFile, Parent: -1, StartLine: 1, EndLine: max(lines, 1), EndByte: len(content)}
+	return &blobChunks{blob: blob, language: vocab.DetectLanguage(path, content), chunks: []Chunk{file}}
 }
 
 // indexedChunks reads a blob's rows from the index; nil when the index does
@@ -82,14 +87,14 @@ func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
 		return nil
 	}
 	seg := snap.Segments[loc.Seg]
-	b := &blobChunks{blob: blob, indexed: true, chunks: make([]chunkRec, loc.N)}
+	b := &blobChunks{blob: blob, indexed: true, chunks: make([]Chunk, loc.N)}
 	for i := range loc.N {
 		r := seg.RowDetail(loc.First + i)
 		parent := -1
 		if r.Parent >= loc.First && r.Parent < loc.First+loc.N {
 			parent = r.Parent - loc.First
 		}
-		b.chunks[i] = chunkRec{Kind: r.Kind, Name: r.Name, Signature: r.Signature, Parent: parent,
+		b.chunks[i] = Chunk{Kind: r.Kind, Name: r.Name, Signature: r.Signature, Parent: parent,
 			StartLine: r.StartLine, EndLine: r.EndLine, StartByte: r.StartByte, EndByte: r.EndByte}
 		if i == 0 {
 			b.language = r.Language

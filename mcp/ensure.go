@@ -2,19 +2,24 @@ package mcp
 
 import (
 	"context"
+	"errors"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
+	"github.com/bcindex/bcindex/store"
 )
 
-// indexOptions are the indexer's options of a tool call (indexer.Ensure):
-// the embedder, used where the tool reads vectors, and progress reported
-// to a client that asked for it.
-func (s *Server) indexOptions(ctx context.Context, req *sdk.CallToolRequest, rev string) indexer.Options {
-	opts := indexer.Options{MaxFileSize: s.opts.MaxFileSize, Embedder: s.opts.Embedder}
-	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-		opts.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: rev}
+// ensure brings the index up to date for what a tool call reads
+// (Options.Ensure), waiting LockWait for a running indexer, with progress
+// reported to a client that asked for it.
+func (s *Server) ensure(ctx context.Context, req *sdk.CallToolRequest, rev string, r indexing.Request) (*store.View, *indexing.Summary, error) {
+	if s.opts.Ensure == nil {
+		return nil, nil, errors.New("bring the index up to date: this server has no indexer (Options.Ensure)")
 	}
-	return opts
+	r.LockWait = s.opts.LockWait
+	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+		r.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: rev}
+	}
+	return s.opts.Ensure(ctx, s.repo, r)
 }

@@ -7,7 +7,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/chunk/vocab"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
 )
 
 type readFileIn struct {
@@ -91,8 +91,8 @@ type indexStatusIn struct {
 }
 
 type indexStatusOut struct {
-	State  string          `json:"state"`
-	Status *indexer.Status `json:"status"`
+	State  string           `json:"state"`
+	Status *indexing.Status `json:"status"`
 }
 
 func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, in indexStatusIn) (*sdk.CallToolResult, indexStatusOut, error) {
@@ -101,7 +101,7 @@ func (s *Server) indexStatus(_ context.Context, _ *sdk.CallToolRequest, in index
 	if model == "" {
 		model = "(vectors off: bcindex.vectors=false)"
 	}
-	st, err := indexer.StatusOf(s.repo, in.Rev, model)
+	st, err := indexing.StatusOf(s.repo, in.Rev, model)
 	if err != nil {
 		return nil, out, err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/grep"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/query"
 )
@@ -72,7 +72,7 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
-	v, sum, err := indexer.Ensure(ctx, s.repo, s.indexOptions(ctx, req, in.Rev), indexer.Request{Want: want, Parts: indexer.Exact, NoIndex: in.NoIndex, LockWait: s.opts.LockWait})
+	v, sum, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: want, Parts: indexing.Exact, NoIndex: in.NoIndex})
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}

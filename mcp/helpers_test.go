@@ -12,8 +12,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
@@ -118,7 +120,7 @@ type client struct {
 // connect serves repo over an in-process transport and returns a client.
 func connect(t *testing.T, repo *gitindex.Repo) *client {
 	t.Helper()
-	return connectServer(t, NewServer(repo, Options{Embedder: embed.Default(), Version: "test"}))
+	return connectServer(t, NewServer(repo, withIndexer(Options{Embedder: embed.Default(), Version: "test"})))
 }
 
 // connectServer connects a client to srv over an in-process transport.
@@ -186,4 +188,20 @@ func resultText(res *sdk.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// withIndexer gives opts the indexer and the chunker the command gives a
+// server: indexing with opts' embedder, chunks by chunk.Split.
+func withIndexer(opts Options) Options {
+	opts.Ensure = indexer.Ensurer(indexer.Options{Embedder: opts.Embedder})
+	opts.Split = func(path string, content []byte) (string, []Chunk) {
+		f := chunk.Split(path, content)
+		out := make([]Chunk, len(f.Chunks))
+		for i, c := range f.Chunks {
+			out[i] = Chunk{Kind: c.Kind, Name: c.Name, Signature: c.Signature, Parent: c.Parent,
+				StartLine: c.StartLine, EndLine: c.EndLine, StartByte: c.StartByte, EndByte: c.EndByte}
+		}
+		return f.Language, out
+	}
+	return opts
 }

@@ -98,7 +98,7 @@ func TestBadArguments(t *testing.T) {
 func TestPanicBecomesToolError(t *testing.T) {
 	f := newFixture(t)
 	var log strings.Builder
-	srv := NewServer(f.repo, Options{Log: &log})
+	srv := NewServer(f.repo, withIndexer(Options{Log: &log}))
 	addTool(srv, "boom", "panics", func(context.Context, *sdk.CallToolRequest, indexStatusIn) (*sdk.CallToolResult, indexStatusOut, error) {
 		panic("kaboom")
 	})

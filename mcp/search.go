@@ -11,7 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
@@ -146,7 +146,7 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	v, sum, err := indexer.Ensure(ctx, s.repo, s.indexOptions(ctx, req, in.Rev), indexer.Request{Want: p.Want, Parts: indexer.All, NoIndex: in.NoIndex, LockWait: s.opts.LockWait})
+	v, sum, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: p.Want, Parts: indexing.All, NoIndex: in.NoIndex})
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
@@ -257,7 +257,7 @@ type progress struct {
 	last       time.Time
 }
 
-var _ indexer.Progress = (*progress)(nil)
+var _ indexing.Progress = (*progress)(nil)
 
 func (p *progress) Start(total int) {
 	p.mu.Lock()

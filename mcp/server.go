@@ -14,6 +14,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 )
 
 // Options configure a Server.
@@ -21,8 +22,15 @@ type Options struct {
 	// Embedder computes query vectors and vectors of newly indexed chunks;
 	// nil turns the vector arm off (git config bcindex.vectors=false).
 	Embedder embed.Embedder
-	// MaxFileSize is the largest blob indexed; 0: indexer.DefaultMaxFileSize.
-	MaxFileSize int64
+	// Ensure brings the index up to date before a tool reads it (the
+	// command passes indexer.Ensurer with its indexing options: the
+	// embedder, the largest blob indexed); nil: the tools that read the
+	// index answer with an error.
+	Ensure indexing.Ensure
+	// Split chunks a blob the index does not hold, as the indexer would
+	// (the command passes chunk.Split's chunks), for the chunk tools;
+	// nil: such a blob shows as its file chunk alone.
+	Split func(path string, content []byte) (language string, chunks []Chunk)
 	// LockWait is how long a search waits for a running indexer; 0: 2 minutes.
 	LockWait time.Duration
 	// Version is reported to clients in the initialize handshake.

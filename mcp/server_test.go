@@ -276,7 +276,7 @@ func TestChunks(t *testing.T) {
 // ended is answered, the last one too when its line has no newline.
 func TestServeAnswersAfterInputEnds(t *testing.T) {
 	f := newFixture(t)
-	srv := NewServer(f.repo, Options{Embedder: embed.Default(), Version: "v9.8.7"})
+	srv := NewServer(f.repo, withIndexer(Options{Embedder: embed.Default(), Version: "v9.8.7"}))
 	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"retry with backoff"}}}

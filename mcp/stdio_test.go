@@ -32,7 +32,7 @@ type reply struct {
 func serveLines(t *testing.T, lines []string) (byID map[string]reply, nullID []reply) {
 	t.Helper()
 	f := newFixture(t)
-	srv := NewServer(f.repo, Options{Embedder: embed.Default()})
+	srv := NewServer(f.repo, withIndexer(Options{Embedder: embed.Default()}))
 	var out strings.Builder
 	in := io.NopCloser(strings.NewReader(strings.Join(lines, "\n") + "\n"))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -157,7 +157,7 @@ func (brokenPipe) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 // requests it cannot answer.
 func TestServeClosedStdout(t *testing.T) {
 	f := newFixture(t)
-	srv := NewServer(f.repo, Options{Embedder: embed.Default()})
+	srv := NewServer(f.repo, withIndexer(Options{Embedder: embed.Default()}))
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	done := make(chan error, 1)

@@ -10,6 +10,7 @@ import (
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // A generated summary (git bcindex enhance) reaches an agent marked as
@@ -27,7 +28,7 @@ func TestSearchShowsGeneratedSummaries(t *testing.T) {
 	}
 	h, _ := hex.DecodeString(res.Hits[0].ContentHash)
 	sum := store.GeneratedSummary{Summary: "Doubles a quantity of widgets for the warehouse ledger.", Model: "stand-in", Prompt: 1}
-	if err := store.WriteSummaryIndex(f.repo.IndexDir, store.SummaryIndexHeader{Model: "stand-in", Prompt: 1}, []store.SummaryEntry{{Hash: [16]byte(h), Summary: sum}}); err != nil {
+	if err := storewrite.WriteSummaryIndex(f.repo.IndexDir, store.SummaryIndexHeader{Model: "stand-in", Prompt: 1}, []store.SummaryEntry{{Hash: [16]byte(h), Summary: sum}}); err != nil {
 		t.Fatal(err)
 	}
 	c := connect(t, f.repo)

@@ -17,6 +17,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 	"github.com/bcindex/bcindex/train"
 )
 
@@ -275,7 +276,7 @@ func writeStandIns(t testing.TB, repo *gitindex.Repo, es []store.SummaryEntry) {
 		}
 	}
 	h := store.SummaryIndexHeader{Model: "stand-in", Prompt: 1, Embed: emb.ID(), Dim: emb.Dim()}
-	if err := store.WriteSummaryIndex(repo.IndexDir, h, es); err != nil {
+	if err := storewrite.WriteSummaryIndex(repo.IndexDir, h, es); err != nil {
 		t.Fatal(err)
 	}
 }

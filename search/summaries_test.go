@@ -12,6 +12,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // undocumented holds functions whose code says nothing of what they are
@@ -70,7 +71,7 @@ func writeSummaries(t *testing.T, repo *gitindex.Repo, sums map[string]string) {
 		es = append(es, store.SummaryEntry{Hash: hashOf(t, repo, name), Summary: g, Vector: vecs[0]})
 	}
 	h := store.SummaryIndexHeader{Model: "stand-in", Prompt: 1, Embed: emb.ID(), Dim: emb.Dim()}
-	if err := store.WriteSummaryIndex(repo.IndexDir, h, es); err != nil {
+	if err := storewrite.WriteSummaryIndex(repo.IndexDir, h, es); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/segment"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -17,7 +17,7 @@ import (
 // none of them again.
 func TestWrittenPartsStayVerified(t *testing.T) {
 	indexDir := t.TempDir()
-	s, err := store.OpenStore(indexDir)
+	s, err := storewrite.OpenStore(indexDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestWrittenPartsStayVerified(t *testing.T) {
 			q[i][i%dim] = int8(k + 1)
 			scales[i] = 0.01
 		}
-		parts, err := vector.EncodeParts(dim, q, scales, store.MinPart)
+		parts, err := vector.EncodeParts(dim, q, scales, storewrite.MinPart)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // An entry starts with its format's magic. BCSHARE2 entries carry each
@@ -157,7 +158,7 @@ func Export(r *gitindex.Repo, model string, also ...plumbing.Hash) (*Summary, er
 // the indexing run that follows (Options.Shared, Options.SharedVectors) to
 // parse and embed nothing of them. dim is the model's vector size.
 func Import(ctx context.Context, r *gitindex.Repo, commit plumbing.Hash, model string, dim int, lockWait time.Duration) (*Summary, error) {
-	lock, err := store.AcquireLock(ctx, r.IndexDir, lockWait)
+	lock, err := storewrite.AcquireLock(ctx, r.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
 	}

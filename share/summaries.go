@@ -25,6 +25,7 @@ import (
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 const summaryShareMagic = "BCSUMM01"
@@ -111,7 +112,7 @@ func PushSummaries(ctx context.Context, r *gitindex.Repo, remote, model string, 
 		parents = append(parents, h)
 	}
 	sum := &SummaryShare{Ref: string(ref)}
-	err = store.WithLocked(ctx, r.IndexDir, lockWait, func(st *store.Store) error {
+	err = storewrite.WithLocked(ctx, r.IndexDir, lockWait, func(st *storewrite.Store) error {
 		return st.Summaries(prompt, model, func(hash [16]byte, v []byte) error {
 			x := hex.EncodeToString(hash[:])
 			if _, ok := entries[x[:2]][x[2:]]; ok {
@@ -164,7 +165,7 @@ func FetchSummaries(ctx context.Context, r *gitindex.Repo, remote, model string,
 		return nil, err
 	}
 	sum := &SummaryShare{Ref: string(ref), Commit: head.String(), Rejected: map[string]int{}}
-	err = store.WithLocked(ctx, r.IndexDir, lockWait, func(st *store.Store) error {
+	err = storewrite.WithLocked(ctx, r.IndexDir, lockWait, func(st *storewrite.Store) error {
 		have, err := st.SummaryHashes(prompt, model)
 		if err != nil {
 			return err
@@ -192,7 +193,7 @@ func FetchSummaries(ctx context.Context, r *gitindex.Repo, remote, model string,
 				return nil
 			}
 			sum.Imported++
-			return b.Put(store.SummaryKey(hash, prompt, model), rec)
+			return b.Put(storewrite.SummaryKey(hash, prompt, model), rec)
 		})
 		if err != nil {
 			b.Cancel()

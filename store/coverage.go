@@ -32,3 +32,18 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 	sort.Slice(out, func(i, j int) bool { return out[i].Model < out[j].Model })
 	return out
 }
+
+// VectorRows is how many vectors (rows, of every model) the segments ids
+// hold, by their locators.
+func VectorRows(indexDir string, ids []string) int {
+	n := 0
+	for _, id := range ids {
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			if l, err := segment.ReadLocator(segment.File(indexDir, id, name)); err == nil {
+				n += l.Rows
+			}
+		}
+	}
+	return n
+}

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
-	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/segment"
 )
@@ -27,8 +25,8 @@ type Manifest struct {
 	Sum uint32 `json:"crc32c,omitempty"`
 }
 
-// encodeManifest encodes m with its checksum.
-func encodeManifest(m Manifest) ([]byte, error) {
+// EncodeManifest encodes m with its checksum.
+func EncodeManifest(m Manifest) ([]byte, error) {
 	m.Sum = 0
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -66,28 +64,9 @@ func DecodeManifest(indexDir string) (*Manifest, error) {
 	}
 	// Older schemas wrote no checksum; their index is rebuilt anyway.
 	if m.Schema == SchemaVersion {
-		if again, err := encodeManifest(m); err != nil || !bytes.Equal(again, bytes.TrimSuffix(b, []byte("\n"))) {
+		if again, err := EncodeManifest(m); err != nil || !bytes.Equal(again, bytes.TrimSuffix(b, []byte("\n"))) {
 			return nil, fmt.Errorf("read index manifest: %w: checksum mismatch", ErrCorrupt)
 		}
 	}
 	return &m, nil
-}
-
-// RemoveIndexData deletes the store, the segments and the cached listings:
-// everything indexing derives from git. The caller holds the index lock.
-func RemoveIndexData(indexDir string) error {
-	for _, dir := range []string{filepath.Join(indexDir, "db"), segment.Root(indexDir), filepath.Join(indexDir, "trees")} {
-		if err := os.RemoveAll(dir); err != nil {
-			return fmt.Errorf("remove index: %w", err)
-		}
-	}
-	return nil
-}
-
-func WriteManifest(indexDir string, m *Manifest) error {
-	b, err := encodeManifest(*m)
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(manifestPath(indexDir), append(b, '\n'))
 }

@@ -99,11 +99,11 @@ const SchemaVersion = 9
 var ErrSchema = errors.New("index schema mismatch")
 
 var (
-	keySchema = []byte("meta/schema")
+	KeySchema = []byte("meta/schema")
 	PrefBlob  = []byte("b/")
 )
 
-func blobKey(sha [20]byte) []byte {
+func BlobKey(sha [20]byte) []byte {
 	k := make([]byte, 0, len(PrefBlob)+20)
 	return append(append(k, PrefBlob...), sha[:]...)
 }

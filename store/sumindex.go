@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,11 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 
-	"github.com/bcindex/bcindex/internal/atomicfile"
-	"github.com/bcindex/bcindex/internal/checksum"
-	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/segment"
 )
 
@@ -40,7 +35,7 @@ import (
 //	                             entry delta and uvarint frequency
 //	per entry, when Dim > 0:     Dim float32 (little endian), unit length
 //	CRC-32C of all the above (4 B, little endian)
-const sumMagic = "BCSUM001"
+const SummaryMagic = "BCSUM001"
 
 // SummaryIndexFile is the summary index's name in the index directory.
 const SummaryIndexFile = "summaries.bin"
@@ -163,83 +158,6 @@ func (x *SummaryIndex) Dot(i int, q []float32) float64 {
 		dot += float64(f) * float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*j:])))
 	}
 	return dot
-}
-
-// WriteSummaryIndex writes the entries (any order; vectors of h.Dim
-// floats, or none when h.Dim is 0) as the index directory's summary index,
-// atomically.
-func WriteSummaryIndex(indexDir string, h SummaryIndexHeader, entries []SummaryEntry) error {
-	es := append([]SummaryEntry(nil), entries...)
-	sort.Slice(es, func(i, j int) bool { return bytes.Compare(es[i].Hash[:], es[j].Hash[:]) < 0 })
-	hb, err := json.Marshal(h)
-	if err != nil {
-		return fmt.Errorf("write summary index: %w", err)
-	}
-	b := append([]byte(sumMagic), binary.AppendUvarint(nil, uint64(len(hb)))...)
-	b = append(b, hb...)
-	b = binary.AppendUvarint(b, uint64(len(es)))
-	terms := map[string][]SummaryPosting{}
-	for i, e := range es {
-		if h.Dim > 0 && len(e.Vector) != h.Dim {
-			return fmt.Errorf("write summary index: summary %x has a vector of %d floats, not %d", e.Hash, len(e.Vector), h.Dim)
-		}
-		toks := lexical.Tokens(e.Summary.Text())
-		tf := map[string]int{}
-		for _, t := range toks {
-			tf[t]++
-		}
-		for t, n := range tf {
-			terms[t] = append(terms[t], SummaryPosting{i, n})
-		}
-		rec, err := json.Marshal(e.Summary)
-		if err != nil {
-			return fmt.Errorf("write summary index: %w", err)
-		}
-		b = append(b, e.Hash[:]...)
-		b = binary.AppendUvarint(b, uint64(len(toks)))
-		b = binary.AppendUvarint(b, uint64(len(rec)))
-		b = append(b, rec...)
-	}
-	names := make([]string, 0, len(terms))
-	for t := range terms {
-		names = append(names, t)
-	}
-	sort.Strings(names)
-	b = binary.AppendUvarint(b, uint64(len(names)))
-	for _, t := range names {
-		ps := terms[t]
-		sort.Slice(ps, func(i, j int) bool { return ps[i].Entry < ps[j].Entry })
-		block := binary.AppendUvarint(nil, uint64(len(ps)))
-		last := 0
-		for _, p := range ps {
-			block = binary.AppendUvarint(block, uint64(p.Entry-last))
-			block = binary.AppendUvarint(block, uint64(p.Freq))
-			last = p.Entry
-		}
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(len(block)))
-		b = append(b, block...)
-	}
-	for _, e := range es {
-		for _, x := range e.Vector[:h.Dim] {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-		}
-	}
-	b = binary.LittleEndian.AppendUint32(b, checksum.Sum(b))
-	if err := atomicfile.Write(filepath.Join(indexDir, SummaryIndexFile), b); err != nil {
-		return fmt.Errorf("write summary index: %w", err)
-	}
-	return nil
-}
-
-// RemoveSummaryIndex deletes the summary index, if there is one.
-func RemoveSummaryIndex(indexDir string) error {
-	err := os.Remove(filepath.Join(indexDir, SummaryIndexFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove summary index: %w", err)
-	}
-	return nil
 }
 
 // OpenSummaryIndex reads the index directory's summary index: ErrNoSummaryIndex

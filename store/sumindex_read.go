@@ -24,14 +24,14 @@ func bounded(d *segment.Decoder) int {
 }
 
 func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
-	if len(b) < len(sumMagic)+4 || string(b[:len(sumMagic)]) != sumMagic {
+	if len(b) < len(SummaryMagic)+4 || string(b[:len(SummaryMagic)]) != SummaryMagic {
 		return nil, errors.New("not a summary index")
 	}
 	body := b[:len(b)-4]
 	if checksum.Sum(body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return nil, errors.New("checksum mismatch")
 	}
-	r := &segment.Decoder{Buf: body[len(sumMagic):]}
+	r := &segment.Decoder{Buf: body[len(SummaryMagic):]}
 	x := &SummaryIndex{ByHash: map[[16]byte]int{}}
 	if err := json.Unmarshal(r.Bytes(bounded(r)), &x.Header); err != nil && r.Err == nil {
 		return nil, err
@@ -73,38 +73,4 @@ func decodeSummaryIndex(b []byte) (*SummaryIndex, error) {
 		return nil, errors.New("bytes after the vectors")
 	}
 	return x, r.Err
-}
-
-// PruneSummaryIndex rewrites the summary index without the entries whose
-// content hash keep rejects, keeping the others' records and vectors, and
-// returns how many it dropped (0, and the file untouched, when none).
-func PruneSummaryIndex(indexDir string, keep func(hash [16]byte) bool) (int, error) {
-	x, err := OpenSummaryIndex(indexDir)
-	if errors.Is(err, ErrNoSummaryIndex) {
-		return 0, nil
-	}
-	if err != nil {
-		// A damaged index is written anew by enhance or check --repair;
-		// it is left to them rather than pruned from unreadable bytes.
-		return 0, nil
-	}
-	var kept []SummaryEntry
-	for i, h := range x.Hashes {
-		if !keep(h) {
-			continue
-		}
-		g, err := x.Summary(i)
-		if err != nil {
-			return 0, err
-		}
-		kept = append(kept, SummaryEntry{Hash: h, Summary: g, Vector: x.Vector(i)})
-	}
-	dropped := x.Len() - len(kept)
-	if dropped == 0 {
-		return 0, nil
-	}
-	if len(kept) == 0 {
-		return dropped, RemoveSummaryIndex(indexDir)
-	}
-	return dropped, WriteSummaryIndex(indexDir, x.Header, kept)
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/grep"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -102,7 +102,7 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 	want, err := grep.Plan(s.repo, opts)
 	var v *store.View
 	if err == nil {
-		v, _, err = indexer.Ensure(r.Context(), s.repo, s.indexOptions(), indexer.Request{Want: want, Parts: indexer.Exact, LockWait: pageLockWait})
+		v, _, err = s.ensure(r.Context(), indexing.Request{Want: want, Parts: indexing.Exact})
 	}
 	if err != nil {
 		p.Error = err.Error()

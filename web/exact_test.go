@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/indexer"
 )
 
 // exactLineRE finds the (line number, marked HTML) pairs of an exact results
@@ -100,7 +101,7 @@ func TestExactMode(t *testing.T) {
 // TestExactPages follows the next-page links through every matching line.
 func TestExactPages(t *testing.T) {
 	f := newFixture(t)
-	s, err := New(f.repo, Options{Embedder: embed.Default(), ExactPage: 4})
+	s, err := New(f.repo, Options{Embedder: embed.Default(), ExactPage: 4, Ensure: indexer.Ensurer(indexer.Options{Embedder: embed.Default()})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := indexer.NewIndexer(repo, opts).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(repo, Options{Embedder: embed.Default(), Index: opts})
+	s, err := New(repo, Options{Embedder: embed.Default(), Ensure: indexer.Ensurer(opts)})
 	if err != nil {
 		t.Fatal(err)
 	}

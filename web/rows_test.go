@@ -106,7 +106,7 @@ func TestBlankLinesKeepTheirRow(t *testing.T) {
 	}
 	t.Cleanup(func() { repo.Close() })
 	opts := indexer.Options{Embedder: embed.Default()}
-	s, err := New(repo, Options{Embedder: embed.Default(), Index: opts})
+	s, err := New(repo, Options{Embedder: embed.Default(), Ensure: indexer.Ensurer(opts)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/internal/safepath"
 	"github.com/bcindex/bcindex/query"
 	"github.com/bcindex/bcindex/search"
@@ -31,9 +31,12 @@ var assets stdembed.FS
 
 // Options configure a Server.
 type Options struct {
-	Embedder embed.Embedder  // nil: no vector arm
-	Index    indexer.Options // how a search indexes blobs it lacks
-	Log      io.Writer       // internal errors; nil: discarded
+	Embedder embed.Embedder // nil: no vector arm
+	// Ensure brings the index up to date before a page reads it (the
+	// command passes indexer.Ensurer with its indexing options); nil: the
+	// search pages answer with an error.
+	Ensure indexing.Ensure
+	Log    io.Writer // internal errors; nil: discarded
 	// ExactPage is how many matching lines a page of the exact mode
 	// shows; 0: 500.
 	ExactPage int
@@ -241,7 +244,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	plan, err := search.NewPlan(s.repo, opts)
 	var v *store.View
 	if err == nil {
-		v, _, err = indexer.Ensure(r.Context(), s.repo, s.indexOptions(), indexer.Request{Want: plan.Want, Parts: indexer.All, LockWait: pageLockWait})
+		v, _, err = s.ensure(r.Context(), indexing.Request{Want: plan.Want, Parts: indexing.All})
 	}
 	var res *search.Result
 	if err == nil {

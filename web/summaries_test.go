@@ -10,6 +10,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // The page shows a hit's generated summary marked as a model's, never as
@@ -22,7 +23,7 @@ func TestPageShowsGeneratedSummary(t *testing.T) {
 	}
 	h, _ := hex.DecodeString(res.Hits[0].ContentHash)
 	sum := store.GeneratedSummary{Summary: "Opens a <socket> to the address & gives up after a while.", Model: "stand-in", Prompt: 1}
-	if err := store.WriteSummaryIndex(f.repo.IndexDir, store.SummaryIndexHeader{Model: "stand-in", Prompt: 1}, []store.SummaryEntry{{Hash: [16]byte(h), Summary: sum}}); err != nil {
+	if err := storewrite.WriteSummaryIndex(f.repo.IndexDir, store.SummaryIndexHeader{Model: "stand-in", Prompt: 1}, []store.SummaryEntry{{Hash: [16]byte(h), Summary: sum}}); err != nil {
 		t.Fatal(err)
 	}
 	code, body := get(t, f.url+"/?"+url.Values{"q": {"Dial"}}.Encode())

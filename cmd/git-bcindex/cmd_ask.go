@@ -54,7 +54,7 @@ func runAsk(c *cli.Context) error {
 		return err
 	}
 	a := &ask.Asker{Client: client, Repo: repo, Commit: commit,
-		Server: mcp.NewServer(repo, mcp.Options{Embedder: s.embedder(), MaxFileSize: s.maxFileSize})}
+		Server: mcp.NewServer(repo, s.mcpOptions())}
 	opts := ask.Options{Question: question, MaxTurns: c.Int("max-turns"), MaxTokens: c.Int("max-tokens")}
 	if isTerminal(c.App.ErrWriter) {
 		opts.Show = c.App.ErrWriter

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/indexer"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,7 +37,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := store.Check(c.Context, repo.IndexDir, repo.CheckListing)
+	rep, err := storewrite.Check(c.Context, repo.IndexDir, repo.CheckListing)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
@@ -59,7 +59,7 @@ func runCheck(c *cli.Context) error {
 		}
 		return nil
 	}
-	if err := store.Repair(c.Context, repo.IndexDir, rep, c.Duration("wait")); err != nil {
+	if err := storewrite.Repair(c.Context, repo.IndexDir, rep, c.Duration("wait")); err != nil {
 		return err
 	}
 	revs := c.Args().Slice()
@@ -73,13 +73,13 @@ func runCheck(c *cli.Context) error {
 	if err := reindexSummaries(c, repo, s.embedder()); err != nil {
 		return fmt.Errorf("check --repair: %w", err)
 	}
-	after, err := store.Check(c.Context, repo.IndexDir, repo.CheckListing)
+	after, err := storewrite.Check(c.Context, repo.IndexDir, repo.CheckListing)
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
 	if c.Bool("json") {
 		b, _ := json.Marshal(struct {
-			*store.CheckReport
+			*storewrite.CheckReport
 			Repaired    int `json:"repaired"`
 			BlobsNew    int `json:"blobs_new"`
 			StillBroken int `json:"still_damaged"`

@@ -16,6 +16,7 @@ import (
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 func indexCommand() *cli.Command {
@@ -82,12 +83,12 @@ func indexCommand() *cli.Command {
 }
 
 func removeIndex(c *cli.Context, repo *gitindex.Repo) error {
-	lock, err := store.AcquireLock(c.Context, repo.IndexDir, c.Duration("wait"))
+	lock, err := storewrite.AcquireLock(c.Context, repo.IndexDir, c.Duration("wait"))
 	if err != nil {
 		return err
 	}
 	defer lock.Release()
-	return store.RemoveIndexData(repo.IndexDir)
+	return storewrite.RemoveIndexData(repo.IndexDir)
 }
 
 // summaryJSON is the stable --json form of an indexing summary.

@@ -38,13 +38,9 @@ func runMCP(c *cli.Context) error {
 		}
 		remote = remoteSearcher(rs.url, s.embedder())
 	}
-	srv := mcp.NewServer(repo, mcp.Options{
-		Remote:      remote,
-		Embedder:    s.embedder(),
-		MaxFileSize: s.maxFileSize,
-		Version:     readBuildInfo().Version,
-		Log:         c.App.ErrWriter,
-	})
+	opts := s.mcpOptions()
+	opts.Remote, opts.Version, opts.Log = remote, readBuildInfo().Version, c.App.ErrWriter
+	srv := mcp.NewServer(repo, opts)
 	// A client that closes the server's stdout ends the session with an
 	// error on stderr (the client's log), not with a silent SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/internal/testkit/weaviatetest"
 	"github.com/bcindex/bcindex/mcp"
@@ -128,7 +129,8 @@ func callMCPRemote(t *testing.T, dir, url string, args map[string]any) (string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcp.NewServer(repo, mcp.Options{Embedder: embed.Default(), Remote: remoteSearcher(url, embed.Default())})
+	srv := mcp.NewServer(repo, mcp.Options{Embedder: embed.Default(), Remote: remoteSearcher(url, embed.Default()),
+		Ensure: indexer.Ensurer(indexer.Options{Embedder: embed.Default()}), Split: mcpChunks})
 	ctx := context.Background()
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.SDK().Connect(ctx, st, nil)

@@ -29,7 +29,9 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h, err := web.New(repo, web.Options{Embedder: s.embedder(), Index: s.indexOptions(), Log: c.App.ErrWriter})
+	opts := s.webOptions()
+	opts.Log = c.App.ErrWriter
+	h, err := web.New(repo, opts)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/bcindex/bcindex/chunk"
 	"github.com/bcindex/bcindex/embed"
-	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // TestMain lets the test binary run as git-bcindex inside the scripts of
@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 		"git-bcindex-loads": func() {
 			code := run(os.Args, os.Stdout, os.Stderr)
 			fmt.Fprintf(os.Stderr, "loaded: model=%v grammars=%v badger=%d\n",
-				embed.BuiltinLoaded(), chunk.GrammarsLoaded(), store.BadgerOpens())
+				embed.BuiltinLoaded(), chunk.GrammarsLoaded(), storewrite.BadgerOpens())
 			os.Exit(code)
 		},
 	})

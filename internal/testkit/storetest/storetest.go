@@ -8,16 +8,17 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/store"
+	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // PutSummaries stores generated summaries as enhance does.
 func PutSummaries(t testing.TB, r *gitindex.Repo, recs map[[16]byte]store.GeneratedSummary) {
 	t.Helper()
-	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
+	err := storewrite.WithLocked(context.Background(), r.IndexDir, 0, func(st *storewrite.Store) error {
 		b := st.NewBatch()
 		for h, g := range recs {
 			v, _ := json.Marshal(g)
-			if err := b.Put(store.SummaryKey(h, g.Prompt, g.Model), v); err != nil {
+			if err := b.Put(storewrite.SummaryKey(h, g.Prompt, g.Model), v); err != nil {
 				return err
 			}
 		}
@@ -32,7 +33,7 @@ func PutSummaries(t testing.TB, r *gitindex.Repo, recs map[[16]byte]store.Genera
 func StoredSummaries(t testing.TB, r *gitindex.Repo, model string, prompt int) map[[16]byte]store.GeneratedSummary {
 	t.Helper()
 	out := map[[16]byte]store.GeneratedSummary{}
-	err := store.WithLocked(context.Background(), r.IndexDir, 0, func(st *store.Store) error {
+	err := storewrite.WithLocked(context.Background(), r.IndexDir, 0, func(st *storewrite.Store) error {
 		return st.Summaries(prompt, model, func(h [16]byte, v []byte) error {
 			var g store.GeneratedSummary
 			err := json.Unmarshal(v, &g)

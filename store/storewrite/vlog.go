@@ -1,4 +1,4 @@
-package store
+package storewrite
 
 import (
 	"bytes"
@@ -243,19 +243,4 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 		return 0, fmt.Errorf("delete vector parts: %w", err)
 	}
 	return rows, nil
-}
-
-// VectorRows is how many vectors (rows, of every model) the segments ids
-// hold, by their locators.
-func VectorRows(indexDir string, ids []string) int {
-	n := 0
-	for _, id := range ids {
-		names, _ := segment.VectorFiles(indexDir, id)
-		for _, name := range names {
-			if l, err := segment.ReadLocator(segment.File(indexDir, id, name)); err == nil {
-				n += l.Rows
-			}
-		}
-	}
-	return n
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/bcindex/bcindex/segment"
 	"github.com/dgraph-io/badger/v4"
@@ -54,7 +53,7 @@ func CheckBadger(dir string, full bool) (err error) {
 				f.Close()
 				return fmt.Errorf("%w: Badger log %s is empty", ErrCorrupt, filepath.Base(p))
 			}
-			if err := checkLogHeader(p); err != nil {
+			if err := CheckLogHeader(p); err != nil {
 				f.Close()
 				return err
 			}
@@ -125,40 +124,12 @@ func unmapReadOnly(mf *z.MmapFile) error {
 	return err
 }
 
-// MoveDamagedStore sets a Badger database that fails CheckBadger aside, as
-// db.damaged (replacing an older one), and removes the segments, so that
-// the run rebuilds the index from git: the database's records are what
-// segments are merged and shared from, and a fresh build is the one state
-// known to be whole. It returns the line to tell the user, or "" when the
-// database is sound. The caller holds the index lock.
-func MoveDamagedStore(indexDir string) (string, error) {
-	db := filepath.Join(indexDir, "db")
-	if _, err := os.Stat(db); err != nil {
-		return "", nil
-	}
-	cerr := CheckBadger(db, false)
-	if !errors.Is(cerr, ErrCorrupt) {
-		return "", nil
-	}
-	aside := db + ".damaged"
-	if err := os.RemoveAll(aside); err != nil {
-		return "", fmt.Errorf("set damaged index aside: %w", err)
-	}
-	if err := os.Rename(db, aside); err != nil {
-		return "", fmt.Errorf("set damaged index aside: %w", err)
-	}
-	if err := os.RemoveAll(segment.Root(indexDir)); err != nil {
-		return "", fmt.Errorf("remove index: %w", err)
-	}
-	return fmt.Sprintf("the index database was damaged (%v); moved it to %s and rebuilt the index from git", strings.TrimPrefix(cerr.Error(), ErrCorrupt.Error()+": "), aside), nil
-}
-
-// checkLogHeader checks the header Badger writes at the start of each log
+// CheckLogHeader checks the header Badger writes at the start of each log
 // file: the ID of its encryption key, then the base IV. The store is not
 // encrypted, so the key ID is 0; any other value (bytes flipped there)
 // makes badger.Open refuse the whole database with "Invalid datakey id",
 // which no table check would find.
-func checkLogHeader(p string) error {
+func CheckLogHeader(p string) error {
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("%w: Badger log %s: %v", ErrCorrupt, filepath.Base(p), err)
@@ -172,23 +143,4 @@ func checkLogHeader(p string) error {
 		return fmt.Errorf("%w: Badger log %s: damaged header", ErrCorrupt, filepath.Base(p))
 	}
 	return nil
-}
-
-// SetDamagedAside is the first step of every indexing run: a Badger
-// database that fails its checks is set aside, and a segment manifest that
-// fails its checksum is dropped with the segments it named (the database's
-// records make rebuilding them cheap). It returns the line to tell the
-// user, or "".
-func SetDamagedAside(indexDir string) (string, error) {
-	msg, err := MoveDamagedStore(indexDir)
-	if err != nil || msg != "" {
-		return msg, err
-	}
-	if _, err := DecodeManifest(indexDir); errors.Is(err, ErrCorrupt) {
-		if err := os.RemoveAll(segment.Root(indexDir)); err != nil {
-			return "", fmt.Errorf("remove damaged segments: %w", err)
-		}
-		return "the segment manifest was damaged; rebuilt the segments", nil
-	}
-	return "", nil
 }

@@ -1,10 +1,12 @@
-package store
+package storewrite
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bcindex/bcindex/store"
 )
 
 // TestDamagedLogHeaderIsFound: bytes flipped in the header of a value log
@@ -28,7 +30,7 @@ func TestDamagedLogHeaderIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "db")
-	if err := CheckBadger(db, true); err != nil {
+	if err := store.CheckBadger(db, true); err != nil {
 		t.Fatalf("sound database: %v", err)
 	}
 	logs, _ := filepath.Glob(filepath.Join(db, "*.vlog"))
@@ -46,8 +48,8 @@ func TestDamagedLogHeaderIsFound(t *testing.T) {
 	if _, err := OpenStore(dir); err == nil {
 		t.Fatal("badger opened a log with a damaged header; the test no longer shows the failure it guards")
 	}
-	if err := CheckBadger(db, false); !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("damaged log header: check says %v, want ErrCorrupt", err)
+	if err := store.CheckBadger(db, false); !errors.Is(err, store.ErrCorrupt) {
+		t.Fatalf("damaged log header: check says %v, want store.ErrCorrupt", err)
 	}
 	msg, err := SetDamagedAside(dir)
 	if err != nil || msg == "" {

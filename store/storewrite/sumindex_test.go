@@ -1,4 +1,4 @@
-package store
+package storewrite
 
 import (
 	"context"
@@ -6,22 +6,24 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bcindex/bcindex/store"
 )
 
 func TestSummaryIndexRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrNoSummaryIndex) {
+	if _, err := store.OpenSummaryIndex(dir); !errors.Is(err, store.ErrNoSummaryIndex) {
 		t.Fatalf("no index: got %v", err)
 	}
-	h := SummaryIndexHeader{Model: "m", Prompt: 1, Embed: "e", Dim: 2}
-	in := []SummaryEntry{
-		{Hash: [16]byte{9}, Summary: GeneratedSummary{Summary: "Retries uploads with backoff.", Keywords: []string{"retry", "backoff"}, Model: "m", Prompt: 1, Generated: true}, Vector: []float32{0.6, 0.8}},
-		{Hash: [16]byte{1}, Summary: GeneratedSummary{Summary: "Parses the config file.", Purpose: "read config", Model: "m", Prompt: 1, Generated: true}, Vector: []float32{1, 0}},
+	h := store.SummaryIndexHeader{Model: "m", Prompt: 1, Embed: "e", Dim: 2}
+	in := []store.SummaryEntry{
+		{Hash: [16]byte{9}, Summary: store.GeneratedSummary{Summary: "Retries uploads with backoff.", Keywords: []string{"retry", "backoff"}, Model: "m", Prompt: 1, Generated: true}, Vector: []float32{0.6, 0.8}},
+		{Hash: [16]byte{1}, Summary: store.GeneratedSummary{Summary: "Parses the config file.", Purpose: "read config", Model: "m", Prompt: 1, Generated: true}, Vector: []float32{1, 0}},
 	}
 	if err := WriteSummaryIndex(dir, h, in); err != nil {
 		t.Fatal(err)
 	}
-	x, err := OpenSummaryIndex(dir)
+	x, err := store.OpenSummaryIndex(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,24 +53,24 @@ func TestSummaryIndexRoundTrip(t *testing.T) {
 	}
 
 	// Any byte flipped is caught by the checksum.
-	p := filepath.Join(dir, SummaryIndexFile)
+	p := filepath.Join(dir, store.SummaryIndexFile)
 	b, _ := os.ReadFile(p)
 	for _, at := range []int{3, len(b) / 2, len(b) - 9} {
 		bad := append([]byte(nil), b...)
 		bad[at] ^= 0x10
 		os.WriteFile(p, bad, 0o644)
-		if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("byte %d flipped: got %v, want ErrCorrupt", at, err)
+		if _, err := store.OpenSummaryIndex(dir); !errors.Is(err, store.ErrCorrupt) {
+			t.Errorf("byte %d flipped: got %v, want store.ErrCorrupt", at, err)
 		}
 	}
 	os.WriteFile(p, b[:len(b)-7], 0o644)
-	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("cut short: got %v, want ErrCorrupt", err)
+	if _, err := store.OpenSummaryIndex(dir); !errors.Is(err, store.ErrCorrupt) {
+		t.Errorf("cut short: got %v, want store.ErrCorrupt", err)
 	}
 	if err := RemoveSummaryIndex(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenSummaryIndex(dir); !errors.Is(err, ErrNoSummaryIndex) {
+	if _, err := store.OpenSummaryIndex(dir); !errors.Is(err, store.ErrNoSummaryIndex) {
 		t.Fatalf("removed: got %v", err)
 	}
 }
@@ -77,7 +79,7 @@ func TestSummaryIndexRoundTrip(t *testing.T) {
 // next enhance run (or check --repair itself) to write anew.
 func TestCheckFindsDamagedSummaryIndex(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteSummaryIndex(dir, SummaryIndexHeader{Model: "m", Prompt: 1}, []SummaryEntry{{Hash: [16]byte{1}, Summary: GeneratedSummary{Summary: "Parses the config file."}}}); err != nil {
+	if err := WriteSummaryIndex(dir, store.SummaryIndexHeader{Model: "m", Prompt: 1}, []store.SummaryEntry{{Hash: [16]byte{1}, Summary: store.GeneratedSummary{Summary: "Parses the config file."}}}); err != nil {
 		t.Fatal(err)
 	}
 	noListing := func(string) error { return nil }
@@ -85,7 +87,7 @@ func TestCheckFindsDamagedSummaryIndex(t *testing.T) {
 	if err != nil || len(rep.Damaged) != 0 || rep.Files != 1 {
 		t.Fatalf("sound: %+v %v", rep, err)
 	}
-	p := filepath.Join(dir, SummaryIndexFile)
+	p := filepath.Join(dir, store.SummaryIndexFile)
 	b, _ := os.ReadFile(p)
 	b[len(b)/2] ^= 2
 	os.WriteFile(p, b, 0o644)

@@ -1,4 +1,4 @@
-package store
+package storewrite
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bcindex/bcindex/segment"
+	"github.com/bcindex/bcindex/store"
 )
 
 // Damage is one part of the store that failed its checks.
@@ -44,13 +45,13 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 	if _, err := os.Stat(db); err == nil {
 		tables, _ := filepath.Glob(filepath.Join(db, "*.sst"))
 		rep.Files += len(tables) + 1
-		if err := CheckBadger(db, true); err != nil {
+		if err := store.CheckBadger(db, true); err != nil {
 			rep.Damaged = append(rep.Damaged, Damage{Part: "database", Detail: detail(err), path: db})
 		}
 	}
-	m, err := DecodeManifest(indexDir)
+	m, err := store.DecodeManifest(indexDir)
 	switch {
-	case errors.Is(err, ErrNoIndex):
+	case errors.Is(err, store.ErrNoIndex):
 	case err != nil:
 		rep.Files++
 		rep.Damaged = append(rep.Damaged, Damage{Part: "manifest", Detail: detail(err), path: segment.Root(indexDir)})
@@ -67,10 +68,10 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 			}
 		}
 	}
-	if _, err := OpenSummaryIndex(indexDir); !errors.Is(err, ErrNoSummaryIndex) {
+	if _, err := store.OpenSummaryIndex(indexDir); !errors.Is(err, store.ErrNoSummaryIndex) {
 		rep.Files++
 		if err != nil {
-			rep.Damaged = append(rep.Damaged, Damage{Part: "summary index", Detail: detail(err), path: filepath.Join(indexDir, SummaryIndexFile)})
+			rep.Damaged = append(rep.Damaged, Damage{Part: "summary index", Detail: detail(err), path: filepath.Join(indexDir, store.SummaryIndexFile)})
 		}
 	}
 	root := filepath.Join(indexDir, "trees")
@@ -93,7 +94,7 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 
 // detail is an error without the sentinel's words, for a report line.
 func detail(err error) string {
-	return strings.ReplaceAll(err.Error(), ErrCorrupt.Error()+": ", "")
+	return strings.ReplaceAll(err.Error(), store.ErrCorrupt.Error()+": ", "")
 }
 
 // Repair sets every damaged part aside or removes it, under the index
@@ -139,7 +140,7 @@ func Repair(ctx context.Context, indexDir string, rep *CheckReport, lockWait tim
 	if len(bad) == 0 {
 		return nil
 	}
-	m, err := ReadManifest(indexDir)
+	m, err := store.ReadManifest(indexDir)
 	if err != nil {
 		return nil // the segments went with the database or the manifest
 	}

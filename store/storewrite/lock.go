@@ -1,18 +1,15 @@
-package store
+package storewrite
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/bcindex/bcindex/store"
 	"github.com/gofrs/flock"
 )
-
-// ErrLocked is returned when another indexer holds the index lock.
-var ErrLocked = errors.New("another git-bcindex indexer is running")
 
 // Lock is the one-indexer-at-a-time lock of a repository.
 type Lock struct{ fl *flock.Flock }
@@ -34,7 +31,7 @@ func AcquireLock(ctx context.Context, indexDir string, wait time.Duration) (*Loc
 			return &Lock{fl: fl}, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, ErrLocked
+			return nil, store.ErrLocked
 		}
 		select {
 		case <-ctx.Done():

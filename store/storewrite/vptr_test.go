@@ -1,4 +1,4 @@
-package store
+package storewrite
 
 import (
 	"errors"
@@ -84,7 +84,7 @@ func pointerOf(t *testing.T, s *Store, seg string, part []byte) (uint32, int64) 
 // iterator.go and structs.go, then update verifiedBadger) and when the
 // pinned one's layout does not give the place where the bytes are.
 func TestValuePointerLayout(t *testing.T) {
-	mod, err := os.ReadFile("../go.mod")
+	mod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package store
+package storewrite
 
 import (
 	"encoding/binary"
@@ -9,13 +9,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/bcindex/bcindex/segment"
+	"github.com/bcindex/bcindex/store"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 )
-
-// ErrCorrupt is returned when the store cannot be read.
-var ErrCorrupt = segment.ErrCorrupt
 
 // Store is the durable Badger database. Only the indexer opens it, while it
 // holds the index lock; queries read segments instead.
@@ -87,20 +84,20 @@ func openStore(indexDir string, check bool) (*Store, error) {
 
 func (s *Store) checkSchema() error {
 	return s.DB.Update(func(txn *badger.Txn) error {
-		item, err := txn.Get(keySchema)
+		item, err := txn.Get(store.KeySchema)
 		if errors.Is(err, badger.ErrKeyNotFound) {
-			return txn.Set(keySchema, binary.AppendUvarint(nil, SchemaVersion))
+			return txn.Set(store.KeySchema, binary.AppendUvarint(nil, store.SchemaVersion))
 		}
 		if err != nil {
-			return fmt.Errorf("read schema version: %w: %v", ErrCorrupt, err)
+			return fmt.Errorf("read schema version: %w: %v", store.ErrCorrupt, err)
 		}
 		return item.Value(func(v []byte) error {
 			got, n := binary.Uvarint(v)
 			if n <= 0 {
-				return fmt.Errorf("read schema version: %w", ErrCorrupt)
+				return fmt.Errorf("read schema version: %w", store.ErrCorrupt)
 			}
-			if got != SchemaVersion {
-				return fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", ErrSchema, got, SchemaVersion)
+			if got != store.SchemaVersion {
+				return fmt.Errorf("%w: the index was written with schema %d, this git-bcindex uses %d", store.ErrSchema, got, store.SchemaVersion)
 			}
 			return nil
 		})
@@ -122,7 +119,7 @@ func BadgerOpens() int64 { return badgerOpens.Load() }
 func openBadgerWith(open func(badger.Options) (*badger.DB, error), opts badger.Options, check bool) (*badger.DB, error) {
 	badgerOpens.Add(1)
 	if check {
-		if err := CheckBadger(opts.Dir, false); err != nil {
+		if err := store.CheckBadger(opts.Dir, false); err != nil {
 			return nil, fmt.Errorf("open index %s: %w", opts.Dir, err)
 		}
 	}
@@ -131,7 +128,7 @@ func openBadgerWith(open func(badger.Options) (*badger.DB, error), opts badger.O
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, fmt.Errorf("open index %s: another process holds it: %w", opts.Dir, err)
 		}
-		return nil, fmt.Errorf("open index %s: %w: %v", opts.Dir, ErrCorrupt, err)
+		return nil, fmt.Errorf("open index %s: %w: %v", opts.Dir, store.ErrCorrupt, err)
 	}
 	return db, nil
 }
@@ -155,10 +152,10 @@ func (s *Store) Close() error {
 }
 
 // Blob returns the stored record of a blob, or nil if there is none.
-func (s *Store) Blob(sha [20]byte) (*BlobRecord, error) {
-	var rec *BlobRecord
+func (s *Store) Blob(sha [20]byte) (*store.BlobRecord, error) {
+	var rec *store.BlobRecord
 	err := s.DB.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(blobKey(sha))
+		item, err := txn.Get(store.BlobKey(sha))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
 		}
@@ -166,7 +163,7 @@ func (s *Store) Blob(sha [20]byte) (*BlobRecord, error) {
 			return err
 		}
 		return item.Value(func(v []byte) error {
-			r, err := DecodeBlobRecord(v)
+			r, err := store.DecodeBlobRecord(v)
 			rec = r
 			return err
 		})
@@ -207,8 +204,8 @@ type Batch struct {
 func (s *Store) NewBatch() *Batch { return &Batch{wb: s.DB.NewWriteBatch(), store: s} }
 
 // PutBlob records a blob.
-func (b *Batch) PutBlob(sha [20]byte, rec *BlobRecord) error {
-	key, value := blobKey(sha), rec.Encode()
+func (b *Batch) PutBlob(sha [20]byte, rec *store.BlobRecord) error {
+	key, value := store.BlobKey(sha), rec.Encode()
 	if err := b.wb.Set(key, value); err != nil {
 		return fmt.Errorf("write blob record %x: %w", sha, err)
 	}
