@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/chattest"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/llm"
@@ -36,7 +37,7 @@ func newAsker(t *testing.T, s *chattest.Server) *Asker {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Asker{Client: client, Repo: repo, Server: mcp.NewServer(repo, mcp.Options{Embedder: embed.Default()}), Commit: c}
+	return &Asker{Client: client, Repo: repo, Server: mcp.NewServer(repo, mcp.Options{Embedder: embed.Default(), Ensure: indexer.Ensurer(indexer.Options{Embedder: embed.Default()})}), Commit: c}
 }
 
 // toolResults returns the tool messages of a request by call ID.
@@ -213,7 +214,7 @@ func TestAskOlderRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &Asker{Client: client, Repo: repo, Server: mcp.NewServer(repo, mcp.Options{}), Commit: c}
+	a := &Asker{Client: client, Repo: repo, Server: mcp.NewServer(repo, mcp.Options{Ensure: indexer.Ensurer(indexer.Options{})}), Commit: c}
 	res, err := a.Ask(context.Background(), Options{Question: "Is there a loop?"})
 	if err != nil {
 		t.Fatal(err)

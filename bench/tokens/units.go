@@ -13,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/bench/relevance"
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/mcp"
 )
 
@@ -33,7 +34,7 @@ type client struct {
 }
 
 func connect(ctx context.Context, r *relevance.Repo) (*client, error) {
-	srv := mcp.NewServer(r.Git(), mcp.Options{Embedder: embed.Default(), Version: "bench"})
+	srv := mcp.NewServer(r.Git(), mcp.Options{Embedder: embed.Default(), Version: "bench", Ensure: indexer.Ensurer(indexer.Options{Embedder: embed.Default()})})
 	st, ct := sdk.NewInMemoryTransports()
 	ss, err := srv.SDK().Connect(ctx, st, nil)
 	if err != nil {
