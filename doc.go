@@ -74,7 +74,9 @@
 //	internal/mmap          read-only file mappings, the one helper with build tags
 //	                       (lexical, ngram, vector, gitindex, segment)
 //	internal/atomicfile    files written whole or not at all (store/storewrite, segment,
-//	                       pickaxe, gitindex's listing cache)
+//	                       internal/cache, gitindex's listing cache)
+//	internal/cache         derived files a query writes, under a lock it never waits
+//	                       for (pickaxe's change tables)
 //	internal/checksum      the one CRC-32C of every index file (store, store/storewrite,
 //	                       segment, lexical, ngram, vector, gitindex, pickaxe, share)
 //	internal/httpapi       JSON over HTTP with the retry rules embed and llm share

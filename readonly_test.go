@@ -44,3 +44,29 @@ func TestReadersCannotWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestReadersWriteCachesThroughCacheAPI: a reader that keeps a derived
+// file (pickaxe's change tables) writes it through internal/cache, which
+// locks the entry and never waits, and imports no lower-level file writer
+// itself, by the import lists (go list .Imports).
+func TestReadersWriteCachesThroughCacheAPI(t *testing.T) {
+	const (
+		module   = "github.com/bcindex/bcindex/"
+		writer   = module + "internal/atomicfile"
+		cacheAPI = module + "internal/cache"
+	)
+	imports := map[string][]string{}
+	for _, fields := range goList(t, `{{.ImportPath}} {{join .Imports " "}}`) {
+		if pkg, ok := strings.CutPrefix(fields[0], module); ok {
+			imports[pkg] = fields[1:]
+		}
+	}
+	for _, pkg := range readers {
+		if slices.Contains(imports[pkg], writer) {
+			t.Errorf("%s, a reader, imports %s: write its caches through %s (Dir.Put)", pkg, writer, cacheAPI)
+		}
+	}
+	if !slices.Contains(imports["pickaxe"], cacheAPI) {
+		t.Errorf("pickaxe does not import %s: where does it write its change tables?", cacheAPI)
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/klauspost/compress/s2"
 
 	"github.com/bcindex/bcindex/exact"
-	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/cache"
 	"github.com/bcindex/bcindex/internal/checksum"
 )
 
@@ -101,8 +101,9 @@ func (w *diffsWriter) flush() {
 	}
 }
 
-// write writes the diffs file of the segment at segPath.
-func (w *diffsWriter) write(segPath string) error {
+// write writes the diffs file of the segment stored as the cache entry
+// segName: false when another writer holds its lock.
+func (w *diffsWriter) write(d cache.Dir, segName string) (bool, error) {
 	w.flush()
 	var buf []byte
 	for _, f := range w.frames {
@@ -132,7 +133,7 @@ func (w *diffsWriter) write(segPath string) error {
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(at))
 	buf = binary.LittleEndian.AppendUint32(buf, crc)
 	buf = append(buf, diffsMagic...)
-	return atomicfile.Cache(diffsPath(segPath), buf)
+	return d.Put(diffsPath(segName), buf)
 }
 
 // diffsFile is a segment's diffs file, its index read; frames are read

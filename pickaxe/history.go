@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/cache"
 )
 
 // segmentCommits is how many newly listed commits go into one segment: a
@@ -75,7 +76,7 @@ func history(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash, progre
 			if i > 0 {
 				parent = lastTree(known[i-1].commits)
 			}
-			if err := b.addDiffs(ctx, s, parent, nil, segmentPath(repo.IndexDir, s.commits[len(s.commits)-1].Hash)); err != nil {
+			if err := b.addDiffs(ctx, s, parent, nil, segmentName(s.commits[len(s.commits)-1].Hash)); err != nil {
 				return nil, err
 			}
 		}
@@ -122,8 +123,9 @@ func history(ctx context.Context, repo *gitindex.Repo, tip plumbing.Hash, progre
 			s := &segment{base: base, commits: batch}
 			// The table is a cache: a store that cannot be written (a
 			// read-only clone) costs the next query its diffs, nothing more.
-			if werr := writeSegment(repo.IndexDir, s); werr == nil && allDiffs {
-				if err := b.addDiffs(ctx, s, lastTree(all), nil, segmentPath(repo.IndexDir, c.Hash)); err != nil {
+			// A held lock: another writer is writing this segment.
+			if ok, werr := writeSegment(repo.IndexDir, s); werr == nil && ok && allDiffs {
+				if err := b.addDiffs(ctx, s, lastTree(all), nil, segmentName(c.Hash)); err != nil {
 					return nil, err
 				}
 			}
@@ -150,11 +152,11 @@ func lastTree(cs []Commit) plumbing.Hash {
 	return cs[len(cs)-1].Tree
 }
 
-// addDiffs writes the diffs file of segment s, stored at path, and
+// addDiffs writes the diffs file of segment s, the cache entry name, and
 // attaches it to s's commits. Each commit is diffed against the tree of
 // the one before it, the first against parent (zero: none), unless
 // parents gives each commit's parent tree.
-func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash, parents []plumbing.Hash, path string) error {
+func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash, parents []plumbing.Hash, name string) error {
 	pairs := make([]diffPair, len(s.commits))
 	for i, c := range s.commits {
 		from := parent
@@ -196,11 +198,11 @@ func (b *builder) addDiffs(ctx context.Context, s *segment, parent plumbing.Hash
 	if err != nil {
 		return fmt.Errorf("record the changes of %s: %w", s.commits[len(s.commits)-1].Hash, err)
 	}
-	p := path
-	if err := w.write(p); err != nil {
+	dir := cache.Dir(b.repo.IndexDir)
+	if ok, err := w.write(dir, name); err != nil || !ok {
 		return nil // a cache: the queries read blobs instead
 	}
-	d, err := openDiffs(p, s.changes())
+	d, err := openDiffs(dir.Path(name), s.changes())
 	if err != nil {
 		return nil
 	}

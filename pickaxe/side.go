@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/internal/cache"
 )
 
 // The side table holds the commits off a tip's first-parent history (the
@@ -26,6 +27,9 @@ import (
 const maxSideFiles = 64
 
 func sideDir(indexDir string) string { return filepath.Join(indexDir, "changes", "side") }
+
+// sideName is the cache entry of the side segment of that name.
+func sideName(name string) string { return filepath.Join("changes", "side", name) }
 
 // Side returns the commits of hashes the side table holds, with their
 // changes and records. The ones it lacks are listed and added when build
@@ -98,7 +102,7 @@ func loadSide(indexDir string) map[plumbing.Hash]*Commit {
 	}
 	for _, name := range files {
 		p := filepath.Join(sideDir(indexDir), name)
-		s, err := readSegmentFile(p, plumbing.NewHash(name))
+		s, err := readSegmentFile(cache.Dir(indexDir), sideName(name), plumbing.NewHash(name))
 		if err != nil {
 			os.Remove(p)
 			os.Remove(diffsPath(p))
@@ -151,12 +155,12 @@ func addSide(ctx context.Context, r *gitindex.Repo, hashes []plumbing.Hash) ([]C
 		return nil, nil
 	}
 	s := &segment{commits: cs}
-	p := filepath.Join(sideDir(repo.IndexDir), cs[len(cs)-1].Hash.String())
-	// A cache: a store that cannot be written costs the next query the
-	// listing again.
-	if err := writeSegmentFile(p, s); err == nil {
+	name := sideName(cs[len(cs)-1].Hash.String())
+	// A cache: a store that cannot be written, or an entry another writer
+	// holds, costs the next query the listing again.
+	if ok, err := writeSegmentFile(cache.Dir(repo.IndexDir), name, s); err == nil && ok {
 		b := &builder{repo: repo, opts: readDiffOptions(ctx, repo.CommonDir)}
-		if err := b.addDiffs(ctx, s, plumbing.ZeroHash, parents, p); err != nil {
+		if err := b.addDiffs(ctx, s, plumbing.ZeroHash, parents, name); err != nil {
 			return nil, err
 		}
 	}

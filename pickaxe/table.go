@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/internal/atomicfile"
+	"github.com/bcindex/bcindex/internal/cache"
 	"github.com/bcindex/bcindex/internal/checksum"
 	segfmt "github.com/bcindex/bcindex/segment" // the index's varint records
 )
@@ -58,17 +57,25 @@ type segment struct {
 	diffs   *diffsFile // the records of the commits' changes, if any
 }
 
-func segmentPath(indexDir string, newest plumbing.Hash) string {
+// segmentName is the cache entry (under the index directory) of the
+// segment whose newest commit is newest.
+func segmentName(newest plumbing.Hash) string {
 	s := newest.String()
-	return filepath.Join(indexDir, "changes", s[:2], s[2:])
+	return filepath.Join("changes", s[:2], s[2:])
 }
 
-func writeSegment(indexDir string, s *segment) error {
-	return writeSegmentFile(segmentPath(indexDir, s.commits[len(s.commits)-1].Hash), s)
+func segmentPath(indexDir string, newest plumbing.Hash) string {
+	return cache.Dir(indexDir).Path(segmentName(newest))
 }
 
-// writeSegmentFile writes s at path.
-func writeSegmentFile(path string, s *segment) error {
+// writeSegment writes s through the cache API: false when another writer
+// holds the entry's lock and nothing was written.
+func writeSegment(indexDir string, s *segment) (bool, error) {
+	return writeSegmentFile(cache.Dir(indexDir), segmentName(s.commits[len(s.commits)-1].Hash), s)
+}
+
+// writeSegmentFile writes s as the cache entry name.
+func writeSegmentFile(d cache.Dir, name string, s *segment) (bool, error) {
 	buf := append([]byte(tableMagic), s.base[:]...)
 	buf = binary.AppendUvarint(buf, uint64(len(s.commits)))
 	for _, c := range s.commits {
@@ -89,7 +96,7 @@ func writeSegmentFile(path string, s *segment) error {
 		}
 	}
 	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
-	return atomicfile.Cache(path, buf)
+	return d.Put(name, buf)
 }
 
 func appendString(buf []byte, s string) []byte {
@@ -102,15 +109,25 @@ var errBadSegment = errors.New("malformed change table segment")
 // readSegment reads the segment whose newest commit is newest; a missing
 // file is os.ErrNotExist, a damaged one errBadSegment.
 func readSegment(indexDir string, newest plumbing.Hash) (*segment, error) {
-	return readSegmentFile(segmentPath(indexDir, newest), newest)
+	return readSegmentFile(cache.Dir(indexDir), segmentName(newest), newest)
 }
 
-// readSegmentFile reads the segment at path whose newest commit is newest.
-func readSegmentFile(path string, newest plumbing.Hash) (*segment, error) {
-	b, err := os.ReadFile(path)
+// readSegmentFile reads the cache entry name, the segment whose newest
+// commit is newest, checking it as it decodes.
+func readSegmentFile(d cache.Dir, name string, newest plumbing.Hash) (*segment, error) {
+	var s *segment
+	_, err := d.Get(name, func(b []byte) (err error) {
+		s, err = decodeSegment(b, newest)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	return s, nil
+}
+
+// decodeSegment checks and decodes a segment's bytes.
+func decodeSegment(b []byte, newest plumbing.Hash) (*segment, error) {
 	if len(b) < len(tableMagic)+20+4 || string(b[:len(tableMagic)]) != tableMagic {
 		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
 	}

@@ -50,6 +50,9 @@ package store
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
 //	                        tree, keyed by tree SHA; paths front-coded, a
 //	                        CRC-32C at the end (a cache: rebuilt when damaged)
+//	changes/…               pickaxe's change tables (a cache written through
+//	                        internal/cache, each entry with a hidden
+//	                        .<name>.lock beside it)
 //	index.lock              held by the one running indexer (flock)
 //	hook.log                output of background hook runs
 //

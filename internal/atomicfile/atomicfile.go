@@ -1,6 +1,6 @@
 // Package atomicfile writes the index's files so that a concurrent reader
 // sees the old content or the new, never a part: the store's and the
-// segments' files, and the caches of listings and of the pickaxe.
+// segments' files, the listing cache, and the entries of internal/cache.
 package atomicfile
 
 import (
