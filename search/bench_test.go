@@ -91,27 +91,16 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		})
 	}
-	// A ranking of files (search --files), with its own second stage and
-	// with the chunks' (what it costs).
-	for _, v := range []struct{ name, knobs string }{
-		{"hybrid-files", ""},
-		{"hybrid-files-chunks-stage", "filesRerank=0,filesStem=0,filesPath=0,filesPool=0"},
-	} {
-		b.Run(v.name, func(b *testing.B) {
-			restore, err := SetRankingKnobs(v.knobs)
-			if err != nil {
+	// A ranking of files (search --files).
+	b.Run("hybrid-files", func(b *testing.B) {
+		defer reportCPU(b, cpuTime())
+		for i := 0; i < b.N; i++ {
+			q := queries[i%len(queries)]
+			if _, err := SearchIndexed(context.Background(), repo, Options{Query: q, Mode: ModeHybrid, Files: true, Embedder: emb}); err != nil {
 				b.Fatal(err)
 			}
-			defer restore()
-			defer reportCPU(b, cpuTime())
-			for i := 0; i < b.N; i++ {
-				q := queries[i%len(queries)]
-				if _, err := SearchIndexed(context.Background(), repo, Options{Query: q, Mode: ModeHybrid, Files: true, Embedder: emb}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+		}
+	})
 	// The text arm over flat windows of about 1,500 characters
 	// (windows.go), built from the chunks' spans for each query.
 	b.Run("text-windows", func(b *testing.B) {
