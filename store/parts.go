@@ -15,7 +15,8 @@ import (
 // while an indexer runs.
 type Parts struct {
 	// Vectors are the live segments' vector parts in Badger's value log,
-	// as their locators name them; VectorRows their rows.
+	// as their locators name them; VectorRows the vectors they hold (one
+	// per distinct content of a segment, every model's).
 	Vectors    int64 `json:"vectors"`
 	VectorRows int64 `json:"vector_rows"`
 	// ValueLog is Badger's value log (db/*.vlog); what it holds beyond
@@ -66,6 +67,7 @@ func StoreParts(indexDir string) *Parts {
 		}
 		p.Segments = len(m.Segments)
 	}
+	segRoot := segment.Root(indexDir)
 	filepath.WalkDir(indexDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -75,6 +77,10 @@ func StoreParts(indexDir string) *Parts {
 			return nil
 		}
 		n := Allocated(fi)
+		if rel, err := filepath.Rel(segRoot, path); err == nil && filepath.IsLocal(rel) {
+			p.addSegmentFile(filepath.ToSlash(rel), n, live)
+			return nil
+		}
 		rel, _ := filepath.Rel(indexDir, path)
 		top, rest, _ := strings.Cut(filepath.ToSlash(rel), "/")
 		switch top {
@@ -87,8 +93,6 @@ func StoreParts(indexDir string) *Parts {
 			default:
 				p.DBOther += n
 			}
-		case "segments":
-			p.addSegmentFile(rest, n, live)
 		case "trees":
 			p.Trees += n
 		case "changes":
@@ -106,7 +110,8 @@ func StoreParts(indexDir string) *Parts {
 	return p
 }
 
-// addSegmentFile counts a file under segments/ (rel is its path there).
+// addSegmentFile counts a file under the segments' root (rel is its path
+// there).
 func (p *Parts) addSegmentFile(rel string, n int64, live map[string]bool) {
 	id, file, ok := strings.Cut(rel, "/")
 	switch {
