@@ -209,7 +209,7 @@ func TestHistoryText(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(b.String(), "extrapolated linearly"); got != (n < 1000) || !strings.Contains(b.String(), "HISTORY") ||
-			!strings.Contains(b.String(), "(12000 rows), dead log 2.1 MB") {
+			!strings.Contains(b.String(), "(12000 rows), log beyond vectors 2.1 MB") {
 			t.Errorf("%d commits: text report\n%s", n, b.String())
 		}
 	}

@@ -20,8 +20,9 @@ type Parts struct {
 	Vectors    int64 `json:"vectors"`
 	VectorRows int64 `json:"vector_rows"`
 	// ValueLog is Badger's value log (db/*.vlog); what it holds beyond
-	// Vectors is mostly the parts of merged or dropped segments, dead
-	// until the log is rewritten (LogDead).
+	// Vectors (LogOther) is the blob records of 8 KB and more and the
+	// parts of merged or dropped segments, dead until the log is
+	// rewritten.
 	ValueLog int64 `json:"value_log"`
 	// Tables are Badger's tables (db/*.sst: blob records and keys);
 	// DBOther the rest of db/ (memtables, discard stats, manifest).
@@ -45,10 +46,9 @@ type Parts struct {
 	Other   int64 `json:"other"`
 }
 
-// LogDead is how much of the value log is not the live vectors: the bytes
-// a rewrite of the log could give back (less the few records Badger keeps
-// in the log rather than its tables).
-func (p *Parts) LogDead() int64 { return max(0, p.ValueLog-p.Vectors) }
+// LogOther is how much of the value log is not the live vectors: large
+// blob records, and dead parts that a rewrite of the log gives back.
+func (p *Parts) LogOther() int64 { return max(0, p.ValueLog-p.Vectors) }
 
 // Total is the store's size, the sum of its parts.
 func (p *Parts) Total() int64 {

@@ -136,7 +136,7 @@ func storePartsLine(p *store.Parts) string {
 		n    int64
 	}{
 		{fmt.Sprintf("vectors (%d rows)", p.VectorRows), p.Vectors},
-		{"dead log", p.LogDead()},
+		{"log beyond vectors", p.LogOther()},
 		{"chunks", p.Chunks},
 		{"postings", p.Postings},
 		{"trigrams", p.Trigrams},

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/bcindex/bcindex/segment"
-	"github.com/bcindex/bcindex/store"
 	"github.com/dgraph-io/badger/v4"
 )
 
@@ -159,31 +158,15 @@ func (s *Store) findParts(id, name string, l *segment.Locator) ([]segment.PartLo
 // would gain a file per hook run.
 const maxLogFiles = 32
 
-// logDeadFloor is how many dead bytes the value log may hold before an
-// indexing run reclaims them whatever the live share: one log file.
-var logDeadFloor int64 = 64 << 20
-
-// TidyLog reclaims the value log (RewriteLog, which first compacts the
-// tree so that Badger learns which log bytes merges left dead) for the
-// live segments ids when it has grown past maxLogFiles files, or when
-// more than a third of it is dead (more than logDeadFloor and more than
-// half the live vectors): merges copy the vectors of the segments they
-// merge, so without this a long history run leaves the log two or three
-// times the live vectors until gc. The caller holds the index lock and no
-// store is open. It returns how many log files were rewritten.
+// TidyLog reclaims the value log when it has grown past maxLogFiles files
+// (RewriteLog, which first compacts the tree so that Badger learns which
+// log bytes merges left dead) for the live segments ids. The caller holds
+// the index lock and no store is open. It returns how many log files were
+// rewritten.
 func TidyLog(indexDir string, ids []string) (int, error) {
 	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
-	if len(names) <= maxLogFiles && !mostlyDead(indexDir, ids) {
+	if len(names) <= maxLogFiles {
 		return 0, nil
 	}
 	return RewriteLog(indexDir, ids)
-}
-
-// mostlyDead reports whether the value log holds much more than the live
-// segments' vectors: what else it holds (blob records of very many chunks)
-// is small beside them.
-func mostlyDead(indexDir string, ids []string) bool {
-	_, live := store.VectorBytes(indexDir, ids)
-	dead := store.LogBytes(indexDir) - live
-	return dead > logDeadFloor && dead > live/2
 }
