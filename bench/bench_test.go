@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bcindex/bcindex/store"
 )
 
 // TestQuick runs the smoke mode end to end (GOROOT/src/net) and checks that
@@ -154,6 +156,9 @@ func checkHistory(t *testing.T, h *HistoryStats, repo string) {
 	if h.BlobsNew == 0 && h.Chunks > 0 {
 		t.Errorf("history: %d new blobs but %d new chunks", h.BlobsNew, h.Chunks)
 	}
+	if sp := h.StoreParts; sp == nil || sp.ValueLog < sp.Vectors || sp.Vectors <= 0 || sp.Chunks <= 0 || sp.Postings <= 0 {
+		t.Errorf("history store parts = %+v (store %d bytes)", sp, h.StoreBytes)
+	}
 	if h.StoreBytes < h.SingleStoreBytes || !near(h.StoreRatio, float64(h.StoreBytes)/float64(h.SingleStoreBytes)) {
 		t.Errorf("history store = %d bytes, ratio %g; single revision %d", h.StoreBytes, h.StoreRatio, h.SingleStoreBytes)
 	}
@@ -197,12 +202,14 @@ func TestLatency(t *testing.T) {
 // extrapolated only when fewer commits were indexed.
 func TestHistoryText(t *testing.T) {
 	for _, n := range []int{32, 1500} {
-		h := &HistoryStats{Repo: "r", Head: strings.Repeat("a", 40), Commits: n, Requested: n, Available: n, Seconds: 1, PerKCommitSec: 1000 / float64(n), Extrapolated: n < 1000}
+		h := &HistoryStats{Repo: "r", Head: strings.Repeat("a", 40), Commits: n, Requested: n, Available: n, Seconds: 1, PerKCommitSec: 1000 / float64(n), Extrapolated: n < 1000,
+			StoreParts: &store.Parts{Vectors: 3 << 20, VectorRows: 12000, ValueLog: 5 << 20}}
 		var b strings.Builder
 		if err := (&Report{History: h}).WriteText(&b); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(b.String(), "extrapolated linearly"); got != (n < 1000) || !strings.Contains(b.String(), "HISTORY") {
+		if got := strings.Contains(b.String(), "extrapolated linearly"); got != (n < 1000) || !strings.Contains(b.String(), "HISTORY") ||
+			!strings.Contains(b.String(), "(12000 rows), log beyond vectors 2.1 MB") {
 			t.Errorf("%d commits: text report\n%s", n, b.String())
 		}
 	}

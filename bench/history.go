@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/bcindex/bcindex/store"
 )
 
 // History defaults: every first-parent commit of the history repository up
@@ -66,6 +68,8 @@ type HistoryStats struct {
 	BlobShare   float64 `json:"blobs_over_file_entries"`
 	StoreBytes  int64   `json:"store_bytes"`
 	StoreRatio  float64 `json:"store_over_single"`
+	// StoreParts is where StoreBytes go, by component.
+	StoreParts *store.Parts `json:"store_parts"`
 }
 
 // historyRepo returns the top level of the repository whose history is
@@ -145,6 +149,7 @@ func (b *bench) history(ctx context.Context, src, dir string) (*HistoryStats, er
 		h.BlobShare = float64(h.Blobs) / float64(h.FileEntries)
 	}
 	h.StoreBytes = dirSize(filepath.Join(dir, ".git", "bcindex"))
+	h.StoreParts = store.StoreParts(filepath.Join(dir, ".git", "bcindex"))
 	if h.SingleStoreBytes > 0 {
 		h.StoreRatio = float64(h.StoreBytes) / float64(h.SingleStoreBytes)
 	}

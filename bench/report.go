@@ -232,4 +232,9 @@ func writeHistory(p func(string, ...any), h *HistoryStats) {
 	p("distinct blobs vs commits × files\t%d (%d new, %d of HEAD reused) vs %d × %.0f = %d file entries (%d skipped): %.2f%%",
 		h.Blobs, h.BlobsNew, h.BlobsReused, h.Commits, avg, h.FileEntries, h.Skipped, 100*h.BlobShare)
 	p("store ÷ single revision\t%s / %s = %.2f×", mb(h.StoreBytes), mb(h.SingleStoreBytes), h.StoreRatio)
+	if sp := h.StoreParts; sp != nil {
+		p("store parts\tvectors %s (%d rows), log beyond vectors %s, chunks %s, postings %s, trigrams %s, content %s, records %s, trees %s, changes %s",
+			mb(sp.Vectors), sp.VectorRows, mb(sp.LogOther()), mb(sp.Chunks), mb(sp.Postings), mb(sp.Trigrams), mb(sp.Content),
+			mb(sp.Tables+sp.DBOther), mb(sp.Trees), mb(sp.Changes))
+	}
 }

@@ -48,9 +48,9 @@ func measureScan(indexDir string) (Scan, error) {
 			continue
 		}
 		sc.Segments++
-		sc.Rows += seg.Vec.Len()
+		sc.Rows += seg.Vec.Stored()
 		sc.Dim = seg.Vec.Dim()
-		sc.Bytes += int64(seg.Vec.Len() * seg.Vec.Dim())
+		sc.Bytes += int64(seg.Vec.Stored() * seg.Vec.Dim())
 	}
 	if sc.Rows == 0 {
 		return sc, errors.New("vector scan: the index holds no vectors (is bcindex.vectors false?)")

@@ -144,8 +144,16 @@ func (ix *Indexer) backfillSegment(ctx context.Context, st *storewrite.Store, st
 	if err := flush(); err != nil {
 		return err
 	}
+	// One vector per distinct content is stored (segment.Table.VectorIndex).
+	idx, n := ct.VectorIndex()
+	kept := &segment.VectorRows{Dim: emb.Dim(), Q: make([][]int8, n), Scales: make([]float32, n)}
+	for r, i := range idx {
+		if i >= 0 && kept.Q[i] == nil && vecs[r] != nil {
+			kept.Q[i], kept.Scales[i] = vecs[r], scales[r]
+		}
+	}
 	name := segment.VectorFileName(emb.ID())
-	enc, err := storeVectors(st, id, map[string]*segment.VectorRows{name: {Dim: emb.Dim(), Q: vecs, Scales: scales}})
+	enc, err := storeVectors(st, id, map[string]*segment.VectorRows{name: kept})
 	if err != nil {
 		return err
 	}

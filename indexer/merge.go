@@ -94,6 +94,13 @@ func (ix *Indexer) mergeSegments(st *storewrite.Store, m *store.Manifest, ids []
 	}
 	if seg.Blobs() > 0 {
 		id := segment.ID(m.Next)
+		for name, v := range vecs {
+			sv, err := seg.StoredVectors(v)
+			if err != nil {
+				return fmt.Errorf("merge segments: %w", err)
+			}
+			vecs[name] = sv
+		}
 		enc, err := storeVectors(st, id, vecs)
 		if err != nil {
 			return err

@@ -138,7 +138,11 @@ func (w *runWriter) publish(flushed func()) error {
 	id := segment.ID(w.m.Next)
 	vecs := map[string]*segment.VectorRows{}
 	if emb := w.ix.opts.Embedder; emb != nil {
-		vecs[segment.VectorFileName(emb.ID())] = &segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales}
+		v, err := w.seg.StoredVectors(&segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales})
+		if err != nil {
+			return fmt.Errorf("write segment %s: %w", id, err)
+		}
+		vecs[segment.VectorFileName(emb.ID())] = v
 	}
 	enc, err := segment.EncodeVectors(vecs, storewrite.MinPart)
 	if err != nil {

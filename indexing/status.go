@@ -31,9 +31,11 @@ type Status struct {
 	Skipped        map[string]int        `json:"skipped"`
 	Segments       int                   `json:"segments"`
 	StoreBytes     int64                 `json:"store_bytes"`
-	Model          string                `json:"model"`
-	Schema         int                   `json:"schema"`
-	IndexDir       string                `json:"index_dir"`
+	// StoreParts is where StoreBytes go, by component.
+	StoreParts *store.Parts `json:"store_parts"`
+	Model      string       `json:"model"`
+	Schema     int          `json:"schema"`
+	IndexDir   string       `json:"index_dir"`
 	// VectorsMissing is set when some chunks lack vectors of Model (it was
 	// switched): the next search or index computes them.
 	VectorsMissing bool   `json:"vectors_missing"`
@@ -55,6 +57,7 @@ func StatusOf(r *gitindex.Repo, rev, model string) (*Status, error) {
 	}
 	st := &Status{Rev: c.Rev, Commit: c.Hash.String(), Model: model, Schema: store.SchemaVersion, IndexDir: r.IndexDir, Skipped: map[string]int{}}
 	st.StoreBytes = DirSize(r.IndexDir)
+	st.StoreParts = store.StoreParts(r.IndexDir)
 	fl := flock.New(filepath.Join(r.IndexDir, "index.lock"))
 	if ok, err := fl.TryRLock(); err == nil {
 		if ok {

@@ -19,6 +19,7 @@ func Check(indexDir, id string) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	_, distinct := ct.VectorIndex()
 	ct.Close()
 	lex, err := lexical.Open(File(indexDir, id, LexFile))
 	if err == nil {
@@ -51,6 +52,9 @@ func Check(indexDir, id string) (int, error) {
 			var v *vector.Segment
 			if v, err = vector.OpenRegions(l.Regions(indexDir)); err == nil {
 				err = v.Verify()
+				if err == nil && v.Stored() != distinct {
+					err = fmt.Errorf("%d vectors stored for %d distinct contents", v.Stored(), distinct)
+				}
 				v.Close()
 			}
 		}

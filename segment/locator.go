@@ -141,7 +141,9 @@ func regionIdentity(r vector.Region) string {
 }
 
 // OpenSegmentVectors maps a segment's vectors of the named vector file, as
-// a query does (verifying each part once per version of its log file).
+// a query does (verifying each part once per version of its log file): the
+// stored vectors, one per distinct content, whose rows MapRows maps to the
+// table's (Table.VectorIndex).
 func OpenSegmentVectors(indexDir, id, name string) (*vector.Segment, error) {
 	dir := Dir(indexDir, id)
 	st := loadStamps(dir)

@@ -60,6 +60,9 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 			return err
 		}
 		defer vs.Close()
+		if err := mapVectors(ct, vs); err != nil {
+			return fmt.Errorf("vectors of segment %s: %w", id, err)
+		}
 		srcVecs[name] = vs
 		if vecs[name] == nil {
 			vecs[name] = &VectorRows{Dim: vs.Dim()}

@@ -173,6 +173,11 @@ func Open(indexDir, id, model string) (*Segment, error) {
 	}
 	if model != "" {
 		vec, err := openVectors(indexDir, Dir(indexDir, id), VectorFileName(model), st)
+		if err == nil {
+			if err = mapVectors(ct, vec); err != nil {
+				vec.Close()
+			}
+		}
 		switch {
 		case err == nil:
 			seg.Vec = vec

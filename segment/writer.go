@@ -56,7 +56,8 @@ func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string,
 	return w.Text.Add(sha, text, int(info.Size))
 }
 
-// VectorRows are the vectors of one model for every row of a segment.
+// VectorRows are vectors of one model: for every row of a segment, or, as
+// stored (StoredVectors), one per distinct content.
 type VectorRows struct {
 	Dim    int
 	Q      [][]int8

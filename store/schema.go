@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 9.
+// On-disk layout of the bcindex store, schema version 10.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -12,7 +12,11 @@ package store
 //	                            flag, content hash)
 //	  "s/" + segment ID + "/" + vector file name + "/" + part (u16, big endian)
 //	                          → a segment's int8 vectors and scales of one
-//	                            model, PartRows rows a part, in package
+//	                            model, one per distinct content of the
+//	                            segment (its first row with text of its own
+//	                            and that content hash; the copies column
+//	                            maps every row to it, Table.VectorIndex),
+//	                            PartRows vectors a part, in package
 //	                            vector's segment format, padded to MinPart so
 //	                            that Badger keeps them in its value log
 //	                            (NNNNNN.vlog), where queries map them (vlog.go)
@@ -86,6 +90,11 @@ package store
 //	9: grams.bin (BCGRAM04) also indexes a large text blob in pieces of
 //	   whole lines, each a document after the blob's, and covers blobs
 //	   up to 64 MiB, so that a search reads few large blobs.
+//	10: a segment stores one vector per distinct content instead of one
+//	   per row: rows that repeat a content hash (versions of a file that
+//	   share most functions) share their first copy's vector, which the
+//	   copies column locates, so the vectors of a history shrink by the
+//	   share of rows that are copies.
 
 import (
 	"crypto/sha256"
@@ -96,7 +105,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

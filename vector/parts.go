@@ -23,7 +23,10 @@ type Segment struct {
 	mu    sync.RWMutex
 	parts []part // nil after Close
 	dim   int
-	rows  int
+	rows  int // stored rows
+	// rowVec, when set (MapRows), maps each row a caller names to the
+	// stored row holding its vector, -1 for none.
+	rowVec []int32
 }
 
 // part is one mapped region in the segment file format.
@@ -153,8 +156,14 @@ var littleEndian = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// Len returns the number of rows.
-func (s *Segment) Len() int { return s.rows }
+// Len returns the number of rows: those MapRows mapped, or else the
+// stored ones.
+func (s *Segment) Len() int {
+	if s.rowVec != nil {
+		return len(s.rowVec)
+	}
+	return s.rows
+}
 
 // Dim returns the vector dimension.
 func (s *Segment) Dim() int { return s.dim }

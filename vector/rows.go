@@ -17,6 +17,12 @@ func (s *Segment) Row(i int) (q []int8, scale float32) {
 func (s *Segment) RowErr(i int) (q []int8, scale float32, err error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if s.rowVec != nil {
+		if i < 0 || i >= len(s.rowVec) {
+			return nil, 0, nil
+		}
+		i = int(s.rowVec[i])
+	}
 	if s.parts == nil || i < 0 || i >= s.rows {
 		return nil, 0, nil
 	}

@@ -87,6 +87,9 @@ func (q *query) setBias() {
 // closed; it returns ErrFault, and no hits, when the mapped rows could not
 // be read.
 func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
+	if s != nil && s.rowVec != nil {
+		return s.searchMapped(dotRows, query, k, allow)
+	}
 	return s.search(dotRows, query, k, allow)
 }
 

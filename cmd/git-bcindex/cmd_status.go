@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/store"
 )
 
 func statusCommand() *cli.Command {
@@ -78,6 +79,9 @@ func statusCommand() *cli.Command {
 			fmt.Fprintf(w, "model      %s\n", st.Model)
 			printCoverage(w, st)
 			fmt.Fprintf(w, "store      %s, %.1f MB, %d segments, schema %d\n", st.IndexDir, float64(st.StoreBytes)/1e6, st.Segments, st.Schema)
+			if p := st.StoreParts; p != nil {
+				fmt.Fprintf(w, "  parts    %s\n", storePartsLine(p))
+			}
 			fmt.Fprintf(w, "hooks      %s\n", map[bool]string{true: "installed", false: "not installed (`git bcindex hooks install` keeps the index fresh)"}[st.Hooks])
 			return nil
 		},
@@ -123,4 +127,31 @@ func printSyntaxErrors(c *cli.Context, repo *gitindex.Repo) error {
 		fmt.Fprintf(w, "%s\tskipped\t%s: the path %s\n", quotePath(e.Path), e.Skipped, e.Detail)
 	}
 	return nil
+}
+
+// storePartsLine says where the store's bytes go, largest parts first.
+func storePartsLine(p *store.Parts) string {
+	parts := []struct {
+		name string
+		n    int64
+	}{
+		{fmt.Sprintf("vectors (%d rows)", p.VectorRows), p.Vectors},
+		{"log beyond vectors", p.LogOther()},
+		{"chunks", p.Chunks},
+		{"postings", p.Postings},
+		{"trigrams", p.Trigrams},
+		{"content", p.Content},
+		{"records", p.Tables + p.DBOther},
+		{"trees", p.Trees},
+		{"changes", p.Changes},
+		{"other", p.Other + p.DeadSegments},
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].n > parts[j].n })
+	var out []string
+	for _, x := range parts {
+		if x.n > 0 {
+			out = append(out, fmt.Sprintf("%s %.1f MB", x.name, float64(x.n)/1e6))
+		}
+	}
+	return strings.Join(out, ", ")
 }

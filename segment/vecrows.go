@@ -1,0 +1,69 @@
+package segment
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/bcindex/bcindex/vector"
+)
+
+// A segment stores one vector per distinct content: the rows with text of
+// their own whose content hash first appears at them (their copies entry
+// names themselves) hold the stored vectors, in row order; a later row
+// with the same hash shares its first copy's, and a row without text of
+// its own has none. The copies column is thus also the map from rows to
+// stored vectors (vectorIndex), and a history whose versions repeat most
+// functions stores each function's vector once per segment.
+
+// vectorIndex maps each of the n rows of a copies column to its stored
+// vector (-1: none) and returns how many vectors are stored.
+func vectorIndex(copies []byte, n int) ([]int32, int) {
+	idx := make([]int32, n)
+	next := int32(0)
+	for r := 0; r < n; r++ {
+		c := binary.LittleEndian.Uint32(copies[r*copySize:])
+		switch {
+		case c == noText:
+			idx[r] = -1
+		case int(c) < r:
+			idx[r] = idx[c]
+		default:
+			idx[r] = next
+			next++
+		}
+	}
+	return idx, int(next)
+}
+
+// VectorIndex maps each row of the table to its stored vector (-1: none)
+// and returns how many vectors the segment stores.
+func (t *Table) VectorIndex() ([]int32, int) { return vectorIndex(t.copies, t.Nrows) }
+
+// StoredVectors keeps of v, one vector per row added to the writer, the
+// vectors the segment stores: one per distinct content, the first copy's
+// (or a later copy's, if the first has none).
+func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, error) {
+	rows := w.Table.Rows
+	if len(v.Q) != len(rows) || len(v.Scales) != len(rows) {
+		return nil, fmt.Errorf("%d vectors for %d rows", len(v.Q), len(rows))
+	}
+	copies := make([]byte, copySize*len(rows))
+	copiesColumn(copies, rows)
+	idx, n := vectorIndex(copies, len(rows))
+	out := &VectorRows{Dim: v.Dim, Q: make([][]int8, n), Scales: make([]float32, n)}
+	for r, i := range idx {
+		if i >= 0 && out.Q[i] == nil && v.Q[r] != nil {
+			out.Q[i], out.Scales[i] = v.Q[r], v.Scales[r]
+		}
+	}
+	return out, nil
+}
+
+// mapVectors maps the rows of table t to the stored vectors of vec.
+func mapVectors(t *Table, vec *vector.Segment) error {
+	idx, n := t.VectorIndex()
+	if n != vec.Stored() {
+		return fmt.Errorf("%d vectors stored for %d distinct contents", vec.Stored(), n)
+	}
+	return vec.MapRows(idx)
+}
