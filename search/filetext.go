@@ -3,8 +3,6 @@ package search
 import (
 	"math"
 	"sort"
-
-	"github.com/bcindex/bcindex/segment"
 )
 
 // textStats is what the text arm computed for a query, kept for the
@@ -82,9 +80,9 @@ func (v *view) fileBM25() {
 	// best row is the first of its best score.
 	var cur file
 	bestRow, bestScore, have := 0, 0.0, false
-	var blobs blobSpan
+	rb := v.rowBlobs()
 	for _, r := range v.text.scores {
-		f := file{int(r.seg), blobs.first(v.snap.Segments[r.seg], int(r.seg), int(r.row))}
+		f := file{int(r.seg), rb.firstOf(int(r.seg), int(r.row))}
 		if have && f == cur {
 			if r.score > bestScore {
 				bestRow, bestScore = int(r.row), r.score
@@ -146,19 +144,19 @@ type fileTF struct {
 func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 	var out []fileTF
 	i := 0
+	rb := v.rowBlobs()
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		it := seg.Lex.Iter(form)
 		if it.Len() > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+it.Len())
 		}
-		var blobs blobSpan
 		for it.Next() {
 			r := it.Row()
 			if !allow.Test(uint(r)) {
 				continue
 			}
-			e := fileTF{int32(s), int32(blobs.first(seg, s, r)), 0}
+			e := fileTF{int32(s), int32(rb.firstOf(s, r)), 0}
 			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
 				out = append(out, fs[i])
 				i++
@@ -179,25 +177,4 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 		return fs
 	}
 	return append(out, fs[i:]...)
-}
-
-// blobSpan remembers the rows of the last blob looked up, so that rows in
-// order look each blob up once (a file's chunks often hold the same word).
-type blobSpan struct {
-	seg, start, end int // rows start..end-1 of segment seg; end 0: none
-}
-
-// first returns the first row of row r's blob in segment s (seg), as
-// seg.BlobFirst does.
-func (b *blobSpan) first(seg *segment.Segment, s, r int) int {
-	if b.end == 0 || s != b.seg || r < b.start || r >= b.end {
-		bi := seg.BlobOf(r)
-		if bi < 0 {
-			*b = blobSpan{}
-			return -1
-		}
-		first, n := seg.Table.BlobRange(bi)
-		*b = blobSpan{s, first, first + n}
-	}
-	return b.start
 }

@@ -230,7 +230,7 @@ func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
 	}
 	have := make(map[[2]int]bool, len(pool))
 	for _, c := range pool {
-		have[[2]int{c.key[0], v.snap.Segments[c.key[0]].BlobFirst(c.key[1])}] = true
+		have[[2]int{c.key[0], v.rowBlobs().firstOf(c.key[0], c.key[1])}] = true
 	}
 	type fs struct {
 		f [2]int
