@@ -35,12 +35,52 @@ func (t *textStats) score(k [2]int) float64 {
 	return 0
 }
 
+// fileScore is a file's whole-file BM25 over the most a file could score,
+// the file named by its segment and first row.
+type fileScore struct {
+	seg, first int32
+	score      float64
+}
+
+// fileRow is a file's row of the best BM25 score.
+type fileRow struct {
+	seg, first, row int32
+}
+
+// fileAtOrAfter reports whether file (seg, first) is not before f in
+// file order, for sort.Search.
+func fileAtOrAfter(seg, first int32, f [2]int) bool {
+	return !rowBefore(seg, first, int32(f[0]), int32(f[1]))
+}
+
+// fileScoreOf returns file f's whole-file score (fileBM25), 0 for a file
+// that holds none of the query's terms.
+func (v *view) fileScoreOf(f [2]int) float64 {
+	fs := v.fileScore
+	i := sort.Search(len(fs), func(i int) bool { return fileAtOrAfter(fs[i].seg, fs[i].first, f) })
+	if i < len(fs) && int(fs[i].seg) == f[0] && int(fs[i].first) == f[1] {
+		return fs[i].score
+	}
+	return 0
+}
+
+// fileBestOf returns file f's row of the best BM25 score (fileBM25).
+func (v *view) fileBestOf(f [2]int) (int, bool) {
+	fb := v.fileBest
+	i := sort.Search(len(fb), func(i int) bool { return fileAtOrAfter(fb[i].seg, fb[i].first, f) })
+	if i < len(fb) && int(fb[i].seg) == f[0] && int(fb[i].first) == f[1] {
+		return int(fb[i].row), true
+	}
+	return 0, false
+}
+
 // fileBM25 scores whole files against the query's terms, each file one
 // document made of its chunks (a file whose several chunks hold the
 // query's words is a better answer than one chunk that holds them all
 // once), and keeps in v.fileScore each file's score over the most a file
-// could score, and in v.fileBest its row of the best BM25 score. It does
-// nothing when the text arm did not run, or once done.
+// could score, and in v.fileBest its row of the best BM25 score, both in
+// file order. It does nothing when the text arm did not run, or once
+// done.
 func (v *view) fileBM25() {
 	if v.text == nil || v.fileScore != nil {
 		return
@@ -74,8 +114,8 @@ func (v *view) fileBM25() {
 		best += idf[i] * (bm25K1 + 1)
 		nf = max(nf, len(tf[i]))
 	}
-	v.fileScore = make(map[file]float64, nf)
-	v.fileBest = make(map[file]int, nf)
+	v.fileScore = make([]fileScore, 0, nf)
+	v.fileBest = make([]fileRow, 0, nf)
 	// The rows are in order, and a file's rows follow each other: its
 	// best row is the first of its best score.
 	var cur file
@@ -90,12 +130,12 @@ func (v *view) fileBM25() {
 			continue
 		}
 		if have {
-			v.fileBest[cur] = bestRow
+			v.fileBest = append(v.fileBest, fileRow{int32(cur[0]), int32(cur[1]), int32(bestRow)})
 		}
 		cur, bestRow, bestScore, have = f, int(r.row), r.score, true
 	}
 	if have {
-		v.fileBest[cur] = bestRow
+		v.fileBest = append(v.fileBest, fileRow{int32(cur[0]), int32(cur[1]), int32(bestRow)})
 	}
 	if best <= 0 {
 		return
@@ -127,7 +167,7 @@ func (v *view) fileBM25() {
 				at[i]++
 			}
 		}
-		v.fileScore[f] = sc / best
+		v.fileScore = append(v.fileScore, fileScore{seg, first, sc / best})
 	}
 }
 

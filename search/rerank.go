@@ -237,8 +237,8 @@ func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
 		s float64
 	}
 	best := make([]fs, 0, 2*n)
-	for f, s := range v.fileScore {
-		best = append(best, fs{f, s})
+	for _, s := range v.fileScore {
+		best = append(best, fs{[2]int{int(s.seg), int(s.first)}, s.score})
 	}
 	sort.Slice(best, func(i, j int) bool {
 		if best[i].s != best[j].s {
@@ -254,7 +254,7 @@ func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
 	})
 	var out [][2]int
 	for _, b := range best[:min(n, len(best))] {
-		if r, ok := v.fileBest[b.f]; ok && !have[b.f] {
+		if r, ok := v.fileBestOf(b.f); ok && !have[b.f] {
 			out = append(out, [2]int{b.f[0], r})
 		}
 	}

@@ -285,7 +285,7 @@ func (v *view) fileFeatures(pool []rerankCand) {
 		c.x[fFileVec] = a.vec
 		c.x[fFileDefines] = a.defines
 		if v.fileScore != nil {
-			c.x[fFileText] = v.fileScore[files[i]]
+			c.x[fFileText] = v.fileScoreOf(files[i])
 		}
 	}
 }

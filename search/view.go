@@ -42,14 +42,15 @@ type view struct {
 	// (the symbol arm matched it exactly, case aside).
 	namedExactly bool
 	// fileScore is each file's BM25 over the most a file could score
-	// (filetext.go), by segment and first row; nil: not computed.
-	fileScore map[[2]int]float64
+	// (filetext.go), in file order (segment, first row); nil: not
+	// computed.
+	fileScore []fileScore
 	// winLines are the lines of the windows the text arm answered, by
 	// the row answering each (windows.go), when hits show them.
 	winLines map[[2]int][2]int
 	// fileBest is each file's row of the best BM25 score, by segment and
 	// first row (filetext.go); nil: not computed.
-	fileBest map[[2]int]int
+	fileBest []fileRow
 	// text is what the text arm computed for the query (nil: it did not
 	// run): the file stage and the second stage read it.
 	text *textStats
