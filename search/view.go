@@ -65,6 +65,9 @@ type view struct {
 	memo   *store.View
 	rbOnce sync.Once
 	rb     *rowBlobs
+	// ni is the snapshot's name index when memo keeps one (nameIndexOf).
+	niOnce sync.Once
+	ni     *nameIndex
 	// pathsKey names the blobs added (the listings and the path filters)
 	// for the path fields' text kept in memo.
 	pathsKey pathsKey
