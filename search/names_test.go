@@ -2,10 +2,13 @@ package search
 
 import (
 	"context"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -79,5 +82,51 @@ func TestNameIndexMatchesScan(t *testing.T) {
 	}
 	if a, b := second.symbolArm(opts.Parsed), first.symbolArm(opts.Parsed); len(a) == 0 || !slices.Equal(a, b) {
 		t.Errorf("the symbol arm answers %+v with the name index, %+v without", a, b)
+	}
+}
+
+// TestNameIndexMatchesScanRepo is TestNameIndexMatchesScan's comparison
+// on a repository indexed already (BCINDEX_BENCH_REPO; skipped without),
+// such as a million chunks: the benchmark's queries, their words, and
+// their prefixes.
+func TestNameIndexMatchesScanRepo(t *testing.T) {
+	dir := os.Getenv("BCINDEX_BENCH_REPO")
+	if dir == "" {
+		t.Skip("BCINDEX_BENCH_REPO names an indexed repository")
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	ni := newNameIndex(rd.Snap)
+	opts := Options{Embedder: embed.Default()}
+	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	var queries []string
+	for _, q := range repoBenchQueries {
+		queries = append(queries, q)
+		for _, w := range strings.Fields(q) {
+			queries = append(queries, w, w[:min(2, len(w))], strings.ToUpper(w[:1])+w[1:])
+		}
+	}
+	found := 0
+	for _, q := range queries {
+		scan, indexed := v.symbolMatches(q, nil), v.symbolMatches(q, ni)
+		if !slices.Equal(scan, indexed) {
+			t.Errorf("%q: %d rows by the name index, %d by the scan", q, len(indexed), len(scan))
+		}
+		found += len(scan)
+	}
+	if found == 0 {
+		t.Error("no name matched")
 	}
 }
