@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/bcindex/bcindex/store"
 )
@@ -17,50 +18,85 @@ import (
 // more than one query's scan costs, so a view builds it for its second
 // symbol query (a server's), kept with the store's view (nameIndexOf).
 type nameIndex struct {
-	segs [][]nameKey
+	segs []nameKeys
 }
 
-// nameKey is a squashed name (or last part) and its row.
+// nameKeys is one segment's squashed names, joined in text, and their
+// rows, sorted by name then row.
+type nameKeys struct {
+	text string
+	keys []nameKey
+}
+
+// nameKey is a squashed name (or last part), text[off:off+n], and its row.
 type nameKey struct {
-	key string
-	row int32
+	off, n, row uint32
+}
+
+func (k *nameKeys) key(i int) string {
+	e := k.keys[i]
+	return k.text[e.off : e.off+e.n]
 }
 
 // newNameIndex builds the nameIndex of snap.
 func newNameIndex(snap *store.Snapshot) *nameIndex {
-	ni := &nameIndex{segs: make([][]nameKey, len(snap.Segments))}
+	ni := &nameIndex{segs: make([]nameKeys, len(snap.Segments))}
 	for s, seg := range snap.Segments {
 		keys := make([]nameKey, 0, seg.Rows())
+		var buf []byte
+		add := func(name []byte, r int) {
+			off := len(buf)
+			buf = appendSquashed(buf, name)
+			keys = append(keys, nameKey{uint32(off), uint32(len(buf) - off), uint32(r)})
+		}
 		for r := 0; r < seg.Rows(); r++ {
 			name := seg.NameBytes(r)
 			if len(name) == 0 {
 				continue
 			}
-			keys = append(keys, nameKey{squash(string(name)), int32(r)})
+			add(name, r)
 			if i := lastSeparator(name); i > 0 && i < len(name)-1 {
-				keys = append(keys, nameKey{squash(string(name[i+1:])), int32(r)})
+				add(name[i+1:], r)
 			}
 		}
+		text := string(buf)
 		slices.SortFunc(keys, func(a, b nameKey) int {
-			if c := strings.Compare(a.key, b.key); c != 0 {
+			if c := strings.Compare(text[a.off:a.off+a.n], text[b.off:b.off+b.n]); c != 0 {
 				return c
 			}
-			return int(a.row - b.row)
+			return int(a.row) - int(b.row)
 		})
-		ni.segs[s] = keys
+		ni.segs[s] = nameKeys{text, keys}
 	}
 	return ni
+}
+
+// appendSquashed appends name squashed (squash) to dst, without a string
+// for an ASCII name.
+func appendSquashed(dst, name []byte) []byte {
+	start := len(dst)
+	for _, c := range name {
+		switch {
+		case c >= utf8.RuneSelf:
+			return append(dst[:start], squash(string(name))...)
+		case 'A' <= c && c <= 'Z':
+			dst = append(dst, c+'a'-'A')
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // rows returns, in order, the rows of segment s whose squashed name or
 // last part starts with nq (not empty): every row nameScore can score
 // above 0 for it.
 func (ni *nameIndex) rows(s int, nq string, dst []int32) []int32 {
-	keys := ni.segs[s]
-	i := sort.Search(len(keys), func(i int) bool { return keys[i].key >= nq })
+	k := &ni.segs[s]
+	i := sort.Search(len(k.keys), func(i int) bool { return k.key(i) >= nq })
 	dst = dst[:0]
-	for ; i < len(keys) && strings.HasPrefix(keys[i].key, nq); i++ {
-		dst = append(dst, keys[i].row)
+	for ; i < len(k.keys) && strings.HasPrefix(k.key(i), nq); i++ {
+		dst = append(dst, int32(k.keys[i].row))
 	}
 	slices.Sort(dst)
 	return slices.Compact(dst)

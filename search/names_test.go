@@ -130,3 +130,27 @@ func TestNameIndexMatchesScanRepo(t *testing.T) {
 		t.Error("no name matched")
 	}
 }
+
+// BenchmarkNameIndex measures building the name index of a repository
+// indexed already (BCINDEX_BENCH_REPO; skipped without): what a view's
+// second symbol query pays once.
+func BenchmarkNameIndex(b *testing.B) {
+	dir := os.Getenv("BCINDEX_BENCH_REPO")
+	if dir == "" {
+		b.Skip("BCINDEX_BENCH_REPO names an indexed repository")
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := store.OpenSnapshot(repo.IndexDir, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer snap.Close()
+	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
+	for i := 0; i < b.N; i++ {
+		newNameIndex(snap)
+	}
+}
