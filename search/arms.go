@@ -31,7 +31,7 @@ const symbolExactCase = 4
 // qualified name (Ruby's self.method) also matches by its last part, a
 // little below a whole name matching the same way.
 func (v *view) symbolArm(q *query.Query) []cand {
-	ni := v.nameIndexOf()
+	ni := v.nameIndexOf(true)
 	out := v.symbolMatches(q.Text, ni)
 	if q.Last != "" && (len(out) == 0 || out[0].score < symbolExact) {
 		out = v.symbolMatches(q.Last, ni)

@@ -16,7 +16,8 @@ import (
 // range of it, found by binary search, where the symbol arm otherwise
 // reads every visible row's name. Building it reads and sorts every name,
 // more than one query's scan costs, so a view builds it for its second
-// symbol query (a server's), kept with the store's view (nameIndexOf).
+// query that runs the symbol arm, kept with the store's view
+// (nameIndexOf).
 type nameIndex struct {
 	segs []nameKeys
 }
@@ -110,16 +111,24 @@ type (
 )
 
 // nameIndexOf returns the name index of the view's snapshot when the
-// store's view it was opened on has answered a query that read names
-// before (from its second on: made then, kept for the next), nil
-// otherwise. A query asks once; its arms share the answer.
-func (v *view) nameIndexOf() *nameIndex {
+// store's view it was opened on has run the symbol arm before (from its
+// second symbol arm on: made then, kept for the next), nil otherwise.
+// symbolArm says whether this query runs the symbol arm (counted); a
+// query that only reads names for its boosts (a text or vector query)
+// uses an index made already but does not count, so one request's
+// hybrid query and its text and vector tails (the MCP server's) never
+// build one. A query asks once; its arms share the answer.
+func (v *view) nameIndexOf(symbolArm bool) *nameIndex {
 	v.niOnce.Do(func() {
 		if v.memo == nil {
 			return
 		}
 		n := v.memo.Memo(symbolQueriesKey{}, func() any { return new(atomic.Int64) }).(*atomic.Int64)
-		if n.Add(1) < 2 {
+		c := n.Load()
+		if symbolArm {
+			c = n.Add(1)
+		}
+		if c < 2 {
 			return
 		}
 		v.ni = v.memo.Memo(nameIndexKey{}, func() any { return newNameIndex(v.snap) }).(*nameIndex)
