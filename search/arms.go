@@ -31,34 +31,49 @@ const symbolExactCase = 4
 // qualified name (Ruby's self.method) also matches by its last part, a
 // little below a whole name matching the same way.
 func (v *view) symbolArm(q *query.Query) []cand {
-	out := v.symbolMatches(q.Text)
+	ni := v.nameIndexOf(true)
+	out := v.symbolMatches(q.Text, ni)
 	if q.Last != "" && (len(out) == 0 || out[0].score < symbolExact) {
-		out = v.symbolMatches(q.Last)
+		out = v.symbolMatches(q.Last, ni)
 	}
 	return out
 }
 
 // symbolMatches is symbolArm for one form of the query. It reads every
 // visible row's name, so it keeps to a tight loop over the allow bits and
-// the best armDepth rows in a heap.
-func (v *view) symbolMatches(q string) []cand {
+// the best armDepth rows in a heap; with a name index (nameIndexOf), only
+// the rows whose squashed name starts with the query's.
+func (v *view) symbolMatches(q string, ni *nameIndex) []cand {
 	nq := squash(q)
 	bq := []byte(q)
 	top := candHeap{k: armDepth}
+	var rows []int32
 	for s, seg := range v.snap.Segments {
-		for w, word := range v.allow[s].Words() {
+		allow := v.allow[s]
+		try := func(r int) {
+			name := seg.NameBytes(r)
+			if len(name) == 0 || 3*len(name) < 2*len(nq) {
+				// Too short to match: squashing never lengthens a
+				// name by more than half (lowercasing a rune adds
+				// at most one byte to its two or more).
+				return
+			}
+			if score := nameScore(name, bq, nq); score > 0 && top.admits(score) {
+				top.push(v.candOf(s, r, score))
+			}
+		}
+		if ni != nil && nq != "" {
+			rows = ni.rows(s, nq, rows)
+			for _, r := range rows {
+				if allow.Test(uint(r)) {
+					try(int(r))
+				}
+			}
+			continue
+		}
+		for w, word := range allow.Words() {
 			for ; word != 0; word &= word - 1 {
-				r := w*64 + bits.TrailingZeros64(word)
-				name := seg.NameBytes(r)
-				if len(name) == 0 || 3*len(name) < 2*len(nq) {
-					// Too short to match: squashing never lengthens a
-					// name by more than half (lowercasing a rune adds
-					// at most one byte to its two or more).
-					continue
-				}
-				if score := nameScore(name, bq, nq); score > 0 && top.admits(score) {
-					top.push(v.candOf(s, r, score))
-				}
+				try(w*64 + bits.TrailingZeros64(word))
 			}
 		}
 	}

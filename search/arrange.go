@@ -67,7 +67,7 @@ func (v *view) arrange(q *query.Query, in []fused) []fused {
 			x.score *= f.nameFile
 		}
 		if fileText > 0 && v.fileScore != nil {
-			x.score += fileText * top * v.fileScore[[2]int{x.seg, v.snap.Segments[x.seg].BlobFirst(x.row)}]
+			x.score += fileText * top * v.fileScoreOf([2]int{x.seg, v.rowBlobs().firstOf(x.seg, x.row)})
 		}
 	}
 	if f.coherence > 0 {

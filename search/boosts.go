@@ -35,8 +35,9 @@ func sentenceNames(q *query.Query) []string {
 // aside) like one of names.
 func (v *view) nameDefinitions(names []string) [][2]int {
 	var out [][2]int
+	ni := v.nameIndexOf(false)
 	for _, n := range names {
-		for _, c := range v.symbolMatches(n) {
+		for _, c := range v.symbolMatches(n, ni) {
 			if c.score >= symbolExact {
 				out = append(out, [2]int{c.seg, c.row})
 			}

@@ -94,7 +94,7 @@ func (v *view) exactCandidates(q *exact.Query) []blobRef {
 
 // refOf is the view's blob holding a row.
 func (v *view) refOf(seg, row int) blobRef {
-	first := v.snap.Segments[seg].BlobFirst(row)
+	first := v.rowBlobs().firstOf(seg, row)
 	vb, _ := v.blobAt(seg, row)
 	return blobRef{seg: seg, first: first, n: vb.n}
 }

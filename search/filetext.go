@@ -3,8 +3,6 @@ package search
 import (
 	"math"
 	"sort"
-
-	"github.com/bcindex/bcindex/segment"
 )
 
 // textStats is what the text arm computed for a query, kept for the
@@ -37,12 +35,52 @@ func (t *textStats) score(k [2]int) float64 {
 	return 0
 }
 
+// fileScore is a file's whole-file BM25 over the most a file could score,
+// the file named by its segment and first row.
+type fileScore struct {
+	seg, first int32
+	score      float64
+}
+
+// fileRow is a file's row of the best BM25 score.
+type fileRow struct {
+	seg, first, row int32
+}
+
+// fileAtOrAfter reports whether file (seg, first) is not before f in
+// file order, for sort.Search.
+func fileAtOrAfter(seg, first int32, f [2]int) bool {
+	return !rowBefore(seg, first, int32(f[0]), int32(f[1]))
+}
+
+// fileScoreOf returns file f's whole-file score (fileBM25), 0 for a file
+// that holds none of the query's terms.
+func (v *view) fileScoreOf(f [2]int) float64 {
+	fs := v.fileScore
+	i := sort.Search(len(fs), func(i int) bool { return fileAtOrAfter(fs[i].seg, fs[i].first, f) })
+	if i < len(fs) && int(fs[i].seg) == f[0] && int(fs[i].first) == f[1] {
+		return fs[i].score
+	}
+	return 0
+}
+
+// fileBestOf returns file f's row of the best BM25 score (fileBM25).
+func (v *view) fileBestOf(f [2]int) (int, bool) {
+	fb := v.fileBest
+	i := sort.Search(len(fb), func(i int) bool { return fileAtOrAfter(fb[i].seg, fb[i].first, f) })
+	if i < len(fb) && int(fb[i].seg) == f[0] && int(fb[i].first) == f[1] {
+		return int(fb[i].row), true
+	}
+	return 0, false
+}
+
 // fileBM25 scores whole files against the query's terms, each file one
 // document made of its chunks (a file whose several chunks hold the
 // query's words is a better answer than one chunk that holds them all
 // once), and keeps in v.fileScore each file's score over the most a file
-// could score, and in v.fileBest its row of the best BM25 score. It does
-// nothing when the text arm did not run, or once done.
+// could score, and in v.fileBest its row of the best BM25 score, both in
+// file order. It does nothing when the text arm did not run, or once
+// done.
 func (v *view) fileBM25() {
 	if v.text == nil || v.fileScore != nil {
 		return
@@ -76,15 +114,15 @@ func (v *view) fileBM25() {
 		best += idf[i] * (bm25K1 + 1)
 		nf = max(nf, len(tf[i]))
 	}
-	v.fileScore = make(map[file]float64, nf)
-	v.fileBest = make(map[file]int, nf)
+	v.fileScore = make([]fileScore, 0, nf)
+	v.fileBest = make([]fileRow, 0, nf)
 	// The rows are in order, and a file's rows follow each other: its
 	// best row is the first of its best score.
 	var cur file
 	bestRow, bestScore, have := 0, 0.0, false
-	var blobs blobSpan
+	rb := v.rowBlobs()
 	for _, r := range v.text.scores {
-		f := file{int(r.seg), blobs.first(v.snap.Segments[r.seg], int(r.seg), int(r.row))}
+		f := file{int(r.seg), rb.firstOf(int(r.seg), int(r.row))}
 		if have && f == cur {
 			if r.score > bestScore {
 				bestRow, bestScore = int(r.row), r.score
@@ -92,12 +130,12 @@ func (v *view) fileBM25() {
 			continue
 		}
 		if have {
-			v.fileBest[cur] = bestRow
+			v.fileBest = append(v.fileBest, fileRow{int32(cur[0]), int32(cur[1]), int32(bestRow)})
 		}
 		cur, bestRow, bestScore, have = f, int(r.row), r.score, true
 	}
 	if have {
-		v.fileBest[cur] = bestRow
+		v.fileBest = append(v.fileBest, fileRow{int32(cur[0]), int32(cur[1]), int32(bestRow)})
 	}
 	if best <= 0 {
 		return
@@ -129,7 +167,7 @@ func (v *view) fileBM25() {
 				at[i]++
 			}
 		}
-		v.fileScore[f] = sc / best
+		v.fileScore = append(v.fileScore, fileScore{seg, first, sc / best})
 	}
 }
 
@@ -146,19 +184,19 @@ type fileTF struct {
 func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 	var out []fileTF
 	i := 0
+	rb := v.rowBlobs()
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		it := seg.Lex.Iter(form)
 		if it.Len() > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+it.Len())
 		}
-		var blobs blobSpan
 		for it.Next() {
 			r := it.Row()
 			if !allow.Test(uint(r)) {
 				continue
 			}
-			e := fileTF{int32(s), int32(blobs.first(seg, s, r)), 0}
+			e := fileTF{int32(s), int32(rb.firstOf(s, r)), 0}
 			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
 				out = append(out, fs[i])
 				i++
@@ -179,25 +217,4 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 		return fs
 	}
 	return append(out, fs[i:]...)
-}
-
-// blobSpan remembers the rows of the last blob looked up, so that rows in
-// order look each blob up once (a file's chunks often hold the same word).
-type blobSpan struct {
-	seg, start, end int // rows start..end-1 of segment seg; end 0: none
-}
-
-// first returns the first row of row r's blob in segment s (seg), as
-// seg.BlobFirst does.
-func (b *blobSpan) first(seg *segment.Segment, s, r int) int {
-	if b.end == 0 || s != b.seg || r < b.start || r >= b.end {
-		bi := seg.BlobOf(r)
-		if bi < 0 {
-			*b = blobSpan{}
-			return -1
-		}
-		first, n := seg.Table.BlobRange(bi)
-		*b = blobSpan{s, first, first + n}
-	}
-	return b.start
 }

@@ -126,23 +126,76 @@ func (v *view) pathsHolding(f string, dst []int) []int {
 
 // lowerPaths returns the path fields' text of v.added (fieldText),
 // lowercased (lowerASCII) and joined, each followed by a newline, and the
-// offset of each one's newline; made on first use.
+// offset of each one's newline; made on first use, and kept with the
+// store's view (a server's queries on one view add the same paths).
 func (v *view) lowerPaths() (string, []int) {
 	if v.pathEnds == nil {
-		n := len(v.added)
-		for _, b := range v.added {
-			n += len(b.path) // at least its field's length
+		if v.memo != nil {
+			pt := v.memo.Memo(v.pathsKey, func() any { return joinPaths(v.added) }).(*pathText)
+			v.pathText, v.pathEnds = pt.text, pt.ends
+		} else {
+			pt := joinPaths(v.added)
+			v.pathText, v.pathEnds = pt.text, pt.ends
 		}
-		buf := make([]byte, 0, n)
-		ends := make([]int, len(v.added))
-		for i, b := range v.added {
-			buf = append(buf, lowerASCII(fieldText(b.path))...)
-			ends[i] = len(buf)
-			buf = append(buf, '\n')
-		}
-		v.pathText, v.pathEnds = string(buf), ends
 	}
 	return v.pathText, v.pathEnds
+}
+
+// pathsKey keys the path fields' text of a view's blobs in
+// store.View.Memo: the first n listings' blobs that the path filters
+// (path, and the excluded patterns joined) let through.
+type pathsKey struct {
+	n             int
+	path, exclude string
+}
+
+// pathText is the path fields' text of some blobs, joined (lowerPaths).
+type pathText struct {
+	text string
+	ends []int
+}
+
+// joinPaths joins the path fields of added, lowercased, each followed by
+// a newline.
+func joinPaths(added []blobRef) *pathText {
+	n := len(added)
+	for _, b := range added {
+		n += len(b.path) // at least its field's length
+	}
+	var buf strings.Builder
+	buf.Grow(n)
+	ends := make([]int, len(added))
+	for i, b := range added {
+		appendLower(&buf, fieldText(b.path))
+		ends[i] = buf.Len()
+		buf.WriteByte('\n')
+	}
+	return &pathText{buf.String(), ends}
+}
+
+// appendLower writes p lowercased to buf as lowerASCII would return it.
+func appendLower(buf *strings.Builder, p string) {
+	upper := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c >= 0x80:
+			buf.WriteString(strings.ToLower(p))
+			return
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		}
+	}
+	if !upper {
+		buf.WriteString(p)
+		return
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf.WriteByte(c)
+	}
 }
 
 // pathStart is where path i starts in lowerPaths' text.

@@ -230,31 +230,44 @@ func (v *view) topFiles(pool []rerankCand, n int) [][2]int {
 	}
 	have := make(map[[2]int]bool, len(pool))
 	for _, c := range pool {
-		have[[2]int{c.key[0], v.snap.Segments[c.key[0]].BlobFirst(c.key[1])}] = true
+		have[[2]int{c.key[0], v.rowBlobs().firstOf(c.key[0], c.key[1])}] = true
 	}
 	type fs struct {
 		f [2]int
 		s float64
 	}
-	best := make([]fs, 0, 2*n)
-	for f, s := range v.fileScore {
-		best = append(best, fs{f, s})
+	better := func(a, b fs) bool {
+		if a.s != b.s {
+			return a.s > b.s
+		}
+		if ka, kb := v.rowKey(a.f[0], a.f[1]), v.rowKey(b.f[0], b.f[1]); ka != kb {
+			return ka < kb
+		}
+		if a.f[0] != b.f[0] {
+			return a.f[0] < b.f[0]
+		}
+		return a.f[1] < b.f[1]
 	}
-	sort.Slice(best, func(i, j int) bool {
-		if best[i].s != best[j].s {
-			return best[i].s > best[j].s
+	// The best n, in order, kept by insertion: most files score below
+	// the n-th and cost one comparison.
+	best := make([]fs, 0, n+1)
+	for _, s := range v.fileScore {
+		x := fs{[2]int{int(s.seg), int(s.first)}, s.score}
+		if len(best) == n && !better(x, best[n-1]) {
+			continue
 		}
-		if ki, kj := v.rowKey(best[i].f[0], best[i].f[1]), v.rowKey(best[j].f[0], best[j].f[1]); ki != kj {
-			return ki < kj
+		i := len(best)
+		for i > 0 && better(x, best[i-1]) {
+			i--
 		}
-		if best[i].f[0] != best[j].f[0] {
-			return best[i].f[0] < best[j].f[0]
+		best = slices.Insert(best, i, x)
+		if len(best) > n {
+			best = best[:n]
 		}
-		return best[i].f[1] < best[j].f[1]
-	})
+	}
 	var out [][2]int
-	for _, b := range best[:min(n, len(best))] {
-		if r, ok := v.fileBest[b.f]; ok && !have[b.f] {
+	for _, b := range best {
+		if r, ok := v.fileBestOf(b.f); ok && !have[b.f] {
 			out = append(out, [2]int{b.f[0], r})
 		}
 	}

@@ -259,7 +259,7 @@ func (v *view) fileFeatures(pool []rerankCand) {
 	maxSum := 0.0
 	for i := range pool {
 		c := &pool[i]
-		f := [2]int{c.key[0], v.snap.Segments[c.key[0]].BlobFirst(c.key[1])}
+		f := [2]int{c.key[0], v.rowBlobs().firstOf(c.key[0], c.key[1])}
 		files[i] = f
 		a := aggs[f]
 		if a == nil {
@@ -285,7 +285,7 @@ func (v *view) fileFeatures(pool []rerankCand) {
 		c.x[fFileVec] = a.vec
 		c.x[fFileDefines] = a.defines
 		if v.fileScore != nil {
-			c.x[fFileText] = v.fileScore[files[i]]
+			c.x[fFileText] = v.fileScoreOf(files[i])
 		}
 	}
 }

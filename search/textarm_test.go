@@ -89,17 +89,23 @@ func TestTextArmMatchesMaps(t *testing.T) {
 				}
 			}
 		}
-		if len(got.fileScore) != len(want.fileScore) || len(got.fileBest) != len(want.fileBest) {
-			t.Errorf("%q: %d files scored, %d best rows; maps: %d, %d", q, len(got.fileScore), len(got.fileBest), len(want.fileScore), len(want.fileBest))
+		if !slices.IsSortedFunc(got.fileScore, func(a, b fileScore) int { return cmpFile(a.seg, a.first, b.seg, b.first) }) ||
+			!slices.IsSortedFunc(got.fileBest, func(a, b fileRow) int { return cmpFile(a.seg, a.first, b.seg, b.first) }) {
+			t.Errorf("%q: the files' scores or best rows are out of file order", q)
 		}
-		for f, s := range want.fileScore {
+		gotScore, gotBest := fileMaps(got)
+		wantScore, wantBest := fileMaps(want)
+		if len(gotScore) != len(wantScore) || len(gotBest) != len(wantBest) || len(gotScore) != len(got.fileScore) {
+			t.Errorf("%q: %d files scored, %d best rows; maps: %d, %d", q, len(gotScore), len(gotBest), len(wantScore), len(wantBest))
+		}
+		for f, s := range wantScore {
 			// The maps add a file's terms in a random order.
-			if g, ok := got.fileScore[f]; !ok || math.Abs(g-s) > 1e-12*s {
+			if g := got.fileScoreOf(f); math.Abs(g-s) > 1e-12*s || g == 0 {
 				t.Errorf("%q: file %v scores %v; maps: %v", q, f, g, s)
 			}
 		}
-		for f, r := range want.fileBest {
-			if g, ok := got.fileBest[f]; !ok || g != r {
+		for f, r := range wantBest {
+			if g, ok := got.fileBestOf(f); !ok || g != r {
 				t.Errorf("%q: file %v's best row is %v; maps: %v", q, f, g, r)
 			}
 		}
@@ -221,13 +227,14 @@ func (v *view) fileBM25ByMaps(terms []string, rows int, avgdl float64, scores ma
 		idf[t] = math.Log(1 + (float64(files)-df[t]+0.5)/(df[t]+0.5))
 		best += idf[t] * (bm25K1 + 1)
 	}
-	v.fileScore = map[file]float64{}
-	v.fileBest = map[file]int{}
+	fileScore := map[file]float64{}
+	fileBest := map[file]int{}
+	defer func() { v.fileScore, v.fileBest = fileLists(fileScore, fileBest) }()
 	bestScore := map[file]float64{}
 	for k, sc := range scores {
 		f := file{k[0], v.snap.Segments[k[0]].BlobFirst(k[1])}
-		if r, ok := v.fileBest[f]; !ok || sc > bestScore[f] || sc == bestScore[f] && k[1] < r {
-			v.fileBest[f], bestScore[f] = k[1], sc
+		if r, ok := fileBest[f]; !ok || sc > bestScore[f] || sc == bestScore[f] && k[1] < r {
+			fileBest[f], bestScore[f] = k[1], sc
 		}
 	}
 	if best <= 0 {
@@ -246,8 +253,43 @@ func (v *view) fileBM25ByMaps(terms []string, rows int, avgdl float64, scores ma
 			x /= norm
 			sc += idf[t] * x * (bm25K1 + 1) / (x + bm25K1)
 		}
-		v.fileScore[f] = sc / best
+		fileScore[f] = sc / best
 	}
+}
+
+// fileLists is the view's file lists of maps by file.
+func fileLists(score map[[2]int]float64, best map[[2]int]int) ([]fileScore, []fileRow) {
+	fs := make([]fileScore, 0, len(score))
+	for f, s := range score {
+		fs = append(fs, fileScore{int32(f[0]), int32(f[1]), s})
+	}
+	slices.SortFunc(fs, func(a, b fileScore) int { return cmpFile(a.seg, a.first, b.seg, b.first) })
+	fb := make([]fileRow, 0, len(best))
+	for f, r := range best {
+		fb = append(fb, fileRow{int32(f[0]), int32(f[1]), int32(r)})
+	}
+	slices.SortFunc(fb, func(a, b fileRow) int { return cmpFile(a.seg, a.first, b.seg, b.first) })
+	return fs, fb
+}
+
+// fileMaps is the view's file lists as maps by file.
+func fileMaps(v *view) (map[[2]int]float64, map[[2]int]int) {
+	score, best := map[[2]int]float64{}, map[[2]int]int{}
+	for _, s := range v.fileScore {
+		score[[2]int{int(s.seg), int(s.first)}] = s.score
+	}
+	for _, b := range v.fileBest {
+		best[[2]int{int(b.seg), int(b.first)}] = int(b.row)
+	}
+	return score, best
+}
+
+// cmpFile orders files by segment, then first row.
+func cmpFile(s1, f1, s2, f2 int32) int {
+	if s1 != s2 {
+		return int(s1 - s2)
+	}
+	return int(f1 - f2)
 }
 
 // pathTFByPath is pathTF looking for the term's forms in each path on its

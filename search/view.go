@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/bits-and-blooms/bitset"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -40,14 +42,15 @@ type view struct {
 	// (the symbol arm matched it exactly, case aside).
 	namedExactly bool
 	// fileScore is each file's BM25 over the most a file could score
-	// (filetext.go), by segment and first row; nil: not computed.
-	fileScore map[[2]int]float64
+	// (filetext.go), in file order (segment, first row); nil: not
+	// computed.
+	fileScore []fileScore
 	// winLines are the lines of the windows the text arm answered, by
 	// the row answering each (windows.go), when hits show them.
 	winLines map[[2]int][2]int
 	// fileBest is each file's row of the best BM25 score, by segment and
 	// first row (filetext.go); nil: not computed.
-	fileBest map[[2]int]int
+	fileBest []fileRow
 	// text is what the text arm computed for the query (nil: it did not
 	// run): the file stage and the second stage read it.
 	text *textStats
@@ -56,6 +59,18 @@ type view struct {
 	// them.
 	pathText string
 	pathEnds []int
+	// memo is the store's view the query was opened on, which keeps
+	// what is derived from it once (nil: none); rb is the snapshot's
+	// rowBlobs, made on first use (rowBlobs).
+	memo   *store.View
+	rbOnce sync.Once
+	rb     *rowBlobs
+	// ni is the snapshot's name index when memo keeps one (nameIndexOf).
+	niOnce sync.Once
+	ni     *nameIndex
+	// pathsKey names the blobs added (the listings and the path filters)
+	// for the path fields' text kept in memo.
+	pathsKey pathsKey
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
@@ -119,7 +134,10 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 // viewOf builds the view of the first n listings of what the indexing
 // side returned.
 func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
-	return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
+	v := newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
+	v.memo = rd
+	v.pathsKey = pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
+	return v
 }
 
 // add makes the blobs of a listing's entries es visible (the others are
@@ -192,7 +210,7 @@ func setRange(b *bitset.BitSet, lo, hi int) {
 
 // blobAt returns the visible blob that row of segment seg belongs to.
 func (v *view) blobAt(seg, row int) (visibleBlob, bool) {
-	bi := v.snap.Segments[seg].BlobOf(row)
+	bi := v.rowBlobs().of(seg, row)
 	if bi < 0 {
 		return visibleBlob{}, false
 	}
@@ -234,14 +252,14 @@ func sortCands(c []cand) {
 // and by time). Copies of one text in two files thus rank by their
 // blobs' hashes.
 func (v *view) rowKey(s, r int) uint64 {
-	seg := v.snap.Segments[s]
-	b := seg.BlobOf(r)
+	rb := v.rowBlobs()
+	b := rb.of(s, r)
 	if b < 0 {
 		return math.MaxUint64
 	}
-	sha := seg.BlobSHA(b)
+	sha := v.snap.Segments[s].BlobSHA(b)
 	const offBits = 20
-	off := uint64(min(max(r-seg.BlobFirst(r), 0), 1<<offBits-1))
+	off := uint64(min(max(r-rb.firstOf(s, r), 0), 1<<offBits-1))
 	return binary.BigEndian.Uint64(sha[:8])&^(1<<offBits-1) | off
 }
 

@@ -59,6 +59,7 @@ type View struct {
 	Pending   int      // distinct blobs of the listings that no segment holds
 	Damaged   []string // parts of the index left out because they failed their checks
 	NoVectors int      // chunks in segments without vectors of Model
+	memo      memo     // what readers derived from this opening (Memo)
 }
 
 // Open opens the index of want read-only, with the vectors of model ("":
@@ -117,6 +118,7 @@ func (v *View) open() error {
 		return err
 	}
 	v.Snap = snap
+	v.memo.forget()
 	v.Located, v.Fresh, v.Gone, v.Pending = locate(snap, v.Listings)
 	v.Damaged = nil
 	for _, d := range snap.Damaged {
