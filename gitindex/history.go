@@ -163,20 +163,27 @@ func (r *Repo) shallowCommits() map[plumbing.Hash]bool {
 	return out
 }
 
-// ListHistory caches the tree listing of every commit (oldest first, as
+// ListHistory returns the tree listing of every commit (oldest first, as
 // History returns them), deriving each from its parent's listing and the tree
 // diff, so that a long history costs the size of its changes rather than
-// commits × files. Indexer.Index then finds every listing cached.
-func (r *Repo) ListHistory(ctx context.Context, commits []HistoryCommit) error {
-	for _, c := range commits {
+// commits × files; the listings are cached. The diffs say, for a listing
+// derived from its parent's, what each modified file was before
+// (TreeDiff.Previous): the version an edit is chunked against. A listing
+// cached before comes with a diff that says only so.
+func (r *Repo) ListHistory(ctx context.Context, commits []HistoryCommit) ([]*Listing, []*TreeDiff, error) {
+	ls := make([]*Listing, len(commits))
+	ds := make([]*TreeDiff, len(commits))
+	for i, c := range commits {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, nil, err
 		}
-		if _, _, err := r.ListingFrom(ctx, c.Tree, c.Parent); err != nil {
-			return fmt.Errorf("list commit %s: %w", c.Hash, err)
+		l, d, err := r.ListingFrom(ctx, c.Tree, c.Parent)
+		if err != nil {
+			return nil, nil, fmt.Errorf("list commit %s: %w", c.Hash, err)
 		}
+		ls[i], ds[i] = l, d
 	}
-	return nil
+	return ls, ds, nil
 }
 
 // ReadCommit reads commit h.

@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexing"
 )
 
 // historyBatch is how many commits one indexing run of a history takes.
@@ -15,8 +16,8 @@ import (
 // repository of 4,000 files held at once took 12 GB before the first blob
 // was read. A batch bounds that to a few hundred listings; each run
 // publishes what it did, so a killed history index resumes at the next
-// run.
-const historyBatch = 256
+// run. A variable so that tests cut a short history into several runs.
+var historyBatch = 256
 
 // IndexHistory indexes the commits History selects, oldest first, in
 // runs of historyBatch commits. Blobs shared between commits are
@@ -72,25 +73,42 @@ func (ix *Indexer) changeTables(ctx context.Context, opts gitindex.HistoryOption
 }
 
 // indexBatches indexes commits, oldest first, historyBatch at a time.
+// A batch whose commits an earlier run listed and whose blobs are all
+// indexed already counts in total.Resumed: an interrupted history index
+// so says where it picked up. A HistoryProgress hears of each batch.
 func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryCommit, textOf map[plumbing.Hash]bool, lockWait time.Duration, total *Summary) (*Summary, error) {
 	run := *ix
 	run.seen = map[plumbing.Hash]bool{}
 	run.textOf = textOf
+	hp, _ := ix.opts.Progress.(indexing.HistoryProgress)
 	for lo := 0; lo < len(commits) || lo == 0; lo += historyBatch {
 		batch := commits[lo:min(len(commits), lo+historyBatch)]
-		if err := ix.repo.ListHistory(ctx, batch); err != nil {
+		listed := true
+		for _, c := range batch {
+			listed = listed && gitindex.ListingCached(ix.repo.IndexDir, c.Tree)
+		}
+		ls, ds, err := ix.repo.ListHistory(ctx, batch)
+		if err != nil {
 			return total, err
 		}
-		revs := make([]string, len(batch))
+		cs := make([]gitindex.Commit, len(batch))
 		for i, c := range batch {
-			revs[i] = c.Hash.String()
+			cs[i] = c.Commit
 		}
-		sum, err := run.Index(ctx, revs, lockWait)
+		// The diffs from each commit's parent name the previous version
+		// of an edited file, which is chunked from it when indexed.
+		sum, err := run.index(ctx, cs, func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error) { return ls, ds, nil }, lockWait, time.Now())
 		if sum != nil {
+			if err == nil && listed && sum.BlobsNew == 0 {
+				sum.Resumed = len(batch)
+			}
 			total.Add(sum)
 		}
 		if err != nil {
 			return total, err
+		}
+		if hp != nil {
+			hp.Commits(lo+len(batch), len(commits), total)
 		}
 	}
 	return total, nil
