@@ -55,8 +55,8 @@ func TestInterruptedHistoryResumes(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted history index returned %v, want context.Canceled", err)
 	}
-	if first.BlobsNew < 20 || first.BlobsNew > 25 || len(prog.steps) != 1 || prog.steps[0] != [2]int{8, 40} {
-		t.Fatalf("interrupted run: %d new blobs, batches reported %v; want 20 to 25 blobs and [[8 40]]", first.BlobsNew, prog.steps)
+	if first.BlobsNew < 20 || first.BlobsNew > 25 || len(prog.steps) != 2 || prog.steps[1] != [2]int{8, 40} {
+		t.Fatalf("interrupted run: %d new blobs, batches reported %v; want 20 to 25 blobs and [[0 40] [8 40]]", first.BlobsNew, prog.steps)
 	}
 	prog = &historyCancel{}
 	second, err := NewIndexer(repo, Options{Progress: prog}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)
@@ -74,8 +74,8 @@ func TestInterruptedHistoryResumes(t *testing.T) {
 	if second.Resumed != resumed || len(second.Commits) != 40 {
 		t.Errorf("resumed run: %d of %d commits indexed before, want %d of 40", second.Resumed, len(second.Commits), resumed)
 	}
-	if len(prog.steps) != 5 || prog.steps[4] != [2]int{40, 40} {
-		t.Errorf("batches reported %v, want 5 ending [40 40]", prog.steps)
+	if len(prog.steps) != 6 || prog.steps[0] != [2]int{0, 40} || prog.steps[5] != [2]int{40, 40} {
+		t.Errorf("batches reported %v, want 6 from [0 40] to [40 40]", prog.steps)
 	}
 	// A third run finds everything indexed.
 	third, err := NewIndexer(repo, Options{}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0)

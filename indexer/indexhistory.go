@@ -81,6 +81,9 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 	run.seen = map[plumbing.Hash]bool{}
 	run.textOf = textOf
 	hp, _ := ix.opts.Progress.(indexing.HistoryProgress)
+	if hp != nil {
+		hp.Commits(0, len(commits), total)
+	}
 	for lo := 0; lo < len(commits) || lo == 0; lo += historyBatch {
 		batch := commits[lo:min(len(commits), lo+historyBatch)]
 		listed := true

@@ -25,9 +25,9 @@ type Progress interface {
 
 // HistoryProgress is a Progress that also follows the commits of a
 // history index (IndexHistory runs its commits in batches, each one an
-// indexing run that calls Start and Finish): Commits is called after each
-// batch with the commits done so far, of total, and the summary of the
-// batches done so far.
+// indexing run that calls Start and Finish): Commits is called before the
+// first batch and after each, with the commits done so far, of total, and
+// the summary of the batches done so far.
 type HistoryProgress interface {
 	Progress
 	Commits(done, total int, sum *Summary)
