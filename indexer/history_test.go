@@ -167,8 +167,8 @@ func TestRunEmbedsEachContentOnce(t *testing.T) {
 }
 
 // TestHistoryRunsChangeTables checks that a history index runs
-// ChangeTables for each tip when its walk reaches a root commit, and not
-// for a history cut short.
+// ChangeTables for each tip when its walk reaches a root commit, once the
+// indexing is done, and not for a history cut short.
 func TestHistoryRunsChangeTables(t *testing.T) {
 	r := gittest.New(t)
 	var main []string
@@ -183,6 +183,10 @@ func TestHistoryRunsChangeTables(t *testing.T) {
 	var tips []string
 	opts := Options{ChangeTables: func(_ context.Context, tip plumbing.Hash) error {
 		tips = append(tips, tip.String())
+		// After the indexing, not beside it: the tip is indexed.
+		if st, err := StatusOf(repo, tip.String(), ""); err != nil || st.Pending != 0 {
+			t.Errorf("change tables ran before the index was done: %+v, %v", st, err)
+		}
 		return nil
 	}}
 	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{Max: 2}, time.Minute); err != nil {

@@ -22,9 +22,11 @@ var historyBatch = 256
 // IndexHistory indexes the commits History selects, oldest first, in
 // runs of historyBatch commits. Blobs shared between commits are
 // processed once, so the cost grows with distinct blobs. When the walk
-// reached a root commit, Options.ChangeTables runs for each tip meanwhile
-// (the front ends pass pickaxe.BuildHistory, so that no log -S or -G query
-// diffs trees or reads blobs first).
+// reached a root commit, Options.ChangeTables then runs for each tip (the
+// front ends pass pickaxe.BuildHistory, so that no log -S or -G query
+// diffs trees or reads blobs first): after the indexing, not beside it,
+// so that the process's peak memory is the larger of the two, not their
+// sum (on git's whole history the tables alone peak near 500 MB).
 func (ix *Indexer) IndexHistory(ctx context.Context, opts gitindex.HistoryOptions, lockWait time.Duration) (*Summary, error) {
 	start := time.Now()
 	commits, err := ix.repo.History(ctx, opts)
@@ -33,43 +35,33 @@ func (ix *Indexer) IndexHistory(ctx context.Context, opts gitindex.HistoryOption
 	}
 	total := &Summary{Skipped: map[string]int{}}
 	defer func() { total.Elapsed = time.Since(start) }()
-	cctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	changes := ix.changeTables(cctx, opts, commits)
 	sum, err := ix.indexBatches(ctx, commits, ix.tipBlobs(ctx, opts), lockWait, total)
-	if err != nil {
-		cancel()
-	}
-	if cerr := changes(); err == nil && cerr != nil {
-		err = fmt.Errorf("record the history's changes: %w", cerr)
+	if err == nil {
+		if cerr := ix.changeTables(ctx, opts, commits); cerr != nil {
+			err = fmt.Errorf("record the history's changes: %w", cerr)
+		}
 	}
 	return sum, err
 }
 
-// changeTables starts Options.ChangeTables on the tips of opts, when the
+// changeTables runs Options.ChangeTables on the tips of opts, when the
 // history walked reached a root commit (a shorter history leaves the
-// pickaxe's table to the first query), and returns a function that waits
-// for it.
-func (ix *Indexer) changeTables(ctx context.Context, opts gitindex.HistoryOptions, commits []gitindex.HistoryCommit) func() error {
+// pickaxe's table to the first query).
+func (ix *Indexer) changeTables(ctx context.Context, opts gitindex.HistoryOptions, commits []gitindex.HistoryCommit) error {
 	root := false
 	for _, c := range commits {
 		root = root || c.Parent.IsZero()
 	}
 	tips, err := ix.repo.HistoryTips(opts)
 	if ix.opts.ChangeTables == nil || !root || err != nil || len(tips) == 0 {
-		return func() error { return nil }
+		return nil
 	}
-	done := make(chan error, 1)
-	go func() {
-		for _, tip := range tips {
-			if err := ix.opts.ChangeTables(ctx, tip); err != nil {
-				done <- err
-				return
-			}
+	for _, tip := range tips {
+		if err := ix.opts.ChangeTables(ctx, tip); err != nil {
+			return err
 		}
-		done <- nil
-	}()
-	return func() error { return <-done }
+	}
+	return nil
 }
 
 // indexBatches indexes commits, oldest first, historyBatch at a time.
