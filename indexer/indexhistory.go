@@ -82,17 +82,16 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 		for _, c := range batch {
 			listed = listed && gitindex.ListingCached(ix.repo.IndexDir, c.Tree)
 		}
-		ls, ds, err := ix.repo.ListHistory(ctx, batch)
-		if err != nil {
-			return total, err
-		}
 		cs := make([]gitindex.Commit, len(batch))
 		for i, c := range batch {
 			cs[i] = c.Commit
 		}
-		// The diffs from each commit's parent name the previous version
-		// of an edited file, which is chunked from it when indexed.
-		sum, err := run.index(ctx, cs, func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error) { return ls, ds, nil }, lockWait, time.Now())
+		// One listing at a time, each derived from its parent's, whose
+		// diff names the previous version of an edited file (chunked from
+		// it when indexed).
+		sum, err := run.index(ctx, cs, func(each func(*gitindex.Listing, *gitindex.TreeDiff) error) error {
+			return ix.repo.ListHistory(ctx, batch, each)
+		}, lockWait, time.Now())
 		if sum != nil {
 			if err == nil && listed && sum.BlobsNew == 0 {
 				sum.Resumed = len(batch)
