@@ -55,6 +55,9 @@ func TestInterruptedHistoryResumes(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted history index returned %v, want context.Canceled", err)
 	}
+	if len(first.Commits) != 8 {
+		t.Errorf("interrupted run names %d commits indexed, want the 8 of its finished batch", len(first.Commits))
+	}
 	if first.BlobsNew < 20 || first.BlobsNew > 25 || len(prog.steps) != 2 || prog.steps[1] != [2]int{8, 40} {
 		t.Fatalf("interrupted run: %d new blobs, batches reported %v; want 20 to 25 blobs and [[0 40] [8 40]]", first.BlobsNew, prog.steps)
 	}

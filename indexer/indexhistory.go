@@ -96,6 +96,9 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 			if err == nil && listed && sum.BlobsNew == 0 {
 				sum.Resumed = len(batch)
 			}
+			if err != nil {
+				sum.Commits = nil // an interrupted batch's commits are not all indexed
+			}
 			total.Add(sum)
 		}
 		if err != nil {
