@@ -16,6 +16,7 @@ type historyCancel struct {
 	n, blobs int
 	cancel   context.CancelFunc
 	steps    [][2]int // done, total
+	tables   int      // calls of Tables
 }
 
 func (h *historyCancel) Start(int) {}
@@ -26,6 +27,7 @@ func (h *historyCancel) Add(b int, _ int64) {
 		h.cancel()
 	}
 }
+func (h *historyCancel) Tables() { h.tables++ }
 func (h *historyCancel) Commits(done, total int, _ *Summary) {
 	h.steps = append(h.steps, [2]int{done, total})
 }

@@ -56,6 +56,9 @@ func (ix *Indexer) changeTables(ctx context.Context, opts gitindex.HistoryOption
 	if ix.opts.ChangeTables == nil || !root || err != nil || len(tips) == 0 {
 		return nil
 	}
+	if hp, ok := ix.opts.Progress.(indexing.HistoryProgress); ok {
+		hp.Tables()
+	}
 	for _, tip := range tips {
 		if err := ix.opts.ChangeTables(ctx, tip); err != nil {
 			return err

@@ -31,6 +31,10 @@ type Progress interface {
 type HistoryProgress interface {
 	Progress
 	Commits(done, total int, sum *Summary)
+	// Tables is called once the commits are done, before the tables of
+	// the history's changes are recorded (a history that reaches its
+	// first commit): a minute or more on a long one.
+	Tables()
 }
 
 // Summary reports what an indexing run did.

@@ -75,6 +75,16 @@ func (p *historyIndexProgress) Commits(done, total int, sum *indexer.Summary) {
 	}
 }
 
+// Tables says the tables of the history's changes are being recorded.
+func (p *historyIndexProgress) Tables() {
+	line := "indexing history: recording every commit's changes for log -S and -G"
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+		return
+	}
+	fmt.Fprintln(p.w, line)
+}
+
 // end clears a terminal's line once the run returned, so that the summary
 // or an error starts on a clean line.
 func (p *historyIndexProgress) end() {

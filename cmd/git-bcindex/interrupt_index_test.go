@@ -15,7 +15,8 @@ import (
 // TestInterruptedHistoryIndex sends SIGINT to `index --history` once its
 // first progress line reaches the pipe of its stderr: it exits 130 saying
 // it was interrupted, prints no summary of a finished run on stdout, and a
-// second run completes, its progress ending with all the commits.
+// second run completes, its progress ending with all the commits and the
+// recording of their changes.
 func TestInterruptedHistoryIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and indexes 600 commits")
@@ -75,5 +76,9 @@ func TestInterruptedHistoryIndex(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "indexing history: 600/600 commits, ") {
 		t.Errorf("second run's progress lacks its last line:\n%s", stderr)
+	}
+	// The whole history: the change tables are recorded after the commits.
+	if !strings.Contains(stderr, "600/600 commits, ") || !strings.Contains(stderr[strings.Index(stderr, "600/600 commits, "):], "recording every commit's changes") {
+		t.Errorf("second run's progress does not say it records the changes after the commits:\n%s", stderr)
 	}
 }
