@@ -115,22 +115,24 @@ func (ix *Indexer) ensure(ctx context.Context, want store.Want, lockWait time.Du
 		return ix.IndexListing(ctx, want.Listing, lockWait)
 	}
 	commits := want.Commits
-	return ix.index(ctx, commits, func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error) {
-		listings := make([]*gitindex.Listing, len(commits))
-		diffs := make([]*gitindex.TreeDiff, len(commits))
-		for i, c := range commits {
+	return ix.index(ctx, commits, func(each func(*gitindex.Listing, *gitindex.TreeDiff) error) error {
+		for _, c := range commits {
 			if l, err := ix.repo.CachedListing(c.Tree); err == nil {
 				l.Full() // the run reads every entry
-				listings[i] = l
+				if err := each(l, nil); err != nil {
+					return err
+				}
 				continue
 			}
 			l, d, err := ix.repo.CommitListingDiff(ctx, c)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			listings[i], diffs[i] = l, d
+			if err := each(l, d); err != nil {
+				return err
+			}
 		}
-		return listings, diffs, nil
+		return nil
 	}, lockWait, time.Now())
 }
 

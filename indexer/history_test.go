@@ -167,8 +167,8 @@ func TestRunEmbedsEachContentOnce(t *testing.T) {
 }
 
 // TestHistoryRunsChangeTables checks that a history index runs
-// ChangeTables for each tip when its walk reaches a root commit, and not
-// for a history cut short.
+// ChangeTables for each tip when its walk reaches a root commit, once the
+// indexing is done, and not for a history cut short.
 func TestHistoryRunsChangeTables(t *testing.T) {
 	r := gittest.New(t)
 	var main []string
@@ -183,6 +183,10 @@ func TestHistoryRunsChangeTables(t *testing.T) {
 	var tips []string
 	opts := Options{ChangeTables: func(_ context.Context, tip plumbing.Hash) error {
 		tips = append(tips, tip.String())
+		// After the indexing, not beside it: the tip is indexed.
+		if st, err := StatusOf(repo, tip.String(), ""); err != nil || st.Pending != 0 {
+			t.Errorf("change tables ran before the index was done: %+v, %v", st, err)
+		}
 		return nil
 	}}
 	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{Max: 2}, time.Minute); err != nil {
@@ -197,6 +201,16 @@ func TestHistoryRunsChangeTables(t *testing.T) {
 	if len(tips) != 1 || tips[0] != main[2] {
 		t.Errorf("the whole history ran the change tables for %q, want HEAD %s", tips, main[2])
 	}
+	// Its progress hears of the tables, once the commits are done.
+	prog := &historyCancel{}
+	opts.Progress = prog
+	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if prog.tables != 1 || len(prog.steps) == 0 || prog.steps[len(prog.steps)-1] != [2]int{3, 3} {
+		t.Errorf("progress of a whole history: tables %d times, batches %v; want once, after [3 3]", prog.tables, prog.steps)
+	}
+	opts.Progress = nil
 	opts.ChangeTables = func(context.Context, plumbing.Hash) error { return errors.New("no room") }
 	if _, err := NewIndexer(repo, opts).IndexHistory(ctx, gitindex.HistoryOptions{}, time.Minute); err == nil || !strings.Contains(err.Error(), "no room") {
 		t.Errorf("a failing change table gave %v", err)

@@ -132,17 +132,17 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 		}
 		commits = append(commits, c)
 	}
-	return ix.index(ctx, commits, func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error) {
-		ls := make([]*gitindex.Listing, len(commits))
-		ds := make([]*gitindex.TreeDiff, len(commits))
-		for i, c := range commits {
+	return ix.index(ctx, commits, func(each func(*gitindex.Listing, *gitindex.TreeDiff) error) error {
+		for _, c := range commits {
 			l, d, err := ix.repo.CommitListingDiff(ctx, c)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			ls[i], ds[i] = l, d
+			if err := each(l, d); err != nil {
+				return err
+			}
 		}
-		return ls, ds, nil
+		return nil
 	}, lockWait, start)
 }
 
@@ -150,14 +150,18 @@ func (ix *Indexer) Index(ctx context.Context, revs []string, lockWait time.Durat
 // working tree with its changes) searchable; its blobs must be in the object
 // database.
 func (ix *Indexer) IndexListing(ctx context.Context, l *gitindex.Listing, lockWait time.Duration) (*Summary, error) {
-	return ix.index(ctx, nil, func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error) { return []*gitindex.Listing{l}, nil, nil }, lockWait, time.Now())
+	return ix.index(ctx, nil, func(each func(*gitindex.Listing, *gitindex.TreeDiff) error) error { return each(l, nil) }, lockWait, time.Now())
 }
 
-// index processes the blobs of the listings that no segment holds yet,
-// under the index lock.
-// list returns the listings to index and, where known, the tree diffs they
-// were derived by.
-func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list func() ([]*gitindex.Listing, []*gitindex.TreeDiff, error), lockWait time.Duration, start time.Time) (*Summary, error) {
+// listFunc calls each with every listing to index, in order, and the tree
+// diff it was derived by when known (nil otherwise), and stops at the first
+// error each returns. A listing is not kept once each returns: a history's
+// batch of commits holds one listing at a time, not all of them.
+type listFunc func(each func(*gitindex.Listing, *gitindex.TreeDiff) error) error
+
+// index processes the blobs of the listings list yields that no segment
+// holds yet, under the index lock.
+func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list listFunc, lockWait time.Duration, start time.Time) (*Summary, error) {
 	lock, err := storewrite.AcquireLock(ctx, ix.repo.IndexDir, lockWait)
 	if err != nil {
 		return nil, err
@@ -187,18 +191,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 		st = openStoreAsync(ix.repo.IndexDir)
 		defer st.close()
 	}
-	listings, diffs, err := list()
-	if err != nil {
-		return nil, err
-	}
 	var todo []todoBlob
-	n := 0
-	for _, l := range listings {
-		n += len(l.Entries)
-	}
 	seen := ix.seen
 	if seen == nil {
-		seen = make(map[plumbing.Hash]bool, n)
+		seen = map[plumbing.Hash]bool{}
 	}
 	// With the model's vectors, so that a damaged vector file is found
 	// (and its segment indexed again) here, not only by searches.
@@ -220,10 +216,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 	// generated header) once per blob, read from the blob's record when
 	// it is indexed already (the writer counts the new ones).
 	skippedFiles := map[string]bool{}
-	for li, l := range listings {
+	err = list(func(l *gitindex.Listing, d *gitindex.TreeDiff) error {
 		var previous map[string]plumbing.Hash
-		if li < len(diffs) && diffs[li] != nil {
-			previous = diffs[li].Previous
+		if d != nil {
+			previous = d.Previous
 		}
 		for _, e := range l.Entries {
 			sum.Files++
@@ -261,6 +257,10 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list fu
 			}
 			todo = append(todo, t)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	m, err := store.ReadManifest(ix.repo.IndexDir)
 	if errors.Is(err, store.ErrNoIndex) {

@@ -12,37 +12,74 @@ import (
 	"github.com/bcindex/bcindex/store/storewrite"
 )
 
-// maxSegments is how many segments may be live before the indexer merges
-// the smaller ones. Every indexing run (every hook run) adds a segment, and
-// a query looks each blob up in every segment.
+// maxSegments is how many segments below fullRows may be live before the
+// indexer merges the smaller ones. Every indexing run (every hook run) adds
+// a segment, and a query looks each blob up in every segment.
 const maxSegments = 8
 
-// mergeSmallSegments merges the smallest segments into one when there are
-// more than maxSegments, so that the count stays bounded and the work done
-// stays proportional to the small segments (large ones are rarely rewritten).
+// maxMergeRows bounds the rows one merge of small segments writes, and so
+// its memory: a merge holds the rows, postings, trigrams and vectors of
+// what it merges (merging 515k rows of git's history peaked at 540 MB of
+// heap under the 256 MiB soft limit). Without the bound the largest merge
+// grows with the index: merging all but the four largest segments took a
+// fifth of git's whole first-parent history at once. A segment of
+// fullRows or more is left as it is and not counted against maxSegments,
+// so a long history ends as segments of fullRows to maxMergeRows rows
+// each, plus at most maxSegments smaller ones.
+const (
+	maxMergeRows = 1 << 19
+	fullRows     = maxMergeRows / 2
+)
+
+// mergeSmallSegments merges small segments when more than maxSegments are
+// below fullRows (mergeChoice), so that their count stays bounded and the
+// work and memory of a merge stay those of at most maxMergeRows rows.
 func (ix *Indexer) mergeSmallSegments(st *storewrite.Store, m *store.Manifest) error {
 	if len(m.Segments) <= maxSegments {
 		return nil
 	}
-	type sized struct {
-		id   string
-		rows int
-	}
-	var segs []sized
-	for _, id := range m.Segments {
+	rows := make([]int, len(m.Segments))
+	for i, id := range m.Segments {
 		ct, err := segment.OpenTable(segment.File(ix.repo.IndexDir, id, segment.ChunksFile))
 		if err != nil {
 			return err
 		}
-		segs = append(segs, sized{id, ct.Nrows})
+		rows[i] = ct.Nrows
 		ct.Close()
 	}
-	sort.SliceStable(segs, func(i, j int) bool { return segs[i].rows < segs[j].rows })
-	var ids []string
-	for _, s := range segs[:len(segs)-maxSegments/2] {
-		ids = append(ids, s.id)
+	ids := mergeChoice(m.Segments, rows)
+	if len(ids) == 0 {
+		return nil
 	}
 	return ix.mergeSegments(st, m, ids, nil, nil)
+}
+
+// mergeChoice picks the segments to merge, given each live segment's
+// rows: none while at most maxSegments are below fullRows; else, of those,
+// the smallest first (in manifest order among equals), all but the
+// maxSegments/2 largest, as long as their rows together stay within
+// maxMergeRows. Two segments below fullRows always fit.
+func mergeChoice(ids []string, rows []int) []string {
+	var small []int
+	for i, n := range rows {
+		if n < fullRows {
+			small = append(small, i)
+		}
+	}
+	if len(small) <= maxSegments {
+		return nil
+	}
+	sort.SliceStable(small, func(a, b int) bool { return rows[small[a]] < rows[small[b]] })
+	var out []string
+	sum := 0
+	for _, i := range small[:len(small)-maxSegments/2] {
+		if sum+rows[i] > maxMergeRows {
+			break
+		}
+		sum += rows[i]
+		out = append(out, ids[i])
+	}
+	return out
 }
 
 // mergeSegments rewrites the segments ids as one, keeping only the blobs

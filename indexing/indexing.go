@@ -23,24 +23,39 @@ type Progress interface {
 	Finish()
 }
 
+// HistoryProgress is a Progress that also follows the commits of a
+// history index (IndexHistory runs its commits in batches, each one an
+// indexing run that calls Start and Finish): Commits is called before the
+// first batch and after each, with the commits done so far, of total, and
+// the summary of the batches done so far.
+type HistoryProgress interface {
+	Progress
+	Commits(done, total int, sum *Summary)
+	// Tables is called once the commits are done, before the tables of
+	// the history's changes are recorded (a history that reaches its
+	// first commit): a minute or more on a long one.
+	Tables()
+}
+
 // Summary reports what an indexing run did.
 type Summary struct {
 	Commits       []gitindex.Commit `json:"-"`
-	Files         int               `json:"files"`                         // file entries across the listed trees
-	Blobs         int               `json:"blobs"`                         // distinct blobs to be searchable
-	BlobsNew      int               `json:"blobs_new"`                     // read and chunked this run
-	BlobsReused   int               `json:"blobs_reused"`                  // already in the index
-	BlobsEdited   int               `json:"blobs_edited"`                  // of the new ones, chunked by parsing only what an edit touched
-	Skipped       map[string]int    `json:"skipped"`                       // files (path rules) and new blobs (content rules) by reason
-	Chunks        int               `json:"chunks"`                        // chunks written this run
-	Embedded      int               `json:"embedded"`                      // chunk vectors computed this run
-	VectorsReused int               `json:"vectors_reused"`                // chunk vectors found by content hash
-	SyntaxErrors  int               `json:"syntax_error_files"`            // files with syntax errors, minor or severe
-	SevereErrors  int               `json:"syntax_error_files_severe"`     // of those, files whose parse failed (split into windows)
-	Fallback      int               `json:"fallback_files"`                // files split into line windows
-	Bytes         int64             `json:"bytes"`                         // bytes chunked this run
-	RebuiltFrom   int               `json:"rebuilt_from_schema,omitempty"` // the older schema of the index this run replaced
-	Repaired      string            `json:"repaired,omitempty"`            // why this run set a damaged database aside and rebuilt
+	Files         int               `json:"files"`                            // file entries across the listed trees
+	Blobs         int               `json:"blobs"`                            // distinct blobs to be searchable
+	BlobsNew      int               `json:"blobs_new"`                        // read and chunked this run
+	BlobsReused   int               `json:"blobs_reused"`                     // already in the index
+	BlobsEdited   int               `json:"blobs_edited"`                     // of the new ones, chunked by parsing only what an edit touched
+	Skipped       map[string]int    `json:"skipped"`                          // files (path rules) and new blobs (content rules) by reason
+	Chunks        int               `json:"chunks"`                           // chunks written this run
+	Embedded      int               `json:"embedded"`                         // chunk vectors computed this run
+	VectorsReused int               `json:"vectors_reused"`                   // chunk vectors found by content hash
+	SyntaxErrors  int               `json:"syntax_error_files"`               // files with syntax errors, minor or severe
+	SevereErrors  int               `json:"syntax_error_files_severe"`        // of those, files whose parse failed (split into windows)
+	Fallback      int               `json:"fallback_files"`                   // files split into line windows
+	Bytes         int64             `json:"bytes"`                            // bytes chunked this run
+	RebuiltFrom   int               `json:"rebuilt_from_schema,omitempty"`    // the older schema of the index this run replaced
+	Repaired      string            `json:"repaired,omitempty"`               // why this run set a damaged database aside and rebuilt
+	Resumed       int               `json:"commits_indexed_before,omitempty"` // of a history index's commits, those whose blobs were all indexed before this run
 	Elapsed       time.Duration     `json:"-"`
 }
 
@@ -100,6 +115,7 @@ func (s *Summary) Add(o *Summary) {
 	if o.RebuiltFrom != 0 {
 		s.RebuiltFrom = o.RebuiltFrom
 	}
+	s.Resumed += o.Resumed
 	if o.Repaired != "" {
 		s.Repaired = o.Repaired
 	}

@@ -61,8 +61,13 @@ func indexCommand() *cli.Command {
 			if h, ok, herr := historyOptions(c, revs); herr != nil {
 				return herr
 			} else if ok {
+				// A history index takes minutes: its progress goes to
+				// stderr piped too, and with --json (the summary is stdout's).
+				hp := newHistoryProgress(c.App.ErrWriter)
+				opts.Progress = hp
 				opts.ChangeTables = changeTables(repo)
 				sum, err = indexer.NewIndexer(repo, opts).IndexHistory(c.Context, h, c.Duration("wait"))
+				hp.end()
 			} else {
 				sum, err = indexer.NewIndexer(repo, opts).Index(c.Context, revs, c.Duration("wait"))
 			}
@@ -70,7 +75,7 @@ func indexCommand() *cli.Command {
 				// Interrupted: what was published is kept, but the run
 				// did not index what it was asked to; no summary says so.
 				if sum != nil && len(sum.Commits) > 0 {
-					fmt.Fprintf(c.App.ErrWriter, "index: %s indexed before the interruption (%s)\n", count(len(sum.Commits), "commit"), count(sum.BlobsNew, "new blob"))
+					fmt.Fprintf(c.App.ErrWriter, "index: %s indexed before the interruption (%s); the same command resumes there\n", count(len(sum.Commits), "commit"), count(sum.BlobsNew, "new blob"))
 				}
 				return fmt.Errorf("index: %w", context.Canceled)
 			}
@@ -130,6 +135,9 @@ func printSummary(w, errw io.Writer, s *indexer.Summary, asJSON bool) {
 	}
 	fmt.Fprintf(w, "indexed %s in %s\n", strings.Join(revs, ", "), s.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  files %d, blobs %d: %d new, %d already indexed\n", s.Files, s.Blobs, s.BlobsNew, s.BlobsReused)
+	if s.Resumed > 0 {
+		fmt.Fprintf(w, "  resumed: %d of the %d commits were indexed by an earlier run\n", s.Resumed, len(s.Commits))
+	}
 	if s.BlobsEdited > 0 {
 		fmt.Fprintf(w, "  edited files chunked from their previous version: %d\n", s.BlobsEdited)
 	}

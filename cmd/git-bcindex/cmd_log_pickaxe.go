@@ -241,7 +241,7 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	return nil
 }
 
-// changeTables is what a history index runs beside the indexing: the
+// changeTables is what a history index runs after the indexing: the
 // pickaxe's table of a tip's first-parent changes and of the commits of
 // the branches merged into it, with git's patches.
 func changeTables(repo *gitindex.Repo) func(context.Context, plumbing.Hash) error {

@@ -1,19 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
-// TestInterruptedHistoryIndex sends SIGINT to `index --history` a moment
-// after it starts: it exits 130 saying it was interrupted, prints no
-// summary of a finished run on stdout, and a second run completes.
+// TestInterruptedHistoryIndex sends SIGINT to `index --history` once its
+// first progress line reaches the pipe of its stderr: it exits 130 saying
+// it was interrupted, prints no summary of a finished run on stdout, and a
+// second run completes, its progress ending with all the commits and the
+// recording of their changes.
 func TestInterruptedHistoryIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and indexes 600 commits")
@@ -37,15 +40,29 @@ func TestInterruptedHistoryIndex(t *testing.T) {
 	r.Git("symbolic-ref", "HEAD", "refs/heads/main")
 	r.Git("reset", "-q", "--hard")
 
+	// Progress reaches a pipe: SIGINT once its first line is read.
 	cmd := exec.Command(bin, "--dir", r.Dir, "index", "--history", "600")
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
+	var out strings.Builder
+	cmd.Stdout = &out
+	stderrPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
+	var errOut strings.Builder
+	sc := bufio.NewScanner(stderrPipe)
+	for sc.Scan() {
+		fmt.Fprintln(&errOut, sc.Text())
+		if strings.HasPrefix(sc.Text(), "indexing history: ") && strings.Contains(sc.Text(), "/600 commits, ") {
+			cmd.Process.Signal(syscall.SIGINT)
+			break
+		}
+	}
+	rest, _ := io.ReadAll(stderrPipe)
+	errOut.Write(rest)
+	err = cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("after SIGINT: %v, want exit %d\nstdout: %s\nstderr: %s", err, exitInterrupted, out.String(), errOut.String())
@@ -56,5 +73,12 @@ func TestInterruptedHistoryIndex(t *testing.T) {
 	code, stdout, stderr := runCLI(t, r.Dir, "index", "--history", "600")
 	if code != 0 || !strings.Contains(stdout, "indexed 600 commits") {
 		t.Errorf("second run: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "indexing history: 600/600 commits, ") {
+		t.Errorf("second run's progress lacks its last line:\n%s", stderr)
+	}
+	// The whole history: the change tables are recorded after the commits.
+	if !strings.Contains(stderr, "600/600 commits, ") || !strings.Contains(stderr[strings.Index(stderr, "600/600 commits, "):], "recording every commit's changes") {
+		t.Errorf("second run's progress does not say it records the changes after the commits:\n%s", stderr)
 	}
 }
