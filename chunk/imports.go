@@ -2,6 +2,8 @@ package chunk
 
 import (
 	"bytes"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -191,6 +193,19 @@ func rustBindings(tree string, add func(string)) {
 func usedNames(b []byte, imports map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
+	scanIdents(b, func(i, j int) {
+		if imports[string(b[i:j])] && !seen[string(b[i:j])] {
+			seen[string(b[i:j])] = true
+			out = append(out, string(b[i:j]))
+		}
+	})
+	sortStrings(out)
+	return out
+}
+
+// scanIdents calls fn with the bounds of each identifier in b: a run of
+// identifier bytes, past the digits it starts with.
+func scanIdents(b []byte, fn func(i, j int)) {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if !isIdentByte(c) || c >= '0' && c <= '9' {
@@ -201,14 +216,52 @@ func usedNames(b []byte, imports map[string]bool) []string {
 		for j < len(b) && isIdentByte(b[j]) {
 			j++
 		}
-		if imports[string(b[i:j])] && !seen[string(b[i:j])] {
-			seen[string(b[i:j])] = true
-			out = append(out, string(b[i:j]))
-		}
+		fn(i, j)
 		i = j
+	}
+}
+
+// importUses are the identifiers of a file that name an import, in order:
+// the file is scanned once, and each chunk takes the uses inside it.
+type importUses []importUse
+
+type importUse struct {
+	at   int
+	name string
+}
+
+// findImportUses lists the identifiers of src that are names in imports.
+func findImportUses(src []byte, imports map[string]bool) importUses {
+	var out importUses
+	scanIdents(src, func(i, j int) {
+		if imports[string(src[i:j])] {
+			out = append(out, importUse{i, string(src[i:j])})
+		}
+	})
+	return out
+}
+
+// in is usedNames(src[s:e], imports): the names used in [s, e), sorted and
+// distinct. A bound inside an identifier splits it there, which the
+// file's scan did not: such a range is scanned on its own.
+func (u importUses) in(src []byte, s, e int, imports map[string]bool) []string {
+	if s < 0 || e > len(src) || s > e || splitsIdent(src, s) || splitsIdent(src, e) {
+		return usedNames(src[s:e], imports)
+	}
+	k := sort.Search(len(u), func(k int) bool { return u[k].at >= s })
+	var out []string
+	for ; k < len(u) && u[k].at < e; k++ {
+		if !slices.Contains(out, u[k].name) { // a file uses few imports
+			out = append(out, u[k].name)
+		}
 	}
 	sortStrings(out)
 	return out
+}
+
+// splitsIdent reports whether offset at lies between two identifier bytes.
+func splitsIdent(src []byte, at int) bool {
+	return at > 0 && at < len(src) && isIdentByte(src[at-1]) && isIdentByte(src[at])
 }
 
 func sortStrings(s []string) {

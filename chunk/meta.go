@@ -34,6 +34,10 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 		sortStrings(names)
 		f.Chunks[0].Imports = names
 	}
+	var uses importUses
+	if len(imports) > 0 {
+		uses = findImportUses(src, imports)
+	}
 	for i := 1; i < len(f.Chunks); i++ {
 		c := &f.Chunks[i]
 		p := &f.Chunks[c.Parent]
@@ -50,7 +54,7 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 		if c.importsKept {
 			c.importsKept = false
 		} else if len(imports) > 0 && c.Kind != vocab.KindWindow {
-			c.Imports = usedNames(src[c.StartByte:c.EndByte], imports)
+			c.Imports = uses.in(src, c.StartByte, c.EndByte, imports)
 		}
 	}
 }
