@@ -13,16 +13,16 @@ import (
 // Import statements, per language, with the names they bind.
 var (
 	goImportRe     = lazyre.New(`(?m)^\s*(?:import\s+)?([A-Za-z_.][\w]*\s+)?"([^"]+)"\s*$`)
-	pyImportRe     = lazyre.New(`(?m)^\s*import\s+([\w., \t]+)$`)
-	pyFromRe       = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`)
-	jsImportRe     = lazyre.New(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`)
+	pyImportRe     = newLineRe(`(?m)^\s*import\s+([\w., \t]+)$`, "import")
+	pyFromRe       = newLineRe(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`, "from")
+	jsImportRe     = newLineRe(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`, "import")
 	jsRequireRe    = lazyre.New(`(?m)(?:const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\(`)
-	dottedImportRe = lazyre.New(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`)
-	rustUseRe      = lazyre.New(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`)
-	phpUseRe       = lazyre.New(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`)
-	exAliasRe      = lazyre.New(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`)
+	dottedImportRe = newLineRe(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`, "import")
+	rustUseRe      = newLineRe(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`, "pub", "use")
+	phpUseRe       = newLineRe(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`, "use")
+	exAliasRe      = newLineRe(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`, "alias")
 	luaRequireRe   = lazyre.New(`(?m)local\s+(\w+)\s*=\s*require`)
-	csUsingRe      = lazyre.New(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`)
+	csUsingRe      = newLineRe(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`, "using")
 	identRe        = lazyre.New(`[A-Za-z_$][\w$]*`)
 )
 
@@ -77,7 +77,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			add(n)
 		}
 	case "python":
-		for _, m := range pyImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range pyImportRe.findAll(head) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				f := strings.Fields(part)
 				if len(f) == 3 && f[1] == "as" {
@@ -87,7 +87,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 				}
 			}
 		}
-		for _, m := range pyFromRe().FindAllSubmatch(head, -1) {
+		for _, m := range pyFromRe.findAll(head) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				part, _, _ = strings.Cut(part, "#")
 				f := strings.Fields(part)
@@ -99,14 +99,17 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "javascript", "typescript", "tsx":
-		for _, m := range jsImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range jsImportRe.findAll(head) {
 			jsBindings(string(m[1]), add)
+		}
+		if !bytes.Contains(head, []byte("require(")) {
+			break // every match ends with it
 		}
 		for _, m := range jsRequireRe().FindAllSubmatch(head, -1) {
 			jsBindings(string(m[1]), add)
 		}
 	case "java", "kotlin", "scala", "swift", "groovy":
-		for _, m := range dottedImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range dottedImportRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -114,11 +117,11 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "rust":
-		for _, m := range rustUseRe().FindAllSubmatch(head, -1) {
+		for _, m := range rustUseRe.findAll(head) {
 			rustBindings(string(m[1]), add)
 		}
 	case "php":
-		for _, m := range phpUseRe().FindAllSubmatch(head, -1) {
+		for _, m := range phpUseRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -126,7 +129,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "elixir":
-		for _, m := range exAliasRe().FindAllSubmatch(head, -1) {
+		for _, m := range exAliasRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -138,7 +141,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			add(string(m[1]))
 		}
 	case "csharp":
-		for _, m := range csUsingRe().FindAllSubmatch(head, -1) {
+		for _, m := range csUsingRe.findAll(head) {
 			if len(m[1]) > 0 {
 				add(string(m[1]))
 			}
