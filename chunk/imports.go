@@ -236,10 +236,17 @@ type importUse struct {
 // findImportUses lists the identifiers of src that are names in imports.
 func findImportUses(src []byte, imports map[string]bool) importUses {
 	var out importUses
+	names := map[string]string{} // one string per name used
 	scanIdents(src, func(i, j int) {
-		if imports[string(src[i:j])] {
-			out = append(out, importUse{i, string(src[i:j])})
+		if !imports[string(src[i:j])] {
+			return
 		}
+		name, ok := names[string(src[i:j])]
+		if !ok {
+			name = string(src[i:j])
+			names[name] = name
+		}
+		out = append(out, importUse{i, name})
 	})
 	return out
 }

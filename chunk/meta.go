@@ -3,6 +3,7 @@ package chunk
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/bcindex/bcindex/chunk/vocab"
 )
@@ -205,7 +206,8 @@ func lastLabel(b []byte, colon bool) string {
 // [...]. Elixir @doc/@moduledoc are doc, not decorators.
 func decorators(b []byte) []string {
 	var out []string
-	s := string(b)
+	// s is only read: what is kept is collapsed into new strings.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
 	pos := 0
 	for pos < len(s) && len(out) < 16 {
 		for pos < len(s) && isBlank(s[pos]) {
