@@ -2,6 +2,8 @@ package chunk
 
 import (
 	"bytes"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -11,16 +13,16 @@ import (
 // Import statements, per language, with the names they bind.
 var (
 	goImportRe     = lazyre.New(`(?m)^\s*(?:import\s+)?([A-Za-z_.][\w]*\s+)?"([^"]+)"\s*$`)
-	pyImportRe     = lazyre.New(`(?m)^\s*import\s+([\w., \t]+)$`)
-	pyFromRe       = lazyre.New(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`)
-	jsImportRe     = lazyre.New(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`)
+	pyImportRe     = newLineRe(`(?m)^\s*import\s+([\w., \t]+)$`, "import")
+	pyFromRe       = newLineRe(`(?m)^\s*from\s+[\w.]+\s+import\s+\(?([^)\n]+(?:\n[^)\n]+)*)\)?`, "from")
+	jsImportRe     = newLineRe(`(?m)^\s*import\s+(?:type\s+)?([^'"]+?)\s+from\s+['"]`, "import")
 	jsRequireRe    = lazyre.New(`(?m)(?:const|let|var)\s+([\w$]+|\{[^}]*\})\s*=\s*require\(`)
-	dottedImportRe = lazyre.New(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`)
-	rustUseRe      = lazyre.New(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`)
-	phpUseRe       = lazyre.New(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`)
-	exAliasRe      = lazyre.New(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`)
+	dottedImportRe = newLineRe(`(?m)^\s*import\s+(?:static\s+)?([\w.]+)(?:\s+as\s+(\w+))?`, "import")
+	rustUseRe      = newLineRe(`(?m)^\s*(?:pub\s+)?use\s+([^;]+);`, "pub", "use")
+	phpUseRe       = newLineRe(`(?m)^\s*use\s+([\w\\]+)(?:\s+as\s+(\w+))?\s*;`, "use")
+	exAliasRe      = newLineRe(`(?m)^\s*alias\s+([\w.]+)(?:\s*,\s*as:\s*(\w+))?`, "alias")
 	luaRequireRe   = lazyre.New(`(?m)local\s+(\w+)\s*=\s*require`)
-	csUsingRe      = lazyre.New(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`)
+	csUsingRe      = newLineRe(`(?m)^\s*using\s+(?:static\s+)?(?:(\w+)\s*=\s*)?([\w.]+)\s*;`, "using")
 	identRe        = lazyre.New(`[A-Za-z_$][\w$]*`)
 )
 
@@ -75,7 +77,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			add(n)
 		}
 	case "python":
-		for _, m := range pyImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range pyImportRe.findAll(head) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				f := strings.Fields(part)
 				if len(f) == 3 && f[1] == "as" {
@@ -85,7 +87,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 				}
 			}
 		}
-		for _, m := range pyFromRe().FindAllSubmatch(head, -1) {
+		for _, m := range pyFromRe.findAll(head) {
 			for _, part := range strings.Split(string(m[1]), ",") {
 				part, _, _ = strings.Cut(part, "#")
 				f := strings.Fields(part)
@@ -97,14 +99,17 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "javascript", "typescript", "tsx":
-		for _, m := range jsImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range jsImportRe.findAll(head) {
 			jsBindings(string(m[1]), add)
+		}
+		if !bytes.Contains(head, []byte("require(")) {
+			break // every match ends with it
 		}
 		for _, m := range jsRequireRe().FindAllSubmatch(head, -1) {
 			jsBindings(string(m[1]), add)
 		}
 	case "java", "kotlin", "scala", "swift", "groovy":
-		for _, m := range dottedImportRe().FindAllSubmatch(head, -1) {
+		for _, m := range dottedImportRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -112,11 +117,11 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "rust":
-		for _, m := range rustUseRe().FindAllSubmatch(head, -1) {
+		for _, m := range rustUseRe.findAll(head) {
 			rustBindings(string(m[1]), add)
 		}
 	case "php":
-		for _, m := range phpUseRe().FindAllSubmatch(head, -1) {
+		for _, m := range phpUseRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -124,7 +129,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			}
 		}
 	case "elixir":
-		for _, m := range exAliasRe().FindAllSubmatch(head, -1) {
+		for _, m := range exAliasRe.findAll(head) {
 			if len(m[2]) > 0 {
 				add(string(m[2]))
 			} else {
@@ -136,7 +141,7 @@ func fileImports(lang string, src []byte) map[string]bool {
 			add(string(m[1]))
 		}
 	case "csharp":
-		for _, m := range csUsingRe().FindAllSubmatch(head, -1) {
+		for _, m := range csUsingRe.findAll(head) {
 			if len(m[1]) > 0 {
 				add(string(m[1]))
 			}
@@ -191,6 +196,19 @@ func rustBindings(tree string, add func(string)) {
 func usedNames(b []byte, imports map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
+	scanIdents(b, func(i, j int) {
+		if imports[string(b[i:j])] && !seen[string(b[i:j])] {
+			seen[string(b[i:j])] = true
+			out = append(out, string(b[i:j]))
+		}
+	})
+	sortStrings(out)
+	return out
+}
+
+// scanIdents calls fn with the bounds of each identifier in b: a run of
+// identifier bytes, past the digits it starts with.
+func scanIdents(b []byte, fn func(i, j int)) {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if !isIdentByte(c) || c >= '0' && c <= '9' {
@@ -201,14 +219,59 @@ func usedNames(b []byte, imports map[string]bool) []string {
 		for j < len(b) && isIdentByte(b[j]) {
 			j++
 		}
-		if imports[string(b[i:j])] && !seen[string(b[i:j])] {
-			seen[string(b[i:j])] = true
-			out = append(out, string(b[i:j]))
-		}
+		fn(i, j)
 		i = j
+	}
+}
+
+// importUses are the identifiers of a file that name an import, in order:
+// the file is scanned once, and each chunk takes the uses inside it.
+type importUses []importUse
+
+type importUse struct {
+	at   int
+	name string
+}
+
+// findImportUses lists the identifiers of src that are names in imports.
+func findImportUses(src []byte, imports map[string]bool) importUses {
+	var out importUses
+	names := map[string]string{} // one string per name used
+	scanIdents(src, func(i, j int) {
+		if !imports[string(src[i:j])] {
+			return
+		}
+		name, ok := names[string(src[i:j])]
+		if !ok {
+			name = string(src[i:j])
+			names[name] = name
+		}
+		out = append(out, importUse{i, name})
+	})
+	return out
+}
+
+// in is usedNames(src[s:e], imports): the names used in [s, e), sorted and
+// distinct. A bound inside an identifier splits it there, which the
+// file's scan did not: such a range is scanned on its own.
+func (u importUses) in(src []byte, s, e int, imports map[string]bool) []string {
+	if s < 0 || e > len(src) || s > e || splitsIdent(src, s) || splitsIdent(src, e) {
+		return usedNames(src[s:e], imports)
+	}
+	k := sort.Search(len(u), func(k int) bool { return u[k].at >= s })
+	var out []string
+	for ; k < len(u) && u[k].at < e; k++ {
+		if !slices.Contains(out, u[k].name) { // a file uses few imports
+			out = append(out, u[k].name)
+		}
 	}
 	sortStrings(out)
 	return out
+}
+
+// splitsIdent reports whether offset at lies between two identifier bytes.
+func splitsIdent(src []byte, at int) bool {
+	return at > 0 && at < len(src) && isIdentByte(src[at-1]) && isIdentByte(src[at])
 }
 
 func sortStrings(s []string) {

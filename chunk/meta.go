@@ -3,6 +3,7 @@ package chunk
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/bcindex/bcindex/chunk/vocab"
 )
@@ -34,6 +35,10 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 		sortStrings(names)
 		f.Chunks[0].Imports = names
 	}
+	var uses importUses
+	if len(imports) > 0 {
+		uses = findImportUses(src, imports)
+	}
 	for i := 1; i < len(f.Chunks); i++ {
 		c := &f.Chunks[i]
 		p := &f.Chunks[c.Parent]
@@ -50,7 +55,7 @@ func annotateWith(f *File, src []byte, imports map[string]bool) {
 		if c.importsKept {
 			c.importsKept = false
 		} else if len(imports) > 0 && c.Kind != vocab.KindWindow {
-			c.Imports = usedNames(src[c.StartByte:c.EndByte], imports)
+			c.Imports = uses.in(src, c.StartByte, c.EndByte, imports)
 		}
 	}
 }
@@ -201,7 +206,8 @@ func lastLabel(b []byte, colon bool) string {
 // [...]. Elixir @doc/@moduledoc are doc, not decorators.
 func decorators(b []byte) []string {
 	var out []string
-	s := string(b)
+	// s is only read: what is kept is collapsed into new strings.
+	s := unsafe.String(unsafe.SliceData(b), len(b))
 	pos := 0
 	for pos < len(s) && len(out) < 16 {
 		for pos < len(s) && isBlank(s[pos]) {

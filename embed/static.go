@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -30,6 +31,18 @@ type Static struct {
 	hdr    StaticHeader
 	vocab  map[string]int32
 	tables []staticTable
+	// countsPool holds zeroed *[]int32 of one count per row, which Embed
+	// uses to count a text's sub-tokens per row and zeroes again.
+	countsPool sync.Pool
+}
+
+// counts returns a zeroed count per row from the pool.
+func (m *Static) counts() *[]int32 {
+	if c, ok := m.countsPool.Get().(*[]int32); ok {
+		return c
+	}
+	c := make([]int32, m.hdr.Vocab+m.hdr.Buckets)
+	return &c
 }
 
 // StaticHeader describes a Static model file.
@@ -211,8 +224,10 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 	}
 	out := make([][]float32, len(texts))
 	var toks []string
-	var rows []int32
-	var buf []byte // the lowercased sub-tokens of one text
+	var rows []int32 // the distinct rows of one text
+	var buf []byte   // the lowercased sub-tokens of one text
+	counts := m.counts()
+	defer m.countsPool.Put(counts)
 	for i, text := range texts {
 		if i%ctxCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -224,21 +239,22 @@ func (m *Static) Embed(ctx context.Context, texts []string, role Role) ([][]floa
 		if m.hdr.MaxTokens > 0 && len(toks) > m.hdr.MaxTokens {
 			toks = toks[:m.hdr.MaxTokens]
 		}
+		// Each distinct row is added once, weighted by its count, in
+		// ascending row order: a fixed summation order, so that vectors
+		// are bit-for-bit reproducible. Only the distinct rows are sorted.
 		rows = rows[:0]
 		for _, tok := range toks {
-			rows = append(rows, int32(m.Row(tok)))
+			r := m.Row(tok)
+			if (*counts)[r] == 0 {
+				rows = append(rows, int32(r))
+			}
+			(*counts)[r]++
 		}
-		// Sorted rows give runs of equal rows (their count) and a fixed
-		// summation order, so that vectors are bit-for-bit reproducible.
 		slices.Sort(rows)
 		v := make([]float32, m.hdr.Dim)
-		for j := 0; j < len(rows); {
-			r, k := rows[j], j+1
-			for k < len(rows) && rows[k] == r {
-				k++
-			}
-			m.addRow(t, v, int(r), TFWeight(k-j))
-			j = k
+		for _, r := range rows {
+			m.addRow(t, v, int(r), TFWeight(int((*counts)[r])))
+			(*counts)[r] = 0
 		}
 		normalize(v)
 		out[i] = v

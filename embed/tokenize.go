@@ -22,32 +22,117 @@ func Tokens(text string) []string {
 // needed lowercasing is written to *buf and points there: the caller must
 // not reuse *buf while it uses them.
 func appendTokens(dst []string, buf *[]byte, text string) []string {
-	start := -1 // start of the current word (letters/digits run)
+	start := -1    // start of the current word (letters/digits run)
+	ascii := false // whether the current word is all ASCII
 	for i := 0; i < len(text); {
 		c := text[i]
-		size := 1
-		isWord := false
 		if c < utf8.RuneSelf {
-			isWord = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-		} else {
-			var r rune
-			r, size = utf8.DecodeRuneInString(text[i:])
-			isWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+			if asciiWord[c] {
+				if start < 0 {
+					start, ascii = i, true
+				}
+			} else if start >= 0 {
+				dst = splitWordOf(dst, buf, text[start:i], ascii)
+				start = -1
+			}
+			i++
+			continue
 		}
-		if isWord {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if start < 0 {
 				start = i
 			}
+			ascii = false
 		} else if start >= 0 {
-			dst = splitWord(dst, buf, text[start:i])
+			dst = splitWordOf(dst, buf, text[start:i], ascii)
 			start = -1
 		}
 		i += size
 	}
 	if start >= 0 {
-		dst = splitWord(dst, buf, text[start:])
+		dst = splitWordOf(dst, buf, text[start:], ascii)
 	}
 	return dst
+}
+
+// asciiWord marks the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// splitWordOf is splitWord, byte by byte when the word is all ASCII.
+func splitWordOf(dst []string, buf *[]byte, w string, ascii bool) []string {
+	if ascii {
+		return splitASCIIWord(dst, buf, w)
+	}
+	return splitWord(dst, buf, w)
+}
+
+// splitASCIIWord is splitWord for a word of ASCII letters and digits,
+// whose runes are its bytes.
+func splitASCIIWord(dst []string, buf *[]byte, w string) []string {
+	if len(w) > maxTokenLen {
+		return dst
+	}
+	start := 0
+	prev := -1
+	for i := 0; i < len(w); i++ {
+		cls := asciiClass(w[i])
+		if i > start && cls != prev {
+			switch {
+			case prev == clsDigit || cls == clsDigit:
+				dst = append(dst, lowerASCII(buf, w[start:i])) // "utf8" → "utf", "8"
+				start = i
+			case prev == clsLower && cls == clsUpper:
+				dst = append(dst, lowerASCII(buf, w[start:i])) // "fooBar"
+				start = i
+			case prev == clsUpper && cls == clsLower:
+				// "HTTPServer": the last upper starts the next word.
+				if i-1 > start {
+					dst = append(dst, lowerASCII(buf, w[start:i-1]))
+					start = i - 1
+				}
+			}
+		}
+		prev = cls
+	}
+	if start < len(w) {
+		dst = append(dst, lowerASCII(buf, w[start:]))
+	}
+	return dst
+}
+
+func asciiClass(c byte) int {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return clsLower
+	case 'A' <= c && c <= 'Z':
+		return clsUpper
+	}
+	return clsDigit
+}
+
+// lowerASCII is lower for ASCII s.
+func lowerASCII(buf *[]byte, s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			at := len(*buf)
+			for j := 0; j < len(s); j++ {
+				c := s[j]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				*buf = append(*buf, c)
+			}
+			b := (*buf)[at:]
+			return unsafe.String(unsafe.SliceData(b), len(b))
+		}
+	}
+	return s
 }
 
 // charClass of a rune inside a word.
