@@ -47,7 +47,7 @@ func (w *walker) errorWindow(open errRegion, it item, prevEnd, parent int) errRe
 		return errRegion{}
 	}
 	detail := errorDetail(w.errs, s, e)
-	if detail == "" {
+	if detail == "" && !w.probe {
 		detail = describeError(n, w.src, w.li)
 	}
 	var us []unit

@@ -54,6 +54,9 @@ type recoverer struct {
 	base       int // the fixed part of each parse's time limit
 	// last is the tree of the latest parse, which the next one starts from.
 	last *sitter.Tree
+	// probe: candidate cuts are judged on a probe of their parse
+	// (chunkTree), not on a full chunking; recoverDefs sets it.
+	probe bool
 }
 
 // spent reports whether the extra parses have used the file's budget.
@@ -67,7 +70,13 @@ func (r *recoverer) spent() bool {
 // false when it finds nothing better. base is the fixed part of each
 // parse's time limit (parseLimitMicros).
 func recoverDefs(lang, p string, src []byte, f File, ok bool, base int, tree *sitter.Tree) (File, bool) {
-	r := &recoverer{lang: lang, path: p, src: src, li: newLineIndex(src), base: base, last: tree}
+	return recoverWith(lang, p, src, f, ok, base, tree, true)
+}
+
+// recoverWith is recoverDefs, whose candidate cuts are judged on a probe
+// of their parse when probe is set.
+func recoverWith(lang, p string, src []byte, f File, ok bool, base int, tree *sitter.Tree, probe bool) (File, bool) {
+	r := &recoverer{lang: lang, path: p, src: src, li: newLineIndex(src), base: base, last: tree, probe: probe}
 	defer func() {
 		if r.last != nil {
 			r.last.Close()
@@ -90,8 +99,14 @@ func recoverDefs(lang, p string, src []byte, f File, ok bool, base int, tree *si
 			if r.spent() {
 				break
 			}
-			g, gok := r.parse(c.prefix, c.at, len(src), 0)
+			// Most candidates find no definition: they are judged on a
+			// probe, and only a kept one is chunked in full, from the
+			// same tree.
+			g, gok := r.parseAs(c.prefix, c.at, len(src), 0, r.probe)
 			if gok && r.goodDefAt(g, c) {
+				if r.probe {
+					g, gok = chunkTree(r.lang, r.path, r.src, r.li, r.last, false)
+				}
 				cuts, cur, from, found = append(cuts, c), g, c.at+1, true
 				parses = append(parses, g)
 				break
@@ -209,6 +224,12 @@ func (r *recoverer) segment(s cut, end int) File {
 // parse chunks src[s:e] after the context src[:prefix] and before the
 // context src[suffix:] (none when suffix is 0).
 func (r *recoverer) parse(prefix, s, e, suffix int) (File, bool) {
+	return r.parseAs(prefix, s, e, suffix, false)
+}
+
+// parseAs is parse, whose chunking is a probe (chunkTree) when probe is
+// set.
+func (r *recoverer) parseAs(prefix, s, e, suffix int, probe bool) (File, bool) {
 	r.parses++
 	r.parsed += e - s + min(prefix, s)
 	ranges := []sitter.Range{byteRange(r.src, r.li, s, e)}
@@ -218,14 +239,15 @@ func (r *recoverer) parse(prefix, s, e, suffix int) (File, bool) {
 	if suffix >= e && suffix > 0 {
 		ranges = append(ranges, byteRange(r.src, r.li, suffix, len(r.src)))
 	}
-	f, ok, tree := parseRanges(r.lang, r.path, r.src, ranges, r.base, r.last)
-	if tree != nil {
-		if r.last != nil {
-			r.last.Close()
-		}
-		r.last = tree
+	tree := parseTree(r.lang, r.src, ranges, r.base, r.last)
+	if tree == nil {
+		return File{Language: r.lang}, false
 	}
-	return f, ok
+	if r.last != nil {
+		r.last.Close()
+	}
+	r.last = tree
+	return chunkTree(r.lang, r.path, r.src, r.li, tree, probe)
 }
 
 // goodDefAt reports whether g has a well-formed definition starting on the

@@ -102,6 +102,7 @@ type walker struct {
 	chunks []Chunk
 	depth  int
 	errs   []synErr // the described syntax errors, for error windows
+	probe  bool     // syntax errors are not described (chunkTree)
 	// errOf is 1 + the parent of the top-level ERROR node being visited, 0
 	// when none: the containers inside it make no error windows of their
 	// own for that parent.
@@ -154,8 +155,18 @@ func splitRanges(lang, p string, src []byte, ranges []sitter.Range, base int) (F
 // nodes outside the ranges that differ, so that parsing again from a later
 // cut costs what changed, not the rest of the file.
 func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, old *sitter.Tree) (f File, ok bool, tree *sitter.Tree) {
+	tree = parseTree(lang, src, ranges, base, old)
+	if tree == nil {
+		return File{Language: lang}, false, nil
+	}
+	f, ok = chunkTree(lang, p, src, newLineIndex(src), tree, false)
+	return f, ok, tree
+}
+
+// parseTree parses the given ranges of src (all of it when ranges is nil),
+// starting from old when not nil; it returns nil when the parse failed.
+func parseTree(lang string, src []byte, ranges []sitter.Range, base int, old *sitter.Tree) *sitter.Tree {
 	g := grammarFor(lang)
-	f.Language = lang
 	// A parser given ranges keeps them: it is not returned to the pool.
 	var parser *sitter.Parser
 	if ranges == nil {
@@ -178,15 +189,23 @@ func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, ol
 	if err != nil || tree == nil {
 		// Past its time limit a parser keeps its state to resume: drop it.
 		parser.Reset()
-		return f, false, nil
+		return nil
 	}
+	return tree
+}
+
+// chunkTree chunks src from its parse tree; li is src's line index. A
+// probe leaves out what describes the syntax errors (the chunks'
+// ErrorDetail, the File's SyntaxErrors and broken regions): the chunks
+// and ok are otherwise those of a full chunking, at less cost.
+func chunkTree(lang, p string, src []byte, li lineIndex, tree *sitter.Tree, probe bool) (f File, ok bool) {
+	f.Language = lang
 	root := tree.RootNode()
-	li := newLineIndex(src)
 	var errs []synErr
-	if root.HasError() {
+	if root.HasError() && !probe {
 		f.SyntaxErrors, errs, f.broken = syntaxErrors(root, src, li)
 	}
-	w := &walker{root: root, src: src, li: li, g: g, errs: errs}
+	w := &walker{root: root, src: src, li: li, g: grammarFor(lang), errs: errs, probe: probe}
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
 		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
@@ -197,7 +216,7 @@ func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, ol
 	f.Chunks = w.chunks // for the caller's fallback to keep the error detail
 	items := w.children(root)
 	if !anyValid(items) {
-		return f, false, tree
+		return f, false
 	}
 	w.container(items, 0, false)
 	if w.chunks[0].Doc == "" {
@@ -205,18 +224,18 @@ func parseRanges(lang, p string, src []byte, ranges []sitter.Range, base int, ol
 	}
 	if root.Type() == "ERROR" && !w.anyDef() {
 		// Nothing but errors: windows will do better than one big chunk.
-		return f, false, tree
+		return f, false
 	}
 	for i := range w.chunks {
-		if c := &w.chunks[i]; c.SyntaxError && c.ErrorDetail == "" {
+		if c := &w.chunks[i]; c.SyntaxError && c.ErrorDetail == "" && !probe {
 			c.ErrorDetail = errorDetail(errs, c.StartByte, c.EndByte)
 		}
 	}
 	f.Chunks = w.chunks
 	if f.check(n) != nil {
-		return f, false, tree
+		return f, false
 	}
-	return f, true, tree
+	return f, true
 }
 
 // anyValid reports whether some top-level node is not an error; an empty
