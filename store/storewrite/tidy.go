@@ -41,8 +41,10 @@ func TidyLog(indexDir string, ids []string) (int, error) {
 	if len(names) > maxLogFiles {
 		return RewriteLog(indexDir, ids)
 	}
-	dead, err := DeadLogBytes(indexDir, ids, TidyFloor)
-	if err != nil || dead <= TidyFloor || float64(dead) <= tidyShare*float64(store.LogBytes(indexDir)) {
+	// Below both bounds, the database is not even opened.
+	floor := max(TidyFloor, int64(tidyShare*float64(store.LogBytes(indexDir))))
+	dead, err := DeadLogBytes(indexDir, ids, floor)
+	if err != nil || dead <= floor {
 		return 0, err
 	}
 	return rewriteLogAt(indexDir, ids, tidyRatio)
