@@ -173,7 +173,7 @@ func (ix *Indexer) index(ctx context.Context, commits []gitindex.Commit, list li
 	// so run before this): the run's whole time but the lock's release.
 	defer func() { sum.Elapsed = time.Since(start) }()
 	// Once the store is closed, under the lock: a value log grown past a
-	// few files is reclaimed. Best effort; the next run tries again.
+	// few files, or mostly dead after merges, is reclaimed. Best effort; the next run tries again.
 	defer ix.tidyLog()
 	if sum.Repaired, err = storewrite.SetDamagedAside(ix.repo.IndexDir); err != nil {
 		return nil, err

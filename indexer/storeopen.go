@@ -92,9 +92,10 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 	}
 }
 
-// tidyLog reclaims Badger's value log when it has grown past a few files
-// (storewrite.TidyLog): each indexing run that writes starts a log file, and
-// merges leave the vectors of the smaller segments dead in theirs.
+// tidyLog reclaims Badger's value log when it has grown past a few files or
+// is mostly dead (storewrite.TidyLog): each indexing run that writes starts
+// a log file, and merges leave the vectors of the smaller segments dead in
+// theirs.
 func (ix *Indexer) tidyLog() {
 	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
 		storewrite.TidyLog(ix.repo.IndexDir, m.Segments)

@@ -21,6 +21,15 @@ import (
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
 // It returns how many log files were rewritten.
 func RewriteLog(indexDir string, ids []string) (int, error) {
+	return rewriteLogAt(indexDir, ids, gcRatio)
+}
+
+// gcRatio is the share of a log file that must be dead for gc to rewrite
+// it.
+const gcRatio = 0.5
+
+// rewriteLogAt is RewriteLog rewriting the files at least ratio dead.
+func rewriteLogAt(indexDir string, ids []string, ratio float64) (int, error) {
 	if err := compactTree(storeOptions(indexDir), true); err != nil {
 		return 0, err
 	}
@@ -28,7 +37,7 @@ func RewriteLog(indexDir string, ids []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := st.rewriteLog(indexDir, ids)
+	n, err := st.rewriteLog(indexDir, ids, ratio)
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -74,13 +83,13 @@ func compactSession(opts badger.Options, flatten bool) error {
 }
 
 // rewriteLog is RewriteLog on an open store whose tree is compacted.
-func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
+func (s *Store) rewriteLog(indexDir string, ids []string, ratio float64) (int, error) {
 	txn := s.DB.NewTransaction(false)
 	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 	n := 0
 	var err error
 	for {
-		gerr := s.DB.RunValueLogGC(0.5)
+		gerr := s.DB.RunValueLogGC(ratio)
 		if gerr != nil {
 			if !errors.Is(gerr, badger.ErrNoRewrite) && !errors.Is(gerr, badger.ErrRejected) {
 				err = fmt.Errorf("rewrite index log: %w", gerr)
@@ -150,23 +159,4 @@ func (s *Store) findParts(id, name string, l *segment.Locator) ([]segment.PartLo
 		return nil, fmt.Errorf("relocate vectors of segment %s: %w", id, err)
 	}
 	return s.locate(id, name, parts, sizes)
-}
-
-// maxLogFiles is how many value-log files a store may have before an
-// indexing run tidies it (TidyLog). Badger starts a log file at every open
-// and keeps every file open and mapped, so without tidying a repository
-// would gain a file per hook run.
-const maxLogFiles = 32
-
-// TidyLog reclaims the value log when it has grown past maxLogFiles files
-// (RewriteLog, which first compacts the tree so that Badger learns which
-// log bytes merges left dead) for the live segments ids. The caller holds
-// the index lock and no store is open. It returns how many log files were
-// rewritten.
-func TidyLog(indexDir string, ids []string) (int, error) {
-	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
-	if len(names) <= maxLogFiles {
-		return 0, nil
-	}
-	return RewriteLog(indexDir, ids)
 }
