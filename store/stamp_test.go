@@ -17,7 +17,7 @@ import (
 
 // indexedView indexes a one-commit repository with vectors and returns a
 // view of it.
-func indexedView(t *testing.T) *store.View {
+func indexedView(t testing.TB) *store.View {
 	t.Helper()
 	r := gittest.New(t)
 	r.Commit("one", map[string]string{"net/retry.go": gittest.RetryGo})
@@ -159,5 +159,17 @@ func TestViewCurrent(t *testing.T) {
 	}
 	if len(v.Damaged) == 0 {
 		t.Fatal("a flipped byte in the trigrams: the reopened view names no damage")
+	}
+}
+
+// BenchmarkViewCurrent: what a server pays per request to check that the
+// view it kept is current (one segment).
+func BenchmarkViewCurrent(b *testing.B) {
+	v := indexedView(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if !v.Current() {
+			b.Fatal("not current")
+		}
 	}
 }
