@@ -12,14 +12,16 @@ import (
 
 // ensure brings the index up to date for what a tool call reads
 // (Options.Ensure), waiting LockWait for a running indexer, with progress
-// reported to a client that asked for it.
-func (s *Server) ensure(ctx context.Context, req *sdk.CallToolRequest, rev string, r indexing.Request) (*store.View, *indexing.Summary, error) {
+// reported to a client that asked for it. The view is the server's kept
+// one while the index and the revisions are unchanged (indexing.Keeper);
+// the caller calls done when it has read it.
+func (s *Server) ensure(ctx context.Context, req *sdk.CallToolRequest, rev string, r indexing.Request) (v *store.View, sum *indexing.Summary, done func(), err error) {
 	if s.opts.Ensure == nil {
-		return nil, nil, errors.New("bring the index up to date: this server has no indexer (Options.Ensure)")
+		return nil, nil, nil, errors.New("bring the index up to date: this server has no indexer (Options.Ensure)")
 	}
 	r.LockWait = s.opts.LockWait
 	if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 		r.Progress = &progress{ctx: ctx, ss: req.Session, token: tok, rev: rev}
 	}
-	return s.opts.Ensure(ctx, s.repo, r)
+	return s.views.View(ctx, s.repo, r)
 }

@@ -72,11 +72,11 @@ func (s *Server) grep(ctx context.Context, req *sdk.CallToolRequest, in grepIn) 
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
-	v, sum, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: want, Parts: indexing.Exact, NoIndex: in.NoIndex})
+	v, sum, done, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: want, Parts: indexing.Exact, NoIndex: in.NoIndex})
 	if err != nil {
 		return nil, out, fmt.Errorf("grep %q: %w", clip(in.Pattern, 100), err)
 	}
-	defer v.Close()
+	defer done()
 	skip, used := in.Offset, 0
 	var lastPath, lastBlob string // of the previous match, to count files
 	st, err := grep.Grep(ctx, v, opts, func(f *grep.File) error {

@@ -146,11 +146,11 @@ func (s *Server) search(ctx context.Context, req *sdk.CallToolRequest, in search
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	v, sum, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: p.Want, Parts: indexing.All, NoIndex: in.NoIndex})
+	v, sum, done, err := s.ensure(ctx, req, in.Rev, indexing.Request{Want: p.Want, Parts: indexing.All, NoIndex: in.NoIndex})
 	if err != nil {
 		return nil, out, fmt.Errorf("search %q: %w", clip(q.Raw, 100), err)
 	}
-	defer v.Close()
+	defer done()
 	searcher := search.NewSearcher(v, p)
 	res, err := searcher.Search(ctx, &q, opts)
 	if err != nil {

@@ -51,6 +51,9 @@ type Server struct {
 	repo *gitindex.Repo
 	opts Options
 	sdk  *sdk.Server
+	// views keeps the index open across tool calls (ensure), closed by
+	// Close.
+	views indexing.Keeper
 }
 
 // instructions tell the agent how the tools fit together.
@@ -68,11 +71,17 @@ func NewServer(repo *gitindex.Repo, opts Options) *Server {
 		opts.Version = "dev"
 	}
 	s := &Server{repo: repo, opts: opts}
+	s.views.Ensure = opts.Ensure
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "bcindex", Title: "bcindex code search", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	s.register()
 	return s
 }
+
+// Close closes the views of the index the server kept open across tool
+// calls. Serve closes them when its client is gone; a caller that
+// connects the SDK server to a transport itself calls Close when done.
+func (s *Server) Close() { s.views.Close() }
 
 // SDK returns the underlying SDK server, to connect it to any transport.
 func (s *Server) SDK() *sdk.Server { return s.sdk }
@@ -88,6 +97,7 @@ func (s *Server) Run(ctx context.Context) error {
 // the input ended is answered first (stdio.go).
 func (s *Server) Serve(ctx context.Context, in io.ReadCloser, out io.Writer) error {
 	t := &lineTransport{in: in, out: out}
+	defer s.Close()
 	err := s.sdk.Run(ctx, t)
 	if t.conn != nil && t.conn.writeErr() != nil {
 		err = t.conn.writeErr() // the client closed its end: say so, whatever the SDK saw

@@ -52,6 +52,12 @@ func loadStamps(segDir string) *stamps {
 	return s
 }
 
+// FileIdentity names the version of the file at p as the record of
+// verified versions does ("" when it cannot be read): a file written to
+// or replaced since has another. A reader that keeps segments mapped
+// compares it to see that they are still the files it verified.
+func FileIdentity(p string) string { return fileIdentity(p) }
+
 // verified reports whether this version of the file passed before.
 func (s *stamps) verified(name string) bool {
 	id := fileIdentity(filepath.Join(s.dir, name))

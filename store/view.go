@@ -60,6 +60,7 @@ type View struct {
 	Damaged   []string // parts of the index left out because they failed their checks
 	NoVectors int      // chunks in segments without vectors of Model
 	memo      memo     // what readers derived from this opening (Memo)
+	stamp     stamp    // the files this opening read (Current)
 }
 
 // Open opens the index of want read-only, with the vectors of model ("":
@@ -109,15 +110,17 @@ func Open(ctx context.Context, repo *gitindex.Repo, want Want, model string) (*V
 // again on the segments as they are now.
 func (v *View) Reopen() error {
 	v.Close()
+	v.stamp = stamp{} // not current until it opens again
 	return v.open()
 }
 
 func (v *View) open() error {
+	st := takeStamp(v.Repo.IndexDir, v.Model)
 	snap, err := OpenSnapshot(v.Repo.IndexDir, v.Model)
 	if err != nil {
 		return err
 	}
-	v.Snap = snap
+	v.Snap, v.stamp = snap, st
 	v.memo.forget()
 	v.Located, v.Fresh, v.Gone, v.Pending = locate(snap, v.Listings)
 	v.Damaged = nil
@@ -129,6 +132,17 @@ func (v *View) open() error {
 		v.NoVectors = WithoutVectors(snap)
 	}
 	return nil
+}
+
+// Current reports whether the index on disk is still the one the view
+// opened: the manifest, its segments' vector locators and their files are
+// the ones the view read (stamp.go). A server that keeps a view across
+// requests reads on with it while it is current, and opens the index
+// again when it is not (an indexing run, a merge, gc, a rebuild or
+// value-log garbage collection replaced one of them, or a segment file was
+// written to). The revisions are the caller's to compare.
+func (v *View) Current() bool {
+	return v.Snap != nil && v.stamp.current(v.Repo.IndexDir)
 }
 
 // Close unmaps the snapshot.

@@ -101,15 +101,16 @@ func (s *Server) handleExact(w http.ResponseWriter, r *http.Request, p page) {
 	skip := f.Exact.Offset
 	want, err := grep.Plan(s.repo, opts)
 	var v *store.View
+	var done func()
 	if err == nil {
-		v, _, err = s.ensure(r.Context(), indexing.Request{Want: want, Parts: indexing.Exact})
+		v, _, done, err = s.ensure(r.Context(), indexing.Request{Want: want, Parts: indexing.Exact})
 	}
 	if err != nil {
 		p.Error = err.Error()
 		s.render(w, http.StatusBadRequest, "exact.html", p)
 		return
 	}
-	defer v.Close()
+	defer done()
 	st, err := grep.Grep(r.Context(), v, opts, func(g *grep.File) error {
 		var ef *exactFile
 		for _, l := range g.Lines {

@@ -56,8 +56,9 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { repo.Close() })
+	t.Cleanup(s.Close)
 	srv := httptest.NewServer(LoopbackOnly(s))
 	t.Cleanup(srv.Close)
-	t.Cleanup(func() { repo.Close() })
 	return &fixture{repo: repo, url: srv.URL, commits: commits}
 }

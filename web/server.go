@@ -51,6 +51,9 @@ type Server struct {
 	opts Options
 	tmpl *template.Template
 	mux  *http.ServeMux
+	// views keeps the index open across requests (ensure), closed by
+	// Close.
+	views indexing.Keeper
 }
 
 // New returns the handler serving repo.
@@ -60,6 +63,7 @@ func New(repo *gitindex.Repo, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("parse templates: %w", err)
 	}
 	s := &Server{repo: repo, opts: opts, tmpl: tmpl}
+	s.views.Ensure = opts.Ensure
 	static, _ := fs.Sub(assets, "static")
 	s.mux = http.NewServeMux()
 	s.mux.Handle("/static/", http.StripPrefix("/static/", http.FileServerFS(static)))
@@ -69,6 +73,10 @@ func New(repo *gitindex.Repo, opts Options) (*Server, error) {
 	s.mux.HandleFunc("/commit", s.handleCommit)
 	return s, nil
 }
+
+// Close closes the views of the index the server kept open across
+// requests; the caller calls it once it serves no more requests.
+func (s *Server) Close() { s.views.Close() }
 
 // ServeHTTP answers reads only, and never panics at the client.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -243,12 +251,13 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	opts.Embedder = s.opts.Embedder
 	plan, err := search.NewPlan(s.repo, opts)
 	var v *store.View
+	var done func()
 	if err == nil {
-		v, _, err = s.ensure(r.Context(), indexing.Request{Want: plan.Want, Parts: indexing.All})
+		v, _, done, err = s.ensure(r.Context(), indexing.Request{Want: plan.Want, Parts: indexing.All})
 	}
 	var res *search.Result
 	if err == nil {
-		defer v.Close()
+		defer done()
 		res, err = search.NewSearcher(v, plan).Search(r.Context(), opts.Parsed, opts)
 	}
 	if err != nil {

@@ -29,8 +29,9 @@ type unit struct {
 // client is an MCP client of a server over one built repository, in this
 // process.
 type client struct {
-	cs *sdk.ClientSession
-	ss *sdk.ServerSession
+	cs  *sdk.ClientSession
+	ss  *sdk.ServerSession
+	srv *mcp.Server
 }
 
 func connect(ctx context.Context, r *relevance.Repo) (*client, error) {
@@ -43,14 +44,16 @@ func connect(ctx context.Context, r *relevance.Repo) (*client, error) {
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bcindex-bench", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		ss.Close()
+		srv.Close()
 		return nil, err
 	}
-	return &client{cs: cs, ss: ss}, nil
+	return &client{cs: cs, ss: ss, srv: srv}, nil
 }
 
 func (c *client) Close() {
 	c.cs.Close()
 	c.ss.Wait()
+	c.srv.Close() // the index views its tools kept open
 }
 
 // header is the first line of a hit in a search answer, "N. path:a-b",

@@ -55,6 +55,7 @@ func runAsk(c *cli.Context) error {
 	}
 	a := &ask.Asker{Client: client, Repo: repo, Commit: commit,
 		Server: mcp.NewServer(repo, s.mcpOptions())}
+	defer a.Server.Close() // the index views its tools kept open
 	opts := ask.Options{Question: question, MaxTurns: c.Int("max-turns"), MaxTokens: c.Int("max-tokens")}
 	if isTerminal(c.App.ErrWriter) {
 		opts.Show = c.App.ErrWriter

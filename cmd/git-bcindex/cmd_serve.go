@@ -35,6 +35,7 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer h.Close() // the index views kept open across requests
 	return web.Serve(c.Context, c.String("addr"), h, func(a net.Addr) {
 		if tcp, ok := a.(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 			fmt.Fprintf(c.App.ErrWriter, "warning: listening on %s exposes this repository's index and files, without authentication, to every machine that can reach this one; --addr 127.0.0.1:PORT keeps them on this machine\n", a)
