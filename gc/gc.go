@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,8 +39,10 @@ type Summary struct {
 	Elapsed             time.Duration `json:"-"`
 }
 
-// GC drops everything no ref reaches: blobs from the segments (which are
-// rewritten, and merged into as few as possible, when any blob is dead),
+// GC drops everything no ref reaches: blobs from the segments (those
+// holding a dead blob or other models' vectors are rewritten without them,
+// small ones merged, and no segment written holds more than the indexer's
+// MergeRows rows),
 // blob records and vectors from Badger (vectors of other models than the
 // indexer's too), generated summaries of texts only dead blobs hold, and
 // cached listings of unreachable trees. Refs are HEAD,
@@ -222,44 +225,63 @@ func reflogCommits(r *gitindex.Repo) []plumbing.Hash {
 	return out
 }
 
-// compact merges the segments into one holding only live blobs, when any
-// blob is dead or the segments are many. Postings and vectors are copied,
-// not recomputed; only the configured model's vectors are kept.
+// compact rewrites the segments that hold dead blobs or other models'
+// vectors without them and merges the small ones (rewritePlan), writing
+// no segment of more than the indexer's MergeRows rows: gc's memory is
+// bounded like an indexing run's merges. Postings and vectors are copied,
+// not recomputed; only the configured model's vectors are kept. The new
+// segments are published with one manifest once all are written; what a
+// killed gc wrote before that is an orphan that the next run removes
+// first.
 func (ix *collector) compact(st *storewrite.Store, m *store.Manifest, live map[plumbing.Hash]string, sum *Summary) error {
-	snap, err := store.OpenSegments(ix.repo.IndexDir, m.Segments, "")
-	if err != nil {
-		return err
+	dir := ix.repo.IndexDir
+	open := func(id string) (*segment.Table, error) {
+		return segment.OpenTable(segment.File(dir, id, segment.ChunksFile))
 	}
-	for _, seg := range snap.Segments {
-		for i := 0; i < seg.Blobs(); i++ {
-			if _, ok := live[seg.BlobSHA(i)]; !ok {
-				sum.DeadBlobs++
-			}
-		}
-	}
-	snap.Close()
-	if sum.DeadBlobs == 0 && len(m.Segments) <= 1 {
-		return nil
-	}
-	ix.ix.RemoveOrphans(m)
-	keepBlob := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
 	keepModel := func(file string) bool {
 		return ix.opts.Embedder != nil && file == segment.VectorFileName(ix.opts.Embedder.ID())
 	}
-	if err := ix.ix.MergeSegments(st, m, append([]string(nil), m.Segments...), keepBlob, keepModel); err != nil {
+	isLive := func(h plumbing.Hash) bool { _, ok := live[h]; return ok }
+	segs := make([]segRows, len(m.Segments))
+	for i, id := range m.Segments {
+		t, err := open(id)
+		if err != nil {
+			return fmt.Errorf("gc: %w", err)
+		}
+		segs[i] = segRows{id: id, rows: t.Nrows}
+		for b := 0; b < t.Nblobs; b++ {
+			if !isLive(t.BlobSHA(b)) {
+				segs[i].dead++
+			}
+		}
+		t.Close()
+		sum.DeadBlobs += segs[i].dead
+		names, err := segment.VectorFiles(dir, id)
+		if err != nil {
+			return fmt.Errorf("gc: %w", err)
+		}
+		segs[i].foreign = slices.ContainsFunc(names, func(n string) bool { return !keepModel(n) })
+	}
+	path := func(h plumbing.Hash) (string, bool) { p, ok := live[h]; return p, ok }
+	drop, parts, err := rewritePlan(segs, open, path, ix.ix.MergeRows())
+	if err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	// What a killed run wrote under the segment IDs the rewrite takes.
+	ix.ix.RemoveOrphans(m)
+	orphans, err := st.DeleteOrphanVectors(m.Segments)
+	if err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
+	sum.Vectors += orphans
+	if err := ix.ix.RewriteSegments(st, m, drop, parts, keepModel); err != nil {
 		return fmt.Errorf("gc: rewrite segments: %w", err)
 	}
 	sum.SegmentsAfter = len(m.Segments)
 	return nil
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // sweepStore deletes blob records of dead blobs and the vectors of
@@ -295,6 +317,6 @@ func (ix *collector) sweepStore(st *storewrite.Store, live map[plumbing.Hash]str
 	if err != nil {
 		return fmt.Errorf("gc: %w", err)
 	}
-	sum.Vectors = max(0, vecsBefore-store.VectorRows(ix.repo.IndexDir, m.Segments)) + orphans
+	sum.Vectors += max(0, vecsBefore-store.VectorRows(ix.repo.IndexDir, m.Segments)) + orphans
 	return nil
 }

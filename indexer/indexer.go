@@ -50,6 +50,11 @@ type Options struct {
 	// changes up to date (the pickaxe's); IndexHistory runs it beside the
 	// indexing when the history it walks reaches a root commit.
 	ChangeTables func(ctx context.Context, tip plumbing.Hash) error
+	// MergeRows bounds the rows of a segment that a merge writes, the
+	// indexer's merges of small segments and gc's rewrites alike, and so
+	// their memory (about 1 KB of heap a row); segments of half as many
+	// rows or more are left as they are. 0: 524,288 (tests set it low).
+	MergeRows int
 }
 
 // Progress, Summary, Parts and Request are the front ends' vocabulary of

@@ -1,8 +1,6 @@
 package indexer
 
 import (
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexing"
 	"github.com/bcindex/bcindex/store"
@@ -18,12 +16,17 @@ func (ix *Indexer) Repo() *gitindex.Repo { return ix.repo }
 // Options are the indexer's options, defaults filled in.
 func (ix *Indexer) Options() Options { return ix.opts }
 
-// MergeSegments rewrites the segments ids as one, keeping the blobs keep
-// accepts (nil: all) and the vector files keepModel accepts (nil: all),
-// and publishes a manifest without them. The caller holds the lock.
-func (ix *Indexer) MergeSegments(st *storewrite.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
-	return ix.mergeSegments(st, m, ids, keep, keepModel)
+// RewriteSegments writes each part as a new segment, one after the other,
+// keeping the vector files keepModel accepts (nil: all), then publishes one
+// manifest without the segments drop and with the new ones. The caller
+// holds the lock.
+func (ix *Indexer) RewriteSegments(st *storewrite.Store, m *store.Manifest, drop []string, parts []Part, keepModel func(string) bool) error {
+	return ix.rewriteSegments(st, m, drop, parts, keepModel)
 }
+
+// MergeRows is the most rows one merge writes (Options.MergeRows or the
+// default); a segment of half as many rows or more is full.
+func (ix *Indexer) MergeRows() int { return ix.mergeRows() }
 
 // RemoveOrphans removes the segment directories m does not name (what a
 // killed run left). The caller holds the lock.

@@ -26,14 +26,24 @@ const maxSegments = 8
 // fullRows or more is left as it is and not counted against maxSegments,
 // so a long history ends as segments of fullRows to maxMergeRows rows
 // each, plus at most maxSegments smaller ones.
+// Options.MergeRows replaces maxMergeRows (and fullRows, its half).
 const (
 	maxMergeRows = 1 << 19
 	fullRows     = maxMergeRows / 2
 )
 
+// mergeRows is the most rows one merge writes: Options.MergeRows, or
+// maxMergeRows.
+func (ix *Indexer) mergeRows() int {
+	if ix.opts.MergeRows > 0 {
+		return ix.opts.MergeRows
+	}
+	return maxMergeRows
+}
+
 // mergeSmallSegments merges small segments when more than maxSegments are
-// below fullRows (mergeChoice), so that their count stays bounded and the
-// work and memory of a merge stay those of at most maxMergeRows rows.
+// below half of mergeRows (mergeChoice), so that their count stays bounded
+// and the work and memory of a merge stay those of at most mergeRows rows.
 func (ix *Indexer) mergeSmallSegments(st *storewrite.Store, m *store.Manifest) error {
 	if len(m.Segments) <= maxSegments {
 		return nil
@@ -47,22 +57,23 @@ func (ix *Indexer) mergeSmallSegments(st *storewrite.Store, m *store.Manifest) e
 		rows[i] = ct.Nrows
 		ct.Close()
 	}
-	ids := mergeChoice(m.Segments, rows)
+	ids := mergeChoice(m.Segments, rows, ix.mergeRows())
 	if len(ids) == 0 {
 		return nil
 	}
-	return ix.mergeSegments(st, m, ids, nil, nil)
+	return ix.rewriteSegments(st, m, ids, []Part{{Inputs: ids}}, nil)
 }
 
 // mergeChoice picks the segments to merge, given each live segment's
-// rows: none while at most maxSegments are below fullRows; else, of those,
-// the smallest first (in manifest order among equals), all but the
-// maxSegments/2 largest, as long as their rows together stay within
-// maxMergeRows. Two segments below fullRows always fit.
-func mergeChoice(ids []string, rows []int) []string {
+// rows and the most rows a merge writes (limit; a segment of limit/2 rows
+// or more is full): none while at most maxSegments are below full; else,
+// of those, the smallest first (in manifest order among equals), all but
+// the maxSegments/2 largest, as long as their rows together stay within
+// limit. Two segments below full always fit.
+func mergeChoice(ids []string, rows []int, limit int) []string {
 	var small []int
 	for i, n := range rows {
-		if n < fullRows {
+		if n < limit/2 {
 			small = append(small, i)
 		}
 	}
@@ -73,7 +84,7 @@ func mergeChoice(ids []string, rows []int) []string {
 	var out []string
 	sum := 0
 	for _, i := range small[:len(small)-maxSegments/2] {
-		if sum+rows[i] > maxMergeRows {
+		if sum+rows[i] > limit {
 			break
 		}
 		sum += rows[i]
@@ -82,22 +93,82 @@ func mergeChoice(ids []string, rows []int) []string {
 	return out
 }
 
-// mergeSegments rewrites the segments ids as one, keeping only the blobs
-// for which keep returns true (nil keeps all), then publishes a manifest
-// without them and removes their directories. Postings and vectors are
-// copied, never recomputed; a model's vector file is kept when every merged
-// segment has it (backfill recreates the others) and keepModel accepts its
-// file name (nil accepts all). The merged segments' vectors leave Badger.
-func (ix *Indexer) mergeSegments(st *storewrite.Store, m *store.Manifest, ids []string, keep func(plumbing.Hash) bool, keepModel func(string) bool) error {
+// Part is one segment a rewrite writes: the blobs of each of Inputs that
+// Keep accepts (nil: all), in that order.
+type Part struct {
+	Inputs []string
+	Keep   func(input string, blob plumbing.Hash) bool
+}
+
+// rewriteSegments writes each part as a new segment, one after the other
+// (a part's memory is released before the next is written), then publishes
+// one manifest without the segments drop and with the new ones, and removes
+// drop's directories and vectors. A part with no blob writes nothing.
+// Postings and vectors are copied, never recomputed; a part keeps a
+// model's vector file when each of its inputs has it (backfill recreates
+// the others) and keepModel accepts its name (nil accepts all).
+func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop []string, parts []Part, keepModel func(string) bool) error {
+	next := &store.Manifest{Schema: store.SchemaVersion, Next: m.Next}
+	dropped := map[string]bool{}
+	for _, id := range drop {
+		dropped[id] = true
+	}
+	for _, id := range m.Segments {
+		if !dropped[id] {
+			next.Segments = append(next.Segments, id)
+		}
+	}
+	var written []string
+	// unwrite removes what this rewrite wrote when it publishes nothing (a
+	// killed rewrite leaves it to the next run's removal of orphans).
+	unwrite := func(ids ...string) {
+		for _, id := range ids {
+			os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
+		}
+		st.DeleteSegmentVectors(ids)
+	}
+	for _, p := range parts {
+		id := segment.ID(next.Next)
+		ok, err := ix.writeMerged(st, id, p, keepModel)
+		if err != nil {
+			unwrite(append(written, id)...)
+			return err
+		}
+		if ok {
+			written = append(written, id)
+			next.Segments = append(next.Segments, id)
+			next.Next++
+		}
+	}
+	if len(written) == 0 {
+		next.Next++
+	}
+	if err := storewrite.WriteManifest(ix.repo.IndexDir, next); err != nil {
+		unwrite(written...)
+		return err
+	}
+	*m = *next
+	// Readers that opened the old segments keep their mappings (Badger
+	// leaves the deleted vectors in its log until gc); readers that read
+	// the old manifest but not yet the files retry with the new one.
+	for _, id := range drop {
+		os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
+	}
+	return st.DeleteSegmentVectors(drop)
+}
+
+// writeMerged writes part p as segment id, with its vectors in Badger; it
+// reports false when no blob of p is kept (nothing is written then).
+func (ix *Indexer) writeMerged(st *storewrite.Store, id string, p Part, keepModel func(string) bool) (bool, error) {
 	var (
 		seg    = segment.NewWriter(0)
 		vecs   = map[string]*segment.VectorRows{}
 		models []string
 	)
-	for k, id := range ids {
-		names, err := segment.VectorFiles(ix.repo.IndexDir, id)
+	for k, in := range p.Inputs {
+		names, err := segment.VectorFiles(ix.repo.IndexDir, in)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if k == 0 {
 			models = names
@@ -114,54 +185,37 @@ func (ix *Indexer) mergeSegments(st *storewrite.Store, m *store.Manifest, ids []
 		}
 		models = kept
 	}
-	for _, id := range ids {
-		if err := seg.Append(ix.repo.IndexDir, id, models, keep, vecs); err != nil {
-			return fmt.Errorf("merge segment %s: %w", id, err)
+	for _, in := range p.Inputs {
+		var keep func(plumbing.Hash) bool
+		if p.Keep != nil {
+			keep = func(h plumbing.Hash) bool { return p.Keep(in, h) }
+		}
+		if err := seg.Append(ix.repo.IndexDir, in, models, keep, vecs); err != nil {
+			return false, fmt.Errorf("merge segment %s: %w", in, err)
 		}
 	}
-	next := &store.Manifest{Schema: store.SchemaVersion, Next: m.Next + 1}
-	drop := map[string]bool{}
-	for _, id := range ids {
-		drop[id] = true
+	if seg.Blobs() == 0 {
+		return false, nil
 	}
-	for _, id := range m.Segments {
-		if !drop[id] {
-			next.Segments = append(next.Segments, id)
-		}
-	}
-	if seg.Blobs() > 0 {
-		id := segment.ID(m.Next)
-		for name, v := range vecs {
-			sv, err := seg.StoredVectors(v)
-			if err != nil {
-				return fmt.Errorf("merge segments: %w", err)
-			}
-			vecs[name] = sv
-		}
-		enc, err := storeVectors(st, id, vecs)
+	for name, v := range vecs {
+		sv, err := seg.StoredVectors(v)
 		if err != nil {
-			return err
+			return false, fmt.Errorf("merge segments: %w", err)
 		}
-		dir := segment.Dir(ix.repo.IndexDir, id)
-		err = segment.WriteLocators(dir, enc)
-		if err == nil {
-			err = seg.WriteFiles(dir)
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return fmt.Errorf("write merged segment %s: %w", id, err)
-		}
-		next.Segments = append(next.Segments, id)
+		vecs[name] = sv
 	}
-	if err := storewrite.WriteManifest(ix.repo.IndexDir, next); err != nil {
-		return err
+	enc, err := storeVectors(st, id, vecs)
+	if err != nil {
+		return false, err
 	}
-	*m = *next
-	// Readers that opened the old segments keep their mappings (Badger
-	// leaves the deleted vectors in its log until gc); readers that read
-	// the old manifest but not yet the files retry with the new one.
-	for _, id := range ids {
-		os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
+	dir := segment.Dir(ix.repo.IndexDir, id)
+	err = segment.WriteLocators(dir, enc)
+	if err == nil {
+		err = seg.WriteFiles(dir)
 	}
-	return st.DeleteSegmentVectors(ids)
+	if err != nil {
+		os.RemoveAll(dir)
+		return false, fmt.Errorf("write merged segment %s: %w", id, err)
+	}
+	return true, nil
 }

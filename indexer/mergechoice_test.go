@@ -29,7 +29,7 @@ func TestMergeChoice(t *testing.T) {
 			[]string{"00000009", "00000008"}},
 	}
 	for _, c := range cases {
-		if got := mergeChoice(ids(len(c.rows)), c.rows); !slices.Equal(got, c.want) {
+		if got := mergeChoice(ids(len(c.rows)), c.rows, maxMergeRows); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestMergeChoiceBoundsLongHistories(t *testing.T) {
 		ids, rows = append(ids, fmt.Sprint(next)), append(rows, n)
 		next++
 		total += n
-		pick := mergeChoice(ids, rows)
+		pick := mergeChoice(ids, rows, maxMergeRows)
 		if len(pick) == 1 {
 			t.Fatalf("publish %d: a merge of one segment", i)
 		}
