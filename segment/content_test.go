@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/ngram"
 )
 
@@ -269,5 +270,33 @@ func TestContentPieces(t *testing.T) {
 		if err1 == nil || err2 == nil || ok1 || ok2 {
 			t.Errorf("%s: read with %v, %v", name, err1, err2)
 		}
+	}
+}
+
+// TestContentFirstVersion: a file of the first version (BCTEXT01), which
+// has no pieces, is still read.
+func TestContentFirstVersion(t *testing.T) {
+	text := []byte(strings.Repeat("func f() error { return nil }\n", 100))
+	var w ContentWriter
+	sha := sha1.Sum(text)
+	w.Add(sha, StoreText(text, nil), len(text))
+	path := filepath.Join(t.TempDir(), ContentFile)
+	if err := w.WriteFile(path, 1, func([20]byte) (int, bool) { return 0, true }); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	copy(data, contentMagicV1)
+	binary.LittleEndian.PutUint32(data[60:], checksum.Sum(data[:60]))
+	os.WriteFile(path, data, 0o644)
+	c, err := OpenContent(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := c.Text(0, nil); !ok || err != nil || !bytes.Equal(got, text) || c.PieceCount(0) != 0 {
+		t.Fatalf("%v %v", ok, err)
 	}
 }
