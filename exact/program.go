@@ -89,6 +89,25 @@ func (p *Program) Simple() bool {
 	return p.expr == nil && !p.opts.Invert && !p.opts.AllMatch
 }
 
+// LineLocal reports whether the lines the program selects in a run of
+// whole lines of a file, matched on its own (its line numbers counted
+// from its first), are those it selects there in the whole file, so that
+// a file can be matched piece by piece: not with -v or --all-match, nor
+// with an anchored pattern (\A, \z: git's look-ahead makes them depend
+// on where it starts), nor with a pattern matching an empty line (git
+// may find a line after the final newline, see phantom).
+func (p *Program) LineLocal() bool {
+	if p.opts.Invert || p.opts.AllMatch || p.m.anchored() {
+		return false
+	}
+	for _, f := range p.m.finders(nil) {
+		if s, _ := f.find(nil, false); s >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Matcher is the program's patterns, each an atom, in order.
 func (p *Program) Matcher() *Matcher { return p.m }
 

@@ -46,6 +46,12 @@ type Options struct {
 	// source with Attributes: 1 binary whatever it holds, 0 text, -1
 	// decided by its content.
 	BinaryAttr func(path string) int
+	// SelectedOnly says that the caller reads only the selected lines of
+	// a File's Content (no context or function lines): of a large blob
+	// kept in pieces, a search with a line-local Program
+	// (exact.Program.LineLocal) then decodes only the pieces that may
+	// hold a match, and Content's other bytes are unspecified.
+	SelectedOnly bool
 	// Render, when set, is called for each file with a selected line (or
 	// without one, with Invert), on the goroutine that matched it: its
 	// result is the file's Output, which yield then writes in order.
@@ -108,12 +114,13 @@ type Ref struct {
 // Stats says how a search was answered.
 type Stats struct {
 	Revisions  []gitindex.Commit
-	Files      int // files (blob at a path) in the searched revisions after path filters
-	Blobs      int // distinct blobs among them
-	Candidates int // blobs the trigram index could not rule out, read and verified
-	Unindexed  int // blobs the index does not cover (vendored, too large, pending), read and verified
-	FromIndex  int // blobs read from the segments' texts, not from git
-	Matched    int // files yielded
+	Files      int   // files (blob at a path) in the searched revisions after path filters
+	Blobs      int   // distinct blobs among them
+	Candidates int   // blobs the trigram index could not rule out, read and verified
+	Unindexed  int   // blobs the index does not cover (vendored, too large, pending), read and verified
+	FromIndex  int   // blobs read from the segments' texts, not from git
+	Decoded    int64 // bytes decoded from the segments' texts
+	Matched    int   // files yielded
 	Damaged    []string
 }
 
@@ -169,7 +176,7 @@ func Grep(ctx context.Context, rd *store.View, opts Options, yield func(*File) e
 			todo = append(todo, f)
 		}
 	}
-	err := verify(ctx, repo, rd.Snap, todo, &opts, &st.FromIndex, func(f *File) error {
+	err := verify(ctx, repo, rd.Snap, todo, &opts, st, func(f *File) error {
 		st.Matched++
 		return yield(f)
 	})

@@ -146,7 +146,7 @@ func grepSources(ctx context.Context, rd *store.View, opts *Options, yield func(
 			return nil, err
 		}
 	}
-	err := verify(ctx, repo, snap, todo, opts, &st.FromIndex, func(f *File) error {
+	err := verify(ctx, repo, snap, todo, opts, st, func(f *File) error {
 		st.Matched++
 		return yield(f)
 	})

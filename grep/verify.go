@@ -13,6 +13,7 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -25,6 +26,7 @@ type grepJob struct {
 	known   bool // no line matches: nothing to read
 	files   []*File
 	content []byte
+	pieces  []segment.Piece // the pieces of content read (nil: all of it)
 	lines   []exact.Line
 	binary  bool
 	skip    bool // not a file to search (gone, not regular, binary with -I)
@@ -52,9 +54,10 @@ type jobKey struct {
 // verify reads and matches each distinct blob of files once, on every
 // core (inflating the blobs is most of the work), and yields the files in
 // order.
-func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*File, opts *Options, fromIndex *int, yield func(*File) error) error {
-	var texts atomic.Int64
-	defer func() { *fromIndex = int(texts.Load()) }()
+func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, files []*File, opts *Options, st *Stats, yield func(*File) error) error {
+	var texts, decoded atomic.Int64
+	defer func() { st.FromIndex, st.Decoded = int(texts.Load()), decoded.Load() }()
+	pieces := opts.SelectedOnly && opts.Program != nil && opts.Program.LineLocal()
 	jobs := make(map[jobKey]*grepJob, len(files))
 	byFile := make([]*grepJob, len(files))
 	var order []*grepJob
@@ -98,11 +101,12 @@ func verify(ctx context.Context, repo *gitindex.Repo, snap *store.Snapshot, file
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		g.Go(func() error {
 			for j := range work {
-				if err := j.run(repo, snap, opts); err != nil {
+				if err := j.run(repo, snap, opts, pieces); err != nil {
 					return err
 				}
 				if j.pooled {
 					texts.Add(1)
+					decoded.Add(int64(j.decoded()))
 				}
 				close(j.done)
 			}
@@ -159,10 +163,24 @@ func (j *grepJob) selected(opts *Options) bool {
 	return !j.skip && (len(j.lines) > 0) != opts.Invert
 }
 
-// run reads the job's content, matches it and renders its files.
-func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *Options) error {
+// decoded is how many bytes of the job's content were read.
+func (j *grepJob) decoded() int {
+	if j.pieces == nil {
+		return len(j.content)
+	}
+	n := 0
+	for _, p := range j.pieces {
+		n += p.End - p.Start
+	}
+	return n
+}
+
+// run reads the job's content, matches it and renders its files; with
+// pieces, only the pieces of a large blob that may hold a match are read
+// (Options.SelectedOnly).
+func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *Options, pieces bool) error {
 	if !j.known {
-		if err := j.read(repo, snap); err != nil {
+		if err := j.read(repo, snap, pieces); err != nil {
 			return err
 		}
 		if !j.skip {
@@ -185,14 +203,22 @@ func (j *grepJob) run(repo *gitindex.Repo, snap *store.Snapshot, opts *Options) 
 // read reads the blob (from the segments that keep its text, else from
 // git), or the working tree's file: one that is gone or not a regular file
 // is passed over, as git grep does.
-func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot) error {
+func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot, pieces bool) error {
 	if j.disk == "" {
 		buf := textPool.Get().(*[]byte)
-		content, ok, err := snap.TextAt(j.sha, j.at, (*buf)[:0])
+		var content []byte
+		var ok bool
+		var err error
+		if pieces {
+			content, j.pieces, ok, err = snap.TextPiecesAt(j.sha, j.at, (*buf)[:0])
+		} else {
+			content, ok, err = snap.TextAt(j.sha, j.at, (*buf)[:0])
+		}
 		if ok && err == nil {
 			j.content, j.pooled = content, true
 			return nil
 		}
+		j.pieces = nil
 		textPool.Put(buf)
 		j.content, err = repo.ReadBlob(j.sha)
 		return err
@@ -216,7 +242,9 @@ func (j *grepJob) read(repo *gitindex.Repo, snap *store.Snapshot) error {
 
 // match finds the job's matching lines, as many as opts allow.
 func (j *grepJob) match(opts *Options) {
-	if j.attr == 2 || j.attr != 1 && isBinary(j.content) {
+	// A blob kept in pieces is text (ngram.Bounds cuts no binary blob);
+	// the bytes of the pieces not read are not its.
+	if j.attr == 2 || j.attr != 1 && j.pieces == nil && isBinary(j.content) {
 		switch opts.Binary {
 		case BinaryNoMatch:
 			j.skip = true
@@ -233,9 +261,27 @@ func (j *grepJob) match(opts *Options) {
 		j.lines = append(j.lines, l)
 		return limit <= 0 || len(j.lines) < limit
 	}
-	if opts.Program != nil {
+	if opts.Program == nil {
+		opts.Matcher.Lines(j.content, add)
+		return
+	}
+	if j.pieces == nil {
 		opts.Program.Lines(j.content, add)
 		return
 	}
-	opts.Matcher.Lines(j.content, add)
+	// Pieces are runs of whole lines, and the program is line-local:
+	// each is matched on its own, its lines numbered from its first.
+	for _, p := range j.pieces {
+		more := true
+		opts.Program.Lines(j.content[p.Start:p.End], func(l exact.Line) bool {
+			l.Number += p.Line - 1
+			l.Start += p.Start
+			l.End += p.Start
+			more = add(l)
+			return more
+		})
+		if !more {
+			return
+		}
+	}
 }

@@ -47,7 +47,7 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 	skip := contentSkip(content, size, ix.opts.MaxFileSize)
 	r.grams, r.pieces, r.binary, r.text = grams(content, size)
 	if !ix.keepsText(sha) {
-		r.text = nil
+		r.text = segment.Stored{}
 	}
 	if skip != gitindex.SkipNone {
 		r.rec.Skip = skip
@@ -154,23 +154,27 @@ func (ix *Indexer) process(ctx context.Context, sf *storeFuture, snap *store.Sna
 // blobs of the Go toolchain's src/ would take).
 //
 // A large text blob's trigrams are also kept in pieces (ngram.Pieces), so
-// that a search rules it out unless one piece may hold a match.
-func grams(content []byte, size int64) (grams []uint32, pieces [][]uint32, binary bool, text []byte) {
+// that a search rules it out unless one piece may hold a match, and its
+// bytes are stored in the same pieces, so that such a search decodes only
+// the pieces that may.
+func grams(content []byte, size int64) (grams []uint32, pieces [][]uint32, binary bool, text segment.Stored) {
 	if int64(len(content)) != size {
-		return nil, nil, false, nil
+		return nil, nil, false, segment.Stored{}
 	}
 	binary = bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
+	var ends []int
 	if !binary {
-		pieces = ngram.Pieces(content)
+		ends = ngram.Bounds(content)
+		pieces = ngram.Pieces(content, ends)
 	}
 	if pieces != nil {
 		grams = ngram.Union(pieces)
 	} else {
 		grams = exact.Trigrams(content, make([]uint32, 0, min(len(content), 1<<14)))
 	}
-	text = segment.StoreText(content)
-	if binary && len(text) == len(content) {
-		text = nil
+	text = segment.StoreText(content, ends)
+	if binary && len(text.Bytes) == len(content) {
+		text = segment.Stored{}
 	}
 	return grams, pieces, binary, text
 }

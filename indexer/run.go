@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -23,13 +24,13 @@ type blobResult struct {
 	scales    []float32  // per chunk
 	embedded  int
 	reused    int
-	grams     []uint32   // folded trigrams for exact search; nil when the blob was not read whole
-	pieces    [][]uint32 // a large text blob's trigrams per piece (ngram.Pieces)
-	text      []byte     // a text blob's bytes as the segment stores them (segment.StoreText)
-	exactOnly bool       // read for exact search only (a vendored file, say): no chunks
-	binary    bool       // read whole and binary: git grep -I passes over it
-	spliced   bool       // chunked by chunk.Edit from the previous version
-	toEmbed   *toEmbed   // chunks whose vectors are still to be computed
+	grams     []uint32       // folded trigrams for exact search; nil when the blob was not read whole
+	pieces    [][]uint32     // a large text blob's trigrams per piece (ngram.Pieces)
+	text      segment.Stored // a text blob's bytes as the segment stores them (segment.StoreText)
+	exactOnly bool           // read for exact search only (a vendored file, say): no chunks
+	binary    bool           // read whole and binary: git grep -I passes over it
+	spliced   bool           // chunked by chunk.Edit from the previous version
+	toEmbed   *toEmbed       // chunks whose vectors are still to be computed
 }
 
 // run processes todo; snap holds the blobs the todo's prev fields name.
@@ -112,7 +113,7 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 				if j.pathSkip != "" {
 					r = exactOnly(j.sha, j.pathSkip, j.content, j.size, ix.opts.MaxFileSize)
 					if !ix.keepsText(j.sha) {
-						r.text = nil
+						r.text = segment.Stored{}
 					}
 				} else if r, err = rix.process(gctx, st, snap, j.prev, j.sha, j.path, j.content, j.size); err != nil {
 					return err

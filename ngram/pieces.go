@@ -2,6 +2,7 @@ package ngram
 
 import (
 	"bytes"
+	"sort"
 
 	"github.com/bits-and-blooms/bitset"
 
@@ -23,14 +24,17 @@ const (
 	PiecedSize = 1 << 20
 )
 
-// Pieces returns the trigrams (exact.Trigrams) of each piece of a text
-// blob's content, or nil when the blob is not cut into pieces: smaller
-// than PiecedSize, or without two pieces' worth of lines.
-func Pieces(content []byte) [][]uint32 {
+// Bounds returns where the pieces of a text blob's content end (each but
+// the last just after a line end, the last at len(content)), or nil when
+// the blob is not cut into pieces: smaller than PiecedSize, or without two
+// pieces' worth of lines. The segment's copy of the blob's bytes is cut
+// at the same ends (segment.StoreText), so that a search decodes only the
+// pieces whose documents may hold a match.
+func Bounds(content []byte) []int {
 	if len(content) < PiecedSize {
 		return nil
 	}
-	var out [][]uint32
+	var ends []int
 	for start := 0; start < len(content); {
 		end := len(content)
 		if start+PieceSize < len(content) {
@@ -41,6 +45,21 @@ func Pieces(content []byte) [][]uint32 {
 		if start == 0 && end == len(content) {
 			return nil // one long line
 		}
+		ends = append(ends, end)
+		start = end
+	}
+	return ends
+}
+
+// Pieces returns the trigrams (exact.Trigrams) of each piece of a text
+// blob's content, cut at ends (Bounds).
+func Pieces(content []byte, ends []int) [][]uint32 {
+	if ends == nil {
+		return nil
+	}
+	out := make([][]uint32, 0, len(ends))
+	start := 0
+	for _, end := range ends {
 		out = append(out, exact.Trigrams(content[start:end], nil))
 		start = end
 	}
@@ -65,6 +84,21 @@ func (ix *Index) pieces() []pieceRun {
 		}
 	})
 	return ix.pieced
+}
+
+// PieceDocs returns the documents of blob b's pieces, lo to hi (hi
+// excluded); lo == hi when the blob is not indexed in pieces.
+func (ix *Index) PieceDocs(b int) (lo, hi int) {
+	d, ok := ix.BlobDoc(b)
+	if !ok {
+		return 0, 0
+	}
+	runs := ix.pieces()
+	i := sort.Search(len(runs), func(i int) bool { return runs[i].doc >= d })
+	if i < len(runs) && runs[i].doc == d {
+		return runs[i].lo, runs[i].hi
+	}
+	return 0, 0
 }
 
 // byPieces sets the document of each blob indexed in pieces in set when

@@ -33,7 +33,7 @@ func bigText(n int, extra map[float64]string) string {
 // and a blob of one line are not cut.
 func TestPiecesCutAtLineEnds(t *testing.T) {
 	text := bigText(60000, nil)
-	pieces := Pieces([]byte(text))
+	pieces := cutPieces([]byte(text))
 	if len(pieces) < 2 {
 		t.Fatalf("%d pieces of %d bytes", len(pieces), len(text))
 	}
@@ -60,10 +60,16 @@ func TestPiecesCutAtLineEnds(t *testing.T) {
 			t.Fatalf("piece %d: %d trigrams, want %d", i, len(pieces[i]), len(grams(c)))
 		}
 	}
-	if Pieces([]byte(text[:PiecedSize-1])) != nil {
+	ends, at := Bounds([]byte(text)), 0
+	for i, c := range cut {
+		if at += len(c); i >= len(ends) || ends[i] != at {
+			t.Fatalf("piece %d ends at %d, Bounds says %v", i, at, ends[min(i, len(ends)-1)])
+		}
+	}
+	if cutPieces([]byte(text[:PiecedSize-1])) != nil {
 		t.Fatal("a blob under PiecedSize is cut")
 	}
-	if Pieces(bytes.Repeat([]byte("x"), PiecedSize+1)) != nil {
+	if cutPieces(bytes.Repeat([]byte("x"), PiecedSize+1)) != nil {
 		t.Fatal("a blob of one line is cut")
 	}
 }
@@ -90,7 +96,7 @@ func TestPiecesRuleOut(t *testing.T) {
 	w := NewWriter()
 	for i, s := range f.texts {
 		w.Add(f.shas[i], grams(s), false)
-		if p := Pieces([]byte(s)); p != nil {
+		if p := cutPieces([]byte(s)); p != nil {
 			if err := w.AddPieces(f.shas[i], p); err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +185,7 @@ func TestPiecesRuleOut(t *testing.T) {
 func TestUnion(t *testing.T) {
 	text := bigText(60000, map[float64]string{0.5: "\u212Aelvin"})
 	all := exact.Trigrams([]byte(text), nil)
-	got := Union(Pieces([]byte(text)))
+	got := Union(cutPieces([]byte(text)))
 	if !slices.IsSorted(got) || len(got) == 0 {
 		t.Fatalf("the union of %d trigrams is not sorted", len(got))
 	}
@@ -198,3 +204,6 @@ func TestUnion(t *testing.T) {
 		t.Fatal("the Kelvin sign's replacement is not in the union")
 	}
 }
+
+// cutPieces is Pieces at the blob's Bounds.
+func cutPieces(content []byte) [][]uint32 { return Pieces(content, Bounds(content)) }

@@ -30,16 +30,19 @@ func Check(indexDir, id string) (int, error) {
 		return 2, err
 	}
 	grams, err := ngram.Open(File(indexDir, id, GramsFile))
-	if err == nil {
-		err = grams.Verify()
-		grams.Close()
-	}
 	if err != nil {
+		return 3, fmt.Errorf("%s: %w", GramsFile, err)
+	}
+	defer grams.Close()
+	if err := grams.Verify(); err != nil {
 		return 3, fmt.Errorf("%s: %w", GramsFile, err)
 	}
 	text, err := OpenContent(File(indexDir, id, ContentFile))
 	if err == nil {
 		err = text.Verify()
+		if err == nil {
+			err = samePieces(text, grams)
+		}
 		text.Close()
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -63,4 +66,20 @@ func Check(indexDir, id string) (int, error) {
 		}
 	}
 	return 4 + len(vecs), nil
+}
+
+// samePieces checks that each blob the content file stores in pieces is
+// indexed in as many pieces by the trigram file, whose documents select
+// the pieces a search decodes.
+func samePieces(text *Content, grams *ngram.Index) error {
+	for b := 0; b < text.blobs; b++ {
+		n := text.PieceCount(b)
+		if n == 0 {
+			continue
+		}
+		if lo, hi := grams.PieceDocs(b); hi-lo != n {
+			return fmt.Errorf("blob %d stored in %d pieces, indexed in %d", b, n, hi-lo)
+		}
+	}
+	return nil
 }

@@ -15,11 +15,11 @@ func TestAppendSegmentEndingWithoutText(t *testing.T) {
 	indexDir := t.TempDir()
 	w := segment.NewWriter(0)
 	rows := []segment.Row{{Kind: "file", Parent: -1}, {Kind: "function", Parent: 0, Indexed: true, Name: "Retry"}}
-	if err := w.Add([20]byte{1}, segment.BlobInfo{Size: 30}, rows, [][]string{nil, {"retry", "backoff"}}, nil, false, nil); err != nil {
+	if err := w.Add([20]byte{1}, segment.BlobInfo{Size: 30}, rows, [][]string{nil, {"retry", "backoff"}}, nil, false, segment.Stored{}); err != nil {
 		t.Fatal(err)
 	}
 	empty := []segment.Row{{Kind: "file", Parent: -1}}
-	if err := w.Add([20]byte{2}, segment.BlobInfo{Size: 0}, empty, [][]string{nil}, nil, false, nil); err != nil {
+	if err := w.Add([20]byte{2}, segment.BlobInfo{Size: 0}, empty, [][]string{nil}, nil, false, segment.Stored{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.WriteFiles(segment.Dir(indexDir, "00000001")); err != nil {
@@ -27,7 +27,7 @@ func TestAppendSegmentEndingWithoutText(t *testing.T) {
 	}
 
 	m := segment.NewWriter(0)
-	if err := m.Add([20]byte{3}, segment.BlobInfo{Size: 10}, []segment.Row{{Kind: "file", Parent: -1, Indexed: true}}, [][]string{{"first"}}, nil, false, nil); err != nil {
+	if err := m.Add([20]byte{3}, segment.BlobInfo{Size: 10}, []segment.Row{{Kind: "file", Parent: -1, Indexed: true}}, [][]string{{"first"}}, nil, false, segment.Stored{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Append(indexDir, "00000001", nil, nil, nil); err != nil {

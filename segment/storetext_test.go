@@ -39,7 +39,7 @@ func TestStoreTextReuseWritesSameBytes(t *testing.T) {
 	}
 	var stored [][]byte
 	for _, text := range texts {
-		stored = append(stored, StoreText(text))
+		stored = append(stored, StoreText(text, nil).Bytes)
 	}
 	compressed := 0
 	for i, text := range texts {

@@ -39,8 +39,8 @@ func (w *Writer) Blobs() int { return len(w.Table.Blobs) }
 // Add adds one blob's rows (their parents numbered from Rows() before the
 // call), each row's terms (nil: no text of its own), the blob's trigrams
 // (nil: none), whether it is binary, and its text as StoreText stores it
-// (nil: none kept).
-func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool, text []byte) error {
+// (no bytes: none kept).
+func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool, text Stored) error {
 	base := w.Rows()
 	for i, t := range tokens {
 		if t != nil {

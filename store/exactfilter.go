@@ -8,6 +8,7 @@ import (
 
 	"github.com/bcindex/bcindex/exact"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/segment"
 )
 
 // Coverage is what the trigram postings say of a blob for a query.
@@ -25,6 +26,11 @@ const (
 type BlobAt struct {
 	seg  int // the segment's index plus one
 	blob int
+	// cands, for a blob indexed in pieces and a plan marked Lines, are
+	// the segment's candidate documents, among them the blob's pieces'
+	// (documents lo to hi), for TextPiecesAt.
+	cands  *bitset.BitSet
+	lo, hi int
 }
 
 // ExactFilter returns what the segments' trigram postings say of each
@@ -72,6 +78,11 @@ func (s *Snapshot) ExactFilterAt(q *exact.Query) func(sha plumbing.Hash) (Covera
 			}
 			if cands[i] != nil && !cands[i].Test(uint(d)) {
 				return RuledOut, at, nil
+			}
+			if cands[i] != nil && q.Lines {
+				if at.lo, at.hi = seg.Grams.PieceDocs(b); at.lo < at.hi {
+					at.cands = cands[i]
+				}
 			}
 			if seg.Grams.IsBinary(b) {
 				return Binary, at, nil
@@ -151,4 +162,41 @@ func (s *Snapshot) TextAt(sha plumbing.Hash, at BlobAt, buf []byte) (content []b
 		}
 	}
 	return s.Text(sha, buf)
+}
+
+// TextPiecesAt is TextAt for a search that reads only the selected lines
+// of a blob (git grep without context lines), at where ExactFilterAt found
+// it for a plan marked Lines: of a blob kept in pieces (ngram.Bounds),
+// only the pieces whose trigrams may hold a match are decoded, into their
+// place in the blob's bytes, and returned; a match cannot lie in the
+// others, whose bytes are left as buf held them. pieces is nil when the
+// whole blob was read.
+func (s *Snapshot) TextPiecesAt(sha plumbing.Hash, at BlobAt, buf []byte) (content []byte, pieces []segment.Piece, ok bool, err error) {
+	if s == nil || at.cands == nil || at.seg <= 0 || at.seg > len(s.Segments) {
+		content, ok, err = s.TextAt(sha, at, buf)
+		return content, nil, ok, err
+	}
+	seg := s.Segments[at.seg-1]
+	n := at.hi - at.lo
+	cand := 0
+	for d := at.lo; d < at.hi; d++ {
+		if at.cands.Test(uint(d)) {
+			cand++
+		}
+	}
+	// A blob whose stored pieces are not the trigram file's (or all of
+	// whose pieces may match) is read whole.
+	if seg.Text == nil || cand == n || seg.Text.PieceCount(at.blob) != n {
+		content, ok, err = s.TextAt(sha, at, buf)
+		return content, nil, ok, err
+	}
+	content, pieces, ok, err = seg.Text.TextPieces(at.blob, buf, func(k int) bool { return at.cands.Test(uint(at.lo + k)) })
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("read segment %s texts: %w", seg.ID, err)
+	}
+	if !ok {
+		content, ok, err = s.Text(sha, buf)
+		return content, nil, ok, err
+	}
+	return content, pieces, true, nil
 }

@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 10.
+// On-disk layout of the bcindex store, schema version 11.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -46,7 +46,9 @@ package store
 //	                          marked, for exact search (package ngram)
 //	  content.bin             the bytes of every blob read whole (a binary
 //	                          one only when LZ4 shrinks it), LZ4-compressed,
-//	                          for exact search to verify its candidates
+//	                          for exact search to verify its candidates; a
+//	                          large text blob one block per piece of
+//	                          grams.bin, with its first line number
 //	                          (segment/content.go)
 //	  vec-<model>.loc         where the segment's vectors of a model are in
 //	                          Badger's value log: file, offset and length of
@@ -95,6 +97,10 @@ package store
 //	   share most functions) share their first copy's vector, which the
 //	   copies column locates, so the vectors of a history shrink by the
 //	   share of rows that are copies.
+//	11: content.bin (BCTEXT02) stores a blob grams.bin indexes in pieces
+//	   as one LZ4 block per piece, with the piece's offset and first line
+//	   number, so that a search without context lines decodes only the
+//	   pieces that may hold a match.
 
 import (
 	"crypto/sha256"
@@ -105,7 +111,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

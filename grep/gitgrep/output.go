@@ -128,7 +128,7 @@ func (g *runner) openInPager(sources []grep.Source, ps *pathspec.Set, prog *exac
 		}
 	}
 	var names []string
-	opts := grep.Options{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, Binary: grep.BinaryMatch}
+	opts := grep.Options{Sources: sources, Program: prog, Pathspec: ps, FirstOnly: true, Binary: grep.BinaryMatch, SelectedOnly: true}
 	v, err := g.view(sources, true)
 	if err != nil {
 		return err

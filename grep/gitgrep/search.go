@@ -29,6 +29,10 @@ func (g *runner) search(sources []grep.Source, ps *pathspec.Set, prog *exact.Pro
 		Sources: sources, Program: prog, Pathspec: ps, Render: r.render,
 		MaxCount: max(o.maxCount, 0), Invert: o.unmatchName,
 		FirstOnly: o.nameOnly || o.unmatchName || o.quiet,
+		// Without context or function lines, only the selected lines
+		// are printed: a large blob's pieces that cannot hold one are
+		// not read.
+		SelectedOnly: r.before <= 0 && r.after <= 0 && !r.funcname && !r.funcbody,
 	}
 	switch o.binary {
 	case binaryText:
@@ -213,8 +217,8 @@ func (g *runner) report(st *grep.Stats, revisions bool) error {
 		if revisions {
 			in = fmt.Sprintf(" in %d revisions", len(st.Revisions))
 		}
-		fmt.Fprintf(g.env.Stderr, "%d files (%d distinct blobs)%s; %d blobs read (%d from the index's copies of their bytes): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
-			st.Files, st.Blobs, in, st.Candidates+st.Unindexed, st.FromIndex, st.Candidates, st.Unindexed, st.Matched)
+		fmt.Fprintf(g.env.Stderr, "%d files (%d distinct blobs)%s; %d blobs read (%d from the index's copies of their bytes, %d bytes of them decoded): %d the trigram index could not rule out, %d it does not cover; %d files matched\n",
+			st.Files, st.Blobs, in, st.Candidates+st.Unindexed, st.FromIndex, st.Decoded, st.Candidates, st.Unindexed, st.Matched)
 	}
 	if st.Matched == 0 {
 		return ErrNoMatch
