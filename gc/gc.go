@@ -84,16 +84,19 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	for _, t := range append(trees, keep...) {
 		liveTree[t] = true
 	}
-	for _, t := range trees {
-		l, _, err := ix.repo.ListingFrom(ctx, t)
-		if err != nil {
-			return nil, err
-		}
+	// The refs' trees are read without caching their listings: the cache
+	// holds the trees queries and indexing runs list, and gc must not
+	// leave it larger (a repository's tags alone are hundreds of trees).
+	err = ix.repo.ReadTrees(ctx, trees, func(l *gitindex.Listing) error {
 		for _, e := range l.Entries {
 			if _, ok := live[e.Blob]; !ok && gitindex.GrepReads(e.Skip) {
 				live[e.Blob] = e.Path
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gc: %w", err)
 	}
 	sum.LiveBlobs = len(live)
 
