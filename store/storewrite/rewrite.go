@@ -14,19 +14,15 @@ import (
 // index lock) and reclaims what deleted values (vector parts of merged or
 // dropped segments, records of dead blobs) hold in Badger's value log. The
 // tree is compacted first, so that Badger knows which log bytes are dead;
-// then each log file that is mostly dead has its live values rewritten at
-// the head of the log and is removed. The locators of the live segments ids
+// then each log file that holds dead values (rewriteRatio) has its live
+// values rewritten at the head of the log and is removed. The locators of the live segments ids
 // are pointed at the parts' new places before any old file goes: an open
 // iterator holds Badger's removals back until then. A query that mapped a
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
 // It returns how many log files were rewritten.
 func RewriteLog(indexDir string, ids []string) (int, error) {
-	return rewriteLogAt(indexDir, ids, gcRatio)
+	return rewriteLogAt(indexDir, ids, rewriteRatio)
 }
-
-// gcRatio is the share of a log file that must be dead for gc to rewrite
-// it.
-const gcRatio = 0.5
 
 // rewriteLogAt is RewriteLog rewriting the files at least ratio dead.
 func rewriteLogAt(indexDir string, ids []string, ratio float64) (int, error) {

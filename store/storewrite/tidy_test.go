@@ -16,36 +16,45 @@ import (
 // named by the segment's locator.
 func putLocatedSegment(t *testing.T, indexDir, seg string) {
 	t.Helper()
+	putLocatedSegments(t, indexDir, seg)
+}
+
+// putLocatedSegments writes the vectors of segments segs (one part of
+// 136 KB each) in one session, so in one log file.
+func putLocatedSegments(t *testing.T, indexDir string, segs ...string) {
+	t.Helper()
 	s, err := OpenStore(indexDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const dim, rows = 64, 2000
-	q := make([][]int8, rows)
-	scales := make([]float32, rows)
-	for i := range q {
-		q[i] = make([]int8, dim)
-		q[i][i%dim] = int8(1 + len(seg)%7)
-		scales[i] = 0.01
-	}
-	parts, err := vector.EncodeParts(dim, q, scales, MinPart)
-	if err != nil {
-		t.Fatal(err)
-	}
 	name := segment.VectorFileName("test-model")
-	b := s.NewBatch()
-	if err := b.PutVectorParts(seg, name, parts); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	locs, err := s.LocateVectorParts(seg, name, parts, []int64{vector.EncodedSize(dim, rows)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := segment.WriteLocator(segment.Dir(indexDir, seg), name, dim, rows, locs); err != nil {
-		t.Fatal(err)
+	for _, seg := range segs {
+		q := make([][]int8, rows)
+		scales := make([]float32, rows)
+		for i := range q {
+			q[i] = make([]int8, dim)
+			q[i][i%dim] = int8(1 + len(seg)%7)
+			scales[i] = 0.01
+		}
+		parts, err := vector.EncodeParts(dim, q, scales, MinPart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.NewBatch()
+		if err := b.PutVectorParts(seg, name, parts); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		locs, err := s.LocateVectorParts(seg, name, parts, []int64{vector.EncodedSize(dim, rows)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := segment.WriteLocator(segment.Dir(indexDir, seg), name, dim, rows, locs); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -160,5 +169,61 @@ func TestTidyLogReclaimsMergedVectors(t *testing.T) {
 	defer v.Close()
 	if err := v.Verify(); err != nil || v.Len() != 2000 {
 		t.Fatalf("live vectors after the rewrite: %d rows, %v", v.Len(), err)
+	}
+}
+
+// TestTidyLogPastALargeFileLittleDead: the log file with the most dead
+// bytes is a large one little of which is dead (the vectors of segments a
+// merge replaced beside many live ones), and the smaller files are wholly
+// dead. Badger's rewrite takes the file with the most dead bytes first and
+// stops when its dead share is below the ratio asked: the tidy must still
+// reclaim the dead files, and the log end with about the live vectors.
+func TestTidyLogPastALargeFileLittleDead(t *testing.T) {
+	defer func(floor int64) { TidyFloor = floor }(TidyFloor)
+	TidyFloor = 64 << 10
+	indexDir := t.TempDir()
+	var big []string
+	for i := 1; i <= 10; i++ {
+		big = append(big, fmt.Sprintf("%08d", i))
+	}
+	putLocatedSegments(t, indexDir, big...) // one file: 8 live, 2 dead
+	small := []string{"00000011", "00000012", "00000013", "00000014"}
+	for _, id := range small {
+		putLocatedSegment(t, indexDir, id) // a file each, all dead
+	}
+	live := big[:8]
+	s, err := OpenStore(indexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSegmentVectors(append(append([]string(nil), big[8:]...), small...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, liveBytes := store.VectorBytes(indexDir, live)
+	logBytes := store.LogBytes(indexDir)
+	dead, err := DeadLogBytes(indexDir, live, 0)
+	if err != nil || float64(dead) <= tidyShare*float64(logBytes) {
+		t.Fatalf("setup: %d dead of %d log bytes (%v)", dead, logBytes, err)
+	}
+	n, err := TidyLog(indexDir, live)
+	if err != nil || n == 0 {
+		t.Fatalf("a log a third dead: %d files rewritten (%v)", n, err)
+	}
+	// What is left beyond the live vectors is Badger's own framing.
+	if after := store.LogBytes(indexDir); after > liveBytes+liveBytes/10+4<<10 {
+		t.Errorf("after the rewrite the log holds %d bytes for %d of live vectors (was %d)", after, liveBytes, logBytes)
+	}
+	for _, id := range live {
+		v, err := segment.OpenSegmentVectors(indexDir, id, segment.VectorFileName("test-model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Verify(); err != nil || v.Len() != 2000 {
+			t.Errorf("segment %s after the rewrite: %d rows, %v", id, v.Len(), err)
+		}
+		v.Close()
 	}
 }
