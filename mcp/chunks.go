@@ -54,12 +54,12 @@ func (b *blobChunks) find(start, end int) (int, bool) {
 	return 0, false
 }
 
-// chunksOf returns the chunks of a blob: the index's rows when it holds the
-// blob (so IDs match search results exactly), else Options.Split of
-// content, which is what the indexer would store; without Split, the file
-// chunk alone. path decides the language.
-func (s *Server) chunksOf(blob plumbing.Hash, path string, content []byte) *blobChunks {
-	if b := s.indexedChunks(blob); b != nil {
+// chunksOf returns the chunks of a blob: the index's rows when snap (the
+// index as it is, or nil) holds the blob (so IDs match search results
+// exactly), else Options.Split of content, which is what the indexer would
+// store; without Split, the file chunk alone. path decides the language.
+func (s *Server) chunksOf(snap *store.Snapshot, blob plumbing.Hash, path string, content []byte) *blobChunks {
+	if b := indexedChunks(snap, blob); b != nil {
 		return b
 	}
 	if s.opts.Split != nil {
@@ -74,14 +74,13 @@ func (s *Server) chunksOf(blob plumbing.Hash, path string, content []byte) *blob
 	return &blobChunks{blob: blob, language: vocab.DetectLanguage(path, content), chunks: []Chunk{file}}
 }
 
-// indexedChunks reads a blob's rows from the index; nil when the index does
-// not hold them (not indexed yet, or skipped as generated, too large...).
-func (s *Server) indexedChunks(blob plumbing.Hash) *blobChunks {
-	snap, err := store.OpenSnapshot(s.repo.IndexDir, "")
-	if err != nil {
+// indexedChunks reads a blob's rows from snap; nil when there is no index
+// (snap nil) or it does not hold them (not indexed yet, or skipped as
+// generated, too large...).
+func indexedChunks(snap *store.Snapshot, blob plumbing.Hash) *blobChunks {
+	if snap == nil {
 		return nil // no index, or unreadable: chunk on the fly instead
 	}
-	defer snap.Close()
 	loc, ok := snap.FindBlob(blob)
 	if !ok || loc.N == 0 {
 		return nil

@@ -59,7 +59,7 @@ type getChunkOut struct {
 	Children   []related  `json:"children"`
 }
 
-func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunkIn) (*sdk.CallToolResult, getChunkOut, error) {
+func (s *Server) getChunk(ctx context.Context, req *sdk.CallToolRequest, in getChunkIn) (*sdk.CallToolResult, getChunkOut, error) {
 	var out getChunkOut
 	maxBytes, err := intArg("max_bytes", in.MaxBytes, chunkBytes, chunkBytesMax)
 	if err != nil {
@@ -89,12 +89,16 @@ func (s *Server) getChunk(_ context.Context, _ *sdk.CallToolRequest, in getChunk
 	if len(paths) > 0 {
 		path = paths[0]
 	}
-	bc := s.indexedChunks(blob)
+	snap, done := s.indexed(ctx, req, t.Commit)
+	if done != nil {
+		defer done()
+	}
+	bc := indexedChunks(snap, blob)
 	if bc == nil {
 		if path == "" {
 			return nil, out, fmt.Errorf("chunk_id %s: blob %s is neither indexed nor a file at %s; pass the rev the chunk_id came from", in.ChunkID, blob, t.Commit.Rev)
 		}
-		bc = s.chunksOf(blob, path, content)
+		bc = s.chunksOf(snap, blob, path, content)
 	}
 	i, ok := bc.find(start, end)
 	if !ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/pickaxe"
 	"github.com/bcindex/bcindex/query"
+	"github.com/bcindex/bcindex/store"
 )
 
 const (
@@ -75,7 +76,9 @@ func (s *Server) history(ctx context.Context, req *sdk.CallToolRequest, in histo
 	if err != nil {
 		return nil, out, err
 	}
-	cand, release := pickaxe.IndexCandidates(s.repo.IndexDir, s.model(), opts)
+	cand, release := pickaxe.SnapshotCandidates(func() (*store.Snapshot, func()) {
+		return s.indexed(ctx, req, tip)
+	}, opts)
 	defer release()
 	opts.Candidates = cand
 	res, st, err := pickaxe.Search(ctx, s.repo, hist, opts)

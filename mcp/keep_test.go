@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -183,5 +184,65 @@ func TestServerConcurrentCalls(t *testing.T) {
 	}
 	if m := srv.views.Opens(); m != n {
 		t.Fatalf("calls after concurrent ones opened %d views, want the kept ones", m-n)
+	}
+}
+
+// TestServerKeepsViewAcrossTools: the tools that read what is indexed
+// without indexing (file_chunks, get_chunk, history) share one kept view
+// of a revision, and answer as a server that opens the index for the one
+// call does.
+func TestServerKeepsViewAcrossTools(t *testing.T) {
+	r, repo, srv, c := keptServer(t)
+	ok[searchOut](t, c, "search", map[string]any{"query": "retry with backoff"})
+	before := srv.views.Opens()
+	outline, _ := ok[fileChunksOut](t, c, "file_chunks", map[string]any{"path": "net/retry.go"})
+	if !outline.Indexed || len(outline.Chunks) < 2 {
+		t.Fatalf("file_chunks of an indexed file: indexed %t, %d chunks", outline.Indexed, len(outline.Chunks))
+	}
+	calls := []struct {
+		name string
+		args map[string]any
+	}{
+		{"file_chunks", map[string]any{"path": "net/retry.go"}},
+		{"get_chunk", map[string]any{"chunk_id": outline.Chunks[1].ChunkID}},
+		{"history", map[string]any{"pattern": "attempts"}},
+		{"read_file", map[string]any{"path": "py/config.py"}},
+		{"list_directory", map[string]any{"recursive": true}},
+		{"file_chunks", map[string]any{"path": "py/config.py"}},
+		{"get_chunk", map[string]any{"chunk_id": outline.Chunks[0].ChunkID, "rev": "HEAD"}},
+		{"history", map[string]any{"pattern": "def ", "lines": true}},
+	}
+	for _, call := range calls {
+		got := c.call(t, call.name, call.args)
+		fresh := NewServer(repo, withIndexer(Options{Embedder: embed.Default(), Version: "test"}))
+		want := connectServer(t, fresh).call(t, call.name, call.args)
+		fresh.Close()
+		if got.IsError || want.IsError {
+			t.Fatalf("%s %v: kept server error %t, fresh one %t: %s / %s", call.name, call.args, got.IsError, want.IsError, resultText(got), resultText(want))
+		}
+		gj, _ := json.Marshal(got.StructuredContent)
+		wj, _ := json.Marshal(want.StructuredContent)
+		if resultText(got) != resultText(want) || string(gj) != string(wj) {
+			t.Errorf("%s %v: the kept view answered\n%s\n%s\nA fresh server:\n%s\n%s", call.name, call.args, resultText(got), gj, resultText(want), wj)
+		}
+	}
+	if n := srv.views.Opens() - before; n != 1 {
+		t.Fatalf("%d calls of the chunk tools and history on one revision opened %d views, want 1", len(calls)+1, n)
+	}
+
+	// A new commit not indexed yet: the chunk tools chunk its file on the
+	// fly, indexing nothing; once a search indexed it, the same call reads
+	// the index again and finds it there.
+	r.Commit("two", map[string]string{"cache/frobnicate.go": "package cache\n\n// Frobnicate warms the cache.\nfunc Frobnicate() int { return 42 }\n"})
+	args := map[string]any{"path": "cache/frobnicate.go"}
+	fly, _ := ok[fileChunksOut](t, c, "file_chunks", args)
+	if fly.Indexed {
+		t.Fatal("file_chunks of a commit not indexed says its file is indexed")
+	}
+	ok[searchOut](t, c, "search", map[string]any{"query": "Frobnicate"})
+	indexed, _ := ok[fileChunksOut](t, c, "file_chunks", args)
+	if !indexed.Indexed || indexed.Blob != fly.Blob || len(indexed.Chunks) != len(fly.Chunks) {
+		t.Fatalf("file_chunks after the search indexed the commit: indexed %t, blob %s (was %s), %d chunks (were %d)",
+			indexed.Indexed, indexed.Blob, fly.Blob, len(indexed.Chunks), len(fly.Chunks))
 	}
 }

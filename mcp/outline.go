@@ -39,7 +39,7 @@ type fileChunksOut struct {
 	Note      string         `json:"note,omitempty"`
 }
 
-func (s *Server) fileChunks(_ context.Context, _ *sdk.CallToolRequest, in fileChunksIn) (*sdk.CallToolResult, fileChunksOut, error) {
+func (s *Server) fileChunks(ctx context.Context, req *sdk.CallToolRequest, in fileChunksIn) (*sdk.CallToolResult, fileChunksOut, error) {
 	out := fileChunksOut{Chunks: []outlineChunk{}}
 	limit, err := intArg("limit", in.Limit, outlineChunks, outlineChunksMax)
 	if err != nil {
@@ -53,7 +53,11 @@ func (s *Server) fileChunks(_ context.Context, _ *sdk.CallToolRequest, in fileCh
 	if err != nil {
 		return nil, out, err
 	}
-	bc := s.chunksOf(e.Blob, e.Path, content)
+	snap, done := s.indexed(ctx, req, t.Commit)
+	if done != nil {
+		defer done()
+	}
+	bc := s.chunksOf(snap, e.Blob, e.Path, content)
 	out.Path, out.Rev, out.Commit, out.Blob = e.Path, t.Commit.Rev, t.Commit.Hash.String(), e.Blob.String()
 	out.Language, out.Indexed, out.Total = bc.language, bc.indexed, len(bc.chunks)
 	var b strings.Builder

@@ -18,18 +18,33 @@ import (
 // off). The index is opened at the first question: a search the changes'
 // records answer may ask none.
 func IndexCandidates(indexDir, model string, opts Options) (Candidates, func()) {
+	return SnapshotCandidates(func() (*store.Snapshot, func()) {
+		snap, err := store.OpenSnapshot(indexDir, model)
+		if err != nil {
+			return nil, nil
+		}
+		return snap, snap.Close
+	}, opts)
+}
+
+// SnapshotCandidates is IndexCandidates over the snapshot open returns
+// (nil: no index) with the function that releases it: a server passes
+// the view it keeps across requests. open is called at the first
+// question, and not after the release.
+func SnapshotCandidates(open func() (*store.Snapshot, func()), opts Options) (Candidates, func()) {
 	var (
 		once sync.Once
-		snap *store.Snapshot
+		done func()
 		pred func(plumbing.Hash) bool
 	)
-	open := func() {
+	first := func() {
 		pred = AllBlobs
 		m, err := exactMatcher(opts.Pattern)
 		if err != nil {
 			return
 		}
-		if snap, err = store.OpenSnapshot(indexDir, model); err != nil {
+		var snap *store.Snapshot
+		if snap, done = open(); snap == nil {
 			return
 		}
 		if opts.Grep && !opts.Text {
@@ -40,13 +55,13 @@ func IndexCandidates(indexDir, model string, opts Options) (Candidates, func()) 
 		}
 	}
 	cand := func(h plumbing.Hash) bool {
-		once.Do(open)
+		once.Do(first)
 		return pred(h)
 	}
 	release := func() {
 		once.Do(func() {}) // no opening after the release
-		if snap != nil {
-			snap.Close()
+		if done != nil {
+			done()
 		}
 	}
 	return cand, release
