@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/bcindex/bcindex/internal/checksum"
@@ -27,6 +28,10 @@ type Segment struct {
 	// rowVec, when set (MapRows), maps each row a caller names to the
 	// stored row holding its vector, -1 for none.
 	rowVec []int32
+	// allowed keeps the stored rows the last mapped search scanned, for
+	// the rows it allowed (rowmap.go): a kept view asks with the same
+	// rows query after query.
+	allowed atomic.Pointer[storedSet]
 }
 
 // part is one mapped region in the segment file format.

@@ -3,7 +3,9 @@ package vector
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/bits-and-blooms/bitset"
 )
@@ -39,47 +41,139 @@ func (s *Segment) searchMapped(dot kernel, query []float32, k int, allow *bitset
 	if allow != nil {
 		n = int(min(allow.Len(), uint(n)))
 	}
-	rows := func(visit func(r int, v int32)) {
-		if allow == nil {
-			for r := 0; r < n; r++ {
-				if v := s.rowVec[r]; v >= 0 {
-					visit(r, v)
-				}
-			}
-			return
-		}
-		for r, ok := allow.NextSet(0); ok && int(r) < n; r, ok = allow.NextSet(r + 1) {
-			if v := s.rowVec[r]; v >= 0 {
-				visit(int(r), v)
-			}
-		}
-	}
-	stored := bitset.New(uint(s.rows))
-	rows(func(_ int, v int32) { stored.Set(uint(v)) })
-	if stored.None() {
+	set := s.storedOf(allow, n)
+	if set.stored == nil {
 		return nil, nil
 	}
-	hits, err := s.search(dot, query, k, stored)
+	hits, err := s.search(dot, query, k, set.stored)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
-	score := make(map[int32]float32, len(hits))
-	best := bitset.New(uint(s.rows))
-	for _, h := range hits {
-		score[int32(h.Row)] = h.Score
-		best.Set(uint(h.Row))
+	return s.rowsOf(hits, k, allow, n), nil
+}
+
+// storedSet is the stored rows that a search allowing rows [0, n) of
+// allow (all of them when all) scans: nil when there are none.
+type storedSet struct {
+	all    bool
+	n      int
+	allow  []uint64 // allow's words below n, the last masked to n
+	stored *bitset.BitSet
+}
+
+// storedOf returns the stored rows of the rows below n that allow allows
+// (nil: every row). A search that allows the rows the previous one
+// allowed, as every query on a kept view of one revision does, takes
+// them as they were; otherwise they are computed, a word of allow at a
+// time, and kept in their place.
+func (s *Segment) storedOf(allow *bitset.BitSet, n int) *storedSet {
+	var aw []uint64
+	if allow != nil {
+		aw = allow.Words()
 	}
-	var out []Hit
-	rows(func(r int, v int32) {
-		if best.Test(uint(v)) {
-			out = append(out, Hit{Row: r, Score: score[v]})
+	if kept := s.allowed.Load(); kept != nil && kept.all == (allow == nil) && kept.n == n && (kept.all || sameWords(kept.allow, aw, n)) {
+		return kept
+	}
+	set := &storedSet{all: allow == nil, n: n}
+	words := make([]uint64, (s.rows+63)/64)
+	none := true
+	mark := func(v int32) {
+		if v >= 0 {
+			words[v>>6] |= 1 << (uint(v) & 63)
+			none = false
 		}
-	})
+	}
+	if allow == nil {
+		for _, v := range s.rowVec[:n] {
+			mark(v)
+		}
+	} else {
+		set.allow = make([]uint64, (n+63)/64)
+		for i := range set.allow {
+			w := maskedWord(aw, i, n)
+			set.allow[i] = w
+			for ; w != 0; w &= w - 1 {
+				mark(s.rowVec[i*64+bits.TrailingZeros64(w)])
+			}
+		}
+	}
+	if !none {
+		set.stored = bitset.From(words)
+	}
+	s.allowed.Store(set)
+	return set
+}
+
+// maskedWord is word i of w (0 past its end) without the bits at or past n.
+func maskedWord(w []uint64, i, n int) uint64 {
+	if i >= len(w) {
+		return 0
+	}
+	x := w[i]
+	if end := (i + 1) * 64; end > n {
+		x &= 1<<(uint(n)&63) - 1
+	}
+	return x
+}
+
+// sameWords reports whether kept (allow words made by storedOf) holds
+// the bits below n of w.
+func sameWords(kept, w []uint64, n int) bool {
+	for i := range kept {
+		if kept[i] != maskedWord(w, i, n) {
+			return false
+		}
+	}
+	return true
+}
+
+// winners holds zeroed bitsets over stored rows for rowsOf to mark the
+// best vectors in; it clears the bits it set before putting one back.
+var winners sync.Pool
+
+// rowsOf gives the best stored vectors, hits, their rows below n that
+// allow allows (nil: every row), the best k of them first: one pass
+// over the row map, testing each row's vector against a bitset of the
+// hits.
+func (s *Segment) rowsOf(hits []Hit, k int, allow *bitset.BitSet, n int) []Hit {
+	nw := (s.rows + 63) / 64
+	var best []uint64
+	if p, _ := winners.Get().(*[]uint64); p != nil && len(*p) >= nw {
+		best = *p
+	} else {
+		best = make([]uint64, nw)
+	}
+	for _, h := range hits {
+		best[h.Row>>6] |= 1 << (uint(h.Row) & 63)
+	}
+	slices.SortFunc(hits, func(a, b Hit) int { return cmp.Compare(a.Row, b.Row) })
+	var aw []uint64
+	if allow != nil {
+		aw = allow.Words()
+	}
+	out := make([]Hit, 0, len(hits))
+	for r, v := range s.rowVec[:n] {
+		if v < 0 || best[v>>6]&(1<<(uint(v)&63)) == 0 {
+			continue
+		}
+		if allow != nil && (r>>6 >= len(aw) || aw[r>>6]&(1<<(uint(r)&63)) == 0) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(hits, int(v), func(h Hit, v int) int { return cmp.Compare(h.Row, v) })
+		out = append(out, Hit{Row: r, Score: hits[i].Score})
+	}
+	for _, h := range hits {
+		best[h.Row>>6] = 0
+	}
+	winners.Put(&best)
 	slices.SortFunc(out, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Row, b.Row)
 	})
-	return out[:min(k, len(out))], nil
+	if len(out) == 0 {
+		return nil
+	}
+	return out[:min(k, len(out))]
 }

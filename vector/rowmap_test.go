@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/bits-and-blooms/bitset"
@@ -12,7 +13,8 @@ import (
 // TestMappedRowsSearchAsCopies: a segment storing each distinct vector
 // once, its rows mapped to them, answers Search, Row and Len as a segment
 // holding every row's vector does, with and without an allow set, and
-// with rows that share a vector tied at the cut.
+// with rows that share a vector tied at the cut, whether the allow set
+// changes from one search to the next or not.
 func TestMappedRowsSearchAsCopies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const dim, distinct, rows = 32, 40, 300
@@ -54,19 +56,36 @@ func TestMappedRowsSearchAsCopies(t *testing.T) {
 			t.Fatalf("row %d: %v %v, want %v %v", r, q1, s1, q2, s2)
 		}
 	}
-	for trial := 0; trial < 30; trial++ {
+	var allow *bitset.BitSet
+	for trial := 0; trial < 40; trial++ {
 		query := make([]float32, dim)
 		for d := range query {
 			query[d] = rng.Float32()*2 - 1
 		}
-		var allow *bitset.BitSet
-		if trial%2 == 1 {
+		// The segment keeps the stored rows of the last allow set it
+		// saw: the trials change it, keep it, change it in place, and
+		// cut it short of the rows.
+		switch trial % 5 {
+		case 0:
+			allow = nil
+		case 1:
 			allow = bitset.New(rows)
 			for r := 0; r < rows; r++ {
 				if rng.IntN(3) == 0 {
 					allow.Set(uint(r))
 				}
 			}
+		case 2:
+			for range 5 {
+				allow.Flip(uint(rng.IntN(rows)))
+			}
+		case 3:
+			allow = bitset.New(rows)
+			allow.FlipRange(0, rows)
+		case 4:
+			allow = bitset.New(rows - 37)
+			allow.FlipRange(0, rows-37)
+			allow.Clear(uint(rng.IntN(rows - 37)))
 		}
 		for _, k := range []int{1, 7, 50, 1000} {
 			got, err := mapped.Search(query, k, allow)
@@ -78,6 +97,34 @@ func TestMappedRowsSearchAsCopies(t *testing.T) {
 			}
 		}
 	}
+	// Searches at once with different allow sets each get their own rows
+	// (go test -race checks the kept stored rows are shared safely).
+	query := make([]float32, dim)
+	for d := range query {
+		query[d] = rng.Float32()*2 - 1
+	}
+	some := bitset.New(rows)
+	for r := 0; r < rows; r += 2 {
+		some.Set(uint(r))
+	}
+	sets := []*bitset.BitSet{nil, some}
+	var exp [2][]Hit
+	for i, a := range sets {
+		exp[i] = hitsOf(want.Search(query, 20, a))
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				j := (g + i) % 2
+				if got := hitsOf(mapped.Search(query, 20, sets[j])); !slices.Equal(got, exp[j]) {
+					t.Errorf("concurrent search with allow set %d:\n%v\nwant\n%v", j, got, exp[j])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 	if err := mapped.MapRows([]int32{distinct}); err == nil {
 		t.Error("a row mapped past the stored rows was accepted")
 	}
