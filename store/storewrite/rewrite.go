@@ -21,11 +21,6 @@ import (
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
 // It returns how many log files were rewritten.
 func RewriteLog(indexDir string, ids []string) (int, error) {
-	return rewriteLogAt(indexDir, ids, rewriteRatio)
-}
-
-// rewriteLogAt is RewriteLog rewriting the files at least ratio dead.
-func rewriteLogAt(indexDir string, ids []string, ratio float64) (int, error) {
 	if err := compactTree(storeOptions(indexDir), true); err != nil {
 		return 0, err
 	}
@@ -33,7 +28,7 @@ func rewriteLogAt(indexDir string, ids []string, ratio float64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := st.rewriteLog(indexDir, ids, ratio)
+	n, err := st.rewriteLog(indexDir, ids)
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -79,13 +74,13 @@ func compactSession(opts badger.Options, flatten bool) error {
 }
 
 // rewriteLog is RewriteLog on an open store whose tree is compacted.
-func (s *Store) rewriteLog(indexDir string, ids []string, ratio float64) (int, error) {
+func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 	txn := s.DB.NewTransaction(false)
 	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 	n := 0
 	var err error
 	for {
-		gerr := s.DB.RunValueLogGC(ratio)
+		gerr := s.DB.RunValueLogGC(rewriteRatio)
 		if gerr != nil {
 			if !errors.Is(gerr, badger.ErrNoRewrite) && !errors.Is(gerr, badger.ErrRejected) {
 				err = fmt.Errorf("rewrite index log: %w", gerr)

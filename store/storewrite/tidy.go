@@ -47,7 +47,7 @@ const rewriteRatio = 0.01
 func TidyLog(indexDir string, ids []string) (int, error) {
 	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
 	if len(names) > maxLogFiles {
-		return rewriteLogAt(indexDir, ids, rewriteRatio)
+		return RewriteLog(indexDir, ids)
 	}
 	// Below both bounds, the database is not even opened.
 	floor := max(TidyFloor, int64(tidyShare*float64(store.LogBytes(indexDir))))
@@ -55,7 +55,7 @@ func TidyLog(indexDir string, ids []string) (int, error) {
 	if err != nil || dead <= floor {
 		return 0, err
 	}
-	return rewriteLogAt(indexDir, ids, rewriteRatio)
+	return RewriteLog(indexDir, ids)
 }
 
 // DeadLogBytes estimates what of the value log no live value holds: the
