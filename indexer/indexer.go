@@ -90,6 +90,10 @@ type Indexer struct {
 	// for exact search (a history index: its tips' blobs); the others are
 	// read from git's pack, which stores them as deltas.
 	textOf map[plumbing.Hash]bool
+	// reclaimLog, set for the last run of a history index, makes the
+	// run's tidy reclaim the value log's dead bytes past the floor
+	// whatever their share (tidyLog).
+	reclaimLog bool
 }
 
 // keepsText reports whether the segment keeps blob sha's bytes.

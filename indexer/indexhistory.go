@@ -85,6 +85,7 @@ func (ix *Indexer) indexBatches(ctx context.Context, commits []gitindex.HistoryC
 		for _, c := range batch {
 			listed = listed && gitindex.ListingCached(ix.repo.IndexDir, c.Tree)
 		}
+		run.reclaimLog = lo+historyBatch >= len(commits)
 		cs := make([]gitindex.Commit, len(batch))
 		for i, c := range batch {
 			cs[i] = c.Commit

@@ -133,6 +133,13 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	var w *runWriter
 	s, werr := st.get()
 	if werr == nil {
+		// A killed run may have written vector parts under the segment
+		// IDs this run takes (from m.Next): more of them than this run
+		// writes would stay beside its own, counted dead by the tidy's
+		// estimate yet never reclaimable. gc's sweep drops them first.
+		_, werr = s.DeleteOrphanVectors(m.Segments)
+	}
+	if werr == nil {
 		w = newRunWriter(ix, s, m, len(todo))
 		w.stored = rix.stored
 	}

@@ -95,9 +95,15 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 // tidyLog reclaims Badger's value log when it has grown past a few files or
 // is mostly dead (storewrite.TidyLog): each indexing run that writes starts
 // a log file, and merges leave the vectors of the smaller segments dead in
-// theirs.
+// theirs. The last run of a history index reclaims any dead bytes past
+// the floor (storewrite.ReclaimLog), whatever their share of the log.
 func (ix *Indexer) tidyLog() {
-	if m, err := store.ReadManifest(ix.repo.IndexDir); err == nil {
+	m, err := store.ReadManifest(ix.repo.IndexDir)
+	switch {
+	case err != nil:
+	case ix.reclaimLog:
+		storewrite.ReclaimLog(ix.repo.IndexDir, m.Segments)
+	default:
 		storewrite.TidyLog(ix.repo.IndexDir, m.Segments)
 	}
 }

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -132,5 +133,77 @@ func TestIndexRunReclaimsMergedVectors(t *testing.T) {
 		if !slices.Contains(vlogFiles(dir), f) {
 			t.Errorf("a run on a tidied log rewrote %s", f)
 		}
+	}
+}
+
+// TestHistoryEndsWithTheLogReclaimed: merges left more than the floor of
+// the value log dead but less than a third of it, which an indexing run
+// leaves alone; a history index's last run rewrites the log all the same,
+// down to less than the floor dead, and every row reads what it read
+// before.
+func TestHistoryEndsWithTheLogReclaimed(t *testing.T) {
+	defer func(floor int64) { storewrite.TidyFloor = floor }(storewrite.TidyFloor)
+	storewrite.TidyFloor = 1 << 40 // no tidy while the runs merge
+	r := gittest.New(t)
+	r.Commit("init", manyFiles(30))
+	emb := embed.Default()
+	indexRevs(t, r.Dir, emb, "HEAD")
+	for v := 0; v < 12; v++ {
+		files := map[string]string{}
+		for f := 0; f < 6; f++ {
+			files[fmt.Sprintf("v%d/f%d.go", v, f)] = versionedFile(v*6+f, f)
+		}
+		r.Commit(fmt.Sprintf("v%d", v), files)
+		indexRevs(t, r.Dir, emb, "HEAD")
+	}
+	// Live vectors enough that the dead ones are less than a third.
+	files := map[string]string{}
+	for f := 0; f < 400; f++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package q%d\n", f)
+		for g := 0; g < 8; g++ {
+			fmt.Fprintf(&b, "\n// Q%d_%d weighs %d parcels.\nfunc Q%d_%d(n int) int {\n\treturn n * %d\n}\n", f, g, f*8+g, f, g, f*8+g)
+		}
+		files[fmt.Sprintf("q/q%d.go", f)] = b.String()
+	}
+	r.Commit("bulk", files)
+	indexRevs(t, r.Dir, emb, "HEAD")
+
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	dir := repo.IndexDir
+	m, err := store.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowsBefore, _ := vectorAnswers(t, dir, emb)
+	logBefore := store.LogBytes(dir)
+	dead, err := storewrite.DeadLogBytes(dir, m.Segments, 0)
+	if err != nil || dead == 0 || 3*dead >= logBefore {
+		t.Fatalf("setup: %d dead bytes of a log of %d (%v)", dead, logBefore, err)
+	}
+
+	storewrite.TidyFloor = dead / 2
+	logs := vlogFiles(dir)
+	indexRevs(t, r.Dir, emb, "HEAD")
+	if logAfter := store.LogBytes(dir); logAfter != logBefore || !slices.Equal(vlogFiles(dir), logs) {
+		t.Fatalf("an indexing run rewrote a log a third of which is not dead: %d → %d bytes", logBefore, logAfter)
+	}
+	if _, err := NewIndexer(repo, Options{Embedder: emb}).IndexHistory(context.Background(), gitindex.HistoryOptions{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if m2, err := store.ReadManifest(dir); err != nil || !slices.Equal(m2.Segments, m.Segments) {
+		t.Fatalf("the history index changed the segments: %v (%v), were %v", m2, err, m.Segments)
+	}
+	logAfter := store.LogBytes(dir)
+	left, err := storewrite.DeadLogBytes(dir, m.Segments, 0)
+	if err != nil || left > storewrite.TidyFloor || logAfter >= logBefore-dead/2 {
+		t.Errorf("after the history index the log of %d bytes (were %d) holds %d dead (%v)", logAfter, logBefore, left, err)
+	}
+	if rowsAfter, _ := vectorAnswers(t, dir, emb); !reflect.DeepEqual(rowsAfter, rowsBefore) {
+		t.Errorf("rows read other vectors after the rewrite")
 	}
 }

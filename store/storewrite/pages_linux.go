@@ -3,6 +3,9 @@ package storewrite
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,4 +46,39 @@ func refreshPages(path string, off, n int64) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// dropMappedPages takes this process's mapped pages of the files under
+// dir (Badger's log files and tables, which it keeps mapped while open)
+// out of its resident set. Pages of a shared file mapping stay in the page
+// cache, written ones included (the kernel marks them dirty as it unmaps
+// them), and a later access faults them back in from memory: only the
+// process's resident set changes. Badger reads and writes its log through
+// those mappings, so without this a rewrite of the whole log held every
+// log file it read and wrote resident until it closed. Best effort: a
+// mapping it cannot release stays as it was.
+func dropMappedPages(dir string) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return
+	}
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return
+	}
+	prefix := dir + string(filepath.Separator)
+	for line := range strings.Lines(string(maps)) {
+		// address perms offset device inode path
+		f := strings.Fields(line)
+		if len(f) < 6 || len(f[1]) < 4 || f[1][3] != 's' || !strings.HasPrefix(f[5], prefix) {
+			continue
+		}
+		lo, hi, _ := strings.Cut(f[0], "-")
+		start, err1 := strconv.ParseUint(lo, 16, 64)
+		end, err2 := strconv.ParseUint(hi, 16, 64)
+		if err1 != nil || err2 != nil || end <= start {
+			continue
+		}
+		unix.Syscall(unix.SYS_MADVISE, uintptr(start), uintptr(end-start), unix.MADV_DONTNEED)
+	}
 }

@@ -81,6 +81,10 @@ func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 	var err error
 	for {
 		gerr := s.DB.RunValueLogGC(rewriteRatio)
+		// Badger read the file and wrote its live values through its
+		// mappings, which it keeps until the iterator closes: their
+		// pages would stay resident for the whole rewrite.
+		dropMappedPages(s.opts.Dir)
 		if gerr != nil {
 			if !errors.Is(gerr, badger.ErrNoRewrite) && !errors.Is(gerr, badger.ErrRejected) {
 				err = fmt.Errorf("rewrite index log: %w", gerr)
@@ -114,6 +118,7 @@ func (s *Store) relocate(indexDir string, ids []string) error {
 			if err != nil {
 				return err
 			}
+			dropMappedPages(s.opts.Dir) // findParts read the parts through Badger's mappings
 			if slices.Equal(locs, l.Parts) {
 				continue // in a log file this session left alone
 			}

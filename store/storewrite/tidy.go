@@ -45,12 +45,26 @@ const rewriteRatio = 0.01
 // gc. The caller holds the index lock and no store is open. It returns how
 // many log files were rewritten.
 func TidyLog(indexDir string, ids []string) (int, error) {
+	return tidyLog(indexDir, ids, tidyShare)
+}
+
+// ReclaimLog is TidyLog without the share: the log is rewritten when more
+// than TidyFloor of it is dead, however large the log. The last run of a
+// history index ends with it: the share keeps each run's tidy rare, but
+// git's whole history ended with a quarter of its 900 MB log dead, which
+// only gc reclaimed.
+func ReclaimLog(indexDir string, ids []string) (int, error) {
+	return tidyLog(indexDir, ids, 0)
+}
+
+// tidyLog is TidyLog with the dead share share.
+func tidyLog(indexDir string, ids []string, share float64) (int, error) {
 	names, _ := filepath.Glob(filepath.Join(indexDir, "db", "*.vlog"))
 	if len(names) > maxLogFiles {
 		return RewriteLog(indexDir, ids)
 	}
 	// Below both bounds, the database is not even opened.
-	floor := max(TidyFloor, int64(tidyShare*float64(store.LogBytes(indexDir))))
+	floor := max(TidyFloor, int64(share*float64(store.LogBytes(indexDir))))
 	dead, err := DeadLogBytes(indexDir, ids, floor)
 	if err != nil || dead <= floor {
 		return 0, err

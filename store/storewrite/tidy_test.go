@@ -227,3 +227,51 @@ func TestTidyLogPastALargeFileLittleDead(t *testing.T) {
 		v.Close()
 	}
 }
+
+// TestReclaimLogPastTheFloor: a log less than a third of which is dead,
+// though more than the floor, is left alone by TidyLog and rewritten by
+// ReclaimLog, down to less than the floor dead, its live vectors
+// readable.
+func TestReclaimLogPastTheFloor(t *testing.T) {
+	defer func(floor int64) { TidyFloor = floor }(TidyFloor)
+	TidyFloor = 64 << 10
+	indexDir := t.TempDir()
+	ids := []string{"00000001", "00000002", "00000003", "00000004", "00000005", "00000006"}
+	putLocatedSegments(t, indexDir, ids...)
+	s, err := OpenStore(indexDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteSegmentVectors(ids[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	live := ids[1:]
+	logBytes := store.LogBytes(indexDir)
+	dead, err := DeadLogBytes(indexDir, live, 0)
+	if err != nil || dead <= TidyFloor || float64(dead) >= tidyShare*float64(logBytes) {
+		t.Fatalf("setup: %d dead bytes of a log of %d (%v)", dead, logBytes, err)
+	}
+	before := logFiles(indexDir)
+	if n, err := TidyLog(indexDir, live); err != nil || n != 0 || !slices.Equal(logFiles(indexDir), before) {
+		t.Fatalf("TidyLog: %d files rewritten (%v)", n, err)
+	}
+	if n, err := ReclaimLog(indexDir, live); err != nil || n == 0 {
+		t.Fatalf("ReclaimLog: %d files rewritten (%v)", n, err)
+	}
+	if left, err := DeadLogBytes(indexDir, live, 0); err != nil || left > TidyFloor {
+		t.Errorf("after ReclaimLog %d of %d log bytes are dead (%v)", left, store.LogBytes(indexDir), err)
+	}
+	for _, id := range live {
+		v, err := segment.OpenSegmentVectors(indexDir, id, segment.VectorFileName("test-model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Verify(); err != nil || v.Len() != 2000 {
+			t.Errorf("segment %s after the rewrite: %d rows, %v", id, v.Len(), err)
+		}
+		v.Close()
+	}
+}
