@@ -134,9 +134,10 @@ func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapsho
 	s, werr := st.get()
 	if werr == nil {
 		// A killed run may have written vector parts under the segment
-		// IDs this run takes (from m.Next): more of them than this run
-		// writes would stay beside its own, counted dead by the tidy's
-		// estimate yet never reclaimable. gc's sweep drops them first.
+		// IDs this run takes (from m.Next): those past the parts this
+		// run writes would stay under a live segment, counted dead by
+		// the tidy's estimate yet never reclaimed, not even by gc. The
+		// sweep gc runs drops them before this run writes.
 		_, werr = s.DeleteOrphanVectors(m.Segments)
 	}
 	if werr == nil {
