@@ -79,24 +79,16 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 		return nil, err
 	}
 	sum.Refs = len(trees)
-	live := map[plumbing.Hash]string{} // blob → a path, for language detection
 	liveTree := map[plumbing.Hash]bool{}
 	for _, t := range append(trees, keep...) {
 		liveTree[t] = true
 	}
-	// The refs' trees are read without caching their listings: the cache
-	// holds the trees queries and indexing runs list, and gc must not
-	// leave it larger (a repository's tags alone are hundreds of trees).
-	err = ix.repo.ReadTrees(ctx, trees, func(l *gitindex.Listing) error {
-		for _, e := range l.Entries {
-			if _, ok := live[e.Blob]; !ok && gitindex.GrepReads(e.Skip) {
-				live[e.Blob] = e.Path
-			}
+	key := liveKey(trees)
+	live, recorded := readLive(dir, key) // blob → a path, for language detection
+	if !recorded {
+		if live, err = ix.liveBlobs(ctx, trees); err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gc: %w", err)
 	}
 	sum.LiveBlobs = len(live)
 
@@ -106,6 +98,9 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !recorded {
+		writeLive(dir, key, live)
 	}
 	sum.SegmentsBefore, sum.SegmentsAfter = len(m.Segments), len(m.Segments)
 	vecsBefore := store.VectorRows(dir, m.Segments)
@@ -137,6 +132,27 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	sum.BytesAfter = indexer.DirSize(dir)
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// liveBlobs lists the blobs trees hold that a search reads, each with a
+// path. The trees are read without caching their listings: the cache
+// holds the trees queries and indexing runs list, and gc must not leave
+// it larger (a repository's tags alone are hundreds of trees); liveFile
+// records the answer instead.
+func (ix *collector) liveBlobs(ctx context.Context, trees []plumbing.Hash) (map[plumbing.Hash]string, error) {
+	live := map[plumbing.Hash]string{}
+	err := ix.repo.ReadTrees(ctx, trees, func(l *gitindex.Listing) error {
+		for _, e := range l.Entries {
+			if _, ok := live[e.Blob]; !ok && gitindex.GrepReads(e.Skip) {
+				live[e.Blob] = e.Path
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gc: %w", err)
+	}
+	return live, nil
 }
 
 // Options tune a garbage collection.
