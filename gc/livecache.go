@@ -19,8 +19,8 @@ import (
 // instead of listing every tree again. gc lists the refs' trees without
 // caching their listings (a repository's tags alone are hundreds of
 // trees), so each gc otherwise derived every tag's tree from the previous
-// one, which took a gc with nothing to do from 0.24 s to 0.65 s on
-// fastapi. Trees never change, so the same trees hold the same blobs: the
+// one: a gc with nothing to do on fastapi (329 refs) took 0.7–1.0 CPU-s
+// that way and 0.16 with the record. Trees never change, so the same trees hold the same blobs: the
 // record is keyed by the trees, and no other state can make it stale. It
 // is derived: a missing or damaged record is listed again.
 const liveFile = "gc-live"
