@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/atomicfile"
 	"github.com/bcindex/bcindex/internal/checksum"
+	"github.com/bcindex/bcindex/store"
 )
 
 // liveFile records the blobs the refs' trees held at the last gc, and a
@@ -20,21 +23,24 @@ import (
 // caching their listings (a repository's tags alone are hundreds of
 // trees), so each gc otherwise derived every tag's tree from the previous
 // one: a gc with nothing to do on fastapi (329 refs) took 0.7–1.0 CPU-s
-// that way and 0.16 with the record. Trees never change, so the same trees hold the same blobs: the
-// record is keyed by the trees, and no other state can make it stale. It
-// is derived: a missing or damaged record is listed again.
+// that way and 0.16 with the record. Trees never change, so the same
+// trees hold the same blobs: the record is keyed by the trees (liveKey),
+// and no index state but the formats' versions can make it stale. It is
+// derived: a missing or damaged record is listed again.
 const liveFile = "gc-live"
 
 // liveMagic starts the record: its version changes with the format and
 // with what a tree's entries count as live (gitindex.GrepReads).
 const liveMagic = "bcindex gc-live 1\n"
 
-// liveKey is the key of the live blobs of trees: their hash, sorted and
-// without repeats.
+// liveKey is the key of the live blobs of trees: the hash of the trees,
+// sorted and without repeats, and of the versions of the listings and of
+// the index (a change of either may change what a listing holds).
 func liveKey(trees []plumbing.Hash) [sha256.Size]byte {
 	s := slices.Clone(trees)
 	slices.SortFunc(s, func(a, b plumbing.Hash) int { return bytes.Compare(a[:], b[:]) })
 	h := sha256.New()
+	fmt.Fprintf(h, "%s%d\n", gitindex.ListingMagic, store.SchemaVersion)
 	for _, t := range slices.Compact(s) {
 		h.Write(t[:])
 	}
