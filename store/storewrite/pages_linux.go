@@ -55,8 +55,10 @@ func refreshPages(path string, off, n int64) error {
 // them), and a later access faults them back in from memory: only the
 // process's resident set changes. Badger reads and writes its log through
 // those mappings, so without this a rewrite of the whole log held every
-// log file it read and wrote resident until it closed. Best effort: a
-// mapping it cannot release stays as it was.
+// log file it read and wrote resident until it closed. A view of the
+// index kept in this process (its vector parts map the same log files)
+// loses its pages the same way and faults them back in from the cache on
+// its next read. Best effort: a mapping it cannot release stays as it was.
 func dropMappedPages(dir string) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
