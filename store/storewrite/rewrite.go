@@ -19,7 +19,9 @@ import (
 // are pointed at the parts' new places before any old file goes: an open
 // iterator holds Badger's removals back until then. A query that mapped a
 // removed file meanwhile gets vector.ErrFault and opens the segments again.
-// It returns how many log files were rewritten.
+// A locator that cannot be pointed anew (relocate) still names a removed
+// file once the rewrite ends, which makes its segment damaged. It returns
+// how many log files were rewritten.
 func RewriteLog(indexDir string, ids []string) (int, error) {
 	if err := compactTree(storeOptions(indexDir), true); err != nil {
 		return 0, err
@@ -97,39 +99,65 @@ func (s *Store) rewriteLog(indexDir string, ids []string) (int, error) {
 		if err = s.DB.Sync(); err == nil {
 			err = s.relocate(indexDir, ids)
 		}
+		if err != nil {
+			err = fmt.Errorf("rewrite index log: %w", err)
+		}
 	}
 	it.Close() // Badger removes the rewritten files now
 	txn.Discard()
 	return n, err
 }
 
-// relocate rewrites the locators of segments ids whose parts moved.
+// relocate rewrites the locators of segments ids whose parts moved. A
+// locator that fails (its parts not found, its write refused) is left
+// naming the files about to go, and the others are rewritten all the
+// same: Badger removes the files whatever relocate returns, and a segment
+// whose locator names a removed file is damaged (left out of every
+// search, reported by check, indexed again by the next run), so one
+// failure must not cost the segments after it. It returns the first error
+// and how many locators failed.
 func (s *Store) relocate(indexDir string, ids []string) error {
+	var first error
+	failed := 0
 	for _, id := range ids {
-		dir := segment.Dir(indexDir, id)
 		names, _ := segment.VectorFiles(indexDir, id)
 		for _, name := range names {
-			p := filepath.Join(dir, name)
-			l, err := segment.ReadLocator(p)
-			if err != nil {
-				continue // damaged: the next run drops the segment
+			if err := s.relocateFile(indexDir, id, name); err != nil {
+				if first == nil {
+					first = err
+				}
+				failed++
 			}
-			locs, err := s.findParts(id, name, l)
-			if err != nil {
-				return err
-			}
-			dropMappedPages(s.opts.Dir) // findParts read the parts through Badger's mappings
-			if slices.Equal(locs, l.Parts) {
-				continue // in a log file this session left alone
-			}
-			if err := segment.WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
-				return err
-			}
-			s.mu.Lock()
-			s.wrote = append(s.wrote, wroteParts{id, name, locs})
-			s.mu.Unlock()
 		}
 	}
+	if failed > 1 {
+		return fmt.Errorf("%w (%d vector locators not rewritten)", first, failed)
+	}
+	return first
+}
+
+// relocateFile rewrites segment id's locator of the named vector file if
+// its parts moved.
+func (s *Store) relocateFile(indexDir, id, name string) error {
+	dir := segment.Dir(indexDir, id)
+	l, err := segment.ReadLocator(filepath.Join(dir, name))
+	if err != nil {
+		return nil // damaged: the next run drops the segment
+	}
+	locs, err := s.findParts(id, name, l)
+	if err != nil {
+		return err
+	}
+	dropMappedPages(s.opts.Dir) // findParts read the parts through Badger's mappings
+	if slices.Equal(locs, l.Parts) {
+		return nil // in a log file this session left alone
+	}
+	if err := segment.WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
+		return fmt.Errorf("relocate vectors of segment %s: %w", id, err)
+	}
+	s.mu.Lock()
+	s.wrote = append(s.wrote, wroteParts{id, name, locs})
+	s.mu.Unlock()
 	return nil
 }
 
