@@ -18,7 +18,10 @@ import (
 // Append copies the blobs of segment id for which keep is true (nil: all)
 // into the writer, with their postings, trigrams, texts and details as they are,
 // and appends their vectors of each named vector file (models) to vecs:
-// a merge recomputes nothing.
+// a merge recomputes nothing. The postings follow the merged segment's
+// copies: a row that becomes a copy (its content is in a row added
+// before) gives its postings up, and the first row kept of a content
+// whose first copy is dropped takes that copy's postings over.
 func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing.Hash) bool, vecs map[string]*VectorRows) error {
 	seg, lw, gw := &w.Table, w.Lex, w.Grams
 	ct, err := OpenTable(File(indexDir, id, ChunksFile))
@@ -79,8 +82,9 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		return fa < fb
 	})
 	rowMap := make([]int32, ct.Nrows)
+	postMap := make([]int32, ct.Nrows) // a first copy's postings → their row in the writer
 	for i := range rowMap {
-		rowMap[i] = -1
+		rowMap[i], postMap[i] = -1, -1
 	}
 	for _, b := range order {
 		sha := ct.BlobSHA(b)
@@ -103,6 +107,9 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 			}
 			rows[i] = r
 			rowMap[first+i] = int32(base + i)
+			if r.Indexed && w.firstCopy(base+i, r.Hash) == base+i {
+				postMap[ct.firstCopy(first+i)] = int32(base + i)
+			}
 			for name, vs := range srcVecs {
 				q, s, err := vs.RowErr(first + i)
 				if err != nil {
@@ -116,7 +123,8 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 	}
 	// The postings file ends at the last row with text: rows after it (an
 	// empty file, say, last in the segment) have no postings to copy.
-	return lw.Append(lex, rowMap[:min(len(rowMap), lex.Rows())])
+	n := min(len(rowMap), lex.Rows())
+	return lw.AppendRows(lex, rowMap[:n], postMap[:n])
 }
 
 // VectorFiles lists a segment's vector locators.
