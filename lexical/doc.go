@@ -88,7 +88,8 @@
 // The header's rows and total length count every row, the dictionary's
 // document frequencies only the rows with postings. A merge
 // (Writer.AppendRows) moves a row's postings to another row of the merged
-// file when the first row of its content changes.
+// file when the first row of its content changes, corrected by the
+// difference of the two rows' tokens (TokenDiff) where they differ.
 //
 // A lookup binary-searches the block index by key, touching the dictionary
 // only for blocks whose key equals the term's, then scans one block. The

@@ -185,7 +185,7 @@ func TestAppendRows(t *testing.T) {
 			posts[r], kept = kept[0], kept[1:]
 		}
 	}
-	if err := dst.AppendRows(src, lens, posts); err != nil {
+	if err := dst.AppendRows(src, lens, posts, nil); err != nil {
 		t.Fatal(err)
 	}
 	pm := filepath.Join(dir, "merged")
@@ -236,12 +236,12 @@ func TestAppendRows(t *testing.T) {
 	// Postings mapped outside this call's rows, or twice to one row.
 	outside := slices.Clone(posts)
 	outside[1] = 0
-	if err := NewWriter().AppendRows(src, lens, outside); err == nil {
+	if err := NewWriter().AppendRows(src, lens, outside, nil); err == nil {
 		t.Error("postings mapped to a row before the call's rows were accepted")
 	}
 	twice := slices.Clone(lens)
 	twice[2] = twice[1]
-	if err := NewWriter().AppendRows(src, lens, twice); err == nil {
+	if err := NewWriter().AppendRows(src, lens, twice, nil); err == nil {
 		t.Error("two rows' postings mapped to one row were accepted")
 	}
 }
@@ -275,5 +275,56 @@ func TestAddLength(t *testing.T) {
 	w.AddLength(1, 3)
 	if err := w.WriteFile(p); err == nil {
 		t.Error("AddLength of a row before the last was accepted")
+	}
+}
+
+// TestAppendRowsTokenDiff: a row taking over another row's postings with
+// a token difference gets the other row's frequencies plus its own
+// tokens less the other's: a term can grow, fall to nothing or be new to
+// the source index.
+func TestAppendRowsTokenDiff(t *testing.T) {
+	dir := t.TempDir()
+	w := NewWriter()
+	w.Add(0, []string{"if", "10", "l10", "retry", "retry"})
+	w.Add(1, []string{"backoff"})
+	p := filepath.Join(dir, "src")
+	if err := w.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst := NewWriter()
+	// Row 1 is dropped; row 0's postings go to row 1 of dst, whose tokens
+	// are "if 30 l30 retry retry retry".
+	diff := map[int32]TokenDiff{1: {Plus: []string{"30", "l30", "retry"}, Minus: []string{"10", "l10"}}}
+	if err := dst.AppendRows(src, []int32{0, 1}, []int32{1, -1}, diff); err != nil {
+		t.Fatal(err)
+	}
+	pm := filepath.Join(dir, "merged")
+	if err := dst.WriteFile(pm); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Open(pm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if err := got.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	for term, want := range map[string][][2]int{"if": {{1, 1}}, "retry": {{1, 3}}, "30": {{1, 1}}, "l30": {{1, 1}}, "10": nil, "l10": nil, "backoff": nil} {
+		if g := postingPairs(got, term); !reflect.DeepEqual(g, want) {
+			t.Errorf("%q: %v, want %v", term, g, want)
+		}
+	}
+	if got.Terms() != 4 {
+		t.Errorf("%d terms, want 4 (none left empty)", got.Terms())
+	}
+	bad := map[int32]TokenDiff{0: {Plus: []string{"x"}}}
+	if err := NewWriter().AppendRows(src, []int32{0, 1}, []int32{1, -1}, bad); err == nil {
+		t.Error("a token difference on a row that takes no postings over was accepted")
 	}
 }

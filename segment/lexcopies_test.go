@@ -7,28 +7,36 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/segment"
 )
 
-// copyContents are the chunk contents of TestPostingsOncePerContent, by
-// the first byte of their hash, with their tokens.
-var copyContents = map[byte][]string{
-	7: {"alpha", "retry", "retry"},
-	8: {"beta", "backoff"},
-	9: {"gamma", "retry", "jitter"},
+// copyTexts are the chunk texts of TestPostingsOncePerContent, by the
+// first byte of their hash.
+var copyTexts = map[byte]string{7: "alpha retry retry", 8: "beta backoff", 9: "gamma retry jitter"}
+
+// chunk is a row of copyBlob: its text (0: none of its own) and name.
+type chunk struct {
+	text byte
+	name string
 }
 
-// copyBlob adds a blob whose rows after the file row hold the contents
-// named (0: a row without text of its own).
-func copyBlob(t *testing.T, w *segment.Writer, sha byte, contents ...byte) {
+// rowTokens are a row's terms as the indexer makes them: its name's
+// tokens, then its text's.
+func rowTokens(name string, text byte) []string {
+	return lexical.AppendTokens(lexical.Tokens(name), copyTexts[text])
+}
+
+// copyBlob adds a blob whose rows after the file row are chunks.
+func copyBlob(t *testing.T, w *segment.Writer, sha byte, chunks ...chunk) {
 	t.Helper()
 	rows := []segment.Row{{Kind: "file", Parent: -1}}
 	toks := [][]string{nil}
-	for _, c := range contents {
-		r := segment.Row{Kind: "function", Parent: 0}
+	for _, c := range chunks {
+		r := segment.Row{Kind: "block", Parent: 0, Name: c.name}
 		var tk []string
-		if c != 0 {
-			r.Indexed, r.Hash, tk = true, [16]byte{c, 1}, copyContents[c]
+		if c.text != 0 {
+			r.Indexed, r.Hash, tk = true, [16]byte{c.text, 1}, rowTokens(c.name, c.text)
 		}
 		rows = append(rows, r)
 		toks = append(toks, tk)
@@ -57,7 +65,7 @@ func checkPostings(t *testing.T, indexDir, id string) *segment.Segment {
 		if !indexed {
 			continue
 		}
-		toks := copyContents[h[0]]
+		toks := rowTokens(seg.Row(r).Name, h[0])
 		if got := seg.Lex.DocLen(r); got != len(toks) {
 			t.Errorf("segment %s row %d: length %d, want %d", id, r, got, len(toks))
 		}
@@ -72,7 +80,7 @@ func checkPostings(t *testing.T, indexDir, id string) *segment.Segment {
 			}
 		}
 	}
-	for _, tok := range []string{"alpha", "beta", "gamma", "retry", "backoff", "jitter"} {
+	for _, tok := range []string{"alpha", "beta", "gamma", "retry", "backoff", "jitter", "if", "10", "l10", "30", "l30", "loop"} {
 		var got [][2]int
 		it := seg.Lex.Iter(tok)
 		for it.Next() {
@@ -90,13 +98,16 @@ func checkPostings(t *testing.T, indexDir, id string) *segment.Segment {
 // first copy, the copies keeping their lengths. Merged, the postings
 // follow the merged segment's copies: the rows of the newer version
 // become first copies when the older is dropped and take its postings
-// over; a row whose content an earlier segment of the merge holds
-// becomes a copy and gives its postings up.
+// over, with their own name's tokens in place of the dropped row's; a
+// row whose content an earlier segment of the merge holds becomes a copy
+// and gives its postings up.
 func TestPostingsOncePerContent(t *testing.T) {
 	indexDir := t.TempDir()
 	w := segment.NewWriter(0)
-	copyBlob(t, w, 1, 7, 8)       // rows 0-2: older version
-	copyBlob(t, w, 2, 8, 9, 0, 7) // rows 3-7: newer version, B and A copies
+	// Rows 0-2, the older version, then rows 3-7, the newer, where B and
+	// A are copies, A moved down (its name, with its line, changed).
+	copyBlob(t, w, 1, chunk{7, "if@L10"}, chunk{8, "B"})
+	copyBlob(t, w, 2, chunk{8, "B"}, chunk{9, "C"}, chunk{0, "D"}, chunk{7, "if@L30"})
 	if err := w.WriteFiles(segment.Dir(indexDir, "00000001")); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +135,7 @@ func TestPostingsOncePerContent(t *testing.T) {
 
 	// Ahead of a segment holding C and A: they become copies there.
 	m = segment.NewWriter(0)
-	copyBlob(t, m, 3, 9, 7)
+	copyBlob(t, m, 3, chunk{9, "C"}, chunk{7, "loop@L10"})
 	if err := m.Append(indexDir, "00000001", nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
