@@ -1,10 +1,6 @@
 package search
 
-import (
-	"slices"
-
-	"github.com/bcindex/bcindex/lexical"
-)
+import "slices"
 
 // rowTF is a term's weighted frequency in one row, normalised by the
 // row's length: one entry of the sorted lists the text arm merges.
@@ -79,23 +75,16 @@ func sumRows(es []rowTF) []rowTF {
 // w times the form's frequency in the row over BM25's length norm for the
 // mean length avgdl.
 func (v *view) formRows(form string, w, avgdl float64) []rowTF {
-	its := make([]lexical.Iterator, len(v.snap.Segments))
-	n := 0
+	var out []rowTF
+	var buf []rowFreq
 	for s, seg := range v.snap.Segments {
-		its[s] = seg.Lex.Iter(form)
-		n += its[s].Len()
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]rowTF, 0, n)
-	for s, seg := range v.snap.Segments {
-		allow, it := v.allow[s], &its[s]
-		for it.Next() {
-			if r := it.Row(); allow.Test(uint(r)) {
-				dl := float64(seg.Lex.DocLen(r))
-				out = append(out, rowTF{int32(s), int32(r), w * float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
-			}
+		buf = v.formPostings(s, form, buf)
+		if out == nil && len(buf) > 0 {
+			out = make([]rowTF, 0, len(buf))
+		}
+		for _, p := range buf {
+			dl := float64(seg.Lex.DocLen(int(p.row)))
+			out = append(out, rowTF{int32(s), p.row, w * float64(p.freq) / (1 - bm25B + bm25B*dl/avgdl)})
 		}
 	}
 	return out
