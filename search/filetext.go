@@ -186,8 +186,8 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 	i := 0
 	rb := v.rowBlobs()
 	var buf []rowFreq
-	for s := range v.snap.Segments {
-		buf = v.formPostings(s, form, buf)
+	for s, seg := range v.snap.Segments {
+		buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
 		if len(buf) > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+len(buf))
 		}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
+	"sync"
 
 	"github.com/bits-and-blooms/bitset"
 
@@ -32,95 +32,148 @@ import (
 
 // copyMap maps one segment's postings to its visible rows.
 type copyMap struct {
+	seg   *segment.Segment
+	allow *bitset.BitSet
 	// score holds the rows whose postings a visible row reads: the
 	// visible rows that are their own first copy and the first copies of
-	// the others. It is the view's allow itself when every visible row
-	// is its own first copy (copies is then empty).
+	// the others. It is allow itself when every visible row is its own
+	// first copy (alias is then nil).
 	score *bitset.BitSet
-	// copies are the visible rows that are not their own first copy, by
-	// first copy, then row.
-	copies []copyRow
-	// renamed holds, by term, the copies among them named otherwise than
-	// their first copy whose name's tokens hold the term a different
-	// number of times, and that difference.
-	renamed map[string][]rowFreq
+	// alias[c] is 1 + a visible copy of row c other than c (0: none);
+	// more holds c's further visible copies, if any.
+	alias []int32
+	more  map[int32][]int32
+	// renamed are the visible copies named otherwise than their first
+	// copy.
+	renamed []renamedCopy
+
+	mu    sync.Mutex
+	fixes map[string][]rowFreq // by form: renamed copies and the difference their names make
+	freq  []int32              // scratch of formPostings, by row
+	mark  *bitset.BitSet       // scratch of formPostings, rows in freq
 }
 
-type copyRow struct{ first, row int32 }
+// renamedCopy is a visible copy named otherwise than its first copy, and
+// the characters of the two names (nameChars).
+type renamedCopy struct {
+	row, first int32
+	chars      uint64
+}
 
 // rowFreq is a visible row holding a term, and the term's frequency.
 type rowFreq struct{ row, freq int32 }
 
 // copyMaps returns each segment's copyMap for the rows visible now, made
 // on first use after textArm resets it.
-func (v *view) copyMaps() []copyMap {
+func (v *view) copyMaps() []*copyMap {
 	if v.lexMaps != nil {
 		return v.lexMaps
 	}
-	maps := make([]copyMap, len(v.snap.Segments))
+	maps := make([]*copyMap, len(v.snap.Segments))
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
-		var cs []copyRow
+		m := &copyMap{seg: seg, allow: allow, score: allow}
 		for w, word := range allow.Words() {
 			for ; word != 0; word &= word - 1 {
 				r := w*64 + bits.TrailingZeros64(word)
-				if c := seg.FirstCopy(r); c != r {
-					cs = append(cs, copyRow{int32(c), int32(r)})
+				c := seg.FirstCopy(r)
+				if c == r {
+					continue
+				}
+				if m.alias == nil {
+					m.alias = make([]int32, seg.Rows())
+					m.score = allow.Clone()
+				}
+				m.score.Set(uint(c))
+				if m.alias[c] == 0 {
+					m.alias[c] = int32(r + 1)
+				} else {
+					if m.more == nil {
+						m.more = map[int32][]int32{}
+					}
+					m.more[int32(c)] = append(m.more[int32(c)], int32(r))
+				}
+				if name, first := seg.NameBytes(r), seg.NameBytes(c); !bytes.Equal(name, first) {
+					m.renamed = append(m.renamed, renamedCopy{int32(r), int32(c), nameChars(name) | nameChars(first)})
 				}
 			}
 		}
-		maps[s].score = allow
-		if len(cs) > 0 {
-			score := allow.Clone()
-			for _, c := range cs {
-				score.Set(uint(c.first))
-			}
-			slices.SortFunc(cs, func(a, b copyRow) int {
-				return cmp.Or(cmp.Compare(a.first, b.first), cmp.Compare(a.row, b.row))
-			})
-			maps[s] = copyMap{score: score, copies: cs, renamed: renamedCopies(seg, cs)}
-		}
+		maps[s] = m
 	}
 	v.lexMaps = maps
 	return maps
 }
 
-// renamedCopies is copyMap.renamed for the copies cs of segment seg.
-func renamedCopies(seg *segment.Segment, cs []copyRow) map[string][]rowFreq {
-	var out map[string][]rowFreq
-	diff := map[string]int32{}
-	for _, c := range cs {
-		name, first := seg.NameBytes(int(c.row)), seg.NameBytes(int(c.first))
-		if bytes.Equal(name, first) {
-			continue
-		}
-		clear(diff)
-		for _, t := range lexical.Tokens(string(name)) {
-			diff[t]++
-		}
-		for _, t := range lexical.Tokens(string(first)) {
-			diff[t]--
-		}
-		for t, d := range diff {
-			if d != 0 {
-				if out == nil {
-					out = map[string][]rowFreq{}
-				}
-				out[t] = append(out[t], rowFreq{c.row, d})
-			}
+// nameChars is the set of characters a token of name can hold: bit i for
+// the ASCII letter i (either case) or digit 26+i, bit 62 for '_' and '-';
+// every bit when name is not ASCII (lowercasing a non-ASCII letter may
+// give an ASCII one).
+func nameChars(name []byte) uint64 {
+	var m uint64
+	for _, b := range name {
+		switch {
+		case b >= 0x80:
+			return math.MaxUint64
+		case 'a' <= b && b <= 'z':
+			m |= 1 << (b - 'a')
+		case 'A' <= b && b <= 'Z':
+			m |= 1 << (b - 'A')
+		case '0' <= b && b <= '9':
+			m |= 1 << (26 + b - '0')
+		case b == '_' || b == '-':
+			m |= 1 << 62
 		}
 	}
+	return m
+}
+
+// renameFixes returns the renamed copies whose names' tokens hold form a
+// different number of times, with the difference (the copy's count less
+// its first copy's). Only the names whose characters could spell form
+// are read.
+func (m *copyMap) renameFixes(form string) []rowFreq {
+	if len(m.renamed) == 0 {
+		return nil
+	}
+	if f, ok := m.fixes[form]; ok {
+		return f
+	}
+	want := nameChars([]byte(form))
+	var out []rowFreq
+	for _, rc := range m.renamed {
+		if want&^rc.chars != 0 {
+			continue
+		}
+		d := countToken(lexical.Tokens(string(m.seg.NameBytes(int(rc.row)))), form) -
+			countToken(lexical.Tokens(string(m.seg.NameBytes(int(rc.first)))), form)
+		if d != 0 {
+			out = append(out, rowFreq{rc.row, d})
+		}
+	}
+	if m.fixes == nil {
+		m.fixes = map[string][]rowFreq{}
+	}
+	m.fixes[form] = out
 	return out
+}
+
+func countToken(tokens []string, t string) int32 {
+	n := int32(0)
+	for _, x := range tokens {
+		if x == t {
+			n++
+		}
+	}
+	return n
 }
 
 // formPostings returns, in row order, the visible rows of segment s
 // whose content holds form, each with the form's frequency (appended to
-// buf[:0]).
-func (v *view) formPostings(s int, form string, buf []rowFreq) []rowFreq {
-	buf = buf[:0]
+// buf[:0]); it is the segment's postings of form.
+func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFreq) []rowFreq {
+	buf = slices.Grow(buf[:0], it.Len())
 	m := v.copyMaps()[s]
-	it := v.snap.Segments[s].Lex.Iter(form)
-	if len(m.copies) == 0 {
+	if m.alias == nil {
 		for it.Next() {
 			if r := it.Row(); m.score.Test(uint(r)) {
 				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
@@ -128,8 +181,9 @@ func (v *view) formPostings(s int, form string, buf []rowFreq) []rowFreq {
 		}
 		return buf
 	}
-	allow, cs := v.allow[s], m.copies
-	sorted, j := true, 0
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sorted := true
 	add := func(r, f int32) {
 		if n := len(buf); n > 0 && buf[n-1].row > r {
 			sorted = false
@@ -142,20 +196,53 @@ func (v *view) formPostings(s int, form string, buf []rowFreq) []rowFreq {
 			continue
 		}
 		f := int32(min(it.Freq(), math.MaxInt32))
-		if allow.Test(uint(c)) {
+		if m.allow.Test(uint(c)) {
 			add(int32(c), f)
 		}
-		j += sort.Search(len(cs)-j, func(k int) bool { return cs[j+k].first >= int32(c) })
-		for ; j < len(cs) && cs[j].first == int32(c); j++ {
-			add(cs[j].row, f)
+		if a := m.alias[c]; a > 0 {
+			add(a-1, f)
+			for _, r := range m.more[int32(c)] {
+				add(r, f)
+			}
 		}
 	}
-	if fix := m.renamed[form]; len(fix) > 0 {
+	if fix := m.renameFixes(form); len(fix) > 0 {
 		buf = renameFix(buf, fix)
 		sorted = false
 	}
 	if !sorted {
+		buf = m.order(buf)
+	}
+	return buf
+}
+
+// order sorts postings of distinct rows by row: a few by comparison,
+// more by marking them in a bitset over the segment's rows and reading
+// it back in order, which costs a pass over the words between the first
+// row and the last instead of a sort.
+func (m *copyMap) order(buf []rowFreq) []rowFreq {
+	if len(buf) <= 256 {
 		slices.SortFunc(buf, func(a, b rowFreq) int { return cmp.Compare(a.row, b.row) })
+		return buf
+	}
+	if m.freq == nil {
+		m.freq = make([]int32, m.seg.Rows())
+		m.mark = bitset.New(uint(m.seg.Rows()))
+	}
+	lo, hi := buf[0].row, buf[0].row
+	for _, p := range buf {
+		m.freq[p.row] = p.freq
+		m.mark.Set(uint(p.row))
+		lo, hi = min(lo, p.row), max(hi, p.row)
+	}
+	buf = buf[:0]
+	words := m.mark.Words()
+	for w := int(lo) / 64; w <= int(hi)/64; w++ {
+		for word := words[w]; word != 0; word &= word - 1 {
+			r := int32(w*64 + bits.TrailingZeros64(word))
+			buf = append(buf, rowFreq{r, m.freq[r]})
+		}
+		words[w] = 0
 	}
 	return buf
 }

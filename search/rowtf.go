@@ -1,6 +1,10 @@
 package search
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/bcindex/bcindex/lexical"
+)
 
 // rowTF is a term's weighted frequency in one row, normalised by the
 // row's length: one entry of the sorted lists the text arm merges.
@@ -75,13 +79,21 @@ func sumRows(es []rowTF) []rowTF {
 // w times the form's frequency in the row over BM25's length norm for the
 // mean length avgdl.
 func (v *view) formRows(form string, w, avgdl float64) []rowTF {
+	its := make([]lexical.Iterator, len(v.snap.Segments))
+	n := 0
+	for s, seg := range v.snap.Segments {
+		its[s] = seg.Lex.Iter(form)
+		n += its[s].Len()
+	}
+	// A form no postings hold may still be in the name of a copy named
+	// otherwise than its first copy (formPostings).
 	var out []rowTF
+	if n > 0 {
+		out = make([]rowTF, 0, n)
+	}
 	var buf []rowFreq
 	for s, seg := range v.snap.Segments {
-		buf = v.formPostings(s, form, buf)
-		if out == nil && len(buf) > 0 {
-			out = make([]rowTF, 0, len(buf))
-		}
+		buf = v.formPostings(s, form, its[s], buf)
 		for _, p := range buf {
 			dl := float64(seg.Lex.DocLen(int(p.row)))
 			out = append(out, rowTF{int32(s), p.row, w * float64(p.freq) / (1 - bm25B + bm25B*dl/avgdl)})

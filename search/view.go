@@ -73,7 +73,7 @@ type view struct {
 	pathsKey pathsKey
 	// lexMaps map each segment's postings, stored for first copies, to
 	// the visible rows (lexrows.go); nil until the text arm reads them.
-	lexMaps []copyMap
+	lexMaps []*copyMap
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries

@@ -153,9 +153,9 @@ func (v *view) windowArm(terms []string, rowScores map[[2]int]float64) ([]cand, 
 					break
 				}
 			}
-			for s := range v.snap.Segments {
+			for s, seg := range v.snap.Segments {
 				of := ws.of[s]
-				buf = v.formPostings(s, form, buf)
+				buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
 				for _, p := range buf {
 					if x := of[p.row]; x >= 0 {
 						tf[x] += w * float64(p.freq)
