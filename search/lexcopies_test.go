@@ -19,7 +19,8 @@ import (
 func TestTextArmThroughFirstCopies(t *testing.T) {
 	r := gittest.New(t)
 	shared := "// Ocelot keeps the marmot stable.\nfunc Ocelot() string {\n\treturn \"ocelotmarmot quokkastable\"\n}\n"
-	oldRev := r.CommitAt("2024-01-01T00:00:00Z", "old", map[string]string{"a.go": "package p\n\n" + shared})
+	other := "package p\n\n// Other stays.\nfunc Other() int { return 2 }\n"
+	oldRev := r.CommitAt("2024-01-01T00:00:00Z", "old", map[string]string{"a.go": "package p\n\n" + shared, "b.go": other})
 	r.Git("branch", "old")
 	newRev := r.CommitAt("2024-02-01T00:00:00Z", "new", map[string]string{
 		"a.go": "package p\n\n// Lynx counts.\nfunc Lynx() int {\n\treturn 1\n}\n\n" + shared})
@@ -78,6 +79,38 @@ func TestTextArmThroughFirstCopies(t *testing.T) {
 			t.Errorf("at %.7s: Ocelot from blob %s line %d, want %s line %d", c.rev, h.Blob, h.StartLine, want, c.startLine)
 		}
 	}
+	// One kept view of the revision whose Ocelot is the copy, searched
+	// with other rows visible in turn: what the text arm derives from the
+	// visible rows is not reused for others.
+	copyRev := oldRev
+	if seg.BlobSHA(seg.BlobOf(copied)).String() == r.Git("rev-parse", newRev+":a.go") {
+		copyRev = newRev
+	}
+	var plans [2]*Plan
+	for i, exclude := range [][]string{nil, {"a.go"}} {
+		if plans[i], err = NewPlan(repo, Options{Rev: copyRev, Mode: ModeText, Exclude: exclude}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, err := store.Open(context.Background(), repo, plans[0].Want, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	for i := range 4 {
+		o := Options{Query: "ocelotmarmot", Rev: copyRev, Mode: ModeText, K: 5}
+		if i%2 == 1 {
+			o.Exclude = []string{"a.go"}
+		}
+		res, err := NewSearcher(kept, plans[i%2]).Search(context.Background(), nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if found := len(res.Hits) > 0 && res.Hits[0].Name == "Ocelot"; found != (i%2 == 0) {
+			t.Errorf("kept view, search %d (excluding a.go: %v): hits %v", i, i%2 == 1, names(res))
+		}
+	}
+
 	res := run(t, repo, Options{Query: "ocelotmarmot quokkastable", Mode: ModeText, Refs: both, K: 5})
 	n := 0
 	for _, h := range res.Hits {

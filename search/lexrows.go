@@ -30,14 +30,23 @@ import (
 // copy's corrected by the difference of the names' tokens, read from the
 // chunk table, so that every row scores as if it had postings of its own.
 
-// copyMap maps one segment's postings to its visible rows.
+// copyMap maps one segment's postings to the rows a query sees.
 type copyMap struct {
+	*copyIndex
 	seg   *segment.Segment
 	allow *bitset.BitSet
+	freq  []int32        // scratch of formPostings, by row
+	mark  *bitset.BitSet // scratch of formPostings, rows in freq
+}
+
+// copyIndex is what copyMap derives from one segment's visible rows. A
+// kept view's queries usually see the same rows, so the last one made is
+// kept (copyCache).
+type copyIndex struct {
 	// score holds the rows whose postings a visible row reads: the
 	// visible rows that are their own first copy and the first copies of
-	// the others. It is allow itself when every visible row is its own
-	// first copy (alias is then nil).
+	// the others; nil when every visible row is its own first copy (the
+	// visible rows themselves, and alias is nil too).
 	score *bitset.BitSet
 	// alias[c] is 1 + a visible copy of row c other than c (0: none);
 	// more holds c's further visible copies, if any.
@@ -49,8 +58,6 @@ type copyMap struct {
 
 	mu    sync.Mutex
 	fixes map[string][]rowFreq // by form: renamed copies and the difference their names make
-	freq  []int32              // scratch of formPostings, by row
-	mark  *bitset.BitSet       // scratch of formPostings, rows in freq
 }
 
 // renamedCopy is a visible copy named otherwise than its first copy, and
@@ -63,16 +70,68 @@ type renamedCopy struct {
 // rowFreq is a visible row holding a term, and the term's frequency.
 type rowFreq struct{ row, freq int32 }
 
+// copyCache keeps, in the store's view, the copyIndex of each segment
+// for the visible rows allow, those of the last query that made them.
+type copyCache struct {
+	mu    sync.Mutex
+	allow [][]uint64
+	idx   []*copyIndex
+}
+
+type copyCacheKey struct{}
+
 // copyMaps returns each segment's copyMap for the rows visible now, made
 // on first use after textArm resets it.
 func (v *view) copyMaps() []*copyMap {
 	if v.lexMaps != nil {
 		return v.lexMaps
 	}
-	maps := make([]*copyMap, len(v.snap.Segments))
+	var idx []*copyIndex
+	if v.memo != nil {
+		cc := v.memo.Memo(copyCacheKey{}, func() any { return new(copyCache) }).(*copyCache)
+		cc.mu.Lock()
+		if idx = cc.idx; !sameRows(cc.allow, v.allow) {
+			idx = v.copyIndexes()
+			cc.idx, cc.allow = idx, make([][]uint64, len(v.allow))
+			for s, a := range v.allow {
+				cc.allow[s] = slices.Clone(a.Words())
+			}
+		}
+		cc.mu.Unlock()
+	} else {
+		idx = v.copyIndexes()
+	}
+	maps := make([]*copyMap, len(idx))
+	for s, x := range idx {
+		maps[s] = &copyMap{copyIndex: x, seg: v.snap.Segments[s], allow: v.allow[s]}
+	}
+	v.lexMaps = maps
+	return maps
+}
+
+// sameRows reports whether the visible rows allow are those of words.
+func sameRows(words [][]uint64, allow []*bitset.BitSet) bool {
+	if words == nil || len(words) != len(allow) {
+		return false
+	}
+	for s, a := range allow {
+		w := a.Words()
+		n := min(len(w), len(words[s]))
+		if !slices.Equal(w[:n], words[s][:n]) || slices.ContainsFunc(w[n:], nonZero) || slices.ContainsFunc(words[s][n:], nonZero) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonZero(w uint64) bool { return w != 0 }
+
+// copyIndexes makes each segment's copyIndex for the rows visible now.
+func (v *view) copyIndexes() []*copyIndex {
+	out := make([]*copyIndex, len(v.snap.Segments))
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
-		m := &copyMap{seg: seg, allow: allow, score: allow}
+		m := &copyIndex{}
 		for w, word := range allow.Words() {
 			for ; word != 0; word &= word - 1 {
 				r := w*64 + bits.TrailingZeros64(word)
@@ -98,10 +157,9 @@ func (v *view) copyMaps() []*copyMap {
 				}
 			}
 		}
-		maps[s] = m
+		out[s] = m
 	}
-	v.lexMaps = maps
-	return maps
+	return out
 }
 
 // nameChars is the set of characters a token of name can hold: bit i for
@@ -135,6 +193,8 @@ func (m *copyMap) renameFixes(form string) []rowFreq {
 	if len(m.renamed) == 0 {
 		return nil
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if f, ok := m.fixes[form]; ok {
 		return f
 	}
@@ -175,14 +235,12 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 	m := v.copyMaps()[s]
 	if m.alias == nil {
 		for it.Next() {
-			if r := it.Row(); m.score.Test(uint(r)) {
+			if r := it.Row(); m.allow.Test(uint(r)) {
 				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
 			}
 		}
 		return buf
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	sorted := true
 	add := func(r, f int32) {
 		if n := len(buf); n > 0 && buf[n-1].row > r {
