@@ -67,15 +67,16 @@ func (w *Writer) Blobs() int { return len(w.Table.Blobs) }
 // row keeps its length only.
 func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool, text Stored) error {
 	base := w.Rows()
-	for i, t := range tokens {
-		if t == nil {
-			continue
+	for i := range max(len(rows), len(tokens)) {
+		// Every row with text counts for the copies, as in the column.
+		isCopy := i < len(rows) && rows[i].Indexed && w.firstCopy(base+i, rows[i].Hash) != base+i
+		switch {
+		case i >= len(tokens) || tokens[i] == nil:
+		case isCopy:
+			w.Lex.AddLength(base+i, countTokens(tokens[i]))
+		default:
+			w.Lex.Add(base+i, tokens[i])
 		}
-		if i < len(rows) && rows[i].Indexed && w.firstCopy(base+i, rows[i].Hash) != base+i {
-			w.Lex.AddLength(base+i, countTokens(t))
-			continue
-		}
-		w.Lex.Add(base+i, t)
 	}
 	if grams != nil {
 		w.Grams.Add(sha, grams, binary)
