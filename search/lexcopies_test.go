@@ -1,7 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"context"
+	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +172,26 @@ func TestTextArmRenamedCopies(t *testing.T) {
 		}
 		if res := run(t, repo, Options{Query: c.other, Mode: ModeText, Raw: true, Rev: c.rev, K: 5}); len(res.Hits) != 0 {
 			t.Errorf("%s at %.7s: hits %v, want none (the other file's name)", c.other, c.rev, names(res))
+		}
+	}
+}
+
+// TestRadixSort checks the radix sort against a stable sort, with keys
+// over several passes.
+func TestRadixSort(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, n := range []int{0, 1, 300, 5000} {
+		for _, maxKey := range []uint32{0, 1, 2047, 1 << 20, 1<<31 - 1} {
+			a := make([]copyRow, n)
+			for i := range a {
+				a[i] = copyRow{int32(rng.Int63n(int64(maxKey) + 1)), int32(i)}
+			}
+			want := slices.Clone(a)
+			slices.SortStableFunc(want, func(x, y copyRow) int { return cmp.Compare(x.first, y.first) })
+			got := radixSort(a, make([]copyRow, n), func(c copyRow) uint32 { return uint32(c.first) }, maxKey)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n %d, keys up to %d: radix order differs from a stable sort", n, maxKey)
+			}
 		}
 	}
 }

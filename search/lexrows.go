@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/bits-and-blooms/bitset"
@@ -35,8 +36,7 @@ type copyMap struct {
 	*copyIndex
 	seg   *segment.Segment
 	allow *bitset.BitSet
-	freq  []int32        // scratch of formPostings, by row
-	mark  *bitset.BitSet // scratch of formPostings, rows in freq
+	tmp   []rowFreq // scratch of formPostings
 }
 
 // copyIndex is what copyMap derives from one segment's visible rows. A
@@ -46,12 +46,11 @@ type copyIndex struct {
 	// score holds the rows whose postings a visible row reads: the
 	// visible rows that are their own first copy and the first copies of
 	// the others; nil when every visible row is its own first copy (the
-	// visible rows themselves, and alias is nil too).
+	// visible rows themselves, and copies is empty).
 	score *bitset.BitSet
-	// alias[c] is 1 + a visible copy of row c other than c (0: none);
-	// more holds c's further visible copies, if any.
-	alias []int32
-	more  map[int32][]int32
+	// copies are the visible rows that are not their own first copy, by
+	// first copy, then row.
+	copies []copyRow
 	// renamed are the visible copies named otherwise than their first
 	// copy.
 	renamed []renamedCopy
@@ -59,6 +58,8 @@ type copyIndex struct {
 	mu    sync.Mutex
 	fixes map[string][]rowFreq // by form: renamed copies and the difference their names make
 }
+
+type copyRow struct{ first, row int32 }
 
 // renamedCopy is a visible copy named otherwise than its first copy, and
 // the characters of the two names (nameChars).
@@ -132,6 +133,7 @@ func (v *view) copyIndexes() []*copyIndex {
 	for s, seg := range v.snap.Segments {
 		allow := v.allow[s]
 		m := &copyIndex{}
+		maxFirst := int32(0)
 		for w, word := range allow.Words() {
 			for ; word != 0; word &= word - 1 {
 				r := w*64 + bits.TrailingZeros64(word)
@@ -139,24 +141,20 @@ func (v *view) copyIndexes() []*copyIndex {
 				if c == r {
 					continue
 				}
-				if m.alias == nil {
-					m.alias = make([]int32, seg.Rows())
+				if m.score == nil {
 					m.score = allow.Clone()
 				}
 				m.score.Set(uint(c))
-				if m.alias[c] == 0 {
-					m.alias[c] = int32(r + 1)
-				} else {
-					if m.more == nil {
-						m.more = map[int32][]int32{}
-					}
-					m.more[int32(c)] = append(m.more[int32(c)], int32(r))
-				}
+				m.copies = append(m.copies, copyRow{int32(c), int32(r)})
+				maxFirst = max(maxFirst, int32(c))
 				if name, first := seg.NameBytes(r), seg.NameBytes(c); !bytes.Equal(name, first) {
 					m.renamed = append(m.renamed, renamedCopy{int32(r), int32(c), nameChars(name) | nameChars(first)})
 				}
 			}
 		}
+		// Listed by row; a stable sort by first copy keeps the rows of
+		// one first copy in order.
+		m.copies = radixSort(m.copies, make([]copyRow, len(m.copies)), func(c copyRow) uint32 { return uint32(c.first) }, uint32(maxFirst))
 		out[s] = m
 	}
 	return out
@@ -233,7 +231,7 @@ func countToken(tokens []string, t string) int32 {
 func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFreq) []rowFreq {
 	buf = slices.Grow(buf[:0], it.Len())
 	m := v.copyMaps()[s]
-	if m.alias == nil {
+	if m.score == nil {
 		for it.Next() {
 			if r := it.Row(); m.allow.Test(uint(r)) {
 				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
@@ -248,20 +246,28 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 		}
 		buf = append(buf, rowFreq{r, f})
 	}
+	cs, j := m.copies, 0
 	for it.Next() {
-		c := it.Row()
+		c := int32(it.Row())
 		if !m.score.Test(uint(c)) {
 			continue
 		}
 		f := int32(min(it.Freq(), math.MaxInt32))
 		if m.allow.Test(uint(c)) {
-			add(int32(c), f)
+			add(c, f)
 		}
-		if a := m.alias[c]; a > 0 {
-			add(a-1, f)
-			for _, r := range m.more[int32(c)] {
-				add(r, f)
+		// The postings ascend, so the copies of c are at or after j:
+		// gallop, then search.
+		if j < len(cs) && cs[j].first < c {
+			step := 1
+			for j+step < len(cs) && cs[j+step].first < c {
+				step *= 2
 			}
+			lo, hi := j+step/2+1, min(j+step+1, len(cs))
+			j = lo + sort.Search(hi-lo, func(k int) bool { return cs[lo+k].first >= c })
+		}
+		for ; j < len(cs) && cs[j].first == c; j++ {
+			add(cs[j].row, f)
 		}
 	}
 	if fix := m.renameFixes(form); len(fix) > 0 {
@@ -275,34 +281,41 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 }
 
 // order sorts postings of distinct rows by row: a few by comparison,
-// more by marking them in a bitset over the segment's rows and reading
-// it back in order, which costs a pass over the words between the first
-// row and the last instead of a sort.
+// more by radix, in time linear in their number.
 func (m *copyMap) order(buf []rowFreq) []rowFreq {
 	if len(buf) <= 256 {
 		slices.SortFunc(buf, func(a, b rowFreq) int { return cmp.Compare(a.row, b.row) })
 		return buf
 	}
-	if m.freq == nil {
-		m.freq = make([]int32, m.seg.Rows())
-		m.mark = bitset.New(uint(m.seg.Rows()))
+	if cap(m.tmp) < len(buf) {
+		m.tmp = make([]rowFreq, len(buf))
 	}
-	lo, hi := buf[0].row, buf[0].row
-	for _, p := range buf {
-		m.freq[p.row] = p.freq
-		m.mark.Set(uint(p.row))
-		lo, hi = min(lo, p.row), max(hi, p.row)
+	out := radixSort(buf, m.tmp[:len(buf)], func(p rowFreq) uint32 { return uint32(p.row) }, uint32(m.seg.Rows()))
+	if &out[0] != &buf[0] {
+		m.tmp = buf[:cap(buf)] // the other buffer is the next call's scratch
 	}
-	buf = buf[:0]
-	words := m.mark.Words()
-	for w := int(lo) / 64; w <= int(hi)/64; w++ {
-		for word := words[w]; word != 0; word &= word - 1 {
-			r := int32(w*64 + bits.TrailingZeros64(word))
-			buf = append(buf, rowFreq{r, m.freq[r]})
+	return out
+}
+
+// radixSort sorts a by key (at most maxKey), stably, 11 bits a pass, with
+// tmp (as long as a) for scratch, and returns the sorted slice: a or tmp.
+func radixSort[T any](a, tmp []T, key func(T) uint32, maxKey uint32) []T {
+	for shift := uint(0); shift < 32 && maxKey>>shift != 0; shift += 11 {
+		var count [1<<11 + 1]int
+		for _, x := range a {
+			count[(key(x)>>shift)&(1<<11-1)+1]++
 		}
-		words[w] = 0
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for _, x := range a {
+			d := (key(x) >> shift) & (1<<11 - 1)
+			tmp[count[d]] = x
+			count[d]++
+		}
+		a, tmp = tmp, a
 	}
-	return buf
+	return a
 }
 
 // renameFix corrects the frequencies in buf of the renamed copies in fix
