@@ -61,6 +61,10 @@ type copyIndex struct {
 
 type copyRow struct{ first, row int32 }
 
+// maxFixes bounds the forms a copyIndex keeps the renamed copies' fixes
+// of.
+const maxFixes = 4096
+
 // renamedCopy is a visible copy named otherwise than its first copy, and
 // the characters of the two names (nameChars).
 type renamedCopy struct {
@@ -208,8 +212,8 @@ func (m *copyMap) renameFixes(form string) []rowFreq {
 			out = append(out, rowFreq{rc.row, d})
 		}
 	}
-	if m.fixes == nil {
-		m.fixes = map[string][]rowFreq{}
+	if m.fixes == nil || len(m.fixes) >= maxFixes {
+		m.fixes = map[string][]rowFreq{} // a kept view's queries ask ever more forms
 	}
 	m.fixes[form] = out
 	return out
