@@ -81,6 +81,16 @@
 //	  uvarint(tf-4), only if tf >= 4
 //	doc lengths: rows × uint16 or uint32, number of tokens in each row
 //
+// A row may have a length and no postings (Writer.AddLength): a segment
+// stores postings once per distinct content, under the content's first
+// row, and its other rows (copies) keep their lengths, so that the total
+// length and the lengths of the rows a query sees are those of every row.
+// The header's rows and total length count every row, the dictionary's
+// document frequencies only the rows with postings. A merge
+// (Writer.AppendRows) moves a row's postings to another row of the merged
+// file when the first row of its content changes, corrected by the
+// difference of the two rows' tokens (TokenDiff) where they differ.
+//
 // A lookup binary-searches the block index by key, touching the dictionary
 // only for blocks whose key equals the term's, then scans one block. The
 // keys keep the search within the compact block index rather than reading

@@ -113,7 +113,30 @@ func (w *Writer) Add(row int, tokens []string) {
 		w.counts[id] = 0
 	}
 	w.touched = w.touched[:0]
+	w.addLen(row, n)
+}
 
+// AddLength records row as n tokens long without postings: a row whose
+// text another row's postings stand for (a copy of its content), which
+// keeps its length so that BM25's corpus statistics and length norm are
+// those of every row. The order rules are Add's.
+func (w *Writer) AddLength(row, n int) {
+	if w.err != nil {
+		return
+	}
+	switch {
+	case row < 0 || uint64(row) >= math.MaxUint32 || n < 0:
+		w.err = fmt.Errorf("lexical: AddLength(%d, %d): out of range", row, n)
+		return
+	case row < len(w.docLens):
+		w.err = fmt.Errorf("lexical: AddLength(%d) after row %d: rows must be added in increasing order", row, len(w.docLens)-1)
+		return
+	}
+	w.addLen(row, n)
+}
+
+// addLen appends row's length n, rows before it without one at 0.
+func (w *Writer) addLen(row, n int) {
 	for len(w.docLens) < row {
 		w.docLens = append(w.docLens, 0)
 	}

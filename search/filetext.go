@@ -185,18 +185,14 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 	var out []fileTF
 	i := 0
 	rb := v.rowBlobs()
+	var buf []rowFreq
 	for s, seg := range v.snap.Segments {
-		allow := v.allow[s]
-		it := seg.Lex.Iter(form)
-		if it.Len() > 0 && out == nil {
-			out = make([]fileTF, 0, len(fs)+it.Len())
+		buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
+		if len(buf) > 0 && out == nil {
+			out = make([]fileTF, 0, len(fs)+len(buf))
 		}
-		for it.Next() {
-			r := it.Row()
-			if !allow.Test(uint(r)) {
-				continue
-			}
-			e := fileTF{int32(s), int32(rb.firstOf(s, r)), 0}
+		for _, p := range buf {
+			e := fileTF{int32(s), int32(rb.firstOf(s, int(p.row))), 0}
 			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
 				out = append(out, fs[i])
 				i++
@@ -210,7 +206,7 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 			default:
 				out = append(out, e)
 			}
-			out[len(out)-1].tf += w * float64(it.Freq())
+			out[len(out)-1].tf += w * float64(p.freq)
 		}
 	}
 	if out == nil {

@@ -85,17 +85,18 @@ func (v *view) formRows(form string, w, avgdl float64) []rowTF {
 		its[s] = seg.Lex.Iter(form)
 		n += its[s].Len()
 	}
-	if n == 0 {
-		return nil
+	// A form no postings hold may still be in the name of a copy named
+	// otherwise than its first copy (formPostings).
+	var out []rowTF
+	if n > 0 {
+		out = make([]rowTF, 0, n)
 	}
-	out := make([]rowTF, 0, n)
+	var buf []rowFreq
 	for s, seg := range v.snap.Segments {
-		allow, it := v.allow[s], &its[s]
-		for it.Next() {
-			if r := it.Row(); allow.Test(uint(r)) {
-				dl := float64(seg.Lex.DocLen(r))
-				out = append(out, rowTF{int32(s), int32(r), w * float64(it.Freq()) / (1 - bm25B + bm25B*dl/avgdl)})
-			}
+		buf = v.formPostings(s, form, its[s], buf)
+		for _, p := range buf {
+			dl := float64(seg.Lex.DocLen(int(p.row)))
+			out = append(out, rowTF{int32(s), p.row, w * float64(p.freq) / (1 - bm25B + bm25B*dl/avgdl)})
 		}
 	}
 	return out

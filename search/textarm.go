@@ -16,6 +16,7 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if len(terms) == 0 {
 		return nil, textTop{}
 	}
+	v.lexMaps = nil // the visible rows may have changed since the last call
 	// Corpus statistics over the visible, indexed rows.
 	var n int
 	var totalLen int64

@@ -71,6 +71,9 @@ type view struct {
 	// pathsKey names the blobs added (the listings and the path filters)
 	// for the path fields' text kept in memo.
 	pathsKey pathsKey
+	// lexMaps map each segment's postings, stored for first copies, to
+	// the visible rows (lexrows.go); nil until the text arm reads them.
+	lexMaps []*copyMap
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries

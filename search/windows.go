@@ -141,6 +141,7 @@ func (v *view) windowArm(terms []string, rowScores map[[2]int]float64) ([]cand, 
 	scores := map[int32]float64{}
 	held := map[int32]float64{}
 	best, idfs := 0.0, 0.0
+	var buf []rowFreq
 	for _, t := range terms {
 		tf := map[int32]float64{}
 		forms := append([]string{t}, wordForms(t)...)
@@ -154,10 +155,10 @@ func (v *view) windowArm(terms []string, rowScores map[[2]int]float64) ([]cand, 
 			}
 			for s, seg := range v.snap.Segments {
 				of := ws.of[s]
-				it := seg.Lex.Postings(form)
-				for it.Next() {
-					if x := of[it.Row()]; x >= 0 {
-						tf[x] += w * float64(it.Freq())
+				buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
+				for _, p := range buf {
+					if x := of[p.row]; x >= 0 {
+						tf[x] += w * float64(p.freq)
 					}
 				}
 			}

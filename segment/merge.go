@@ -18,7 +18,12 @@ import (
 // Append copies the blobs of segment id for which keep is true (nil: all)
 // into the writer, with their postings, trigrams, texts and details as they are,
 // and appends their vectors of each named vector file (models) to vecs:
-// a merge recomputes nothing.
+// a merge recomputes nothing. The postings follow the merged segment's
+// copies: a row that becomes a copy (its content is in a row added
+// before) gives its postings up, and the first row kept of a content
+// whose first copy is dropped takes that copy's postings over, corrected
+// by the tokens of the two rows' names when they differ (a row's terms
+// are its name's tokens and its text's, and copies share the text only).
 func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing.Hash) bool, vecs map[string]*VectorRows) error {
 	seg, lw, gw := &w.Table, w.Lex, w.Grams
 	ct, err := OpenTable(File(indexDir, id, ChunksFile))
@@ -79,8 +84,10 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		return fa < fb
 	})
 	rowMap := make([]int32, ct.Nrows)
+	postMap := make([]int32, ct.Nrows) // a first copy's postings → their row in the writer
+	var diff map[int32]lexical.TokenDiff
 	for i := range rowMap {
-		rowMap[i] = -1
+		rowMap[i], postMap[i] = -1, -1
 	}
 	for _, b := range order {
 		sha := ct.BlobSHA(b)
@@ -103,6 +110,20 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 			}
 			rows[i] = r
 			rowMap[first+i] = int32(base + i)
+			if r.Indexed && w.firstCopy(base+i, r.Hash) == base+i {
+				c := ct.firstCopy(first + i)
+				postMap[c] = int32(base + i)
+				if c != first+i {
+					// The row takes over its first copy's postings, which
+					// hold that row's name's tokens.
+					if name := ct.Row(c).Name; name != r.Name {
+						if diff == nil {
+							diff = map[int32]lexical.TokenDiff{}
+						}
+						diff[int32(base+i)] = lexical.TokenDiff{Plus: lexical.Tokens(r.Name), Minus: lexical.Tokens(name)}
+					}
+				}
+			}
 			for name, vs := range srcVecs {
 				q, s, err := vs.RowErr(first + i)
 				if err != nil {
@@ -116,7 +137,8 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 	}
 	// The postings file ends at the last row with text: rows after it (an
 	// empty file, say, last in the segment) have no postings to copy.
-	return lw.Append(lex, rowMap[:min(len(rowMap), lex.Rows())])
+	n := min(len(rowMap), lex.Rows())
+	return lw.AppendRows(lex, rowMap[:n], postMap[:n], diff)
 }
 
 // VectorFiles lists a segment's vector locators.

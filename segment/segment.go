@@ -16,7 +16,9 @@ import (
 )
 
 // The files of a segment directory, segments/<id>/: the chunk table, the
-// BM25 postings (package lexical), the trigrams (package ngram), the text
+// BM25 postings (package lexical; once per distinct content: only a row
+// that is its own FirstCopy has postings, the copies have their lengths
+// only), the trigrams (package ngram), the text
 // blobs' bytes (ContentFile), one vector locator per model
 // (VectorFileName) and the record of verified file versions.
 const (
@@ -51,7 +53,7 @@ func File(indexDir, id, name string) string { return filepath.Join(Dir(indexDir,
 type Segment struct {
 	ID    string
 	Table *Table
-	Lex   *lexical.Index
+	Lex   *lexical.Index  // postings of the first copies, lengths of every row
 	Grams *ngram.Index    // the blobs' trigrams, for exact search
 	Text  *Content        // the text blobs' bytes, for exact search; nil in segments without
 	Vec   *vector.Segment // nil when the segment has no vectors for the model

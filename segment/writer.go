@@ -13,7 +13,9 @@ import (
 )
 
 // Writer accumulates one segment, blob by blob: the chunk table, the
-// postings of the rows with text of their own and the blobs' trigrams.
+// postings of the rows with text of their own, once per content (a row
+// that repeats an earlier row's content hash, a copy in the copies
+// column, keeps only its length; see Append) and the blobs' trigrams.
 // Vectors are encoded here (EncodeVectors) and stored by the store in its
 // value log; the segment's locators name where (WriteLocators), and are
 // written before the other files (WriteFiles).
@@ -22,12 +24,33 @@ type Writer struct {
 	Lex   *lexical.Writer
 	Grams *ngram.Writer
 	Text  ContentWriter
+	// firsts is the first row of each content hash added: the rows the
+	// copies column will name, which alone get postings.
+	firsts map[[16]byte]int
 }
 
 // NewWriter returns the writer of one segment, its postings sized for
 // about terms distinct terms.
 func NewWriter(terms int) *Writer {
-	return &Writer{Lex: lexical.NewWriterSize(terms), Grams: ngram.NewWriter()}
+	return &Writer{Lex: lexical.NewWriterSize(terms), Grams: ngram.NewWriter(), firsts: map[[16]byte]int{}}
+}
+
+// firstCopy returns the row the copies column will name for row (numbered
+// in the writer) with text of its own and content hash h: the first row
+// added with h, row itself when it is the first. It remembers row as
+// h's first.
+func (w *Writer) firstCopy(row int, h [16]byte) int {
+	if h == ([16]byte{}) {
+		return row
+	}
+	if w.firsts == nil {
+		w.firsts = map[[16]byte]int{}
+	}
+	if f, ok := w.firsts[h]; ok {
+		return f
+	}
+	w.firsts[h] = row
+	return row
 }
 
 // Rows is the number of rows added.
@@ -39,12 +62,20 @@ func (w *Writer) Blobs() int { return len(w.Table.Blobs) }
 // Add adds one blob's rows (their parents numbered from Rows() before the
 // call), each row's terms (nil: no text of its own), the blob's trigrams
 // (nil: none), whether it is binary, and its text as StoreText stores it
-// (no bytes: none kept).
+// (no bytes: none kept). A row with text whose content hash an earlier row
+// of the segment has is a copy: the postings are the first copy's, the
+// row keeps its length only.
 func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string, grams []uint32, binary bool, text Stored) error {
 	base := w.Rows()
-	for i, t := range tokens {
-		if t != nil {
-			w.Lex.Add(base+i, t)
+	for i := range max(len(rows), len(tokens)) {
+		// Every row with text counts for the copies, as in the column.
+		isCopy := i < len(rows) && rows[i].Indexed && w.firstCopy(base+i, rows[i].Hash) != base+i
+		switch {
+		case i >= len(tokens) || tokens[i] == nil:
+		case isCopy:
+			w.Lex.AddLength(base+i, countTokens(tokens[i]))
+		default:
+			w.Lex.Add(base+i, tokens[i])
 		}
 	}
 	if grams != nil {
@@ -54,6 +85,17 @@ func (w *Writer) Add(sha [20]byte, info BlobInfo, rows []Row, tokens [][]string,
 	}
 	w.Table.AddBlob(sha, info, rows)
 	return w.Text.Add(sha, text, int(info.Size))
+}
+
+// countTokens is the length Add gives tokens: the non-empty ones.
+func countTokens(tokens []string) int {
+	n := 0
+	for _, t := range tokens {
+		if t != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // VectorRows are vectors of one model: for every row of a segment, or, as

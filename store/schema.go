@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 11.
+// On-disk layout of the bcindex store, schema version 12.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -41,7 +41,10 @@ package store
 //	                          blob table (sorted by SHA → row range), and per
 //	                          blob the rows' signatures and Meta, compressed
 //	                          (segment.go)
-//	  lex.bin                 BM25 postings over the rows (package lexical)
+//	  lex.bin                 BM25 postings over the rows, once per content:
+//	                          a row that repeats an earlier row's content
+//	                          (copies column) has its length but no
+//	                          postings of its own (package lexical)
 //	  grams.bin               trigrams of every blob read whole, binary ones
 //	                          marked, for exact search (package ngram)
 //	  content.bin             the bytes of every blob read whole (a binary
@@ -101,6 +104,10 @@ package store
 //	   as one LZ4 block per piece, with the piece's offset and first line
 //	   number, so that a search without context lines decodes only the
 //	   pieces that may hold a match.
+//	12: lex.bin holds postings once per distinct content of a segment:
+//	   only for a row that is its own first copy (copies column); a copy
+//	   keeps its length and reads its first copy's postings, so that the
+//	   postings of a history shrink by the share of rows that are copies.
 
 import (
 	"crypto/sha256"
@@ -111,7 +118,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

@@ -1,0 +1,208 @@
+package search
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/bits-and-blooms/bitset"
+
+	"github.com/bcindex/bcindex/lexical"
+	"github.com/bcindex/bcindex/segment"
+)
+
+// A segment's postings (lex.bin) are stored once per content: only a
+// row that is the first copy of its content in the segment (the copies
+// column) has postings, its copies keep their lengths only. The text arm
+// reads them for the visible rows: a visible copy makes its first copy's
+// postings count, for the copy, as if the copy had its own. A content is
+// thus scored once per visible row that holds it, with the document
+// frequencies, lengths and row order that postings stored per row gave.
+//
+// A row's terms are its name's tokens, then its text's (the indexer's
+// lexical.AppendTokens(lexical.Tokens(name), text)), and the content hash
+// covers the text only: a copy may be named otherwise than its first copy
+// (a block's name carries its line, "if@L120", and moves with it; a file
+// chunk is named after its file). Such a copy's frequencies are its first
+// copy's corrected by the difference of the names' tokens, read from the
+// chunk table, so that every row scores as if it had postings of its own.
+
+// copyMap maps one segment's postings to the rows a query sees.
+type copyMap struct {
+	*copyIndex
+	seg   *segment.Segment
+	allow *bitset.BitSet
+	tmp   []rowFreq // scratch of formPostings
+}
+
+// copyIndex is what copyMap derives from one segment's visible rows. A
+// kept view's queries usually see the same rows, so the last one made is
+// kept (copyCache).
+type copyIndex struct {
+	// score holds the rows whose postings a visible row reads: the
+	// visible rows that are their own first copy and the first copies of
+	// the others; nil when every visible row is its own first copy (the
+	// visible rows themselves, and copies is empty).
+	score *bitset.BitSet
+	// copies are the visible rows that are not their own first copy, by
+	// first copy, then row.
+	copies []copyRow
+	// renamed are the visible copies named otherwise than their first
+	// copy.
+	renamed []renamedCopy
+
+	mu    sync.Mutex
+	fixes map[string][]rowFreq // by form: renamed copies and the difference their names make
+}
+
+type copyRow struct{ first, row int32 }
+
+// rowFreq is a visible row holding a term, and the term's frequency.
+type rowFreq struct{ row, freq int32 }
+
+// copyCache keeps, in the store's view, the copyIndex of each segment
+// for the visible rows allow, those of the last query that made them.
+type copyCache struct {
+	mu    sync.Mutex
+	allow [][]uint64
+	idx   []*copyIndex
+}
+
+type copyCacheKey struct{}
+
+// copyMaps returns each segment's copyMap for the rows visible now, made
+// on first use after textArm resets it.
+func (v *view) copyMaps() []*copyMap {
+	if v.lexMaps != nil {
+		return v.lexMaps
+	}
+	var idx []*copyIndex
+	if v.memo != nil {
+		cc := v.memo.Memo(copyCacheKey{}, func() any { return new(copyCache) }).(*copyCache)
+		cc.mu.Lock()
+		if idx = cc.idx; !sameRows(cc.allow, v.allow) {
+			idx = v.copyIndexes()
+			cc.idx, cc.allow = idx, make([][]uint64, len(v.allow))
+			for s, a := range v.allow {
+				cc.allow[s] = slices.Clone(a.Words())
+			}
+		}
+		cc.mu.Unlock()
+	} else {
+		idx = v.copyIndexes()
+	}
+	maps := make([]*copyMap, len(idx))
+	for s, x := range idx {
+		maps[s] = &copyMap{copyIndex: x, seg: v.snap.Segments[s], allow: v.allow[s]}
+	}
+	v.lexMaps = maps
+	return maps
+}
+
+// sameRows reports whether the visible rows allow are those of words.
+func sameRows(words [][]uint64, allow []*bitset.BitSet) bool {
+	if words == nil || len(words) != len(allow) {
+		return false
+	}
+	for s, a := range allow {
+		w := a.Words()
+		n := min(len(w), len(words[s]))
+		if !slices.Equal(w[:n], words[s][:n]) || slices.ContainsFunc(w[n:], nonZero) || slices.ContainsFunc(words[s][n:], nonZero) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonZero(w uint64) bool { return w != 0 }
+
+// copyIndexes makes each segment's copyIndex for the rows visible now.
+func (v *view) copyIndexes() []*copyIndex {
+	out := make([]*copyIndex, len(v.snap.Segments))
+	for s, seg := range v.snap.Segments {
+		allow := v.allow[s]
+		m := &copyIndex{}
+		maxFirst := int32(0)
+		for w, word := range allow.Words() {
+			for ; word != 0; word &= word - 1 {
+				r := w*64 + bits.TrailingZeros64(word)
+				c := seg.FirstCopy(r)
+				if c == r {
+					continue
+				}
+				if m.score == nil {
+					m.score = allow.Clone()
+				}
+				m.score.Set(uint(c))
+				m.copies = append(m.copies, copyRow{int32(c), int32(r)})
+				maxFirst = max(maxFirst, int32(c))
+				if name, first := seg.NameBytes(r), seg.NameBytes(c); !bytes.Equal(name, first) {
+					m.renamed = append(m.renamed, renamedCopy{int32(r), int32(c), nameChars(name) | nameChars(first)})
+				}
+			}
+		}
+		// Listed by row; a stable sort by first copy keeps the rows of
+		// one first copy in order.
+		m.copies = radixSort(m.copies, make([]copyRow, len(m.copies)), func(c copyRow) uint32 { return uint32(c.first) }, uint32(maxFirst))
+		out[s] = m
+	}
+	return out
+}
+
+// formPostings returns, in row order, the visible rows of segment s
+// whose content holds form, each with the form's frequency (appended to
+// buf[:0]); it is the segment's postings of form.
+func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFreq) []rowFreq {
+	buf = slices.Grow(buf[:0], it.Len())
+	m := v.copyMaps()[s]
+	if m.score == nil {
+		for it.Next() {
+			if r := it.Row(); m.allow.Test(uint(r)) {
+				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
+			}
+		}
+		return buf
+	}
+	sorted := true
+	add := func(r, f int32) {
+		if n := len(buf); n > 0 && buf[n-1].row > r {
+			sorted = false
+		}
+		buf = append(buf, rowFreq{r, f})
+	}
+	cs, j := m.copies, 0
+	for it.Next() {
+		c := int32(it.Row())
+		if !m.score.Test(uint(c)) {
+			continue
+		}
+		f := int32(min(it.Freq(), math.MaxInt32))
+		if m.allow.Test(uint(c)) {
+			add(c, f)
+		}
+		// The postings ascend, so the copies of c are at or after j:
+		// gallop, then search.
+		if j < len(cs) && cs[j].first < c {
+			step := 1
+			for j+step < len(cs) && cs[j+step].first < c {
+				step *= 2
+			}
+			lo, hi := j+step/2+1, min(j+step+1, len(cs))
+			j = lo + sort.Search(hi-lo, func(k int) bool { return cs[lo+k].first >= c })
+		}
+		for ; j < len(cs) && cs[j].first == c; j++ {
+			add(cs[j].row, f)
+		}
+	}
+	if fix := m.renameFixes(form); len(fix) > 0 {
+		buf = renameFix(buf, fix)
+		sorted = false
+	}
+	if !sorted {
+		buf = m.order(buf)
+	}
+	return buf
+}
