@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 11.
+// On-disk layout of the bcindex store, schema version 12.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -36,11 +36,15 @@ package store
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
-//	  chunks.bin              per chunk its content hash and first copy in
-//	                          columns of their own and a fixed-size row,
-//	                          blob table (sorted by SHA → row range), and per
-//	                          blob the rows' signatures and Meta, compressed
-//	                          (segment.go)
+//	  chunks.bin              a unit table, one entry per distinct chunk of
+//	                          the segment (content hash and first copy in
+//	                          columns of their own, kind, language, name,
+//	                          line count and byte length, and signature and
+//	                          Meta compressed in frames of units), a
+//	                          fixed-size row per chunk of each blob naming
+//	                          its unit and where it starts, and the blob
+//	                          table (sorted by SHA → row range)
+//	                          (segment/chunks.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
 //	  grams.bin               trigrams of every blob read whole, binary ones
 //	                          marked, for exact search (package ngram)
@@ -101,6 +105,11 @@ package store
 //	   as one LZ4 block per piece, with the piece's offset and first line
 //	   number, so that a search without context lines decodes only the
 //	   pieces that may hold a match.
+//	12: chunks.bin (BCSEG006) stores each distinct chunk of a segment
+//	   once, as a unit (hash, kind, language, name, line count, byte
+//	   length, signature and Meta), and per row of a blob only its unit,
+//	   blob, parent and start line and byte: the versions of a file that
+//	   share most chunks share their units.
 
 import (
 	"crypto/sha256"
@@ -111,7 +120,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
