@@ -16,14 +16,15 @@ import (
 //	         after the header, nunits u32 at 32, 36..59 zero, at 60 the
 //	         CRC-32C of bytes 0..59
 //	hashes   nunits × 16 B: each unit's content hash (see Row.Hash)
-//	copies   nunits × u32: the first row of the segment with the unit's
-//	         content hash, selfCopy when the hash is zero (each row is its
-//	         own first copy), or noText (0xffffffff) when the unit's rows
-//	         have no text of their own
+//	copies   nrows × u32: the first row of the segment with the row's
+//	         content hash (the row itself when it is the first), or
+//	         noText (0xffffffff) when the row has no text of its own
 //	refs     nrows × u32: each row's unit
 //	rows     nrows × 16 B: blob index u32, parent row i32 (-1 none), start
 //	         line u32, start byte u32
-//	units    nunits × 20 B, see unitSize
+//	units    nunits × 12 B, see unitSize
+//	unames   nunits × 8 B: each unit's name, offset u32 and length u16 in
+//	         the names heap, pad u16
 //	blobs    nblobs × 36 B sorted by SHA: sha[20], first row u32, rows u32,
 //	         size u32, skip reason u8, syntax errors u16, flags u8 (1:
 //	         fallback)
@@ -37,21 +38,24 @@ import (
 // holds except where it is (blob, parent, start line and byte). Its
 // record: kind u8, language u8, flags u8 (1: syntax error), pad u8, line
 // count u32 (end line - start line), byte length u32 (end byte - start
-// byte), name offset u32, name length u16, pad u16. Two rows share a unit
+// byte); its name is in a column of its own, which a scan of names reads
+// 8 bytes a unit of (search's symbol arm reads every visible row's
+// name). Two rows share a unit
 // only when every one of those fields, the content hash, whether the row
 // has text of its own, the signature and the Meta are equal, so a row
 // decodes to exactly what was written. Units are numbered in the order of
 // their first row, so a blob's new units are consecutive and the same rows
 // give the same file.
 //
-// The hashes and copies are columns of their own, per unit, because a
-// search over many revisions reads them for every visible row
-// (search.view.distinctContent, rowsWithContent): a pass reads each row's
-// 4-byte reference and the unit's 16-byte hash and 4-byte copy, and the
-// versions of a file refer to the same few units. The hashes start right
-// after the header, so a hash never straddles a cache line. The copies
-// column lets a search keep one row per distinct content, and tells
-// whether a row has text of its own without reading the row or the unit.
+// The hashes (per unit) and the copies (per row) are columns of their own
+// because a search over many revisions reads them for every visible row
+// (search.view.distinctContent, rowsWithContent): the copies column lets a
+// search keep one row per distinct content by reading 4 bytes a row, in
+// row order, and tells whether a row has text of its own without reading
+// the row or its unit; the hash, read once per distinct content, is the
+// row's 4-byte reference and the unit's 16 bytes, and the versions of a
+// file refer to the same few units. The hashes start right after the
+// header, so a hash never straddles a cache line.
 //
 // What queries read for every candidate (kind, lines, name, hash) is fixed
 // size or in the names heap; what only a displayed hit needs (signature and
@@ -62,7 +66,8 @@ const (
 	headerSize    = 64
 	blobSize      = 36
 	rowSize       = 16
-	unitSize      = 20
+	unitSize      = 12
+	unameSize     = 8
 	hashSize      = 16
 	copySize      = 4
 	refSize       = 4
@@ -71,11 +76,8 @@ const (
 
 	flagSyntaxError = 1 << 0
 
-	// noText is the copies entry of a unit without text of its own.
+	// noText is the copies entry of a row without text of its own.
 	noText = 1<<32 - 1
-	// selfCopy is the copies entry of a unit with text but a zero hash:
-	// each of its rows is its own first copy.
-	selfCopy = 1<<32 - 2
 )
 
 // Row is one chunk of a segment.

@@ -70,7 +70,7 @@ func TestChunkTableDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	sections := map[string][]byte{"hashes": ct.hashes, "copies": ct.copies, "refs": ct.refs, "rows": ct.rows,
-		"units": ct.units, "blobs": ct.blobs, "frames": ct.frames, "names": ct.names, "details": ct.details}
+		"units": ct.units, "unames": ct.unames, "blobs": ct.blobs, "frames": ct.frames, "names": ct.names, "details": ct.details}
 	for name, sec := range sections {
 		at := bytes.Index(data, sec)
 		for _, off := range []int{at, at + len(sec) - 1} {

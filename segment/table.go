@@ -23,9 +23,10 @@ type Table struct {
 	Nunits       int // distinct units the rows refer to
 	kinds, langs []string
 	hashes       []byte // nunits × 16
-	copies       []byte // nunits × u32
+	copies       []byte // nrows × u32
 	refs         []byte // nrows × u32
 	rows, units  []byte
+	unames       []byte // nunits × 8
 	blobs        []byte
 	frames       []byte
 	names        []byte
@@ -90,7 +91,7 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:])), Nunits: int(le.Uint32(data[32:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
 	nframes := (t.Nunits + unitsPerFrame - 1) / unitsPerFrame
-	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+copySize+unitSize) + uint64(t.Nrows)*(refSize+rowSize) +
+	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+unitSize+unameSize) + uint64(t.Nrows)*(copySize+refSize+rowSize) +
 		uint64(t.Nblobs)*blobSize + uint64(nframes)*frameSize + uint64(dictLen) + uint64(namesLen) + uint64(detailsLen)
 	if want != uint64(len(data)) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
@@ -102,10 +103,11 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 		return b
 	}
 	t.hashes = section(t.Nunits * hashSize)
-	t.copies = section(t.Nunits * copySize)
+	t.copies = section(t.Nrows * copySize)
 	t.refs = section(t.Nrows * refSize)
 	t.rows = section(t.Nrows * rowSize)
 	t.units = section(t.Nunits * unitSize)
+	t.unames = section(t.Nunits * unameSize)
 	t.blobs = section(t.Nblobs * blobSize)
 	t.frames = section(nframes * frameSize)
 	d := section(dictLen)
@@ -326,8 +328,12 @@ func (t *Table) name(i int) string { return string(t.nameBytes(i)) }
 
 // nameBytes is name without a copy.
 func (t *Table) nameBytes(i int) []byte {
-	rec := t.unitRec(t.unitOf(i))
-	off, n := binary.LittleEndian.Uint32(rec[12:]), binary.LittleEndian.Uint16(rec[16:])
+	u := t.unitOf(i)
+	if u >= t.Nunits {
+		return nil
+	}
+	rec := t.unames[u*unameSize:]
+	off, n := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint16(rec[4:])
 	if uint64(off)+uint64(n) > uint64(len(t.names)) {
 		return nil
 	}

@@ -97,10 +97,11 @@ func (w *TableWriter) Encode() []byte {
 	// The fixed-size sections are written in place after the header.
 	hashesAt := headerSize
 	copiesAt := hashesAt + nunits*hashSize
-	refsAt := copiesAt + nunits*copySize
+	refsAt := copiesAt + nrows*copySize
 	rowsAt := refsAt + nrows*refSize
 	unitsAt := rowsAt + nrows*rowSize
-	blobsAt := unitsAt + nunits*unitSize
+	unamesAt := unitsAt + nunits*unitSize
+	blobsAt := unamesAt + nunits*unameSize
 	framesAt := blobsAt + len(sorted)*blobSize
 	out := make([]byte, framesAt+nframes*frameSize)
 	le := binary.LittleEndian
@@ -115,7 +116,7 @@ func (w *TableWriter) Encode() []byte {
 			le.PutUint32(out[refsAt+r*refSize:], unitOf[r])
 		}
 	}
-	unitCopies(out[copiesAt:refsAt], w.Rows, firsts)
+	copiesColumn(out[copiesAt:refsAt], w.Rows)
 	kinds, langs := newDict(), newDict()
 	var names, details bytes.Buffer
 	nameAt := map[string]uint32{}
@@ -138,8 +139,8 @@ func (w *TableWriter) Encode() []byte {
 			nameAt[name] = at
 			names.WriteString(name)
 		}
-		le.PutUint32(rec[12:], at)
-		le.PutUint16(rec[16:], uint16(len(name)))
+		le.PutUint32(out[unamesAt+u*unameSize:], at)
+		le.PutUint16(out[unamesAt+u*unameSize+4:], uint16(len(name)))
 		raw = binary.AppendUvarint(raw, uint64(len(row.Signature)))
 		raw = append(raw, row.Signature...)
 		raw = binary.AppendUvarint(raw, uint64(len(row.MetaBytes)))
@@ -201,31 +202,5 @@ func copiesColumn(out []byte, rows []Row) {
 			}
 		}
 		binary.LittleEndian.PutUint32(out[copySize*r:], c)
-	}
-}
-
-// unitCopies fills the copies section: for each unit (firsts: its first
-// row), the first row with its content hash, selfCopy for a zero hash, or
-// noText when its rows have no text of their own. A unit's rows thus have
-// the copies entries copiesColumn gives them.
-func unitCopies(out []byte, rows []Row, firsts []int) {
-	first := make(map[[16]byte]uint32, len(firsts))
-	for r := range rows {
-		if row := &rows[r]; row.Indexed && row.Hash != ([16]byte{}) {
-			if _, ok := first[row.Hash]; !ok {
-				first[row.Hash] = uint32(r)
-			}
-		}
-	}
-	for u, r := range firsts {
-		row := &rows[r]
-		c := uint32(selfCopy)
-		switch {
-		case !row.Indexed:
-			c = noText
-		case row.Hash != [16]byte{}:
-			c = first[row.Hash]
-		}
-		binary.LittleEndian.PutUint32(out[copySize*u:], c)
 	}
 }

@@ -25,34 +25,27 @@ func (t *Table) unitRec(u int) []byte {
 	return t.units[u*unitSize : (u+1)*unitSize]
 }
 
-// unitCopy returns unit u's copies entry.
-func (t *Table) unitCopy(u int) uint32 {
-	if u >= t.Nunits {
-		return noText
-	}
-	return binary.LittleEndian.Uint32(t.copies[u*copySize:])
-}
-
-// rowHash reads the references, hashes and copies columns only, never the
-// row or the unit record.
+// rowHash reads the references, the hashes and the copies columns only,
+// never the row or the unit record.
 func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
 	u := t.unitOf(i)
-	if u >= t.Nunits {
-		return h, false
+	if u < t.Nunits {
+		h = [16]byte(t.hashes[u*hashSize : (u+1)*hashSize])
 	}
-	copy(h[:], t.hashes[u*hashSize:])
-	return h, t.unitCopy(u) != noText
+	return h, t.indexed(i)
 }
 
 // indexed reports whether row i has text of its own.
-func (t *Table) indexed(i int) bool { return t.unitCopy(t.unitOf(i)) != noText }
+func (t *Table) indexed(i int) bool {
+	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
+}
 
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own).
 func (t *Table) firstCopy(i int) int {
-	c := int(t.unitCopy(t.unitOf(i)))
+	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
 	if c > i {
-		return i // noText, selfCopy, or never written so: a first copy comes first
+		return i // noText, or never written so: a first copy comes first
 	}
 	return c
 }
@@ -99,10 +92,17 @@ func (t *Table) decodeFrame(f int) (*unitFrame, error) {
 	}
 	count := min(unitsPerFrame, t.Nunits-f*unitsPerFrame)
 	d := Decoder{Buf: raw}
+	text := string(raw) // the signatures are substrings of one copy
 	out := &unitFrame{sigs: make([]string, count), metas: make([][]byte, count)}
 	for k := range count {
-		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
-		out.sigs[k], out.metas[k] = string(sig), meta[:len(meta):len(meta)]
+		n := int(d.Uint())
+		at := len(raw) - len(d.Buf)
+		d.Bytes(n)
+		meta := d.Bytes(int(d.Uint()))
+		if d.Err != nil {
+			break
+		}
+		out.sigs[k], out.metas[k] = text[at:at+n], meta[:len(meta):len(meta)]
 	}
 	if d.Err != nil || len(d.Buf) != 0 {
 		return nil, fmt.Errorf("%w: details frame %d does not hold its %d units", ErrCorrupt, f, count)

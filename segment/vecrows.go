@@ -8,12 +8,12 @@ import (
 )
 
 // A segment stores one vector per distinct content: the rows with text of
-// their own whose content hash first appears at them (the copies entry of
-// their unit names them, or is selfCopy) hold the stored vectors, in row
-// order; a later row with the same hash shares its first copy's, and a row
-// without text of its own has none. The copies column is thus also the map
-// from rows to stored vectors (VectorIndex), and a history whose versions
-// repeat most functions stores each function's vector once per segment.
+// their own whose content hash first appears at them (their copies entry
+// names themselves) hold the stored vectors, in row order; a later row
+// with the same hash shares its first copy's, and a row without text of
+// its own has none. The copies column is thus also the map from rows to
+// stored vectors (vectorIndex), and a history whose versions repeat most
+// functions stores each function's vector once per segment.
 
 // vectorIndex maps each of the n rows of a copies column to its stored
 // vector (-1: none) and returns how many vectors are stored.
@@ -37,23 +37,7 @@ func vectorIndex(copies []byte, n int) ([]int32, int) {
 
 // VectorIndex maps each row of the table to its stored vector (-1: none)
 // and returns how many vectors the segment stores.
-func (t *Table) VectorIndex() ([]int32, int) {
-	idx := make([]int32, t.Nrows)
-	next := int32(0)
-	for r := range idx {
-		c := t.unitCopy(t.unitOf(r))
-		switch {
-		case c == noText:
-			idx[r] = -1
-		case int(c) < r:
-			idx[r] = idx[c]
-		default:
-			idx[r] = next
-			next++
-		}
-	}
-	return idx, int(next)
-}
+func (t *Table) VectorIndex() ([]int32, int) { return vectorIndex(t.copies, t.Nrows) }
 
 // StoredVectors keeps of v, one vector per row added to the writer, the
 // vectors the segment stores: one per distinct content, the first copy's
