@@ -37,14 +37,14 @@ package store
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
 //	  chunks.bin              a unit table, one entry per distinct chunk of
-//	                          the segment (content hash and first copy in
-//	                          columns of their own, kind, language, name,
-//	                          line count and byte length, and signature and
-//	                          Meta compressed in frames of units), a
-//	                          fixed-size row per chunk of each blob naming
-//	                          its unit and where it starts, and the blob
-//	                          table (sorted by SHA → row range)
-//	                          (segment/chunks.go)
+//	                          the segment (content hash in a column of its
+//	                          own, kind, language, name, line count and
+//	                          byte length, and signature and Meta
+//	                          compressed in frames of units), a fixed-size
+//	                          row per chunk of each blob naming its unit
+//	                          and where it starts, with its first copy in a
+//	                          column of its own, and the blob table (sorted
+//	                          by SHA → row range) (segment/chunks.go)
 //	  lex.bin                 BM25 postings over the rows (package lexical)
 //	  grams.bin               trigrams of every blob read whole, binary ones
 //	                          marked, for exact search (package ngram)
