@@ -82,7 +82,7 @@ func TestSegmentDetailsRoundTrip(t *testing.T) {
 	}
 	checkRows(t, ct, rows)
 
-	// A merge copies each blob's compressed details as they are.
+	// A merge adds each blob's rows as Details decodes them.
 	var m TableWriter
 	for b := range shas {
 		i, ok := ct.BlobIndex(shas[b])
@@ -90,19 +90,16 @@ func TestSegmentDetailsRoundTrip(t *testing.T) {
 			t.Fatalf("blob %d not found", b)
 		}
 		first, n := ct.BlobRange(i)
-		frame, err := ct.DetailFrame(i)
+		copied, err := ct.Details(first, n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var copied []Row
-		for r := first; r < first+n; r++ {
-			row := ct.Row(r)
-			if row.Parent >= 0 {
-				row.Parent -= first
+		for r := range copied {
+			if copied[r].Parent >= 0 {
+				copied[r].Parent -= first
 			}
-			copied = append(copied, row)
 		}
-		m.AddBlobDetails(shas[b], ct.BlobInfo(i), copied, frame)
+		m.AddBlob(shas[b], ct.BlobInfo(i), copied)
 	}
 	merged, err := ParseTable(m.Encode())
 	if err != nil {
@@ -132,7 +129,7 @@ func TestSegmentCorruptDetails(t *testing.T) {
 			t.Fatalf("row %d: %+v", i, r)
 		}
 	}
-	if _, err := ct.blobDetails(0); err == nil {
+	if _, err := ct.decodeFrame(0); err == nil {
 		t.Fatal("corrupt details decompressed without error")
 	}
 	if _, err := ParseTable(data[:len(data)-1]); err == nil {

@@ -55,7 +55,7 @@ func TestCopiesColumn(t *testing.T) {
 		t.Errorf("row 5's blob starts at row %d, want 3", f)
 	}
 	// The hashes are a column right after the header, the rows hold none.
-	if len(ct.rows) != len(want)*36 || !bytes.Equal(data[headerSize+16:headerSize+32], ct.hashes[16:32]) {
+	if len(ct.rows) != len(want)*rowSize || !bytes.Equal(data[headerSize+16:headerSize+32], ct.hashes[16:32]) {
 		t.Errorf("rows of %d bytes, hashes at %d", len(ct.rows), bytes.Index(data, ct.hashes))
 	}
 }
@@ -69,8 +69,8 @@ func TestChunkTableDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sections := map[string][]byte{"hashes": ct.hashes, "copies": ct.copies, "rows": ct.rows, "blobs": ct.blobs,
-		"names": ct.names, "details": ct.details}
+	sections := map[string][]byte{"hashes": ct.hashes, "copies": ct.copies, "refs": ct.refs, "rows": ct.rows,
+		"units": ct.units, "unames": ct.unames, "blobs": ct.blobs, "frames": ct.frames, "names": ct.names, "details": ct.details}
 	for name, sec := range sections {
 		at := bytes.Index(data, sec)
 		for _, off := range []int{at, at + len(sec) - 1} {

@@ -1,7 +1,6 @@
 package segment
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,7 +15,8 @@ import (
 )
 
 // Append copies the blobs of segment id for which keep is true (nil: all)
-// into the writer, with their postings, trigrams, texts and details as they are,
+// into the writer, with their postings, trigrams and texts as they are and
+// their rows with their units' details,
 // and appends their vectors of each named vector file (models) to vecs:
 // a merge recomputes nothing. The postings follow the merged segment's
 // copies: a row that becomes a copy (its content is in a row added
@@ -89,6 +89,10 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 	for i := range rowMap {
 		rowMap[i], postMap[i] = -1, -1
 	}
+	// Each frame of details is decoded once, and the rows of every unit
+	// share its signature and Meta; Encode finds the units again, without
+	// those only the dropped blobs referred to.
+	frames := make([]*unitFrame, (ct.Nunits+unitsPerFrame-1)/unitsPerFrame)
 	for _, b := range order {
 		sha := ct.BlobSHA(b)
 		if keep != nil && !keep(sha) {
@@ -97,14 +101,20 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 		first, n := ct.BlobRange(b)
 		info := ct.BlobInfo(b)
 		base := len(seg.Rows)
-		details, err := ct.DetailFrame(b)
-		if err != nil {
-			return err
-		}
-		details = bytes.Clone(details) // the source is unmapped before the merged segment is written
 		rows := make([]Row, n)
 		for i := range rows {
 			r := ct.Row(first + i)
+			u := ct.unitOf(first + i)
+			if u >= ct.Nunits || r.Blob != b {
+				return fmt.Errorf("segment %s: row %d: %w", id, first+i, ErrCorrupt)
+			}
+			f := u / unitsPerFrame
+			if frames[f] == nil {
+				if frames[f], err = ct.decodeFrame(f); err != nil {
+					return fmt.Errorf("segment %s: %w", id, err)
+				}
+			}
+			r.Signature, r.MetaBytes = frames[f].sigs[u%unitsPerFrame], frames[f].metas[u%unitsPerFrame]
 			if r.Parent >= 0 {
 				r.Parent = r.Parent - first + base
 			}
@@ -133,7 +143,7 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 				vecs[name].Scales = append(vecs[name].Scales, s)
 			}
 		}
-		seg.AddBlobDetails(sha, info, rows, details)
+		seg.AddBlob(sha, info, rows)
 	}
 	// The postings file ends at the last row with text: rows after it (an
 	// empty file, say, last in the segment) have no postings to copy.

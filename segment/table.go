@@ -20,18 +20,24 @@ type Table struct {
 	data         []byte
 	Nblobs       int
 	Nrows        int
+	Nunits       int // distinct units the rows refer to
 	kinds, langs []string
-	hashes       []byte // nrows × 16
+	hashes       []byte // nunits × 16
 	copies       []byte // nrows × u32
-	rows, blobs  []byte
+	refs         []byte // nrows × u32
+	rows, units  []byte
+	unames       []byte // nunits × 8
+	blobs        []byte
+	frames       []byte
 	names        []byte
 	details      []byte
 
-	mu   sync.Mutex // guards last
-	last struct {   // the most recently decompressed details
-		blob int
-		raw  []byte
+	mu     sync.Mutex  // guards recent and next
+	recent [4]struct { // the most recently decompressed frames of details
+		frame int
+		d     *unitFrame
 	}
+	next int
 }
 
 // OpenTable maps a chunks.bin and verifies its checksums.
@@ -82,10 +88,12 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 	if verify && checksum.Sum(data[headerSize:]) != le.Uint32(data[28:]) {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
-	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:]))}
+	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:])), Nunits: int(le.Uint32(data[32:]))}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
-	want := headerSize + t.Nrows*(hashSize+copySize+rowSize) + t.Nblobs*blobSize + dictLen + namesLen + detailsLen
-	if want != len(data) {
+	nframes := (t.Nunits + unitsPerFrame - 1) / unitsPerFrame
+	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+unitSize+unameSize) + uint64(t.Nrows)*(copySize+refSize+rowSize) +
+		uint64(t.Nblobs)*blobSize + uint64(nframes)*frameSize + uint64(dictLen) + uint64(namesLen) + uint64(detailsLen)
+	if want != uint64(len(data)) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
 	}
 	off := headerSize
@@ -94,10 +102,14 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 		off += n
 		return b
 	}
-	t.hashes = section(t.Nrows * hashSize)
+	t.hashes = section(t.Nunits * hashSize)
 	t.copies = section(t.Nrows * copySize)
+	t.refs = section(t.Nrows * refSize)
 	t.rows = section(t.Nrows * rowSize)
+	t.units = section(t.Nunits * unitSize)
+	t.unames = section(t.Nunits * unameSize)
 	t.blobs = section(t.Nblobs * blobSize)
+	t.frames = section(nframes * frameSize)
 	d := section(dictLen)
 	t.names = section(namesLen)
 	t.details = section(detailsLen)
@@ -108,7 +120,18 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 	if t.langs, _, err = readDict(d); err != nil {
 		return nil, err
 	}
-	t.last.blob = -1
+	if verify {
+		// The checksum passed, so the writer wrote these; a check of the
+		// references keeps a wrong writer from being served.
+		for i := 0; i < t.Nrows; i++ {
+			if u := le.Uint32(t.refs[i*refSize:]); int(u) >= t.Nunits {
+				return nil, fmt.Errorf("row %d refers to unit %d of %d", i, u, t.Nunits)
+			}
+		}
+	}
+	for i := range t.recent {
+		t.recent[i].frame = -1
+	}
 	return t, nil
 }
 
@@ -231,123 +254,73 @@ func (t *Table) BlobSHA(i int) plumbing.Hash {
 func (t *Table) Row(i int) Row {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
 	le := binary.LittleEndian
+	u := t.unitRec(t.unitOf(i))
+	start, startByte := le.Uint32(rec[8:]), le.Uint32(rec[12:])
 	r := Row{
 		Blob:        int(le.Uint32(rec[0:])),
 		Parent:      int(int32(le.Uint32(rec[4:]))),
-		SyntaxError: rec[10]&flagSyntaxError != 0,
+		SyntaxError: u[2]&flagSyntaxError != 0,
 		Indexed:     t.indexed(i),
-		StartLine:   int(le.Uint32(rec[12:])),
-		EndLine:     int(le.Uint32(rec[16:])),
-		StartByte:   int(le.Uint32(rec[20:])),
-		EndByte:     int(le.Uint32(rec[24:])),
+		StartLine:   int(start),
+		EndLine:     int(start + le.Uint32(u[4:])),
+		StartByte:   int(startByte),
+		EndByte:     int(startByte + le.Uint32(u[8:])),
 	}
-	if int(rec[8]) < len(t.kinds) {
-		r.Kind = t.kinds[rec[8]]
+	if int(u[0]) < len(t.kinds) {
+		r.Kind = t.kinds[u[0]]
 	}
-	if int(rec[9]) < len(t.langs) {
-		r.Language = t.langs[rec[9]]
+	if int(u[1]) < len(t.langs) {
+		r.Language = t.langs[u[1]]
 	}
 	r.Name = string(t.nameBytes(i))
-	copy(r.Hash[:], t.hashes[i*hashSize:])
+	r.Hash, _ = t.rowHash(i)
 	return r
 }
 
-// rowHash reads the hashes and copies columns only, never the row.
-func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
-	copy(h[:], t.hashes[i*hashSize:])
-	return h, t.indexed(i)
-}
-
-// indexed reports whether row i has text of its own.
-func (t *Table) indexed(i int) bool {
-	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
-}
-
-// firstCopy returns the first row with row i's content hash (i itself when
-// it is the first or has no text of its own).
-func (t *Table) firstCopy(i int) int {
-	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
-	if c > i {
-		return i // noText, or never written so: a first copy comes first
-	}
-	return c
-}
-
 // RowDetail is row with the signature and metadata, which it decompresses
-// from the blob's details (a corrupt frame leaves them empty).
+// from its unit's frame of details (a corrupt frame leaves them empty).
 func (t *Table) RowDetail(i int) Row {
 	r := t.Row(i)
-	first, _ := t.BlobRange(r.Blob)
-	raw, err := t.blobDetails(r.Blob)
-	if err != nil {
-		return r
-	}
-	d := Decoder{Buf: raw}
-	for k := first; k <= i; k++ {
-		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
-		if k == i && d.Err == nil {
-			r.Signature, r.MetaBytes = string(sig), meta
-		}
+	u := t.unitOf(i)
+	f, err := t.frame(u / unitsPerFrame)
+	if err == nil && u < t.Nunits {
+		k := u % unitsPerFrame
+		r.Signature, r.MetaBytes = f.sigs[k], f.metas[k]
 	}
 	return r
 }
 
 // Details decodes the n rows of one blob starting at first with their
-// signatures and metadata, checking that the blob's details are whole.
+// signatures and metadata, checking that their details are whole.
 func (t *Table) Details(first, n int) ([]Row, error) {
-	b := t.Row(first).Blob
-	raw, err := t.blobDetails(b)
-	if err != nil {
-		return nil, err
+	if n == 0 {
+		return []Row{}, nil
 	}
-	d := Decoder{Buf: raw}
+	b := t.Row(first).Blob
 	out := make([]Row, n)
 	for k := range n {
 		r := t.Row(first + k)
-		sig, meta := d.Bytes(int(d.Uint())), d.Bytes(int(d.Uint()))
-		if d.Err != nil || r.Blob != b {
-			return nil, fmt.Errorf("rows %d..%d: corrupt details of blob %d", first, first+n, b)
+		u := t.unitOf(first + k)
+		if r.Blob != b || u >= t.Nunits {
+			return nil, fmt.Errorf("rows %d..%d: corrupt rows of blob %d", first, first+n, b)
 		}
+		f, err := t.frame(u / unitsPerFrame)
+		if err != nil {
+			return nil, err
+		}
+		sig, meta := f.sigs[u%unitsPerFrame], f.metas[u%unitsPerFrame]
 		var m Meta
 		md := Decoder{Buf: meta}
-		m.Decode(&md)
+		if len(meta) > 0 { // none is empty Meta, as Row.Meta reads it
+			m.Decode(&md)
+		}
 		if md.Err != nil {
 			return nil, fmt.Errorf("row %d: corrupt metadata", first+k)
 		}
-		r.Signature, r.MetaBytes = string(sig), meta
+		r.Signature, r.MetaBytes = sig, meta
 		out[k] = r
 	}
 	return out, nil
-}
-
-// blobDetails returns the decompressed details of blob i. The result must
-// not be modified.
-func (t *Table) blobDetails(i int) ([]byte, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.last.blob == i {
-		return t.last.raw, nil
-	}
-	frame, err := t.DetailFrame(i)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := detailCodec.decoder().DecodeAll(frame, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%w: blob %d details: %v", ErrCorrupt, i, err)
-	}
-	t.last.blob, t.last.raw = i, raw
-	return raw, nil
-}
-
-// DetailFrame returns blob i's compressed details.
-func (t *Table) DetailFrame(i int) ([]byte, error) {
-	rec := t.blobs[i*blobSize:]
-	off, n := binary.LittleEndian.Uint32(rec[36:]), binary.LittleEndian.Uint32(rec[40:])
-	if uint64(off)+uint64(n) > uint64(len(t.details)) {
-		return nil, fmt.Errorf("%w: blob %d details out of range", ErrCorrupt, i)
-	}
-	return t.details[off : off+n : off+n], nil
 }
 
 // name returns just the row's name, without decoding the rest.
@@ -355,8 +328,12 @@ func (t *Table) name(i int) string { return string(t.nameBytes(i)) }
 
 // nameBytes is name without a copy.
 func (t *Table) nameBytes(i int) []byte {
-	rec := t.rows[i*rowSize : (i+1)*rowSize]
-	off, n := binary.LittleEndian.Uint32(rec[28:]), binary.LittleEndian.Uint16(rec[32:])
+	u := t.unitOf(i)
+	if u >= t.Nunits {
+		return nil
+	}
+	rec := t.unames[u*unameSize:]
+	off, n := binary.LittleEndian.Uint32(rec), binary.LittleEndian.Uint16(rec[4:])
 	if uint64(off)+uint64(n) > uint64(len(t.names)) {
 		return nil
 	}

@@ -36,11 +36,15 @@ package store
 //	segments/MANIFEST       JSON: schema version, the live segment IDs and the
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
-//	  chunks.bin              per chunk its content hash and first copy in
-//	                          columns of their own and a fixed-size row,
-//	                          blob table (sorted by SHA → row range), and per
-//	                          blob the rows' signatures and Meta, compressed
-//	                          (segment.go)
+//	  chunks.bin              a unit table, one entry per distinct chunk of
+//	                          the segment (content hash in a column of its
+//	                          own, kind, language, name, line count and
+//	                          byte length, and signature and Meta
+//	                          compressed in frames of units), a fixed-size
+//	                          row per chunk of each blob naming its unit
+//	                          and where it starts, with its first copy in a
+//	                          column of its own, and the blob table (sorted
+//	                          by SHA → row range) (segment/chunks.go)
 //	  lex.bin                 BM25 postings over the rows, once per content:
 //	                          a row that repeats an earlier row's content
 //	                          (copies column) has its length but no
@@ -108,6 +112,11 @@ package store
 //	   only for a row that is its own first copy (copies column); a copy
 //	   keeps its length and reads its first copy's postings, so that the
 //	   postings of a history shrink by the share of rows that are copies.
+//	   chunks.bin (BCSEG006) stores each distinct chunk of a segment
+//	   once, as a unit (hash, kind, language, name, line count, byte
+//	   length, signature and Meta), and per row of a blob only its unit,
+//	   blob, parent and start line and byte: the versions of a file that
+//	   share most chunks share their units.
 
 import (
 	"crypto/sha256"
