@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -38,32 +37,6 @@ func TestCorruptSegmentIsReported(t *testing.T) {
 	// The next run sets it aside and indexes its blob again.
 	if sum := indexRevs(t, r.Dir, nil, "HEAD"); sum.BlobsNew != 1 || !strings.Contains(sum.Repaired, "is damaged") {
 		t.Fatalf("index after damage: %d new blobs, repaired %q", sum.BlobsNew, sum.Repaired)
-	}
-}
-
-func TestBlobRecordRoundTrip(t *testing.T) {
-	rec := &store.BlobRecord{ChunkerVersion: 3, Skip: gitindex.SkipNone, Size: 1234, Language: "go", Fallback: true, SyntaxErrors: 2,
-		Chunks: []store.ChunkRecord{
-			{Kind: "file", Name: "a.go", Parent: -1, StartLine: 1, EndLine: 10, StartByte: 0, EndByte: 100},
-			{Kind: "function", Name: "F", Signature: "func F()", Parent: 0, StartLine: 2, EndLine: 4, StartByte: 5, EndByte: 40, SyntaxError: true, Hash: store.ContentHash("x"),
-				Meta: store.Meta{Doc: "F does.", QualifiedName: "T.F", Access: "public", Decorators: []string{"@x"}, Imports: []string{"fmt", "os"}, ErrorDetail: "line 3: missing ')'"}},
-		}}
-	got, err := store.DecodeBlobRecord(rec.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Signatures and Meta live in segment rows, not in the durable record.
-	want := *rec
-	want.Chunks = slices.Clone(rec.Chunks)
-	want.Chunks[1].Signature, want.Chunks[1].Meta = "", store.Meta{}
-	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", &want) {
-		t.Fatalf("round trip:\n got %+v\nwant %+v", got, &want)
-	}
-	enc := rec.Encode()
-	for i := 0; i < len(enc); i++ {
-		if _, err := store.DecodeBlobRecord(enc[:i]); err == nil {
-			t.Fatalf("truncated record of %d bytes decoded without error", i)
-		}
 	}
 }
 

@@ -20,11 +20,11 @@ type Parts struct {
 	Vectors    int64 `json:"vectors"`
 	VectorRows int64 `json:"vector_rows"`
 	// ValueLog is Badger's value log (db/*.vlog); what it holds beyond
-	// Vectors (LogOther) is the blob records of 8 KB and more and the
-	// parts of merged or dropped segments, dead until the log is
-	// rewritten.
+	// Vectors (LogOther) is the parts of merged or dropped segments, dead
+	// until the log is rewritten, and in a store written before blob
+	// records left their chunks out, the records of 8 KB and more.
 	ValueLog int64 `json:"value_log"`
-	// Tables are Badger's tables (db/*.sst: blob records and keys);
+	// Tables are Badger's tables (db/*.sst: keys and blob records);
 	// DBOther the rest of db/ (memtables, discard stats, manifest).
 	Tables  int64 `json:"badger_tables"`
 	DBOther int64 `json:"badger_other"`
@@ -46,8 +46,9 @@ type Parts struct {
 	Other   int64 `json:"other"`
 }
 
-// LogOther is how much of the value log is not the live vectors: large
-// blob records, and dead parts that a rewrite of the log gives back.
+// LogOther is how much of the value log is not the live vectors: dead
+// parts that a rewrite of the log gives back (and an older store's large
+// blob records).
 func (p *Parts) LogOther() int64 { return max(0, p.ValueLog-p.Vectors) }
 
 // Total is the store's size, the sum of its parts.

@@ -6,10 +6,10 @@ package store
 //
 //	db/                     Badger: the durable store, opened only by the indexer
 //	  "meta/schema"           → uvarint SchemaVersion
-//	  "b/" + blob SHA (20 B)  → blob record: chunker version, content skip reason,
-//	                            size, language, and what identifies every chunk
-//	                            (kind, name, parent, lines, bytes, syntax-error
-//	                            flag, content hash)
+//	  "b/" + blob SHA (20 B)  → blob record: record version, chunker version,
+//	                            content skip reason, size, language, fallback
+//	                            flag and syntax-error count (its chunks are
+//	                            the segment rows')
 //	  "s/" + segment ID + "/" + vector file name + "/" + part (u16, big endian)
 //	                          → a segment's int8 vectors and scales of one
 //	                            model, one per distinct content of the
@@ -116,7 +116,12 @@ package store
 //	   once, as a unit (hash, kind, language, name, line count, byte
 //	   length, signature and Meta), and per row of a blob only its unit,
 //	   blob, parent and start line and byte: the versions of a file that
-//	   share most chunks share their units.
+//	   share most chunks share their units. Blob records (version 4)
+//	   keep only the blob's chunker version, skip reason, size, language
+//	   and syntax-error counts: the chunks' places and content hashes,
+//	   which only segment rows are read for, are left out (a version 3
+//	   record of an earlier schema-12 store is read as its header, so
+//	   such a store needs no rebuild).
 
 import (
 	"crypto/sha256"
@@ -151,8 +156,9 @@ func ContentHash(text string) [16]byte {
 	return h
 }
 
-// BlobRecord is what the store knows about one blob. The chunks' signatures
-// and Meta are written to segment rows only (see encode).
+// BlobRecord is what the store knows about one blob. Its chunks are written
+// to segment rows only (see Encode): the indexer fills Chunks to make the
+// rows, and a decoded record has none.
 type BlobRecord struct {
 	ChunkerVersion int
 	Skip           string // content-based skip reason, or SkipNone
@@ -205,13 +211,19 @@ func (c *ChunkRecord) DecodePlace(d *segment.Decoder, withSignature bool) {
 	copy(c.Hash[:], d.Bytes(16))
 }
 
-const blobRecordVersion = 3
+// blobRecordVersion 3 also held every chunk's place and content hash,
+// which only segment rows are read for; a version 3 record is read as its
+// header.
+const blobRecordVersion = 4
 
-// Encode keeps what identifies each chunk and its vector. Signatures and
-// Meta are display text that the segment rows hold (compressed) and that
-// chunking the blob again reproduces, so the durable record leaves them out.
+// Encode keeps what the indexer asks of a blob it has indexed: the chunker
+// version that chunked it (an edit reuses only chunks this version made),
+// its skip reason, size, language and syntax-error counts. Its chunks are
+// left out: segment rows hold them (kind, name, place, content hash as a
+// unit and a row per chunk), and a record per blob that repeated them cost
+// a history about as much again as the units.
 func (b *BlobRecord) Encode() []byte {
-	e := segment.Encoder{Buf: make([]byte, 0, 64+len(b.Chunks)*64)}
+	e := segment.Encoder{Buf: make([]byte, 0, 32+len(b.Skip)+len(b.Language))}
 	e.Uint(blobRecordVersion)
 	e.Uint(uint64(b.ChunkerVersion))
 	e.Str(b.Skip)
@@ -219,16 +231,15 @@ func (b *BlobRecord) Encode() []byte {
 	e.Str(b.Language)
 	e.Bool(b.Fallback)
 	e.Uint(uint64(b.SyntaxErrors))
-	e.Uint(uint64(len(b.Chunks)))
-	for _, c := range b.Chunks {
-		c.EncodePlace(&e, false)
-	}
 	return e.Buf
 }
 
+// DecodeBlobRecord reads a record Encode wrote (Chunks nil); a version 3
+// record's chunks are passed over unread.
 func DecodeBlobRecord(p []byte) (*BlobRecord, error) {
 	d := segment.Decoder{Buf: p}
-	if v := d.Uint(); v != blobRecordVersion {
+	v := d.Uint()
+	if v != blobRecordVersion && v != 3 {
 		return nil, fmt.Errorf("blob record version %d: %w", v, ErrSchema)
 	}
 	b := &BlobRecord{}
@@ -238,17 +249,11 @@ func DecodeBlobRecord(p []byte) (*BlobRecord, error) {
 	b.Language = d.Str()
 	b.Fallback = d.Bool()
 	b.SyntaxErrors = int(d.Uint())
-	n := d.Uint()
-	if d.Err != nil || n > uint64(len(p)) {
-		return nil, errors.New("corrupt blob record")
-	}
-	b.Chunks = make([]ChunkRecord, n)
-	for i := range b.Chunks {
-		c := &b.Chunks[i]
-		c.DecodePlace(&d, false)
-	}
 	if d.Err != nil {
 		return nil, fmt.Errorf("corrupt blob record: %w", d.Err)
+	}
+	if v == blobRecordVersion && len(d.Buf) != 0 {
+		return nil, errors.New("corrupt blob record: trailing bytes")
 	}
 	return b, nil
 }

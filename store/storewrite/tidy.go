@@ -75,7 +75,8 @@ func tidyLog(indexDir string, ids []string, share float64) (int, error) {
 // DeadLogBytes estimates what of the value log no live value holds: the
 // log's size less the live segments' vector parts (their locators) and
 // less the records Badger keeps in the log (values of valueThreshold and
-// more, blob records of very many chunks). The caller holds the index lock
+// more: blob records of very many chunks, which only a store written before
+// records left their chunks out has). The caller holds the index lock
 // and no store is open. When the log beyond the vectors is at most floor,
 // it returns that without opening the database: then the dead bytes are
 // no more.
