@@ -48,11 +48,11 @@ type copyMap struct {
 // kept view's queries usually see the same rows, so the last one made is
 // kept (copyCache).
 type copyIndex struct {
-	// score holds the rows whose postings a visible row reads: the
-	// visible rows that are their own first copy and the first copies of
-	// the others; nil when every visible row is its own first copy (the
-	// visible rows themselves, and copies is empty).
-	score *bitset.BitSet
+	// firsts holds the first copies of the visible rows that are not
+	// their own: a posting of a visible row or of one of these counts.
+	// It is nil when every visible row is its own first copy (and copies
+	// is empty).
+	firsts *bitset.BitSet
 	// rows are the visible rows that are not their own first copy, in
 	// row order; copies the same by first copy, then row, each with its
 	// place in rows.
@@ -146,10 +146,10 @@ func (v *view) copyIndexes() []*copyIndex {
 				if c == r {
 					continue
 				}
-				if m.score == nil {
-					m.score = allow.Clone()
+				if m.firsts == nil {
+					m.firsts = bitset.New(allow.Len())
 				}
-				m.score.Set(uint(c))
+				m.firsts.Set(uint(c))
 				m.copies = append(m.copies, copyRow{int32(c), int32(len(m.rows))})
 				m.rows = append(m.rows, int32(r))
 				maxFirst = max(maxFirst, int32(c))
@@ -177,7 +177,7 @@ func (v *view) copyIndexes() []*copyIndex {
 func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFreq) []rowFreq {
 	buf = slices.Grow(buf[:0], it.Len())
 	m := v.copyMaps()[s]
-	if m.score == nil {
+	if m.firsts == nil {
 		for it.Next() {
 			if r := it.Row(); m.allow.Test(uint(r)) {
 				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
@@ -192,12 +192,12 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 	cs, j := m.copies, 0
 	for it.Next() {
 		c := int32(it.Row())
-		if !m.score.Test(uint(c)) {
-			continue
-		}
 		f := int32(min(it.Freq(), math.MaxInt32))
 		if m.allow.Test(uint(c)) {
 			buf = append(buf, rowFreq{c, f})
+		}
+		if !m.firsts.Test(uint(c)) {
+			continue
 		}
 		// The postings ascend, so the copies of c are at or after j:
 		// gallop, then search.
