@@ -1,24 +1,37 @@
 package search
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
-// order sorts postings of distinct rows by row: a few by comparison,
-// more by radix, in time linear in their number.
-func (m *copyMap) order(buf []rowFreq) []rowFreq {
-	if len(buf) <= 256 {
-		slices.SortFunc(buf, func(a, b rowFreq) int { return cmp.Compare(a.row, b.row) })
-		return buf
+// mergeCopies merges into buf, the postings of visible first copies in
+// row order, those of the copies whose places in m.rows are hits (their
+// frequencies in m.slot, which it clears): a few hits sorted, more by a
+// sweep of the places, in time linear in the copies.
+func (m *copyMap) mergeCopies(buf []rowFreq, hits []int32) []rowFreq {
+	out := slices.Grow(m.tmp[:0], len(buf)+len(hits))
+	i := 0
+	put := func(at int32) {
+		r := m.rows[at]
+		for i < len(buf) && buf[i].row < r {
+			out = append(out, buf[i])
+			i++
+		}
+		out = append(out, rowFreq{r, m.slot[at]})
+		m.slot[at] = 0
 	}
-	if cap(m.tmp) < len(buf) {
-		m.tmp = make([]rowFreq, len(buf))
+	if len(hits)*16 < len(m.rows) {
+		slices.Sort(hits)
+		for _, at := range hits {
+			put(at)
+		}
+	} else {
+		for at, f := range m.slot[:len(m.rows)] {
+			if f != 0 {
+				put(int32(at))
+			}
+		}
 	}
-	out := radixSort(buf, m.tmp[:len(buf)], func(p rowFreq) uint32 { return uint32(p.row) }, uint32(m.seg.Rows()))
-	if &out[0] != &buf[0] {
-		m.tmp = buf[:cap(buf)] // the other buffer is the next call's scratch
-	}
+	out = append(out, buf[i:]...)
+	m.tmp = buf[:0] // the other buffer is the next call's scratch
 	return out
 }
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 
 	"github.com/bcindex/bcindex/lexical"
 )
@@ -15,7 +16,8 @@ import (
 const maxFixes = 4096
 
 // renamedCopy is a visible copy named otherwise than its first copy, and
-// the characters of the two names (nameChars).
+// the characters of the two names (nameChars), read on a query's first
+// need of them.
 type renamedCopy struct {
 	row, first int32
 	chars      uint64
@@ -45,9 +47,9 @@ func nameChars(name []byte) uint64 {
 }
 
 // renameFixes returns the renamed copies whose names' tokens hold form a
-// different number of times, with the difference (the copy's count less
-// its first copy's). Only the names whose characters could spell form
-// are read.
+// different number of times, in row order, with the difference (the
+// copy's count less its first copy's). Only the names whose characters
+// could spell form are tokenised.
 func (m *copyMap) renameFixes(form string) []rowFreq {
 	if len(m.renamed) == 0 {
 		return nil
@@ -56,6 +58,12 @@ func (m *copyMap) renameFixes(form string) []rowFreq {
 	defer m.mu.Unlock()
 	if f, ok := m.fixes[form]; ok {
 		return f
+	}
+	if !m.chars {
+		for i, rc := range m.renamed {
+			m.renamed[i].chars = nameChars(m.seg.NameBytes(int(rc.row))) | nameChars(m.seg.NameBytes(int(rc.first)))
+		}
+		m.chars = true
 	}
 	want := nameChars([]byte(form))
 	var out []rowFreq
@@ -86,29 +94,33 @@ func countToken(tokens []string, t string) int32 {
 	return n
 }
 
-// renameFix corrects the frequencies in buf of the renamed copies in fix
-// (row, the difference its name makes): a row whose frequency falls to 0
+// renameFix corrects the frequencies in buf (in row order) of the
+// renamed copies in fix (in row order: row, the difference its name
+// makes), keeping the row order: a row whose frequency falls to 0
 // leaves, one that its first copy's postings left out (they lack the
 // term, so its name alone holds it) joins.
-func renameFix(buf []rowFreq, fix []rowFreq) []rowFreq {
-	delta := make(map[int32]int32, len(fix))
-	for _, f := range fix {
-		delta[f.row] = f.freq
-	}
-	out := buf[:0]
+func (m *copyMap) renameFix(buf []rowFreq, fix []rowFreq) []rowFreq {
+	out := slices.Grow(m.tmp[:0], len(buf)+len(fix))
+	j := 0
 	for _, p := range buf {
-		if d, ok := delta[p.row]; ok {
-			p.freq += d
-			delete(delta, p.row)
+		for ; j < len(fix) && fix[j].row < p.row; j++ {
+			if fix[j].freq > 0 {
+				out = append(out, fix[j])
+			}
+		}
+		if j < len(fix) && fix[j].row == p.row {
+			p.freq += fix[j].freq
+			j++
 		}
 		if p.freq > 0 {
 			out = append(out, p)
 		}
 	}
-	for _, f := range fix {
-		if d, ok := delta[f.row]; ok && d > 0 {
-			out = append(out, rowFreq{f.row, d})
+	for _, f := range fix[j:] {
+		if f.freq > 0 {
+			out = append(out, f)
 		}
 	}
+	m.tmp = buf[:0] // the other buffer is the next call's scratch
 	return out
 }

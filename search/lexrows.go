@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"math"
 	"math/bits"
 	"slices"
@@ -28,37 +27,49 @@ import (
 // (a block's name carries its line, "if@L120", and moves with it; a file
 // chunk is named after its file). Such a copy's frequencies are its first
 // copy's corrected by the difference of the names' tokens, read from the
-// chunk table, so that every row scores as if it had postings of its own.
+// chunk table, so that every row scores as if it had postings of its own;
+// the copies column marks these copies (Segment.CopyOf), so the visible
+// copies are listed without reading a name (lexrename.go).
 
 // copyMap maps one segment's postings to the rows a query sees.
 type copyMap struct {
 	*copyIndex
 	seg   *segment.Segment
 	allow *bitset.BitSet
-	tmp   []rowFreq // scratch of formPostings
+	// Scratch of formPostings: the frequency a copy got, by its place
+	// among the copies in row order (0: none), the places set, and the
+	// postings being ordered.
+	slot []int32
+	hits []int32
+	tmp  []rowFreq
 }
 
 // copyIndex is what copyMap derives from one segment's visible rows. A
 // kept view's queries usually see the same rows, so the last one made is
 // kept (copyCache).
 type copyIndex struct {
-	// score holds the rows whose postings a visible row reads: the
-	// visible rows that are their own first copy and the first copies of
-	// the others; nil when every visible row is its own first copy (the
-	// visible rows themselves, and copies is empty).
-	score *bitset.BitSet
-	// copies are the visible rows that are not their own first copy, by
-	// first copy, then row.
+	// firsts holds the first copies of the visible rows that are not
+	// their own: a posting of a visible row or of one of these counts.
+	// It is nil when every visible row is its own first copy (and copies
+	// is empty).
+	firsts *bitset.BitSet
+	// rows are the visible rows that are not their own first copy, in
+	// row order; copies the same by first copy, then row, each with its
+	// place in rows.
+	rows   []int32
 	copies []copyRow
 	// renamed are the visible copies named otherwise than their first
-	// copy.
+	// copy, in row order (the copies column marks them).
 	renamed []renamedCopy
 
 	mu    sync.Mutex
+	chars bool                 // whether renamed holds the names' characters
 	fixes map[string][]rowFreq // by form: renamed copies and the difference their names make
 }
 
-type copyRow struct{ first, row int32 }
+// copyRow is a visible copy: its first copy, and its place in
+// copyIndex.rows.
+type copyRow struct{ first, at int32 }
 
 // rowFreq is a visible row holding a term, and the term's frequency.
 type rowFreq struct{ row, freq int32 }
@@ -119,7 +130,9 @@ func sameRows(words [][]uint64, allow []*bitset.BitSet) bool {
 
 func nonZero(w uint64) bool { return w != 0 }
 
-// copyIndexes makes each segment's copyIndex for the rows visible now.
+// copyIndexes makes each segment's copyIndex for the rows visible now,
+// from the copies column alone (a copy's name is read only when the
+// column marks it renamed, and only when a query needs it).
 func (v *view) copyIndexes() []*copyIndex {
 	out := make([]*copyIndex, len(v.snap.Segments))
 	for s, seg := range v.snap.Segments {
@@ -129,18 +142,19 @@ func (v *view) copyIndexes() []*copyIndex {
 		for w, word := range allow.Words() {
 			for ; word != 0; word &= word - 1 {
 				r := w*64 + bits.TrailingZeros64(word)
-				c := seg.FirstCopy(r)
+				c, renamed := seg.CopyOf(r)
 				if c == r {
 					continue
 				}
-				if m.score == nil {
-					m.score = allow.Clone()
+				if m.firsts == nil {
+					m.firsts = bitset.New(allow.Len())
 				}
-				m.score.Set(uint(c))
-				m.copies = append(m.copies, copyRow{int32(c), int32(r)})
+				m.firsts.Set(uint(c))
+				m.copies = append(m.copies, copyRow{int32(c), int32(len(m.rows))})
+				m.rows = append(m.rows, int32(r))
 				maxFirst = max(maxFirst, int32(c))
-				if name, first := seg.NameBytes(r), seg.NameBytes(c); !bytes.Equal(name, first) {
-					m.renamed = append(m.renamed, renamedCopy{int32(r), int32(c), nameChars(name) | nameChars(first)})
+				if renamed {
+					m.renamed = append(m.renamed, renamedCopy{row: int32(r), first: int32(c)})
 				}
 			}
 		}
@@ -155,10 +169,15 @@ func (v *view) copyIndexes() []*copyIndex {
 // formPostings returns, in row order, the visible rows of segment s
 // whose content holds form, each with the form's frequency (appended to
 // buf[:0]); it is the segment's postings of form.
+//
+// The postings name first copies in row order; the visible ones go to
+// buf as they come, and the frequency of each copy of one is put at the
+// copy's place among the copies in row order (slot), which are then
+// merged into buf: postings in row order without sorting them.
 func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFreq) []rowFreq {
 	buf = slices.Grow(buf[:0], it.Len())
 	m := v.copyMaps()[s]
-	if m.score == nil {
+	if m.firsts == nil {
 		for it.Next() {
 			if r := it.Row(); m.allow.Test(uint(r)) {
 				buf = append(buf, rowFreq{int32(r), int32(min(it.Freq(), math.MaxInt32))})
@@ -166,22 +185,19 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 		}
 		return buf
 	}
-	sorted := true
-	add := func(r, f int32) {
-		if n := len(buf); n > 0 && buf[n-1].row > r {
-			sorted = false
-		}
-		buf = append(buf, rowFreq{r, f})
+	if len(m.slot) < len(m.rows) {
+		m.slot = make([]int32, len(m.rows))
 	}
+	hits := m.hits[:0]
 	cs, j := m.copies, 0
 	for it.Next() {
 		c := int32(it.Row())
-		if !m.score.Test(uint(c)) {
-			continue
-		}
 		f := int32(min(it.Freq(), math.MaxInt32))
 		if m.allow.Test(uint(c)) {
-			add(c, f)
+			buf = append(buf, rowFreq{c, f})
+		}
+		if !m.firsts.Test(uint(c)) {
+			continue
 		}
 		// The postings ascend, so the copies of c are at or after j:
 		// gallop, then search.
@@ -194,15 +210,16 @@ func (v *view) formPostings(s int, form string, it lexical.Iterator, buf []rowFr
 			j = lo + sort.Search(hi-lo, func(k int) bool { return cs[lo+k].first >= c })
 		}
 		for ; j < len(cs) && cs[j].first == c; j++ {
-			add(cs[j].row, f)
+			m.slot[cs[j].at] = f
+			hits = append(hits, cs[j].at)
 		}
 	}
-	if fix := m.renameFixes(form); len(fix) > 0 {
-		buf = renameFix(buf, fix)
-		sorted = false
+	m.hits = hits
+	if len(hits) > 0 {
+		buf = m.mergeCopies(buf, hits)
 	}
-	if !sorted {
-		buf = m.order(buf)
+	if fix := m.renameFixes(form); len(fix) > 0 {
+		buf = m.renameFix(buf, fix)
 	}
 	return buf
 }

@@ -17,8 +17,10 @@ import (
 //	         CRC-32C of bytes 0..59
 //	hashes   nunits × 16 B: each unit's content hash (see Row.Hash)
 //	copies   nrows × u32: the first row of the segment with the row's
-//	         content hash (the row itself when it is the first), or
-//	         noText (0xffffffff) when the row has no text of its own
+//	         content hash (the row itself when it is the first), its bit
+//	         31 (renamedCopy) set when the row is a copy whose name is not
+//	         its first copy's, or noText (0xffffffff) when the row has no
+//	         text of its own
 //	refs     nrows × u32: each row's unit
 //	rows     nrows × 16 B: blob index u32, parent row i32 (-1 none), start
 //	         line u32, start byte u32
@@ -78,6 +80,12 @@ const (
 
 	// noText is the copies entry of a row without text of its own.
 	noText = 1<<32 - 1
+	// renamedCopy marks the copies entry of a copy named otherwise than
+	// its first copy: a row's terms include its name's tokens, so its
+	// terms are its first copy's corrected by the names' (search's text
+	// arm reads the names of these copies only). A table has fewer than
+	// 1<<31 rows, so the bit is never part of a row number.
+	renamedCopy = 1 << 31
 )
 
 // Row is one chunk of a segment.

@@ -19,16 +19,18 @@ func copiesFixture() *TableWriter {
 		{Kind: "function", Parent: 0, Indexed: true, Hash: h(8), Name: "B"}, // 2
 	})
 	w.AddBlob([20]byte{2}, BlobInfo{Size: 10}, []Row{
-		{Kind: "file", Parent: -1, Hash: h(5)},                              // 3: a hash, but no text of its own
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(8), Name: "B"}, // 4: copy of 2
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(9), Name: "C"}, // 5
-		{Kind: "function", Parent: 3, Indexed: true, Hash: h(7), Name: "A"}, // 6: copy of 1
+		{Kind: "file", Parent: -1, Hash: h(5)},                               // 3: a hash, but no text of its own
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(8), Name: "B"},  // 4: copy of 2
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(9), Name: "C"},  // 5
+		{Kind: "function", Parent: 3, Indexed: true, Hash: h(7), Name: "A"},  // 6: copy of 1
+		{Kind: "block", Parent: 5, Indexed: true, Hash: h(8), Name: "if@L9"}, // 7: copy of 2 named otherwise
 	})
 	return &w
 }
 
 // TestCopiesColumn: each row names the segment's first row with its
-// content; rows without text of their own name themselves. The hash and
+// content, and a copy whether its name is another than its first copy's;
+// rows without text of their own name themselves. The hash and
 // whether a row has text come from the columns, and agree with the rows
 // that were written.
 func TestCopiesColumn(t *testing.T) {
@@ -38,10 +40,13 @@ func TestCopiesColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int{0, 1, 2, 3, 2, 5, 1}
+	want := []int{0, 1, 2, 3, 2, 5, 1, 2}
 	for r, c := range want {
 		if got := ct.firstCopy(r); got != c {
 			t.Errorf("row %d: first copy %d, want %d", r, got, c)
+		}
+		if got, renamed := ct.copyOf(r); got != c || renamed != (r == 7) {
+			t.Errorf("row %d: copy of %d, renamed %v; want %d, %v", r, got, renamed, c, r == 7)
 		}
 		h, indexed := ct.rowHash(r)
 		if h != w.Rows[r].Hash || indexed != w.Rows[r].Indexed {
@@ -50,6 +55,10 @@ func TestCopiesColumn(t *testing.T) {
 		if row := ct.Row(r); row.Hash != w.Rows[r].Hash || row.Indexed != w.Rows[r].Indexed || row.Name != w.Rows[r].Name {
 			t.Errorf("row %d = %+v, want %+v", r, row, w.Rows[r])
 		}
+	}
+	// A copy, renamed or not, shares its first copy's stored vector.
+	if idx, n := ct.VectorIndex(); n != 3 || idx[7] != idx[2] || idx[4] != idx[2] || idx[6] != idx[1] || idx[0] != -1 {
+		t.Errorf("vector index %v of %d stored, want rows 4 and 7 on row 2's, 6 on 1's, 0 on none, 3 stored", idx, n)
 	}
 	if f := ct.firstOfRow(5); f != 3 {
 		t.Errorf("row 5's blob starts at row %d, want 3", f)

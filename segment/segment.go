@@ -82,6 +82,12 @@ func (s *Segment) BlobOf(i int) int { return s.Table.blobOfRow(i) }
 // when it is the first or has no text of its own).
 func (s *Segment) FirstCopy(i int) int { return s.Table.firstCopy(i) }
 
+// CopyOf returns FirstCopy(i) and whether row i is a copy named otherwise
+// than its first copy, from the copies column alone: a row's terms include
+// its name's tokens, so only such a copy's terms differ from its first
+// copy's.
+func (s *Segment) CopyOf(i int) (first int, renamed bool) { return s.Table.copyOf(i) }
+
 // RowDetail decodes one chunk with its signature and metadata, which are
 // decompressed per blob: use it for the chunks shown, Row for the rest.
 func (s *Segment) RowDetail(i int) Row { return s.Table.RowDetail(i) }

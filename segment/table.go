@@ -89,6 +89,9 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
 	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:])), Nunits: int(le.Uint32(data[32:]))}
+	if t.Nrows >= renamedCopy {
+		return nil, fmt.Errorf("%d rows, more than the copies column numbers", t.Nrows)
+	}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
 	nframes := (t.Nunits + unitsPerFrame - 1) / unitsPerFrame
 	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+unitSize+unameSize) + uint64(t.Nrows)*(copySize+refSize+rowSize) +

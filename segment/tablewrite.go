@@ -186,7 +186,9 @@ func (w *TableWriter) Encode() []byte {
 }
 
 // copiesColumn fills the copies section: for each row, the first row with
-// the same content hash, or noText for a row without text of its own.
+// the same content hash, with the renamedCopy bit when the row's name
+// (as the table stores it) is not its first copy's, or noText for a row
+// without text of its own.
 func copiesColumn(out []byte, rows []Row) {
 	first := make(map[[16]byte]uint32, len(rows))
 	for r, row := range rows {
@@ -197,6 +199,9 @@ func copiesColumn(out []byte, rows []Row) {
 		case row.Hash != [16]byte{}:
 			if f, ok := first[row.Hash]; ok {
 				c = f
+				if Clip(row.Name, 1<<16-1) != Clip(rows[f].Name, 1<<16-1) {
+					c |= renamedCopy
+				}
 			} else {
 				first[row.Hash] = c
 			}

@@ -43,11 +43,21 @@ func (t *Table) indexed(i int) bool {
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own).
 func (t *Table) firstCopy(i int) int {
-	c := int(binary.LittleEndian.Uint32(t.copies[i*copySize:]))
-	if c > i {
-		return i // noText, or never written so: a first copy comes first
-	}
+	c, _ := t.copyOf(i)
 	return c
+}
+
+// copyOf returns firstCopy(i) and whether row i is a copy named
+// otherwise than its first copy (the copies entry's renamedCopy bit).
+func (t *Table) copyOf(i int) (first int, renamed bool) {
+	c := binary.LittleEndian.Uint32(t.copies[i*copySize:])
+	if c == noText {
+		return i, false
+	}
+	if f := int(c &^ renamedCopy); f < i {
+		return f, c&renamedCopy != 0
+	}
+	return i, false // a first copy, or never written so: a first copy comes first
 }
 
 // unitFrame is one decompressed frame of details: each unit's signature

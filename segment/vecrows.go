@@ -25,8 +25,8 @@ func vectorIndex(copies []byte, n int) ([]int32, int) {
 		switch {
 		case c == noText:
 			idx[r] = -1
-		case int(c) < r:
-			idx[r] = idx[c]
+		case int(c&^renamedCopy) < r:
+			idx[r] = idx[c&^renamedCopy]
 		default:
 			idx[r] = next
 			next++

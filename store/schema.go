@@ -111,7 +111,9 @@ package store
 //	12: lex.bin holds postings once per distinct content of a segment:
 //	   only for a row that is its own first copy (copies column); a copy
 //	   keeps its length and reads its first copy's postings, so that the
-//	   postings of a history shrink by the share of rows that are copies.
+//	   postings of a history shrink by the share of rows that are copies;
+//	   the copies column marks a copy named otherwise than its first copy
+//	   (bit 31), whose terms differ by the names' tokens.
 //	   chunks.bin (BCSEG006) stores each distinct chunk of a segment
 //	   once, as a unit (hash, kind, language, name, line count, byte
 //	   length, signature and Meta), and per row of a blob only its unit,
