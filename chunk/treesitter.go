@@ -2,10 +2,13 @@ package chunk
 
 import (
 	"context"
+	"errors"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/golang"
@@ -126,11 +129,12 @@ func splitTree(lang, p string, src []byte, base int) (f File, ok bool) {
 	return f, ok
 }
 
-// parseLimitMicros bounds one parse of n bytes: base (parseBaseMicros, 2 s)
-// plus 10 µs a byte (12 s for the largest file indexed by default). Real
-// files parse at megabytes a second; a grammar caught in a loop (the Swift
-// grammar is, on some inputs FuzzSplit found) stops there, and the file is
-// split as one whose parse failed.
+// parseLimitMicros bounds the CPU time of one parse of n bytes (see
+// parseWithin): base (parseBaseMicros, 2 s) plus 10 µs a byte (12 s for
+// the largest file indexed by default). Real files parse at megabytes a
+// second; a grammar caught in a loop (the Swift grammar is, on some inputs
+// FuzzSplit found) stops there, and the file is split as one whose parse
+// failed.
 func parseLimitMicros(base, n int) int { return base + 10*n }
 
 // parseBaseMicros is the fixed part of the limit. FuzzSplit passes a lower
@@ -181,17 +185,46 @@ func parseTree(lang string, src []byte, ranges []sitter.Range, base int, old *si
 	if g.serial != nil {
 		g.serial.Lock()
 	}
-	parser.SetOperationLimit(parseLimitMicros(base, len(src)))
-	tree, err := parser.ParseCtx(context.Background(), old, src)
+	tree := parseWithin(parser, src, old, parseLimitMicros(base, len(src)))
 	if g.serial != nil {
 		g.serial.Unlock()
 	}
-	if err != nil || tree == nil {
+	return tree
+}
+
+// maxParseStretch bounds how far parseWithin stretches a parse's clock
+// limit for a thread that other work kept off the CPU.
+const maxParseStretch = 64
+
+// parseWithin parses src (from old when not nil) with a limit of limit µs
+// of the parsing thread's CPU time, so that whether a file's parse fails
+// is the same on a busy machine as on an idle one: tree-sitter's limit
+// is a clock's, which a thread waiting for a CPU runs down too. A parse
+// that reaches the clock limit having used less than three quarters of
+// it on the CPU runs again from the start with twice the clock limit (a
+// stopped parse could resume, but a resumed parse from old forgets which
+// ranges differ from old's), up to maxParseStretch times limit. A parse
+// that stopped before its clock limit failed for another reason and is
+// not run again. It returns nil when the parse failed.
+func parseWithin(parser *sitter.Parser, src []byte, old *sitter.Tree, limit int) *sitter.Tree {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for clock := limit; ; clock *= 2 {
+		parser.SetOperationLimit(clock)
+		began := time.Now()
+		start, known := threadCPU()
+		tree, err := parser.ParseCtx(context.Background(), old, src)
+		if err == nil && tree != nil {
+			return tree
+		}
 		// Past its time limit a parser keeps its state to resume: drop it.
 		parser.Reset()
-		return nil
+		end, _ := threadCPU()
+		timedOut := errors.Is(err, sitter.ErrOperationLimit) && time.Since(began).Microseconds() >= int64(clock)
+		if !known || !timedOut || (end-start).Microseconds() >= int64(limit)*3/4 || clock >= maxParseStretch*limit {
+			return nil
+		}
 	}
-	return tree
 }
 
 // chunkTree chunks src from its parse tree; li is src's line index. A
