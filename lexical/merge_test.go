@@ -158,15 +158,7 @@ func TestAppendRows(t *testing.T) {
 		}
 		w.Add(r, docs[r])
 	}
-	p := filepath.Join(dir, "src")
-	if err := w.WriteFile(p); err != nil {
-		t.Fatal(err)
-	}
-	src, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := writeOpen(t, w, filepath.Join(dir, "src"))
 
 	dst := NewWriter()
 	dst.Add(0, []string{"before"}) // a row already in the writer
@@ -188,18 +180,7 @@ func TestAppendRows(t *testing.T) {
 	if err := dst.AppendRows(src, lens, posts, nil); err != nil {
 		t.Fatal(err)
 	}
-	pm := filepath.Join(dir, "merged")
-	if err := dst.WriteFile(pm); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Open(pm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Close()
-	if err := got.Verify(); err != nil {
-		t.Fatalf("merged file fails verification: %v", err)
-	}
+	got := writeOpen(t, dst, filepath.Join(dir, "merged"))
 	want := map[string][][2]int{}
 	total := int64(1)
 	for r := range docs {
@@ -255,17 +236,7 @@ func TestAddLength(t *testing.T) {
 	w.AddLength(2, 7)
 	w.Add(3, []string{"retry"})
 	p := filepath.Join(dir, "lex")
-	if err := w.WriteFile(p); err != nil {
-		t.Fatal(err)
-	}
-	ix, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if err := ix.Verify(); err != nil {
-		t.Fatal(err)
-	}
+	ix := writeOpen(t, w, p)
 	if ix.Rows() != 4 || ix.DocLen(2) != 7 || ix.DocLen(1) != 0 || ix.TotalLen() != 10 {
 		t.Errorf("rows %d, lengths %d %d, total %d; want 4 rows, 0 and 7, total 10", ix.Rows(), ix.DocLen(1), ix.DocLen(2), ix.TotalLen())
 	}
@@ -287,15 +258,7 @@ func TestAppendRowsTokenDiff(t *testing.T) {
 	w := NewWriter()
 	w.Add(0, []string{"if", "10", "l10", "retry", "retry"})
 	w.Add(1, []string{"backoff"})
-	p := filepath.Join(dir, "src")
-	if err := w.WriteFile(p); err != nil {
-		t.Fatal(err)
-	}
-	src, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
+	src := writeOpen(t, w, filepath.Join(dir, "src"))
 	dst := NewWriter()
 	// Row 1 is dropped; row 0's postings go to row 1 of dst, whose tokens
 	// are "if 30 l30 retry retry retry".
@@ -303,18 +266,7 @@ func TestAppendRowsTokenDiff(t *testing.T) {
 	if err := dst.AppendRows(src, []int32{0, 1}, []int32{1, -1}, diff); err != nil {
 		t.Fatal(err)
 	}
-	pm := filepath.Join(dir, "merged")
-	if err := dst.WriteFile(pm); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Open(pm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer got.Close()
-	if err := got.Verify(); err != nil {
-		t.Fatal(err)
-	}
+	got := writeOpen(t, dst, filepath.Join(dir, "merged"))
 	for term, want := range map[string][][2]int{"if": {{1, 1}}, "retry": {{1, 3}}, "30": {{1, 1}}, "l30": {{1, 1}}, "10": nil, "l10": nil, "backoff": nil} {
 		if g := postingPairs(got, term); !reflect.DeepEqual(g, want) {
 			t.Errorf("%q: %v, want %v", term, g, want)
@@ -327,4 +279,22 @@ func TestAppendRowsTokenDiff(t *testing.T) {
 	if err := NewWriter().AppendRows(src, []int32{0, 1}, []int32{1, -1}, bad); err == nil {
 		t.Error("a token difference on a row that takes no postings over was accepted")
 	}
+}
+
+// writeOpen writes w's index to p, opens it and verifies it; the index is
+// closed when the test ends.
+func writeOpen(t *testing.T, w *Writer, p string) *Index {
+	t.Helper()
+	if err := w.WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	if err := ix.Verify(); err != nil {
+		t.Fatalf("%s fails verification: %v", p, err)
+	}
+	return ix
 }

@@ -31,14 +31,7 @@ func TestTextArmThroughFirstCopies(t *testing.T) {
 	both := gitindex.RefSelection{Patterns: []string{"old", "main"}}
 	run(t, repo, Options{Query: "ocelotmarmot", Mode: ModeText, Refs: both, K: 5}) // indexes both in one run
 
-	commits, err := resolveAll(repo, []string{oldRev, newRev})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, _ := openRevs(t, repo, []string{oldRev, newRev})
 	defer rd.Close()
 	if len(rd.Snap.Segments) != 1 {
 		t.Fatalf("%d segments; the test needs both versions in one", len(rd.Snap.Segments))
@@ -90,6 +83,7 @@ func TestTextArmThroughFirstCopies(t *testing.T) {
 		copyRev = newRev
 	}
 	var plans [2]*Plan
+	var err error
 	for i, exclude := range [][]string{nil, {"a.go"}} {
 		if plans[i], err = NewPlan(repo, Options{Rev: copyRev, Mode: ModeText, Exclude: exclude}); err != nil {
 			t.Fatal(err)
@@ -144,14 +138,7 @@ func TestTextArmRenamedCopies(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "ocelot", Mode: ModeText, Refs: gitindex.RefSelection{Patterns: []string{"old", "main"}}, K: 5})
 
-	commits, err := resolveAll(repo, []string{oldRev, newRev})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, _ := openRevs(t, repo, []string{oldRev, newRev})
 	copies := 0
 	for _, seg := range rd.Snap.Segments {
 		for i := 0; i < seg.Rows(); i++ {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/segment"
-	"github.com/bcindex/bcindex/store"
 )
 
 // TestFormPostingsAsPerRow: six versions of a file whose functions move
@@ -57,14 +55,7 @@ func TestFormPostingsAsPerRow(t *testing.T) {
 	}
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "walrus", Mode: ModeText, Refs: gitindex.RefSelection{Patterns: branches}, K: 5})
-	commits, err := resolveAll(repo, revs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, commits := openRevs(t, repo, revs)
 	defer rd.Close()
 	if len(rd.Snap.Segments) != 1 {
 		t.Fatalf("%d segments; the test needs every version in one", len(rd.Snap.Segments))

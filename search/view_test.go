@@ -41,15 +41,8 @@ func TestViewOfSeveralListings(t *testing.T) {
 	for i := range revs {
 		run(t, repo, Options{Query: "Alpha", Rev: revs[i], K: 5}) // indexes each revision
 	}
-	commits, err := resolveAll(repo, revs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts := Options{}
-	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, commits := openRevs(t, repo, revs)
 	defer rd.Close()
 	for i, l := range rd.Listings {
 		// Every entry of the first listing, then those the one before
@@ -141,4 +134,19 @@ func visibleByFirst(t *testing.T, v *view) map[[2]int]visibleBlob {
 		out[[2]int{b.seg, b.first}] = v.visible[i]
 	}
 	return out
+}
+
+// openRevs opens the store's view of revs, which the caller closes, and
+// returns it with the revisions' commits.
+func openRevs(t *testing.T, repo *gitindex.Repo, revs []string) (*store.View, []gitindex.Commit) {
+	t.Helper()
+	commits, err := resolveAll(repo, revs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(context.Background(), repo, store.Want{Commits: commits}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd, commits
 }
