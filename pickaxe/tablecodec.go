@@ -36,8 +36,9 @@ import (
 //	                      bytes that follow), then the new object's 20
 //	                      bytes unless absent
 //
-// On git's history this takes a change about 23 bytes where format 1 took
-// 70 (a path of 25, two objects, two modes of three bytes each).
+// On git's last 1,035 first-parent commits a segment takes 39 bytes a
+// change, its commits included, where format 1 took 80 (a path of about
+// 25 bytes, two objects, two modes of three bytes each).
 const (
 	fromAbsent   = 0
 	fromPrevious = 1
