@@ -19,8 +19,8 @@ import (
 // is the maxChain-th of its chain is stored in full. Reading a listing
 // decodes its chain back to the full one (listingLoader), so the bound is
 // what a read can cost; a full listing of a tree of 4,000 files takes
-// about as much as 500 deltas of a few files.
-const maxChain = 256
+// about as much as 500 deltas of a few files. A variable for tests.
+var maxChain = 256
 
 // packWriter writes the listings of one history run into a pack: records
 // are appended to a temporary file as they come, and finish writes the

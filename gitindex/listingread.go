@@ -86,7 +86,7 @@ func (ld *listingLoader) read(tree plumbing.Hash) (*Listing, error) {
 
 // maxReadChain bounds the chains a read follows: a longer one, or a
 // cycle, is a damaged cache.
-const maxReadChain = 4 * maxChain
+const maxReadChain = 1024
 
 // resolve finds the root of tree's chain and pushes the deltas on the way
 // to it onto stack, the newest first. Each copy of a listing is tried in
