@@ -15,10 +15,10 @@ import (
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
-// packHistory builds a history of 30 commits that adds, edits, deletes
-// and renames files, changes many files at once, changes a
-// .gitattributes file, goes back to an earlier tree, and changes a mode
-// only; it returns the repository opened and the history, oldest first.
+// packHistory builds a history of 31 commits that adds, edits (one file
+// in most), deletes, renames and adds back files, changes many files at
+// once, changes a .gitattributes file, goes back to an earlier tree, and
+// changes a mode only; it returns the repository opened and the history, oldest first.
 func packHistory(t *testing.T) (*gittest.Repo, *Repo, []HistoryCommit) {
 	t.Helper()
 	r := gittest.New(t)
@@ -48,8 +48,10 @@ func packHistory(t *testing.T) (*gittest.Repo, *Repo, []HistoryCommit) {
 		case i == 21:
 			r.Git("update-index", "--chmod=+x", "pkg0/f0.go")
 			r.Git("commit", "-q", "-m", "mode")
+		case i == 24:
+			r.Commit("add back", map[string]string{"pkg1/f1.go": "package pkg1\n\n// back\n"})
 		default:
-			r.Commit("edit", map[string]string{fmt.Sprintf("pkg%d/f%d.go", i%5, 20+i%7): fmt.Sprintf("package pkg%d\n\n// edit %d\n", i%5, i), fmt.Sprintf("new/n%d.go", i): "package n\n"})
+			r.Commit("edit", map[string]string{fmt.Sprintf("pkg%d/f%d.go", i%5, 20+i%7): fmt.Sprintf("package pkg%d\n\n// edit %d\n", i%5, i), fmt.Sprintf("new/n%d.go", i): "package n\n", "hot.go": fmt.Sprintf("package hot // %d\n", i)})
 		}
 	}
 	repo, err := OpenRepo(r.Dir)
