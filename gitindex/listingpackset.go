@@ -98,8 +98,10 @@ func (s *treePackSet) add(p *treePack) {
 			return
 		}
 	}
-	s.packs = append(s.packs, p)
-	sort.Slice(s.packs, func(i, j int) bool { return s.packs[i].path < s.packs[j].path })
+	// A new slice: readers may hold the old one.
+	packs := append(append(make([]*treePack, 0, len(s.packs)+1), s.packs...), p)
+	sort.Slice(packs, func(i, j int) bool { return packs[i].path < packs[j].path })
+	s.packs = packs
 }
 
 // forget drops a pack that is gone.

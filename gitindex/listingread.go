@@ -34,25 +34,25 @@ func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
 // full, its root, and applies their changes at once. With memo set, the
 // listings read are kept, and so are their roots, so that listings
 // sharing a root read it once and share it (Changes compares them
-// through it); without, a few of each are kept, enough for a run that
-// reads the listings of a history in order to decode one delta each.
+// through it), and so are the deltas decoded, so that listings along one
+// chain decode each delta once; without, a few are kept, enough for a run
+// that reads the listings of a history in order to decode one delta each.
 type listingLoader struct {
 	dir    string
 	memo   map[plumbing.Hash]*Listing
 	lazy   bool
 	w      *packWriter
 	buf    []byte
-	files  map[string]*os.File
+	packs  []*treePack       // the packs, when the loader first looked
+	data   map[string][]byte // the packs read, by path
 	roots  map[plumbing.Hash]*Listing
 	recent map[plumbing.Hash]*resolved
+	deltas map[plumbing.Hash]*packRecord // with memo: the deltas decoded
 }
 
-// close closes the packs the loader opened.
+// close drops the packs the loader read.
 func (ld *listingLoader) close() {
-	for _, f := range ld.files {
-		f.Close()
-	}
-	ld.files = nil
+	ld.data, ld.packs = nil, nil
 }
 
 // read returns the listing of tree. A listing read as a delta keeps its
@@ -90,9 +90,9 @@ const maxReadChain = 1024
 
 // resolve finds the root of tree's chain and pushes the deltas on the way
 // to it onto stack, the newest first. Each copy of a listing is tried in
-// turn (the listing file first, then the packs) until one reads back to a
-// sound root: a copy listed again from git after damage to another, or to
-// its base, is read without a word. The error is a damaged copy's when
+// turn (copies) until one reads back to a sound root: a copy listed again
+// from git after damage to another, or to its base, is read without a
+// word. The error is a damaged copy's when
 // there was one, else one that fs.ErrNotExist matches.
 func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRecord) (*resolved, error) {
 	if depth > maxReadChain {
@@ -104,12 +104,27 @@ func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRe
 	if l, ok := ld.roots[tree]; ok {
 		return &resolved{root: l, chain: 1}, nil
 	}
+	if rec, ok := ld.deltas[tree]; ok {
+		n := len(*stack)
+		*stack = append(*stack, rec)
+		r, err := ld.resolve(rec.base, depth+1, stack)
+		if err == nil {
+			return r, nil
+		}
+		*stack = (*stack)[:n]
+	}
 	var bad error
 	for _, copy := range ld.copies(tree) {
 		rec, err := copy()
 		if err != nil {
 			bad = worse(bad, err)
 			continue
+		}
+		if ld.memo != nil && !rec.full {
+			if ld.deltas == nil {
+				ld.deltas = map[plumbing.Hash]*packRecord{}
+			}
+			ld.deltas[tree] = rec
 		}
 		if rec.full {
 			l := &Listing{Tree: tree, Entries: rec.entries, chain: 1}
@@ -157,19 +172,18 @@ func (ld *listingLoader) remember(tree plumbing.Hash, r *resolved) {
 	ld.recent[tree] = r
 }
 
-// copies returns a reader of each stored copy of tree's listing: its
-// listing file, the pack being written, the packs.
+// copies returns a reader of each stored copy of tree's listing: in the
+// packs, in the pack being written, in its listing file.
 func (ld *listingLoader) copies(tree plumbing.Hash) []func() (*packRecord, error) {
-	out := []func() (*packRecord, error){func() (*packRecord, error) {
-		b, err := readFileInto(ListingPath(ld.dir, tree), ld.buf)
-		if cap(b) > cap(ld.buf) {
-			ld.buf = b[:0]
+	if ld.packs == nil {
+		ld.packs = treePacksOf(ld.dir).current()
+	}
+	var out []func() (*packRecord, error)
+	for _, p := range ld.packs {
+		if off, n, ok := p.find(tree); ok {
+			out = append(out, func() (*packRecord, error) { return ld.readPacked(p, tree, off, n) })
 		}
-		if err != nil {
-			return nil, err
-		}
-		return decodeListingFile(tree, b)
-	}}
+	}
 	if ld.w != nil {
 		if _, ok := ld.w.recs[tree]; ok {
 			out = append(out, func() (*packRecord, error) {
@@ -182,38 +196,40 @@ func (ld *listingLoader) copies(tree plumbing.Hash) []func() (*packRecord, error
 			})
 		}
 	}
-	for _, p := range treePacksOf(ld.dir).current() {
-		if off, n, ok := p.find(tree); ok {
-			out = append(out, func() (*packRecord, error) { return ld.readPacked(p, tree, off, n) })
+	return append(out, func() (*packRecord, error) {
+		b, err := readFileInto(ListingPath(ld.dir, tree), ld.buf)
+		if cap(b) > cap(ld.buf) {
+			ld.buf = b[:0]
 		}
-	}
-	return out
+		if err != nil {
+			return nil, err
+		}
+		return decodeListingFile(tree, b)
+	})
 }
 
-// readPacked reads and decodes tree's record at off in pack p.
+// readPacked reads and decodes tree's record at off in pack p. The
+// loader reads a pack whole the first time it needs it: a chain of
+// deltas is a few hundred records of a pack or two.
 func (ld *listingLoader) readPacked(p *treePack, tree plumbing.Hash, off int64, n int) (*packRecord, error) {
-	f, ok := ld.files[p.path]
+	b, ok := ld.data[p.path]
 	if !ok {
 		var err error
-		if f, err = os.Open(p.path); err != nil {
+		if b, err = os.ReadFile(p.path); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				treePacksOf(ld.dir).forget(p.path)
 			}
 			return nil, fmt.Errorf("tree listing %s: %w", tree, err)
 		}
-		if ld.files == nil {
-			ld.files = map[string]*os.File{}
+		if ld.data == nil {
+			ld.data = map[string][]byte{}
 		}
-		ld.files[p.path] = f
+		ld.data[p.path] = b
 	}
-	if cap(ld.buf) < n {
-		ld.buf = make([]byte, n)
+	if off+int64(n) > int64(len(b)) {
+		return nil, fmt.Errorf("tree listing %s: %s: record past the end", tree, filepath.Base(p.path))
 	}
-	b := ld.buf[:n]
-	if _, err := f.ReadAt(b, off); err != nil {
-		return nil, fmt.Errorf("tree listing %s: %s: %w", tree, filepath.Base(p.path), err)
-	}
-	return decodeRecord(tree, b)
+	return decodeRecord(tree, b[off:off+int64(n)])
 }
 
 // decodeListingFile checks and decodes a listing file.
