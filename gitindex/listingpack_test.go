@@ -2,6 +2,7 @@ package gitindex
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 )
 
@@ -275,5 +277,33 @@ func TestListingPackDamage(t *testing.T) {
 	}
 	if ListingCached(repo.IndexDir, commits[1].Tree) {
 		t.Error("a pack with a damaged index still serves its listings")
+	}
+}
+
+// TestListingPackCycle: records whose bases lead back to themselves, each
+// sound, are a damaged cache: the read fails instead of following them.
+func TestListingPackCycle(t *testing.T) {
+	dir := t.TempDir()
+	a, b := plumbing.NewHash("aa"), plumbing.NewHash("bb")
+	w := newPackWriter(dir)
+	for _, pair := range [][2]plumbing.Hash{{a, b}, {b, a}} {
+		rec := append(append(append([]byte{}, pair[0][:]...), recordDelta), pair[1][:]...)
+		rec = appendPaths(rec, nil)
+		rec = appendEntries(rec, []Entry{{Path: "x.go", Blob: pair[1]}})
+		rec = binary.LittleEndian.AppendUint32(rec, checksum.Sum(rec))
+		if err := w.addRecord(pair[0], rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if !ListingCached(dir, a) {
+		t.Fatal("the records are not found")
+	}
+	if l, err := readListing(dir, a); err == nil || errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a cycle read as %v, %v", l, err)
+	} else if len(err.Error()) > 200 {
+		t.Errorf("a cycle read with an error of %d bytes: %.200s", len(err.Error()), err)
 	}
 }

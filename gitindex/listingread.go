@@ -48,6 +48,7 @@ type listingLoader struct {
 	roots  map[plumbing.Hash]*Listing
 	recent map[plumbing.Hash]*resolved
 	deltas map[plumbing.Hash]*packRecord // with memo: the deltas decoded
+	failed map[plumbing.Hash]error       // in one read, trees no copy of which reads
 }
 
 // close drops the packs the loader read.
@@ -63,6 +64,7 @@ func (ld *listingLoader) read(tree plumbing.Hash) (*Listing, error) {
 		return l, nil
 	}
 	var stack []*packRecord
+	ld.failed = nil // a listing may be written between reads
 	res, err := ld.resolve(tree, 0, &stack)
 	if err != nil {
 		return nil, err
@@ -100,6 +102,9 @@ func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRe
 	}
 	if r, ok := ld.recent[tree]; ok {
 		return r, nil
+	}
+	if err, ok := ld.failed[tree]; ok {
+		return nil, err
 	}
 	if l, ok := ld.roots[tree]; ok {
 		return &resolved{root: l, chain: 1}, nil
@@ -139,11 +144,18 @@ func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRe
 			return r, nil
 		}
 		*stack = (*stack)[:n]
-		bad = worse(bad, fmt.Errorf("tree listing %s: base: %w", tree, err))
+		if depth == 0 {
+			err = fmt.Errorf("tree listing %s: base: %w", tree, err)
+		}
+		bad = worse(bad, err)
 	}
 	if bad == nil {
 		bad = notPacked(tree)
 	}
+	if ld.failed == nil {
+		ld.failed = map[plumbing.Hash]error{}
+	}
+	ld.failed[tree] = bad
 	return nil, bad
 }
 
