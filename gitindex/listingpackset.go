@@ -2,6 +2,7 @@ package gitindex
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -72,7 +73,7 @@ func (s *treePackSet) relist(st os.FileInfo) {
 		if !isPackName(e.Name()) {
 			continue
 		}
-		path := s.dir + string(os.PathSeparator) + e.Name()
+		path := filepath.Join(s.dir, e.Name())
 		p, ok := known[path]
 		if !ok && !s.skipped[path] {
 			var err error

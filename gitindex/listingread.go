@@ -94,8 +94,8 @@ const maxReadChain = 1024
 // to it onto stack, the newest first. Each copy of a listing is tried in
 // turn (copies) until one reads back to a sound root: a copy listed again
 // from git after damage to another, or to its base, is read without a
-// word. The error is a damaged copy's when
-// there was one, else one that fs.ErrNotExist matches.
+// word. The error is a damaged copy's when there was one, else one that
+// fs.ErrNotExist matches.
 func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRecord) (*resolved, error) {
 	if depth > maxReadChain {
 		return nil, fmt.Errorf("tree listing %s: chain of deltas too long", tree)

@@ -15,7 +15,8 @@ import (
 // A pack whose records are all kept stays, one with none is deleted, and
 // the kept records of the others are copied into one new pack before they
 // are deleted. It runs under the index lock, so that no pack is being
-// written: one a killed run left half written is deleted.
+// written: one a killed run left half written is deleted, and so is one
+// whose index is damaged.
 func SweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
 	packs := treePacksOf(indexDir).current()
 	files := map[string]*os.File{}
@@ -93,10 +94,16 @@ func sweepLoose(indexDir string, needed map[plumbing.Hash]bool) int {
 // indexes, so that one store sweeps the same way.
 func sweepPacks(indexDir string, packs []*treePack, files map[string]*os.File, needed map[plumbing.Hash]bool) int {
 	dir := packDir(indexDir)
+	known := map[string]bool{}
+	for _, p := range packs {
+		known[p.path] = true
+	}
 	if ents, err := os.ReadDir(dir); err == nil {
 		for _, e := range ents {
-			if strings.HasPrefix(e.Name(), ".tmp-pack-") {
-				os.Remove(filepath.Join(dir, e.Name()))
+			// Half written, or with an index that failed its checks.
+			p := filepath.Join(dir, e.Name())
+			if strings.HasPrefix(e.Name(), ".tmp-pack-") || isPackName(e.Name()) && !known[p] {
+				os.Remove(p)
 			}
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // TestSweepListingsPacks: gc's sweep keeps the listings it is told to and
 // the chains of deltas they are read through, and no other: a pack with
 // no record kept is deleted, one with some is rewritten without the
-// others, a pack a killed run left half written is deleted; what is kept
+// others, a pack a killed run left half written or one with a damaged
+// index is deleted; what is kept
 // reads back as a walk lists it.
 func TestSweepListingsPacks(t *testing.T) {
 	defer func(n int) { maxChain = n }(maxChain)
@@ -24,12 +25,8 @@ func TestSweepListingsPacks(t *testing.T) {
 	if len(names) != 4 {
 		t.Fatalf("%d packs, want 4", len(names))
 	}
-	stale := filepath.Join(packDir(repo.IndexDir), ".tmp-pack-123")
-	if err := os.WriteFile(stale, []byte("half"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Commit 13 changes most files (stored in full); 12 is a delta of a
-	// chain that starts in the first run's pack.
+	// Commit 13 changes most files (stored in full); 12 ends a chain of
+	// deltas.
 	keep := map[plumbing.Hash]bool{commits[12].Tree: true, commits[13].Tree: true}
 	before, _ := packRecords(t, repo.IndexDir)
 	needed := map[plumbing.Hash]bool{}
@@ -39,6 +36,13 @@ func TestSweepListingsPacks(t *testing.T) {
 			if rec.full {
 				break
 			}
+		}
+	}
+	stale := filepath.Join(packDir(repo.IndexDir), ".tmp-pack-123")
+	broken := filepath.Join(packDir(repo.IndexDir), "pack-0123.pack")
+	for _, p := range []string{stale, broken} {
+		if err := os.WriteFile(p, []byte(packMagic+"half written, no index"), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	n := SweepListings(repo.IndexDir, keep)
@@ -51,8 +55,10 @@ func TestSweepListingsPacks(t *testing.T) {
 			t.Errorf("listing %s of a kept chain swept", h)
 		}
 	}
-	if _, err := os.Stat(stale); err == nil {
-		t.Error("a half-written pack survived the sweep")
+	for _, p := range []string{stale, broken} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived the sweep", filepath.Base(p))
+		}
 	}
 	if len(left) != 1 || left[0] == names[0] || left[0] == names[1] {
 		t.Errorf("packs after the sweep %v (before %v): want one new", left, names)
