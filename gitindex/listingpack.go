@@ -204,8 +204,8 @@ func notPacked(tree plumbing.Hash) error {
 }
 
 // CheckListingPack verifies the pack of listings at path: its index, and
-// every record's checksum and encoding. It returns how many records the
-// pack holds.
+// every record's checksum and encoding (an error names the tree, the
+// caller the pack). It returns how many records the pack holds.
 func CheckListingPack(path string) (int, error) {
 	p, err := openTreePack(path)
 	if err != nil {
@@ -223,10 +223,10 @@ func CheckListingPack(path string) (int, error) {
 			buf = make([]byte, n)
 		}
 		if _, err := f.ReadAt(buf[:n], off); err != nil {
-			return i, fmt.Errorf("check listing pack %s: %w", filepath.Base(path), err)
+			return i, fmt.Errorf("check tree listing %s: %w", p.tree(i), err)
 		}
 		if _, err := decodeRecord(p.tree(i), buf[:n]); err != nil {
-			return i, fmt.Errorf("listing pack %s: %w", filepath.Base(path), err)
+			return i, err
 		}
 	}
 	return p.count(), nil
