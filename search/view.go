@@ -94,14 +94,7 @@ type visibleBlob struct {
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
 func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
-	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap, fusion: defaultFusion()}
-	if opts.ranking != nil {
-		v.fusion = *opts.ranking
-	}
-	if opts.Raw {
-		// One arm's own scores: plain BM25 over the chunks' words.
-		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
-	}
+	v := newViewOf(repo, commit, snap, opts)
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.slot = make([][]int32, ns)
@@ -134,13 +127,46 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	return v
 }
 
+// newViewOf is a view of nothing yet, ranking as opts asks.
+func newViewOf(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, opts *Options) *view {
+	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap, fusion: defaultFusion()}
+	if opts.ranking != nil {
+		v.fusion = *opts.ranking
+	}
+	if opts.Raw {
+		// One arm's own scores: plain BM25 over the chunks' words.
+		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
+	}
+	return v
+}
+
 // viewOf builds the view of the first n listings of what the indexing
 // side returned.
+// The blobs it shows and the rows it allows depend only on the listings
+// and on opts' filters, so they are derived once per store.View and
+// filters (store.View.Memo) and shared by its queries, each with its own
+// copy of the allowed rows (which restrictToSets and Ranking.Hide clear).
 func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
-	v := newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
+	pk := pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
+	t := rd.Memo(viewKey{pk, opts.Lang, opts.Kind}, func() any {
+		return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
+	}).(*view)
+	v := newViewOf(repo, commit, rd.Snap, opts)
+	v.allow = make([]*bitset.BitSet, len(t.allow))
+	for s, a := range t.allow {
+		v.allow[s] = a.Clone()
+	}
+	v.slot, v.visible, v.added = t.slot, t.visible, t.added
 	v.memo = rd
-	v.pathsKey = pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
+	v.pathsKey = pk
 	return v
+}
+
+// viewKey names a view's blobs and allowed rows in store.View.Memo: the
+// listings and path filters, and the language and kind filters.
+type viewKey struct {
+	paths      pathsKey
+	lang, kind string
 }
 
 // add makes the blobs of a listing's entries es visible (the others are
