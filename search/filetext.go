@@ -185,9 +185,14 @@ func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
 	var out []fileTF
 	i := 0
 	rb := v.rowBlobs()
-	var buf []rowFreq
+	var buf []rowFreq // reused unless the text arm read form's postings
 	for s, seg := range v.snap.Segments {
-		buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
+		ps, ok := v.forms[form]
+		if ok {
+			buf = ps[s]
+		} else {
+			buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
+		}
 		if len(buf) > 0 && out == nil {
 			out = make([]fileTF, 0, len(fs)+len(buf))
 		}

@@ -91,13 +91,17 @@ func (v *view) formRows(form string, w, avgdl float64) []rowTF {
 	if n > 0 {
 		out = make([]rowTF, 0, n)
 	}
-	var buf []rowFreq
+	per := make([][]rowFreq, len(v.snap.Segments))
 	for s, seg := range v.snap.Segments {
-		buf = v.formPostings(s, form, its[s], buf)
+		buf := v.formPostings(s, form, its[s], nil)
+		per[s] = buf
 		for _, p := range buf {
 			dl := float64(seg.Lex.DocLen(int(p.row)))
 			out = append(out, rowTF{int32(s), p.row, w * float64(p.freq) / (1 - bm25B + bm25B*dl/avgdl)})
 		}
+	}
+	if v.forms != nil {
+		v.forms[form] = per
 	}
 	return out
 }

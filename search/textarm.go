@@ -17,6 +17,7 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 		return nil, textTop{}
 	}
 	v.lexMaps = nil // the visible rows may have changed since the last call
+	v.forms = map[string][][]rowFreq{}
 	// Corpus statistics over the visible, indexed rows.
 	var n int
 	var totalLen int64

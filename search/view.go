@@ -74,6 +74,10 @@ type view struct {
 	// lexMaps map each segment's postings, stored for first copies, to
 	// the visible rows (lexrows.go); nil until the text arm reads them.
 	lexMaps []*copyMap
+	// forms are the postings of each form the text arm read, by
+	// segment, for the file-level BM25 to read again (nil until the text
+	// arm runs; it starts them anew for the rows visible then).
+	forms map[string][][]rowFreq
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
