@@ -19,13 +19,7 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	v.lexMaps = nil // the visible rows may have changed since the last call
 	v.forms = map[string][][]rowFreq{}
 	// Corpus statistics over the visible, indexed rows.
-	var n int
-	var totalLen int64
-	for s, seg := range v.snap.Segments {
-		k, l := seg.Lex.VisibleLens(v.allow[s].Words())
-		n += k
-		totalLen += l
-	}
+	n, totalLen := v.visibleLens()
 	if n == 0 {
 		return nil, textTop{}
 	}

@@ -78,6 +78,11 @@ type view struct {
 	// segment, for the file-level BM25 to read again (nil until the text
 	// arm runs; it starts them anew for the rows visible then).
 	forms map[string][][]rowFreq
+	// base is the view whose blobs and rows this one copied (viewOf),
+	// which keeps what is derived from its rows (visibleLens); nil: none.
+	base     *view
+	lensOnce sync.Once
+	lens     visLens
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
@@ -161,6 +166,7 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, 
 		v.allow[s] = a.Clone()
 	}
 	v.slot, v.visible, v.added = t.slot, t.visible, t.added
+	v.base = t
 	v.memo = rd
 	v.pathsKey = pk
 	return v

@@ -55,6 +55,14 @@ func TestViewMemoShared(t *testing.T) {
 			t.Errorf("segment %d: the second query's rows %v, a view built alone %v", s, b.allow[s], fresh.allow[s])
 		}
 	}
+	// The text arm's statistics: the kept view's for b, counted anew for
+	// a, whose rows were cleared.
+	if n, l := b.visibleLens(); n == 0 || (visLens{n, l}) != countLens(fresh) {
+		t.Errorf("the second query's text statistics %d rows, %d long; a view built alone: %+v", n, l, countLens(fresh))
+	}
+	if n, l := a.visibleLens(); n != 0 || l != 0 {
+		t.Errorf("a query whose rows were cleared counts %d rows, %d long", n, l)
+	}
 	if len(a.slot) == 0 || len(a.slot[0]) == 0 || &a.slot[0][0] != &b.slot[0][0] || &a.visible[0] != &b.visible[0] {
 		t.Error("two queries on one view derived its blobs twice")
 	}
