@@ -104,9 +104,14 @@ func (a *textAcc) endTerm(idf float64) int {
 }
 
 // termDF counts the rows the current term touched, without ending it.
-func (a *textAcc) termDF() int {
+func (a *textAcc) termDF() int { return countBits(a.term) }
+
+// rows counts the rows any term touched.
+func (a *textAcc) rows() int { return countBits(a.any) }
+
+func countBits(segs [][]uint64) int {
 	n := 0
-	for _, words := range a.term {
+	for _, words := range segs {
 		for _, w := range words {
 			n += bits.OnesCount64(w)
 		}

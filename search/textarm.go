@@ -31,17 +31,15 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	}
 	acc := getTextAcc(rows)
 	defer acc.put()
-	total := 0
 	for i, t := range terms {
 		v.termTF(t, avgdl, acc)
 		df := acc.termDF()
 		idf[i] = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 		best += idf[i] * (bm25K1 + 1)
 		idfs += idf[i]
-		total += df
 		acc.endTerm(idf[i])
 	}
-	scores := make([]rowScore, 0, total/len(terms))
+	scores := make([]rowScore, 0, acc.rows())
 	kept := candHeap{k: armDepth}
 	acc.each(func(seg, row int32, sc, held float64) {
 		scores = append(scores, rowScore{seg, row, sc})
