@@ -103,6 +103,33 @@ func (a *textAcc) endTerm(idf float64) int {
 	return df
 }
 
+// endFileTerm is endTerm for files, kept at their first rows: the
+// term's share of a file's score is BM25 of its frequency over the
+// file's length norm, norm(s, first), kept in held from the first term
+// that touches the file.
+func (a *textAcc) endFileTerm(idf float64, norm func(s, first int) float64) {
+	for s, words := range a.term {
+		tf, score, held, any := a.tf[s], a.score[s], a.held[s], a.any[s]
+		for w, word := range words {
+			if word == 0 {
+				continue
+			}
+			words[w] = 0
+			for ; word != 0; word &= word - 1 {
+				bit := word & -word
+				r := w*64 + bits.TrailingZeros64(word)
+				if any[w]&bit == 0 {
+					held[r] = norm(s, r)
+					any[w] |= bit
+				}
+				x := tf[r] / held[r]
+				score[r] += idf * x * (bm25K1 + 1) / (x + bm25K1)
+				tf[r] = 0
+			}
+		}
+	}
+}
+
 // termDF counts the rows the current term touched, without ending it.
 func (a *textAcc) termDF() int { return countBits(a.term) }
 

@@ -30,7 +30,6 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 		rows[s] = seg.Rows()
 	}
 	acc := getTextAcc(rows)
-	defer acc.put()
 	for i, t := range terms {
 		v.termTF(t, avgdl, acc)
 		df := acc.termDF()
@@ -49,6 +48,7 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 			kept.push(c)
 		}
 	})
+	acc.put() // clear: the file-level BM25 takes the arrays again
 	v.text = &textStats{rows: n, avgdl: avgdl, terms: terms, scores: scores}
 	if v.fusion.fileText > 0 {
 		v.fileBM25()
