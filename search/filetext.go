@@ -101,12 +101,11 @@ func (v *view) fileBM25() {
 	acc := getTextAcc(rows)
 	defer acc.put()
 	// The file's length norm, kept in acc.held.
+	lens, rb := v.fileLens(), v.rowBlobs()
 	norm := func(seg, first int) float64 {
-		b, _ := v.blobAt(seg, first)
-		s := v.snap.Segments[seg]
 		dl := 0.0
-		for r := first; r < first+b.n; r++ {
-			dl += float64(s.Lex.DocLen(r))
+		if b := rb.of(seg, first); b >= 0 && v.slot[seg][b] > 0 {
+			dl = lens[seg][b]
 		}
 		return 1 - bm25B + bm25B*dl/avg
 	}
@@ -142,7 +141,6 @@ func (v *view) fileBM25() {
 	// best row is the first of its best score.
 	var cur file
 	bestRow, bestScore, have := 0, 0.0, false
-	rb := v.rowBlobs()
 	for _, r := range v.text.scores {
 		f := file{int(r.seg), rb.firstOf(int(r.seg), int(r.row))}
 		if have && f == cur {
@@ -175,7 +173,38 @@ func (v *view) addFileTF(acc *textAcc, form string, w float64) {
 			buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
 		}
 		for _, p := range buf {
-			acc.add(int32(s), int32(rb.firstOf(s, int(p.row))), w*float64(p.freq))
+			if first := rb.firstOf(s, int(p.row)); first >= 0 {
+				acc.add(int32(s), int32(first), w*float64(p.freq))
+			}
 		}
 	}
+}
+
+// fileLensKey keys a snapshot's fileLens in store.View.Memo.
+type fileLensKey struct{}
+
+// fileLens returns, for each segment's blobs, the sum of their rows'
+// lengths: a file's length in the file-level BM25. They are the
+// snapshot's, kept with the store's view when the query has one.
+func (v *view) fileLens() [][]float64 {
+	build := func() any {
+		out := make([][]float64, len(v.snap.Segments))
+		for s, seg := range v.snap.Segments {
+			lens := make([]float64, seg.Blobs())
+			for b := range lens {
+				first, n := seg.Table.BlobRange(b)
+				dl := 0.0
+				for r := max(first, 0); r < min(first+n, seg.Rows()); r++ {
+					dl += float64(seg.Lex.DocLen(r))
+				}
+				lens[b] = dl
+			}
+			out[s] = lens
+		}
+		return out
+	}
+	if v.memo != nil {
+		return v.memo.Memo(fileLensKey{}, build).([][]float64)
+	}
+	return build().([][]float64)
 }
