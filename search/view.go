@@ -157,10 +157,11 @@ func newViewOf(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot
 // copy of the allowed rows (which restrictToSets and Ranking.Hide clear).
 func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
 	pk := pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
-	t := rd.Memo(viewKey{pk, opts.Lang, opts.Kind}, func() any {
-		return newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
+	snap := rd.Snap
+	t := rd.Memo(viewKey{pk, opts.Lang, opts.Kind, snap}, func() any {
+		return newView(repo, commit, snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
 	}).(*view)
-	v := newViewOf(repo, commit, rd.Snap, opts)
+	v := newViewOf(repo, commit, snap, opts)
 	v.allow = make([]*bitset.BitSet, len(t.allow))
 	for s, a := range t.allow {
 		v.allow[s] = a.Clone()
@@ -173,10 +174,12 @@ func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, 
 }
 
 // viewKey names a view's blobs and allowed rows in store.View.Memo: the
-// listings and path filters, and the language and kind filters.
+// listings and path filters, the language and kind filters, and the
+// snapshot they locate the blobs in.
 type viewKey struct {
 	paths      pathsKey
 	lang, kind string
+	snap       *store.Snapshot
 }
 
 // add makes the blobs of a listing's entries es visible (the others are
