@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/bits-and-blooms/bitset"
@@ -147,39 +146,6 @@ func newViewOf(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot
 		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
 	}
 	return v
-}
-
-// viewOf builds the view of the first n listings of what the indexing
-// side returned.
-// The blobs it shows and the rows it allows depend only on the listings
-// and on opts' filters, so they are derived once per store.View and
-// filters (store.View.Memo) and shared by its queries, each with its own
-// copy of the allowed rows (which restrictToSets and Ranking.Hide clear).
-func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
-	pk := pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
-	snap := rd.Snap
-	t := rd.Memo(viewKey{pk, opts.Lang, opts.Kind, snap}, func() any {
-		return newView(repo, commit, snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
-	}).(*view)
-	v := newViewOf(repo, commit, snap, opts)
-	v.allow = make([]*bitset.BitSet, len(t.allow))
-	for s, a := range t.allow {
-		v.allow[s] = a.Clone()
-	}
-	v.slot, v.visible, v.added = t.slot, t.visible, t.added
-	v.base = t
-	v.memo = rd
-	v.pathsKey = pk
-	return v
-}
-
-// viewKey names a view's blobs and allowed rows in store.View.Memo: the
-// listings and path filters, the language and kind filters, and the
-// snapshot they locate the blobs in.
-type viewKey struct {
-	paths      pathsKey
-	lang, kind string
-	snap       *store.Snapshot
 }
 
 // add makes the blobs of a listing's entries es visible (the others are
