@@ -34,10 +34,10 @@ func (r *listingReader) count() int {
 // pathList decodes n front-coded paths (calling each after the i-th, to
 // read what follows it) into one string: its bytes are
 // allocated once, and each path is a slice of it.
-func (r *listingReader) pathList(n int, each func(i int)) []string {
+func (r *listingReader) pathList(n, skip int, each func(i int)) []string {
 	// Paths are front-coded, so their bytes can be several times what the
 	// file holds for them; n is at most the file's length (count).
-	arena := make([]byte, 0, n*48)
+	arena := make([]byte, 0, r.pathBytes(n, skip))
 	ends := make([]int, 0, n)
 	prev := 0 // where the previous path starts in arena
 	for i := range n {
@@ -74,10 +74,35 @@ func (r *listingReader) pathList(n int, each func(i int)) []string {
 	return ps
 }
 
+// pathBytes is the length of the n front-coded paths ahead, each
+// followed by skip bytes, all joined: one pass over their lengths, so
+// that pathList allocates their bytes once (an estimate where the data
+// ends early or is damaged: pathList reports that).
+func (r *listingReader) pathBytes(n, skip int) int {
+	guess := n * 48
+	d, total, prev := r.d, 0, 0
+	for range n {
+		shared, k1 := binary.Uvarint(d)
+		if k1 <= 0 || shared > uint64(prev) {
+			return guess
+		}
+		m, k2 := binary.Uvarint(d[k1:])
+		if k2 <= 0 || m > uint64(len(d)-k1-k2) {
+			return guess
+		}
+		prev = int(shared) + int(m)
+		if total += prev; total > guess+256*len(r.d) {
+			return guess
+		}
+		d = d[min(len(d), k1+k2+int(m)+skip):]
+	}
+	return total
+}
+
 func (r *listingReader) entries() []Entry {
 	n := r.count()
 	es := make([]Entry, n)
-	ps := r.pathList(n, func(i int) {
+	ps := r.pathList(n, len(plumbing.ZeroHash)+1, func(i int) {
 		if len(r.d) < len(plumbing.ZeroHash)+1 {
 			r.fail("entry")
 			return
@@ -102,5 +127,5 @@ func (r *listingReader) entries() []Entry {
 }
 
 func (r *listingReader) paths() []string {
-	return r.pathList(r.count(), nil)
+	return r.pathList(r.count(), 0, nil)
 }

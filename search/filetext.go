@@ -81,16 +81,37 @@ func (v *view) fileBestOf(f [2]int) (int, bool) {
 // could score, and in v.fileBest its row of the best BM25 score, both in
 // file order. It does nothing when the text arm did not run, or once
 // done.
+//
+// A file's sums are kept at its first row in arrays indexed by row
+// (textAcc): each term's frequency (its forms in order, row after row, as
+// adding to a map would), then the file's score, terms in the query's
+// order.
 func (v *view) fileBM25() {
 	if v.text == nil || v.fileScore != nil {
 		return
 	}
 	type file = [2]int // segment, first row of the blob
 	terms := v.text.terms
-	// Each term's files, in row order, with its frequency in each (its
-	// word's other forms weighted).
-	tf := make([][]fileTF, len(terms))
-	for i, t := range terms {
+	files := max(1, len(v.added))
+	avg := v.text.avgdl * float64(v.text.rows) / float64(files)
+	rows := make([]int, len(v.snap.Segments))
+	for s, seg := range v.snap.Segments {
+		rows[s] = seg.Rows()
+	}
+	acc := getTextAcc(rows)
+	defer acc.put()
+	// The file's length norm, kept in acc.held.
+	lens, rb := v.fileLens(), v.rowBlobs()
+	norm := func(seg, first int) float64 {
+		dl := 0.0
+		if b := rb.of(seg, first); b >= 0 && v.slot[seg][b] > 0 {
+			dl = lens[seg][b]
+		}
+		return 1 - bm25B + bm25B*dl/avg
+	}
+	best := 0.0
+	nf := 0
+	for _, t := range terms {
 		forms := []string{t}
 		if v.fusion.stemWeight > 0 {
 			forms = append(forms, wordForms(t)...)
@@ -100,27 +121,26 @@ func (v *view) fileBM25() {
 			if j > 0 {
 				w = v.fusion.stemWeight
 			}
-			tf[i] = v.addFileForm(tf[i], form, w)
+			v.addFileTF(acc, form, w)
 		}
+		n := acc.termDF()
+		df := float64(n)
+		idf := math.Log(1 + (float64(files)-df+0.5)/(df+0.5))
+		best += idf * (bm25K1 + 1)
+		nf = max(nf, n)
+		acc.endFileTerm(idf, norm)
 	}
-	files := max(1, len(v.added))
-	avg := v.text.avgdl * float64(v.text.rows) / float64(files)
-	best := 0.0
-	idf := make([]float64, len(terms))
-	nf := 0
-	for i := range terms {
-		df := float64(len(tf[i]))
-		idf[i] = math.Log(1 + (float64(files)-df+0.5)/(df+0.5))
-		best += idf[i] * (bm25K1 + 1)
-		nf = max(nf, len(tf[i]))
-	}
-	v.fileScore = make([]fileScore, 0, nf)
+	v.fileScore = make([]fileScore, 0, acc.rows())
 	v.fileBest = make([]fileRow, 0, nf)
+	acc.each(func(seg, first int32, sc, _ float64) {
+		if best > 0 {
+			v.fileScore = append(v.fileScore, fileScore{seg, first, sc / best})
+		}
+	})
 	// The rows are in order, and a file's rows follow each other: its
 	// best row is the first of its best score.
 	var cur file
 	bestRow, bestScore, have := 0, 0.0, false
-	rb := v.rowBlobs()
 	for _, r := range v.text.scores {
 		f := file{int(r.seg), rb.firstOf(int(r.seg), int(r.row))}
 		if have && f == cur {
@@ -137,80 +157,54 @@ func (v *view) fileBM25() {
 	if have {
 		v.fileBest = append(v.fileBest, fileRow{int32(cur[0]), int32(cur[1]), int32(bestRow)})
 	}
-	if best <= 0 {
-		return
-	}
-	at := make([]int, len(terms))
-	for {
-		seg, first, found := int32(0), int32(0), false
-		for i, l := range tf {
-			if j := at[i]; j < len(l) && (!found || rowBefore(l[j].seg, l[j].first, seg, first)) {
-				seg, first, found = l[j].seg, l[j].first, true
-			}
-		}
-		if !found {
-			break
-		}
-		f := file{int(seg), int(first)}
-		b, _ := v.blobAt(f[0], f[1])
-		s := v.snap.Segments[f[0]]
-		dl := 0.0
-		for r := f[1]; r < f[1]+b.n; r++ {
-			dl += float64(s.Lex.DocLen(r))
-		}
-		norm := 1 - bm25B + bm25B*dl/avg
-		sc := 0.0
-		for i, l := range tf {
-			if j := at[i]; j < len(l) && l[j].seg == seg && l[j].first == first {
-				x := l[j].tf / norm
-				sc += idf[i] * x * (bm25K1 + 1) / (x + bm25K1)
-				at[i]++
-			}
-		}
-		v.fileScore = append(v.fileScore, fileScore{seg, first, sc / best})
-	}
 }
 
-// fileTF is a term's frequency in a file, by segment and the file's first
+// addFileTF adds w times the frequency of form in each visible row to
+// its file's term frequency in acc, at the file's first row, row after
 // row.
-type fileTF struct {
-	seg, first int32
-	tf         float64
-}
-
-// addFileForm adds w times the frequency of form in each visible row to
-// its file's entry in fs (in row order; a file without one gets one),
-// row after row, as adding to a map would.
-func (v *view) addFileForm(fs []fileTF, form string, w float64) []fileTF {
-	var out []fileTF
-	i := 0
+func (v *view) addFileTF(acc *textAcc, form string, w float64) {
 	rb := v.rowBlobs()
-	var buf []rowFreq
+	var buf []rowFreq // reused unless the text arm read form's postings
 	for s, seg := range v.snap.Segments {
-		buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
-		if len(buf) > 0 && out == nil {
-			out = make([]fileTF, 0, len(fs)+len(buf))
+		ps, ok := v.forms[form]
+		if ok {
+			buf = ps[s]
+		} else {
+			buf = v.formPostings(s, form, seg.Lex.Iter(form), buf)
 		}
 		for _, p := range buf {
-			e := fileTF{int32(s), int32(rb.firstOf(s, int(p.row))), 0}
-			for i < len(fs) && rowBefore(fs[i].seg, fs[i].first, e.seg, e.first) {
-				out = append(out, fs[i])
-				i++
+			if first := rb.firstOf(s, int(p.row)); first >= 0 {
+				acc.add(int32(s), int32(first), w*float64(p.freq))
 			}
-			n := len(out)
-			switch {
-			case n > 0 && out[n-1].seg == e.seg && out[n-1].first == e.first:
-			case i < len(fs) && fs[i].seg == e.seg && fs[i].first == e.first:
-				out = append(out, fs[i])
-				i++
-			default:
-				out = append(out, e)
-			}
-			out[len(out)-1].tf += w * float64(p.freq)
 		}
 	}
-	if out == nil {
-		return fs
+}
+
+// fileLensKey keys a snapshot's fileLens in store.View.Memo.
+type fileLensKey struct{}
+
+// fileLens returns, for each segment's blobs, the sum of their rows'
+// lengths: a file's length in the file-level BM25. They are the
+// snapshot's, kept with the store's view when the query has one.
+func (v *view) fileLens() [][]float64 {
+	build := func() any {
+		out := make([][]float64, len(v.snap.Segments))
+		for s, seg := range v.snap.Segments {
+			lens := make([]float64, seg.Blobs())
+			for b := range lens {
+				first, n := seg.Table.BlobRange(b)
+				dl := 0.0
+				for r := max(first, 0); r < min(first+n, seg.Rows()); r++ {
+					dl += float64(seg.Lex.DocLen(r))
+				}
+				lens[b] = dl
+			}
+			out[s] = lens
+		}
+		return out
 	}
-	return append(out, fs[i:]...)
+	if v.memo != nil {
+		return v.memo.Memo(fileLensKey{}, build).([][]float64)
+	}
+	return build().([][]float64)
 }

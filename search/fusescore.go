@@ -2,6 +2,7 @@ package search
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -160,12 +161,8 @@ func pathMatchesQuery(p string, qt []string) bool {
 		return false
 	}
 	pt := lexical.Tokens(strings.TrimSuffix(p, path.Ext(p)))
-	set := map[string]bool{}
-	for _, t := range pt {
-		set[t] = true
-	}
 	for _, t := range qt {
-		if len(t) > 2 && set[t] {
+		if len(t) > 2 && slices.Contains(pt, t) {
 			return true
 		}
 	}

@@ -25,7 +25,7 @@ func (v *view) hits(rows []fused, opts *Options) ([]Hit, error) {
 			Name: row.Name, Kind: row.Kind, Language: row.Language, Signature: row.Signature,
 			Score: roundScore(f.score), Ref: v.rev, Commit: v.commit.Hash.String(), Blob: sha.String(),
 			ChunkID: fmt.Sprintf("%s:%d-%d", sha, row.StartByte, row.EndByte),
-			AlsoIn:  paths[1:],
+			AlsoIn:  paths[1:len(paths):len(paths)], // appending copies: the view's paths are shared
 		}
 		if w, ok := v.winLines[[2]int{f.seg, f.row}]; ok {
 			h.StartLine, h.EndLine = w[0], w[1]

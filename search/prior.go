@@ -71,12 +71,16 @@ func hasDir(p string, names ...string) bool {
 	if dir == "." {
 		return false
 	}
-	for _, part := range strings.Split(dir, "/") {
+	for dir != "" {
+		// The parts of dir, without splitting it into a new slice: it
+		// runs three times for every candidate of every query.
+		part, rest, _ := strings.Cut(dir, "/")
 		for _, n := range names {
 			if part == n {
 				return true
 			}
 		}
+		dir = rest
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package search
 
 import (
+	"path"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bcindex/bcindex/query"
@@ -86,6 +89,30 @@ func TestNamesFile(t *testing.T) {
 		q := mustParse(t, c.query)
 		if got := namesFile(squash(q.Text), c.row, c.path, q); got != c.want {
 			t.Errorf("namesFile(%s, %s, %s) = %v", c.query, c.row, c.path, got)
+		}
+	}
+}
+
+// TestHasDirMatchesSplit checks hasDir, which walks the directory's parts
+// in place, against the parts strings.Split gives, and pathMatchesQuery
+// against a set of the path's tokens.
+func TestHasDirMatchesSplit(t *testing.T) {
+	names := []string{"examples", "demo", "legacy", "a"}
+	for _, p := range []string{"x.go", "examples/x.go", "src/examples/x.go", "src/examplesx/x.go", "a/b/c.go", "b/a/c.go", "b/ab/c.go", "/a/x", "a//demo/x", "docs/legacy", "legacy/", "demo/sub/deeper/file.py", "./demo/x"} {
+		want := false
+		if dir := path.Dir(p); dir != "." {
+			for _, part := range strings.Split(dir, "/") {
+				want = want || slices.Contains(names, part)
+			}
+		}
+		if got := hasDir(p, names...); got != want {
+			t.Errorf("hasDir(%q) = %v, the parts say %v", p, got, want)
+		}
+	}
+	qt := []string{"parse", "of", "http", "header"}
+	for p, want := range map[string]bool{"net/http/header.go": true, "parse.go": true, "of/x.go": false, "a/b.go": false, "HttpHeader.java": true} {
+		if got := pathMatchesQuery(p, qt); got != want {
+			t.Errorf("pathMatchesQuery(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

@@ -8,69 +8,47 @@ import "math"
 // describes the top row (textTop).
 //
 // A common word holds hundreds of thousands of rows in a large index, so
-// the arm keeps each term's rows as a list in row order (termRows),
-// merges the lists into every row's score (each row's terms added in the
-// query's order, as one pass per term would) and keeps the best armDepth
-// in a heap: no hash map entry per posting.
+// the arm adds each term's frequencies and then its share of the score
+// into arrays indexed by row (textAcc), terms in the query's order, and
+// keeps the best armDepth in a heap: no hash map entry per posting.
 func (v *view) textArm(terms []string) ([]cand, textTop) {
 	if len(terms) == 0 {
 		return nil, textTop{}
 	}
 	v.lexMaps = nil // the visible rows may have changed since the last call
+	v.forms = map[string][][]rowFreq{}
 	// Corpus statistics over the visible, indexed rows.
-	var n int
-	var totalLen int64
-	for s, seg := range v.snap.Segments {
-		k, l := seg.Lex.VisibleLens(v.allow[s].Words())
-		n += k
-		totalLen += l
-	}
+	n, totalLen := v.visibleLens()
 	if n == 0 {
 		return nil, textTop{}
 	}
 	avgdl := float64(totalLen) / float64(n)
 	best, idfs := 0.0, 0.0
-	lists := make([][]rowTF, len(terms))
 	idf := make([]float64, len(terms))
-	total := 0
+	rows := make([]int, len(v.snap.Segments))
+	for s, seg := range v.snap.Segments {
+		rows[s] = seg.Rows()
+	}
+	acc := getTextAcc(rows)
 	for i, t := range terms {
-		lists[i] = v.termRows(t, avgdl)
-		df := float64(len(lists[i]))
-		idf[i] = math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		v.termTF(t, avgdl, acc)
+		df := acc.termDF()
+		idf[i] = math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 		best += idf[i] * (bm25K1 + 1)
 		idfs += idf[i]
-		total += len(lists[i])
+		acc.endTerm(idf[i])
 	}
-	scores := make([]rowScore, 0, total/len(terms))
+	scores := make([]rowScore, 0, acc.rows())
 	kept := candHeap{k: armDepth}
-	at := make([]int, len(terms)) // each list's next entry
-	for {
-		// The first row any list has left.
-		seg, row, found := int32(0), int32(0), false
-		for i, l := range lists {
-			if j := at[i]; j < len(l) && (!found || rowBefore(l[j].seg, l[j].row, seg, row)) {
-				seg, row, found = l[j].seg, l[j].row, true
-			}
-		}
-		if !found {
-			break
-		}
-		sc, held := 0.0, 0.0
-		for i, l := range lists {
-			if j := at[i]; j < len(l) && l[j].seg == seg && l[j].row == row {
-				tf := l[j].tf
-				sc += idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1)
-				held += idf[i]
-				at[i]++
-			}
-		}
+	acc.each(func(seg, row int32, sc, held float64) {
 		scores = append(scores, rowScore{seg, row, sc})
 		if kept.admits(sc) {
 			c := v.candOf(int(seg), int(row), sc)
 			c.held = held / idfs
 			kept.push(c)
 		}
-	}
+	})
+	acc.put() // clear: the file-level BM25 takes the arrays again
 	v.text = &textStats{rows: n, avgdl: avgdl, terms: terms, scores: scores}
 	if v.fusion.fileText > 0 {
 		v.fileBM25()
@@ -95,20 +73,20 @@ func (v *view) textArm(terms []string) ([]cand, textTop) {
 	return out, top
 }
 
-// termRows is one query term's rows, in row order, each with its
-// frequency normalised by the row's length: the term's own postings, its
-// word's other forms weighted (stems.go), its file's path field
+// termTF adds one query term's frequency in each visible row that holds
+// it, normalised by the row's length, to acc: the term's own postings,
+// its word's other forms weighted (stems.go), its file's path field
 // (paths.go) and a generated summary's words (summaries.go), added in
 // that order: BM25F, with one saturation in textArm.
-func (v *view) termRows(t string, avgdl float64) []rowTF {
-	ps := v.formRows(t, 1, avgdl)
+func (v *view) termTF(t string, avgdl float64, acc *textAcc) {
+	v.formTF(t, 1, avgdl, acc)
 	if w := v.fusion.stemWeight; w > 0 {
 		for _, form := range wordForms(t) {
-			ps = addRows(ps, v.formRows(form, w, avgdl))
+			v.formTF(form, w, avgdl, acc)
 		}
 	}
-	ps = addRows(ps, v.pathTF(t, v.fusion.pathWeight))
-	return addRows(ps, v.summaryTF(t, v.fusion.summaryText))
+	acc.addRows(v.pathTF(t, v.fusion.pathWeight))
+	acc.addRows(v.summaryTF(t, v.fusion.summaryText))
 }
 
 // candHeap keeps the best k candidates seen, in sortCands' order (higher

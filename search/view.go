@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/bits-and-blooms/bitset"
@@ -74,6 +73,15 @@ type view struct {
 	// lexMaps map each segment's postings, stored for first copies, to
 	// the visible rows (lexrows.go); nil until the text arm reads them.
 	lexMaps []*copyMap
+	// forms are the postings of each form the text arm read, by
+	// segment, for the file-level BM25 to read again (nil until the text
+	// arm runs; it starts them anew for the rows visible then).
+	forms map[string][][]rowFreq
+	// base is the view whose blobs and rows this one copied (viewOf),
+	// which keeps what is derived from its rows (visibleLens); nil: none.
+	base     *view
+	lensOnce sync.Once
+	lens     visLens
 	// sums are the generated summaries of the visible rows' texts
 	// (summaries.go); nil: none, or Options.NoSummaries.
 	sums *summaries
@@ -94,14 +102,7 @@ type visibleBlob struct {
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
 func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
-	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap, fusion: defaultFusion()}
-	if opts.ranking != nil {
-		v.fusion = *opts.ranking
-	}
-	if opts.Raw {
-		// One arm's own scores: plain BM25 over the chunks' words.
-		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
-	}
+	v := newViewOf(repo, commit, snap, opts)
 	ns := len(snap.Segments)
 	v.allow = make([]*bitset.BitSet, ns)
 	v.slot = make([][]int32, ns)
@@ -134,12 +135,16 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 	return v
 }
 
-// viewOf builds the view of the first n listings of what the indexing
-// side returned.
-func viewOf(repo *gitindex.Repo, commit gitindex.Commit, rd *store.View, n int, opts *Options) *view {
-	v := newView(repo, commit, rd.Snap, rd.Listings[:n], rd.Fresh[:n], rd.Located[:n], opts)
-	v.memo = rd
-	v.pathsKey = pathsKey{n, opts.Path, strings.Join(opts.Exclude, "\x00")}
+// newViewOf is a view of nothing yet, ranking as opts asks.
+func newViewOf(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, opts *Options) *view {
+	v := &view{repo: repo, commit: commit, rev: commit.Rev, snap: snap, fusion: defaultFusion()}
+	if opts.ranking != nil {
+		v.fusion = *opts.ranking
+	}
+	if opts.Raw {
+		// One arm's own scores: plain BM25 over the chunks' words.
+		v.fusion.stemWeight, v.fusion.pathWeight = 0, 0
+	}
 	return v
 }
 
