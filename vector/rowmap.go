@@ -20,6 +20,9 @@ func (s *Segment) MapRows(rowVec []int32) error {
 		if v < -1 || int(v) >= s.rows {
 			return fmt.Errorf("row %d maps to stored row %d of %d", r, v, s.rows)
 		}
+		if v >= 0 && s.inGap(int(v)) {
+			return fmt.Errorf("row %d maps to stored row %d, in the gap before a part", r, v)
+		}
 	}
 	s.rowVec = rowVec
 	return nil
