@@ -38,12 +38,22 @@ type sharedAt struct{ part, row uint32 }
 const noPart = ^uint32(0)
 
 // sharing returns the table of the named vector file over the live
-// segments, read again when they are not those read last.
+// segments: the one read last when they are those it read and maybe more
+// (a run's segments are added to the manifest's end), the new ones added
+// to it; else one read again.
 func (ix *Indexer) sharing(name string, live []string) (*shareTable, error) {
-	if t := ix.shared[name]; t != nil && slices.Equal(t.from, live) {
+	t := ix.shared[name]
+	if t != nil && len(t.from) <= len(live) && slices.Equal(t.from, live[:len(t.from)]) {
+		added := live[len(t.from):]
+		t.from = slices.Clone(live)
+		for _, id := range added {
+			if err := t.add(ix.repo.IndexDir, id, name); err != nil {
+				return nil, err
+			}
+		}
 		return t, nil
 	}
-	t := &shareTable{from: slices.Clone(live), at: map[[16]byte]sharedAt{}}
+	t = &shareTable{from: slices.Clone(live), at: map[[16]byte]sharedAt{}}
 	for _, id := range live {
 		if err := t.add(ix.repo.IndexDir, id, name); err != nil {
 			return nil, err
@@ -208,6 +218,9 @@ func (ix *Indexer) shareVectors(vecs map[string]*segment.VectorRows, hashes [][1
 			return nil, err
 		}
 		own, parts, slots := t.share(v, hashes, ok)
+		if err := currentPlaces(ix.repo.IndexDir, name, parts); err != nil {
+			return nil, err
+		}
 		vecs[name] = own
 		if parts != nil {
 			out[name] = sharedVectors{parts, slots}
@@ -223,4 +236,27 @@ func attachShared(enc map[string]*segment.EncodedVectors, shared map[string]shar
 			e.Shared, e.Slots = sv.parts, sv.slots
 		}
 	}
+}
+
+// currentPlaces sets each part to where its owner's locator says it is
+// now: a rewrite of the value log since the table was read moved the
+// parts it held, and pointed their owners' locators at the new places.
+func currentPlaces(indexDir, name string, parts []segment.PartLoc) error {
+	read := map[string]*segment.Locator{}
+	for i, p := range parts {
+		l := read[p.Owner]
+		if l == nil {
+			var err error
+			if l, err = segment.ReadLocator(segment.File(indexDir, p.Owner, name)); err != nil {
+				return fmt.Errorf("share vectors of segment %s: %w", p.Owner, err)
+			}
+			read[p.Owner] = l
+		}
+		k := slices.IndexFunc(l.Parts, func(q segment.PartLoc) bool { return q.Owner == p.Owner && q.Part == p.Part })
+		if k < 0 || l.Parts[k].Rows != p.Rows || l.Parts[k].Len != p.Len {
+			return fmt.Errorf("share vectors: segment %s no longer holds its part %d", p.Owner, p.Part)
+		}
+		parts[i] = l.Parts[k]
+	}
+	return nil
 }
