@@ -74,3 +74,49 @@ func TestPartsWithAGap(t *testing.T) {
 		}
 	}
 }
+
+// Two segments that open the same region share its mapping, which stays
+// while either holds it.
+func TestSharedRegionMappedOnce(t *testing.T) {
+	d := makeData(t, rand.New(rand.NewPCG(13, 1)), 8, 100, 0)
+	parts, err := encodeParts(d.dim, smallPart, d.rows, d.scales, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "log")
+	regs := writeParts(t, path, parts, []int{len(parts[0]), len(parts[1])})
+	a, err := OpenRegions(regs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenRegions(regs[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a.parts[1].mapping[0] != &b.parts[0].mapping[0] {
+		t.Fatal("one region of one file mapped twice")
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < 36; r++ {
+		q1, _ := d.seg.Row(64 + r)
+		if q2, _ := b.Row(r); !slices.Equal(q1, q2) {
+			t.Fatalf("row %d after the other segment closed: %v, want %v", r, q2, q1)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	maps.Lock()
+	n := 0
+	for k := range maps.m {
+		if k.path == path {
+			n++
+		}
+	}
+	maps.Unlock()
+	if n != 0 {
+		t.Fatalf("%d mappings of the file left after both closed", n)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/bcindex/bcindex/internal/checksum"
-	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // Segment is a read-only, memory-mapped set of vector rows: one segment
@@ -82,7 +81,7 @@ func OpenRegions(regions []Region) (*Segment, error) {
 			return nil, err
 		}
 		if i > 0 && p.dim != s.dim {
-			mmap.Unmap(p.mapping)
+			release(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d has dimension %d, part 0 has %d", r.Path, i, p.dim, s.dim)
 		}
@@ -134,7 +133,7 @@ func mapPart(r Region) (part, error) {
 	}
 	// Maps start at a page boundary; the region starts wherever it is.
 	lead := r.Off % int64(os.Getpagesize())
-	data, err := mmap.Map(f, r.Off-lead, int(lead+h.size))
+	data, err := acquire(f, r.Path, st, r.Off-lead, int(lead+h.size))
 	if err != nil {
 		return fail("mmap: %w", err)
 	}
@@ -242,8 +241,8 @@ func (s *Segment) Close() error {
 func (s *Segment) unmap() error {
 	var first error
 	for _, p := range s.parts {
-		if err := mmap.Unmap(p.mapping); err != nil && first == nil {
-			first = fmt.Errorf("vector: munmap: %w", err)
+		if err := release(p.mapping); err != nil && first == nil {
+			first = err
 		}
 	}
 	s.parts = nil
