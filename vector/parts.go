@@ -226,10 +226,6 @@ func (s *Segment) partOf(r int) *part {
 	return &s.parts[i]
 }
 
-// inGap reports whether stored row r (0 <= r < s.rows) lies in the gap
-// before a part, where no vector is.
-func (s *Segment) inGap(r int) bool { return s.gaps && r < s.partOf(r).base }
-
 // Close unmaps the parts. Searches after Close return nil. Closing twice is
 // a no-op.
 func (s *Segment) Close() error {
