@@ -17,7 +17,12 @@ import (
 
 // vectorIndex maps each of the n rows of a copies column to its stored
 // vector (-1: none) and returns how many vectors are stored.
-func vectorIndex(copies []byte, n int) ([]int32, int) {
+func vectorIndex(copies []byte, n int) ([]int32, int) { return slotIndex(copies, n, nil) }
+
+// slotIndex is vectorIndex with the i-th distinct content's vector at
+// slots[i] when slots is not nil (the caller checks that there are
+// enough; a content past them has none).
+func slotIndex(copies []byte, n int, slots []uint32) ([]int32, int) {
 	idx := make([]int32, n)
 	next := int32(0)
 	for r := 0; r < n; r++ {
@@ -29,6 +34,12 @@ func vectorIndex(copies []byte, n int) ([]int32, int) {
 			idx[r] = idx[c&^renamedCopy]
 		default:
 			idx[r] = next
+			if slots != nil {
+				idx[r] = -1
+				if int(next) < len(slots) {
+					idx[r] = int32(slots[next])
+				}
+			}
 			next++
 		}
 	}
@@ -83,20 +94,12 @@ func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, [][16]byte, error) {
 // locator l names: the i-th distinct content's is the i-th stored vector,
 // or, with slots, the one its slot names.
 func mapVectors(t *Table, vec *vector.Segment, l *Locator) error {
-	idx, n := t.VectorIndex()
+	idx, n := slotIndex(t.copies, t.Nrows, l.Slots)
 	if n != l.Rows {
 		return fmt.Errorf("%d vectors located for %d distinct contents", l.Rows, n)
 	}
-	if l.Slots == nil {
-		if n != vec.Stored() {
-			return fmt.Errorf("%d vectors stored for %d distinct contents", vec.Stored(), n)
-		}
-		return vec.MapRows(idx)
-	}
-	for r, i := range idx {
-		if i >= 0 {
-			idx[r] = int32(l.Slots[i])
-		}
+	if l.Slots == nil && n != vec.Stored() {
+		return fmt.Errorf("%d vectors stored for %d distinct contents", vec.Stored(), n)
 	}
 	return vec.MapRows(idx)
 }
