@@ -1,9 +1,7 @@
 package indexer
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 
 	"github.com/bcindex/bcindex/segment"
@@ -71,9 +69,6 @@ func (ix *Indexer) sharing(name string, live []string) (*shareTable, error) {
 // the run drops it) neither.
 func (t *shareTable) add(indexDir, id, name string) error {
 	l, err := segment.ReadLocator(segment.File(indexDir, id, name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
 	if err != nil {
 		return nil
 	}
@@ -94,8 +89,8 @@ func (t *shareTable) add(indexDir, id, name string) error {
 	if v.Parts() != len(l.Parts) {
 		return nil
 	}
-	// The parts' first stored rows, and each part's index in t.parts (-1:
-	// a part of a segment no longer live, which is not shared further).
+	// The parts' first stored rows, and each part's index in t.parts
+	// (noPart: a part of a segment no longer live, not shared further).
 	bases := make([]int, len(l.Parts))
 	index := make([]uint32, len(l.Parts))
 	n := 0
