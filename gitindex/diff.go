@@ -72,13 +72,18 @@ func (r *Repo) ListingFrom(ctx context.Context, to plumbing.Hash, bases ...plumb
 	if err := writeListing(r.IndexDir, l); err != nil {
 		return nil, nil, err
 	}
+	return l, walkedDiff(l), nil
+}
+
+// walkedDiff is the diff of a listing walked in full: every blob is new.
+func walkedDiff(l *Listing) *TreeDiff {
 	d := &TreeDiff{Walked: true}
 	for _, e := range l.Entries {
 		if e.Skip == SkipNone {
 			d.NewBlobs = append(d.NewBlobs, e.Blob)
 		}
 	}
-	return l, d, nil
+	return d
 }
 
 // applyDiff returns old's listing changed into tree to's, or nil when a

@@ -56,7 +56,7 @@ func TestFreshEntries(t *testing.T) {
 		ld := &listingLoader{dir: dir, memo: map[plumbing.Hash]*Listing{}, lazy: lazy}
 		var ls []*Listing
 		for _, tr := range trees {
-			l, err := ld.read(tr, 0)
+			l, err := ld.read(tr)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -163,29 +163,5 @@ func (r *Repo) shallowCommits() map[plumbing.Hash]bool {
 	return out
 }
 
-// ListHistory calls each with the tree listing of every commit, in the
-// order given (oldest first, as History returns them), deriving each from
-// its parent's listing and the tree diff, so that a long history costs the
-// size of its changes rather than commits × files; the listings are
-// cached, and none is held once each returns. The diff says, for a listing
-// derived from its parent's, what each modified file was before
-// (TreeDiff.Previous): the version an edit is chunked against. A listing
-// cached before comes with a diff that says only so.
-func (r *Repo) ListHistory(ctx context.Context, commits []HistoryCommit, each func(*Listing, *TreeDiff) error) error {
-	for _, c := range commits {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		l, d, err := r.ListingFrom(ctx, c.Tree, c.Parent)
-		if err != nil {
-			return fmt.Errorf("list commit %s: %w", c.Hash, err)
-		}
-		if err := each(l, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // ReadCommit reads commit h.
 func (r *Repo) ReadCommit(h plumbing.Hash) (*object.Commit, error) { return r.walkCommit(h) }

@@ -17,20 +17,25 @@ func ListingPath(indexDir string, tree plumbing.Hash) string {
 	return filepath.Join(indexDir, "trees", s[:2], s[2:])
 }
 
-// ListingCached reports whether the listing of tree is cached (without
-// reading or checking it).
+// ListingCached reports whether the listing of tree is cached, in its
+// listing file or in a pack (without reading or checking it).
 func ListingCached(indexDir string, tree plumbing.Hash) bool {
-	_, err := os.Stat(ListingPath(indexDir, tree))
-	return err == nil
+	if _, err := os.Stat(ListingPath(indexDir, tree)); err == nil {
+		return true
+	}
+	return treePacksOf(indexDir).has(tree)
 }
 
-// writeListing caches l: as its changes against l.base when they are few,
-// else in full (and l becomes a base for the listings derived from it).
+// writeListing caches l in its listing file: as its changes against
+// l.base when they are few, else in full (and l becomes a base for the
+// listings derived from it). A history run writes a pack instead
+// (packWriter).
 func writeListing(indexDir string, l *Listing) error {
 	if b := l.base; b != nil {
 		gone, changed := listingDelta(b.Entries, l.Entries)
 		if (len(gone)+len(changed))*maxDeltaShare <= len(b.Entries) {
 			l.setDelta(b, gone, changed)
+			l.chain = b.chain + 1
 			buf := append([]byte(deltaMagic), b.Tree[:]...)
 			buf = appendPaths(buf, gone)
 			buf = appendEntries(buf, changed)
@@ -40,6 +45,7 @@ func writeListing(indexDir string, l *Listing) error {
 		l.base = nil
 	}
 	l.setDelta(l, nil, nil)
+	l.chain = 1
 	buf := make([]byte, 0, 64+len(l.Entries)*80)
 	buf = append(buf, ListingMagic...)
 	buf = appendEntries(buf, l.Entries)
@@ -137,8 +143,9 @@ func appendPath(buf []byte, prev, p string) []byte {
 	return append(buf, p[shared:]...)
 }
 
-// ListingBase returns the base tree of a cached delta listing, or false
-// for a listing stored in full or unreadable.
+// ListingBase returns the base tree of a listing cached as a delta in its
+// listing file, or false for a listing stored in full, packed or
+// unreadable.
 func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	f, err := os.Open(ListingPath(indexDir, tree))
 	if err != nil {
@@ -152,31 +159,4 @@ func ListingBase(indexDir string, tree plumbing.Hash) (plumbing.Hash, bool) {
 	var h plumbing.Hash
 	copy(h[:], head[len(deltaMagic):])
 	return h, true
-}
-
-// SweepListings deletes the cached listings of trees not in keep (and not
-// the base of a kept delta), and returns how many.
-func SweepListings(indexDir string, keep map[plumbing.Hash]bool) int {
-	// A kept delta needs its base.
-	bases := map[plumbing.Hash]bool{}
-	for h := range keep {
-		if b, ok := ListingBase(indexDir, h); ok {
-			bases[b] = true
-		}
-	}
-	n := 0
-	root := filepath.Join(indexDir, "trees")
-	dirs, _ := os.ReadDir(root)
-	for _, d := range dirs {
-		files, _ := os.ReadDir(filepath.Join(root, d.Name()))
-		for _, f := range files {
-			h := plumbing.NewHash(d.Name() + f.Name())
-			if len(d.Name()+f.Name()) == 40 && !keep[h] && !bases[h] {
-				if os.Remove(filepath.Join(root, d.Name(), f.Name())) == nil {
-					n++
-				}
-			}
-		}
-	}
-	return n
 }

@@ -2,87 +2,83 @@ package gitindex
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"unsafe"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/bcindex/bcindex/internal/checksum"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CheckListing reads the cached listing of the tree named by its SHA and
-// verifies its checksums, as storewrite.Check needs.
+// verifies its checksums (and those of the chain of deltas it is read
+// through), as storewrite.Check needs.
 func (r *Repo) CheckListing(tree string) error {
 	_, err := readListing(r.IndexDir, plumbing.NewHash(tree))
 	return err
 }
 
-// readListing reads the cached listing of tree; a delta is applied to its
-// base, which must be stored in full.
+// readListing reads the cached listing of tree.
 func readListing(indexDir string, tree plumbing.Hash) (*Listing, error) {
-	return (&listingLoader{dir: indexDir}).read(tree, 0)
+	ld := &listingLoader{dir: indexDir}
+	defer ld.close()
+	return ld.read(tree)
 }
 
-// listingLoader reads cached listings for one caller. With memo set, the
-// listings read (bases included) are kept, so that listings sharing a base
-// read it once; with lazy, a delta's entries are left for Full to build.
-// Files are read into two buffers kept for the loader's life (a delta's
-// file is still being decoded while its base is read): nothing of them is
-// kept, and a fresh buffer per file would cost more than the read.
+// listingLoader reads cached listings for one caller, from listing files
+// and packs (and from w, the pack being written, when set). A listing is
+// stored in full or as a delta against another tree's, itself read the
+// same way: a read decodes the chain of deltas back to a listing stored in
+// full, its root, and applies their changes at once. With memo set, the
+// listings read are kept, and so are their roots, so that listings
+// sharing a root read it once and share it (Changes compares them
+// through it), and so are the deltas decoded, so that listings along one
+// chain decode each delta once; without, a few are kept, enough for a run
+// that reads the listings of a history in order to decode one delta each.
 type listingLoader struct {
-	dir  string
-	memo map[plumbing.Hash]*Listing
-	lazy bool
-	buf  [2][]byte
+	dir    string
+	memo   map[plumbing.Hash]*Listing
+	lazy   bool
+	w      *packWriter
+	buf    []byte
+	packs  []*treePack       // the packs, when the loader first looked
+	data   map[string][]byte // the packs read, by path
+	roots  map[plumbing.Hash]*Listing
+	recent map[plumbing.Hash]*resolved
+	deltas map[plumbing.Hash]*packRecord // with memo: the deltas decoded
+	failed map[plumbing.Hash]error       // in one read, trees no copy of which reads
 }
 
-func (ld *listingLoader) read(tree plumbing.Hash, depth int) (*Listing, error) {
+// close drops the packs the loader read.
+func (ld *listingLoader) close() {
+	ld.data, ld.packs = nil, nil
+}
+
+// read returns the listing of tree. A listing read as a delta keeps its
+// root (Listing.base) and how it differs from it (setDelta); with lazy
+// set, its entries are left for Full to build.
+func (ld *listingLoader) read(tree plumbing.Hash) (*Listing, error) {
 	if l, ok := ld.memo[tree]; ok {
 		return l, nil
 	}
-	b, err := ld.readFile(ListingPath(ld.dir, tree), depth)
+	var stack []*packRecord
+	ld.failed = nil // a listing may be written between reads
+	res, err := ld.resolve(tree, 0, &stack)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < len(ListingMagic)+4 {
-		return nil, fmt.Errorf("tree listing %s: bad header", tree)
-	}
-	magic := string(b[:len(ListingMagic)])
-	if magic != ListingMagic && (magic != deltaMagic || depth > 0) {
-		return nil, fmt.Errorf("tree listing %s: bad header", tree)
-	}
-	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if checksum.Sum(body) != sum {
-		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
-	}
-	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}
-	l := &Listing{Tree: tree}
-	if magic == deltaMagic {
-		if len(r.d) < len(plumbing.ZeroHash) {
-			return nil, fmt.Errorf("tree listing %s: bad header", tree)
-		}
-		var bt plumbing.Hash
-		copy(bt[:], r.d)
-		r.d = r.d[len(bt):]
-		base, err := ld.read(bt, depth+1)
-		if err != nil {
-			return nil, fmt.Errorf("tree listing %s: base: %w", tree, err)
-		}
-		gone := r.paths()
-		changed := r.entries()
-		l.base = base
-		l.setDelta(base, gone, changed)
+	res = res.compose(stack)
+	ld.remember(tree, res)
+	l := res.root
+	if l.Tree != tree {
+		gone, changed := res.against()
+		l = &Listing{Tree: tree, base: res.root, chain: res.chain}
+		l.setDelta(res.root, gone, changed)
 		if l.lazy = ld.lazy; !ld.lazy {
-			l.Entries = applyDelta(base.Entries, l.dropped, l.differs)
+			l.Entries = applyDelta(res.root.Entries, l.dropped, l.differs)
 		}
-	} else {
-		l.Entries = r.entries()
-		l.setDelta(l, nil, nil)
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if len(r.d) != 0 {
-		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
 	}
 	if ld.memo != nil {
 		ld.memo[tree] = l
@@ -90,108 +86,195 @@ func (ld *listingLoader) read(tree plumbing.Hash, depth int) (*Listing, error) {
 	return l, nil
 }
 
-// readFile reads the file at p into the buffer of depth.
-func (ld *listingLoader) readFile(p string, depth int) ([]byte, error) {
-	b, err := readFileInto(p, ld.buf[depth])
-	if cap(b) > cap(ld.buf[depth]) {
-		ld.buf[depth] = b[:0]
+// maxReadChain bounds the chains a read follows: a longer one, or a
+// cycle, is a damaged cache.
+const maxReadChain = 1024
+
+// resolve finds the root of tree's chain and pushes the deltas on the way
+// to it onto stack, the newest first. Each copy of a listing is tried in
+// turn (copies) until one reads back to a sound root: a copy listed again
+// from git after damage to another, or to its base, is read without a
+// word. The error is a damaged copy's when there was one, else one that
+// fs.ErrNotExist matches.
+func (ld *listingLoader) resolve(tree plumbing.Hash, depth int, stack *[]*packRecord) (*resolved, error) {
+	if depth > maxReadChain {
+		return nil, fmt.Errorf("tree listing %s: chain of deltas too long", tree)
 	}
-	return b, err
-}
-
-// listingReader decodes the body of a listing file.
-type listingReader struct {
-	tree plumbing.Hash
-	d    []byte
-	err  error
-}
-
-func (r *listingReader) fail(what string) {
-	if r.err == nil {
-		r.err = fmt.Errorf("tree listing %s: corrupt %s", r.tree, what)
+	if r, ok := ld.recent[tree]; ok {
+		return r, nil
 	}
-}
-
-func (r *listingReader) count() int {
-	n, k := binary.Uvarint(r.d)
-	if k <= 0 || n > uint64(len(r.d)) {
-		r.fail("count")
-		return 0
+	if err, ok := ld.failed[tree]; ok {
+		return nil, err
 	}
-	r.d = r.d[k:]
-	return int(n)
-}
-
-// pathList decodes n front-coded paths (calling each after the i-th, to
-// read what follows it) into one string: its bytes are
-// allocated once, and each path is a slice of it.
-func (r *listingReader) pathList(n int, each func(i int)) []string {
-	// Paths are front-coded, so their bytes can be several times what the
-	// file holds for them; n is at most the file's length (count).
-	arena := make([]byte, 0, n*48)
-	ends := make([]int, 0, n)
-	prev := 0 // where the previous path starts in arena
-	for i := range n {
-		shared, k1 := binary.Uvarint(r.d)
-		if k1 <= 0 || shared > uint64(len(arena)-prev) {
-			r.fail("path")
-			return nil
+	if l, ok := ld.roots[tree]; ok {
+		return &resolved{root: l, chain: 1}, nil
+	}
+	if rec, ok := ld.deltas[tree]; ok {
+		n := len(*stack)
+		*stack = append(*stack, rec)
+		r, err := ld.resolve(rec.base, depth+1, stack)
+		if err == nil {
+			return r, nil
 		}
-		r.d = r.d[k1:]
-		m, k2 := binary.Uvarint(r.d)
-		if k2 <= 0 || m > uint64(len(r.d)-k2) {
-			r.fail("path")
-			return nil
+		*stack = (*stack)[:n]
+	}
+	var bad error
+	for _, copy := range ld.copies(tree) {
+		rec, err := copy()
+		if err != nil {
+			bad = worse(bad, err)
+			continue
 		}
-		start := len(arena)
-		arena = append(arena, arena[prev:prev+int(shared)]...)
-		arena = append(arena, r.d[k2:k2+int(m)]...)
-		r.d = r.d[k2+int(m):]
-		ends, prev = append(ends, len(arena)), start
-		if each != nil {
-			if each(i); r.err != nil {
-				return nil
+		if ld.memo != nil && !rec.full {
+			if ld.deltas == nil {
+				ld.deltas = map[plumbing.Hash]*packRecord{}
 			}
+			ld.deltas[tree] = rec
 		}
+		if rec.full {
+			l := &Listing{Tree: tree, Entries: rec.entries, chain: 1}
+			l.setDelta(l, nil, nil)
+			ld.keepRoot(l)
+			return &resolved{root: l, chain: 1}, nil
+		}
+		n := len(*stack)
+		*stack = append(*stack, rec)
+		r, err := ld.resolve(rec.base, depth+1, stack)
+		if err == nil {
+			return r, nil
+		}
+		*stack = (*stack)[:n]
+		if depth == 0 {
+			err = fmt.Errorf("tree listing %s: base: %w", tree, err)
+		}
+		bad = worse(bad, err)
 	}
-	// The arena is never written again: its bytes become the string
-	// without a copy.
-	all := unsafe.String(unsafe.SliceData(arena), len(arena))
-	ps := make([]string, n)
-	start := 0
-	for i, end := range ends {
-		ps[i], start = all[start:end], end
+	if bad == nil {
+		bad = notPacked(tree)
 	}
-	return ps
+	if ld.failed == nil {
+		ld.failed = map[plumbing.Hash]error{}
+	}
+	ld.failed[tree] = bad
+	return nil, bad
 }
 
-func (r *listingReader) entries() []Entry {
-	n := r.count()
-	es := make([]Entry, n)
-	ps := r.pathList(n, func(i int) {
-		if len(r.d) < len(plumbing.ZeroHash)+1 {
-			r.fail("entry")
-			return
+// worse returns the error to report of two: a damaged copy's before a
+// missing one's.
+func worse(a, b error) error {
+	if a == nil || errors.Is(a, fs.ErrNotExist) && !errors.Is(b, fs.ErrNotExist) {
+		return b
+	}
+	return a
+}
+
+// keepRoot keeps a root read; a loader without memo keeps a few.
+func (ld *listingLoader) keepRoot(l *Listing) {
+	if ld.roots == nil || ld.memo == nil && len(ld.roots) >= 4 {
+		ld.roots = map[plumbing.Hash]*Listing{}
+	}
+	ld.roots[l.Tree] = l
+}
+
+// remember keeps how tree was resolved, for a delta against it read next.
+func (ld *listingLoader) remember(tree plumbing.Hash, r *resolved) {
+	if ld.recent == nil || len(ld.recent) >= 64 {
+		ld.recent = map[plumbing.Hash]*resolved{}
+	}
+	ld.recent[tree] = r
+}
+
+// copies returns a reader of each stored copy of tree's listing: in the
+// packs, in the pack being written, in its listing file.
+func (ld *listingLoader) copies(tree plumbing.Hash) []func() (*packRecord, error) {
+	if ld.packs == nil {
+		ld.packs = treePacksOf(ld.dir).current()
+	}
+	var out []func() (*packRecord, error)
+	for _, p := range ld.packs {
+		if off, n, ok := p.find(tree); ok {
+			out = append(out, func() (*packRecord, error) { return ld.readPacked(p, tree, off, n) })
 		}
-		e := &es[i]
-		copy(e.Blob[:], r.d)
-		code := r.d[len(plumbing.ZeroHash)]
-		if int(code) >= len(SkipCodes) {
-			r.fail("entry")
-			return
+	}
+	if ld.w != nil {
+		if _, ok := ld.w.recs[tree]; ok {
+			out = append(out, func() (*packRecord, error) {
+				b, _, err := ld.w.record(tree, ld.buf)
+				if err != nil {
+					return nil, err
+				}
+				ld.buf = b[:0]
+				return decodeRecord(tree, b)
+			})
 		}
-		e.Skip = SkipCodes[code]
-		r.d = r.d[len(plumbing.ZeroHash)+1:]
+	}
+	return append(out, func() (*packRecord, error) {
+		b, err := readFileInto(ListingPath(ld.dir, tree), ld.buf)
+		if cap(b) > cap(ld.buf) {
+			ld.buf = b[:0]
+		}
+		if err != nil {
+			return nil, err
+		}
+		return decodeListingFile(tree, b)
 	})
-	if r.err != nil {
-		return nil
-	}
-	for i := range es {
-		es[i].Path = ps[i]
-	}
-	return es
 }
 
-func (r *listingReader) paths() []string {
-	return r.pathList(r.count(), nil)
+// readPacked reads and decodes tree's record at off in pack p. The
+// loader reads a pack whole the first time it needs it: a chain of
+// deltas is a few hundred records of a pack or two.
+func (ld *listingLoader) readPacked(p *treePack, tree plumbing.Hash, off int64, n int) (*packRecord, error) {
+	b, ok := ld.data[p.path]
+	if !ok {
+		var err error
+		if b, err = os.ReadFile(p.path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				treePacksOf(ld.dir).forget(p.path)
+			}
+			return nil, fmt.Errorf("tree listing %s: %w", tree, err)
+		}
+		if ld.data == nil {
+			ld.data = map[string][]byte{}
+		}
+		ld.data[p.path] = b
+	}
+	if off+int64(n) > int64(len(b)) {
+		return nil, fmt.Errorf("tree listing %s: %s: record past the end", tree, filepath.Base(p.path))
+	}
+	return decodeRecord(tree, b[off:off+int64(n)])
+}
+
+// decodeListingFile checks and decodes a listing file.
+func decodeListingFile(tree plumbing.Hash, b []byte) (*packRecord, error) {
+	if len(b) < len(ListingMagic)+4 {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	magic := string(b[:len(ListingMagic)])
+	if magic != ListingMagic && magic != deltaMagic {
+		return nil, fmt.Errorf("tree listing %s: bad header", tree)
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if checksum.Sum(body) != sum {
+		return nil, fmt.Errorf("tree listing %s: checksum mismatch", tree)
+	}
+	r := &listingReader{tree: tree, d: body[len(ListingMagic):]}
+	rec := &packRecord{tree: tree, full: magic == ListingMagic}
+	if rec.full {
+		rec.entries = r.entries()
+	} else {
+		if len(r.d) < len(plumbing.ZeroHash) {
+			return nil, fmt.Errorf("tree listing %s: bad header", tree)
+		}
+		copy(rec.base[:], r.d)
+		r.d = r.d[len(rec.base):]
+		rec.gone = r.paths()
+		rec.entries = r.entries()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.d) != 0 {
+		return nil, fmt.Errorf("tree listing %s: trailing bytes", tree)
+	}
+	return rec, nil
 }

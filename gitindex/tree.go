@@ -77,6 +77,10 @@ type Listing struct {
 	lacks   []uint64
 	// lazy is set when Entries is not built yet (ListingsByDelta).
 	lazy bool
+	// chain counts the listings of the chain of deltas this one is stored
+	// at the end of, the one stored in full included; 0 when it is not
+	// stored.
+	chain int
 }
 
 // A listing file holds the whole listing (ListingMagic) or, for a listing
@@ -132,9 +136,10 @@ func (r *Repo) walkListing(tree plumbing.Hash) (*Listing, error) {
 // listing and its error.
 func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
 	ld := &listingLoader{dir: r.IndexDir, memo: map[plumbing.Hash]*Listing{}}
+	defer ld.close()
 	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
 	for i, t := range trees {
-		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
+		if out[i], errs[i] = ld.read(t); errs[i] == nil || cachedOnly {
 			continue
 		}
 		r.listingDamaged(errs[i])
@@ -150,9 +155,10 @@ func (r *Repo) Listings(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []e
 // that what it costs follows what changed between them.
 func (r *Repo) ListingsByDelta(trees []plumbing.Hash, cachedOnly bool) ([]*Listing, []error) {
 	ld := &listingLoader{dir: r.IndexDir, memo: map[plumbing.Hash]*Listing{}, lazy: true}
+	defer ld.close()
 	out, errs := make([]*Listing, len(trees)), make([]error, len(trees))
 	for i, t := range trees {
-		if out[i], errs[i] = ld.read(t, 0); errs[i] == nil || cachedOnly {
+		if out[i], errs[i] = ld.read(t); errs[i] == nil || cachedOnly {
 			continue
 		}
 		r.listingDamaged(errs[i])

@@ -21,22 +21,30 @@ import (
 // query diffs no trees. It is stored as segments under IndexDir/changes,
 // one file per segment, named by the newest commit it holds:
 //
-//	magic   "bcxchg1\n"
+//	magic   "bcxchg2\n"
 //	base    20 bytes: the commit just before the segment's oldest, whose
 //	        own segment holds the older history; zero when the segment
 //	        reaches the root (or a shallow clone's boundary)
-//	count   uvarint, then that many commits, oldest first:
-//	  hash, tree          20 bytes each
-//	  author time         Unix seconds, zone offset in seconds: zigzag uvarints
-//	  author, subject     uvarint length and bytes each
-//	  changes             uvarint count, then for each: path (uvarint
-//	                      length and bytes), old and new object (20 bytes
-//	                      each, zero when absent), old and new mode (uvarint)
+//	commits the tables of authors, paths and modes, then the commits,
+//	        oldest first (tablecodec.go)
 //	crc     CRC-32C of everything before it, little-endian
+//
+// Format 1 ("bcxchg1\n") is still read. Its commits follow the base as a
+// uvarint count, then per commit:
+//
+//	hash, tree          20 bytes each
+//	author time         Unix seconds, zone offset in seconds: zigzag uvarints
+//	author, subject     uvarint length and bytes each
+//	changes             uvarint count, then for each: path (uvarint
+//	                    length and bytes), old and new object (20 bytes
+//	                    each, zero when absent), old and new mode (uvarint)
 //
 // Everything in it is derived from git, so a segment that fails its checksum
 // is deleted and built again.
-const tableMagic = "bcxchg1\n"
+const (
+	tableMagic   = "bcxchg2\n"
+	tableMagicV1 = "bcxchg1\n"
+)
 
 // Commit is one first-parent commit and the paths it changed.
 type Commit struct {
@@ -77,24 +85,7 @@ func writeSegment(indexDir string, s *segment) (bool, error) {
 // writeSegmentFile writes s as the cache entry name.
 func writeSegmentFile(d cache.Dir, name string, s *segment) (bool, error) {
 	buf := append([]byte(tableMagic), s.base[:]...)
-	buf = binary.AppendUvarint(buf, uint64(len(s.commits)))
-	for _, c := range s.commits {
-		buf = append(buf, c.Hash[:]...)
-		buf = append(buf, c.Tree[:]...)
-		_, off := c.When.Zone()
-		buf = binary.AppendUvarint(buf, zigzag(c.When.Unix()))
-		buf = binary.AppendUvarint(buf, zigzag(int64(off)))
-		buf = appendString(buf, c.Author)
-		buf = appendString(buf, c.Subject)
-		buf = binary.AppendUvarint(buf, uint64(len(c.Changes)))
-		for _, ch := range c.Changes {
-			buf = appendString(buf, ch.Path)
-			buf = append(buf, ch.From[:]...)
-			buf = append(buf, ch.To[:]...)
-			buf = binary.AppendUvarint(buf, uint64(ch.FromMode))
-			buf = binary.AppendUvarint(buf, uint64(ch.ToMode))
-		}
-	}
+	buf = encodeCommits(buf, s)
 	buf = binary.LittleEndian.AppendUint32(buf, checksum.Sum(buf))
 	return d.Put(name, buf)
 }
@@ -128,7 +119,8 @@ func readSegmentFile(d cache.Dir, name string, newest plumbing.Hash) (*segment, 
 
 // decodeSegment checks and decodes a segment's bytes.
 func decodeSegment(b []byte, newest plumbing.Hash) (*segment, error) {
-	if len(b) < len(tableMagic)+20+4 || string(b[:len(tableMagic)]) != tableMagic {
+	v1 := len(b) >= len(tableMagicV1) && string(b[:len(tableMagicV1)]) == tableMagicV1
+	if len(b) < len(tableMagic)+20+4 || string(b[:len(tableMagic)]) != tableMagic && !v1 {
 		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
@@ -137,6 +129,19 @@ func decodeSegment(b []byte, newest plumbing.Hash) (*segment, error) {
 	}
 	d := &segmentDecoder{segfmt.Decoder{Buf: body[len(tableMagic):]}}
 	s := &segment{base: d.hash()}
+	if v1 {
+		decodeCommitsV1(d, s)
+	} else if err := decodeCommits(d, s); err != nil {
+		return nil, fmt.Errorf("change table %s: %w: %v", newest, errBadSegment, err)
+	}
+	if d.Err != nil || len(d.Buf) != 0 || len(s.commits) == 0 || s.commits[len(s.commits)-1].Hash != newest {
+		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
+	}
+	return s, nil
+}
+
+// decodeCommitsV1 reads the commits of a format 1 segment into s.
+func decodeCommitsV1(d *segmentDecoder, s *segment) {
 	n := d.Uint()
 	for i := uint64(0); i < n && d.Err == nil; i++ {
 		c := Commit{Hash: d.hash(), Tree: d.hash()}
@@ -151,10 +156,6 @@ func decodeSegment(b []byte, newest plumbing.Hash) (*segment, error) {
 		}
 		s.commits = append(s.commits, c)
 	}
-	if d.Err != nil || len(d.Buf) != 0 || len(s.commits) == 0 || s.commits[len(s.commits)-1].Hash != newest {
-		return nil, fmt.Errorf("change table %s: %w", newest, errBadSegment)
-	}
-	return s, nil
 }
 
 // zigzag maps a signed value to an unsigned one that stays short when the

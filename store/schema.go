@@ -70,6 +70,11 @@ package store
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
 //	                        tree, keyed by tree SHA; paths front-coded, a
 //	                        CRC-32C at the end (a cache: rebuilt when damaged)
+//	trees/pack/pack-<sha>.pack  the listings one history run derived, each
+//	                        a delta against its parent commit's (in full
+//	                        every 256 or after a large change), a CRC-32C
+//	                        per record, and an index by tree SHA
+//	                        (gitindex/listingpack.go)
 //	changes/…               pickaxe's change tables (a cache written through
 //	                        internal/cache, each entry with a hidden
 //	                        .<name>.lock beside it)

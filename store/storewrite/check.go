@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -16,7 +17,7 @@ import (
 // Damage is one part of the store that failed its checks.
 type Damage struct {
 	Part   string `json:"part"`   // "database", "manifest", "segment", "tree listing"
-	Name   string `json:"name"`   // segment ID, tree SHA, or file
+	Name   string `json:"name"`   // segment ID, tree SHA, pack of listings, or file
 	Detail string `json:"detail"` // what is wrong
 	path   string // what repair removes or sets aside
 }
@@ -89,7 +90,24 @@ func Check(ctx context.Context, indexDir string, checkListing func(tree string) 
 			}
 		}
 	}
+	checkListingPacks(filepath.Join(root, "pack"), rep)
 	return rep, nil
+}
+
+// checkListingPacks checks every pack of listings in dir; a damaged one
+// is repaired by deleting it (its listings are listed again from git).
+func checkListingPacks(dir string, rep *CheckReport) {
+	packs, _ := os.ReadDir(dir)
+	for _, f := range packs {
+		name := f.Name()
+		if !strings.HasPrefix(name, "pack-") || !strings.HasSuffix(name, ".pack") {
+			continue
+		}
+		rep.Files++
+		if _, err := gitindex.CheckListingPack(filepath.Join(dir, name)); err != nil {
+			rep.Damaged = append(rep.Damaged, Damage{Part: "tree listing", Name: "pack/" + name, Detail: detail(err), path: filepath.Join(dir, name)})
+		}
+	}
 }
 
 // detail is an error without the sentinel's words, for a report line.
