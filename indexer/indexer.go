@@ -94,6 +94,9 @@ type Indexer struct {
 	// run's tidy reclaim the value log's dead bytes past the floor
 	// whatever their share (tidyLog).
 	reclaimLog bool
+	// shared finds the vectors the live segments store, by vector file
+	// (sharevec.go).
+	shared map[string]*shareTable
 }
 
 // keepsText reports whether the segment keeps blob sha's bytes.

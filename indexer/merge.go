@@ -3,6 +3,7 @@ package indexer
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -118,6 +119,7 @@ func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop
 			next.Segments = append(next.Segments, id)
 		}
 	}
+	owners := slices.Clone(next.Segments) // the segments that stay
 	var written []string
 	// unwrite removes what this rewrite wrote when it publishes nothing (a
 	// killed rewrite leaves it to the next run's removal of orphans).
@@ -125,11 +127,11 @@ func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop
 		for _, id := range ids {
 			os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
 		}
-		st.DeleteSegmentVectors(ids)
+		st.DeleteSegmentVectors(ids, m.Segments)
 	}
 	for _, p := range parts {
 		id := segment.ID(next.Next)
-		ok, err := ix.writeMerged(st, id, p, keepModel)
+		ok, err := ix.writeMerged(st, id, p, keepModel, owners)
 		if err != nil {
 			unwrite(append(written, id)...)
 			return err
@@ -154,12 +156,13 @@ func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop
 	for _, id := range drop {
 		os.RemoveAll(segment.Dir(ix.repo.IndexDir, id))
 	}
-	return st.DeleteSegmentVectors(drop)
+	return st.DeleteSegmentVectors(drop, m.Segments)
 }
 
-// writeMerged writes part p as segment id, with its vectors in Badger; it
-// reports false when no blob of p is kept (nothing is written then).
-func (ix *Indexer) writeMerged(st *storewrite.Store, id string, p Part, keepModel func(string) bool) (bool, error) {
+// writeMerged writes part p as segment id, with its vectors in Badger but
+// those the segments owners store (shareVectors); it reports false when
+// no blob of p is kept (nothing is written then).
+func (ix *Indexer) writeMerged(st *storewrite.Store, id string, p Part, keepModel func(string) bool, owners []string) (bool, error) {
 	var (
 		seg    = segment.NewWriter(0)
 		vecs   = map[string]*segment.VectorRows{}
@@ -197,17 +200,23 @@ func (ix *Indexer) writeMerged(st *storewrite.Store, id string, p Part, keepMode
 	if seg.Blobs() == 0 {
 		return false, nil
 	}
+	var hashes [][16]byte
 	for name, v := range vecs {
-		sv, err := seg.StoredVectors(v)
+		sv, h, err := seg.StoredVectors(v)
 		if err != nil {
 			return false, fmt.Errorf("merge segments: %w", err)
 		}
-		vecs[name] = sv
+		vecs[name], hashes = sv, h
+	}
+	shared, err := ix.shareVectors(vecs, hashes, owners)
+	if err != nil {
+		return false, fmt.Errorf("merge segments: %w", err)
 	}
 	enc, err := storeVectors(st, id, vecs)
 	if err != nil {
 		return false, err
 	}
+	attachShared(enc, shared)
 	dir := segment.Dir(ix.repo.IndexDir, id)
 	err = segment.WriteLocators(dir, enc)
 	if err == nil {

@@ -53,7 +53,7 @@ func TestRewriteLogFailingPartwayIsRepaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSegmentVectors([]string{failing}); err != nil {
+	if err := s.DeleteSegmentVectors([]string{failing}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -35,6 +35,7 @@ type blobResult struct {
 
 // run processes todo; snap holds the blobs the todo's prev fields name.
 func (ix *Indexer) run(ctx context.Context, st *storeFuture, snap *store.Snapshot, m *store.Manifest, todo []todoBlob, sum *Summary) error {
+	ix.shared = nil // the segments' vectors as this run finds them
 	if p := ix.opts.Progress; p != nil {
 		p.Start(len(todo))
 		defer p.Finish()

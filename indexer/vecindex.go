@@ -8,7 +8,8 @@ import (
 
 // storedVectors finds a vector already stored for a chunk's content, in
 // any segment of a snapshot that has the model's vectors, and in vectors a
-// fetched share brought. Vectors are stored per segment, not per content,
+// fetched share brought. Vectors are found through segments' rows (a
+// segment maps them to its own or shared parts), not by a key per content,
 // so the table from content hash to row is built on the first lookup, from
 // the segments' hash columns: a pass over 16 bytes a row (about 20 ms for
 // 200k rows). Only runs with a remote embedder use it, where a vector not

@@ -137,17 +137,23 @@ func (w *runWriter) publish(flushed func()) error {
 	}
 	id := segment.ID(w.m.Next)
 	vecs := map[string]*segment.VectorRows{}
+	var hashes [][16]byte
 	if emb := w.ix.opts.Embedder; emb != nil {
-		v, err := w.seg.StoredVectors(&segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales})
+		v, h, err := w.seg.StoredVectors(&segment.VectorRows{Dim: emb.Dim(), Q: w.vecs, Scales: w.scales})
 		if err != nil {
 			return fmt.Errorf("write segment %s: %w", id, err)
 		}
-		vecs[segment.VectorFileName(emb.ID())] = v
+		vecs[segment.VectorFileName(emb.ID())], hashes = v, h
+	}
+	shared, err := w.ix.shareVectors(vecs, hashes, w.m.Segments)
+	if err != nil {
+		return fmt.Errorf("write segment %s: %w", id, err)
 	}
 	enc, err := segment.EncodeVectors(vecs, storewrite.MinPart)
 	if err != nil {
 		return fmt.Errorf("write segment %s: %w", id, err)
 	}
+	attachShared(enc, shared)
 	w.vecs, w.scales = nil, nil
 	if err := w.batch.Flush(); err != nil {
 		return err

@@ -19,8 +19,7 @@ func Check(indexDir, id string) (int, error) {
 	if err != nil {
 		return 1, err
 	}
-	_, distinct := ct.VectorIndex()
-	ct.Close()
+	defer ct.Close()
 	lex, err := lexical.Open(File(indexDir, id, LexFile))
 	if err == nil {
 		err = lex.Verify()
@@ -55,8 +54,11 @@ func Check(indexDir, id string) (int, error) {
 			var v *vector.Segment
 			if v, err = vector.OpenRegions(l.Regions(indexDir)); err == nil {
 				err = v.Verify()
-				if err == nil && v.Stored() != distinct {
-					err = fmt.Errorf("%d vectors stored for %d distinct contents", v.Stored(), distinct)
+				if err == nil {
+					err = checkLocated(v, l)
+				}
+				if err == nil {
+					err = mapVectors(ct, v, l)
 				}
 				v.Close()
 			}

@@ -16,12 +16,22 @@ import (
 // A segment's locator file (named by VectorFileName) says where its
 // vectors of one model are in Badger's value log (little endian):
 //
-//	magic "BCVLOC01", dim u32, parts u32, rows u64
-//	per part: log file u32, zero u32, offset u64, length u64
+//	magic "BCVLOC02", dim u32, parts u32, rows u64, slots u64
+//	per part: log file u32, rows u32, offset u64, length u64,
+//	  part number u32, owner length u8, owner (a segment ID)
+//	slots × u32
 //	CRC-32C of everything before it, u32
 //
-// It is a few dozen bytes: the vectors themselves are only in Badger.
-const locMagic = "BCVLOC01"
+// A part is the value of Badger's key "s/<owner>/<file name>/<part
+// number>": the segment's own parts come first, then parts of other
+// segments whose vectors it shares (a content another segment stores is
+// not stored again). Each part's first vector is the first multiple of 64
+// at or after the end of the part before (package vector's OpenRegions).
+// rows is how many distinct contents the segment has (Table.VectorIndex);
+// slots, when there are any (rows of them), are where each one's vector
+// is among the parts' vectors; without, the i-th is the i-th vector.
+// It is small: the vectors themselves are only in Badger.
+const locMagic = "BCVLOC02"
 
 // ErrLogGone wraps fs.ErrNotExist for a locator whose log file is gone:
 // value-log garbage collection removed it after pointing the locator
@@ -29,18 +39,28 @@ const locMagic = "BCVLOC01"
 var ErrLogGone = fmt.Errorf("vector log file gone: %w", fs.ErrNotExist)
 
 // WriteLocator writes a segment's locator for the named vector file.
-func WriteLocator(segDir, name string, dim, rows int, locs []PartLoc) error {
-	b := make([]byte, 0, 24+24*len(locs)+4)
+func WriteLocator(segDir, name string, l *Locator) error {
+	b := make([]byte, 0, 32+40*len(l.Parts)+4*len(l.Slots)+4)
 	b = append(b, locMagic...)
 	le := binary.LittleEndian
-	b = le.AppendUint32(b, uint32(dim))
-	b = le.AppendUint32(b, uint32(len(locs)))
-	b = le.AppendUint64(b, uint64(rows))
-	for _, l := range locs {
-		b = le.AppendUint32(b, l.Fid)
-		b = le.AppendUint32(b, 0)
-		b = le.AppendUint64(b, uint64(l.Off))
-		b = le.AppendUint64(b, uint64(l.Len))
+	b = le.AppendUint32(b, uint32(l.Dim))
+	b = le.AppendUint32(b, uint32(len(l.Parts)))
+	b = le.AppendUint64(b, uint64(l.Rows))
+	b = le.AppendUint64(b, uint64(len(l.Slots)))
+	for _, p := range l.Parts {
+		if len(p.Owner) > 255 {
+			return fmt.Errorf("write vector locator: owner %q too long", p.Owner)
+		}
+		b = le.AppendUint32(b, p.Fid)
+		b = le.AppendUint32(b, uint32(p.Rows))
+		b = le.AppendUint64(b, uint64(p.Off))
+		b = le.AppendUint64(b, uint64(p.Len))
+		b = le.AppendUint32(b, uint32(p.Part))
+		b = append(b, byte(len(p.Owner)))
+		b = append(b, p.Owner...)
+	}
+	for _, s := range l.Slots {
+		b = le.AppendUint32(b, s)
 	}
 	b = le.AppendUint32(b, checksum.Sum(b))
 	if err := atomicfile.Write(filepath.Join(segDir, name), b); err != nil {
@@ -53,6 +73,19 @@ func WriteLocator(segDir, name string, dim, rows int, locs []PartLoc) error {
 type Locator struct {
 	Dim, Rows int
 	Parts     []PartLoc
+	// Slots, when not nil, hold for each of the segment's Rows distinct
+	// contents where its vector is among the parts' vectors (Stored).
+	Slots []uint32
+}
+
+// Stored is how many vectors the parts hold, with the gaps between parts
+// (package vector's OpenRegions): the stored rows a search scans.
+func (l *Locator) Stored() int {
+	n := 0
+	for _, p := range l.Parts {
+		n = (n+63)&^63 + p.Rows
+	}
+	return n
 }
 
 // ReadLocator reads and checks a locator file.
@@ -62,20 +95,41 @@ func ReadLocator(path string) (*Locator, error) {
 		return nil, err
 	}
 	le := binary.LittleEndian
-	if len(b) < 28 || string(b[:8]) != locMagic {
+	if len(b) < 36 || string(b[:8]) != locMagic {
 		return nil, errors.New("not a vector locator")
 	}
 	if got, want := checksum.Sum(b[:len(b)-4]), le.Uint32(b[len(b)-4:]); got != want {
 		return nil, fmt.Errorf("vector locator checksum mismatch (stored %08x, computed %08x)", want, got)
 	}
 	l := &Locator{Dim: int(le.Uint32(b[8:])), Rows: int(le.Uint64(b[16:]))}
-	n := int(le.Uint32(b[12:]))
-	if len(b) != 28+24*n {
-		return nil, fmt.Errorf("vector locator of %d bytes for %d parts", len(b), n)
+	n, slots := uint64(le.Uint32(b[12:])), le.Uint64(b[24:])
+	rest := b[32 : len(b)-4]
+	bad := func() (*Locator, error) {
+		return nil, fmt.Errorf("vector locator of %d bytes for %d parts and %d slots", len(b), n, slots)
 	}
-	for i := 0; i < n; i++ {
-		p := b[24+24*i:]
-		l.Parts = append(l.Parts, PartLoc{Fid: le.Uint32(p), Off: int64(le.Uint64(p[8:])), Len: int64(le.Uint64(p[16:]))})
+	if n > uint64(len(rest))/29 || slots > uint64(len(rest))/4 {
+		return bad()
+	}
+	for i := uint64(0); i < n; i++ {
+		if len(rest) < 29 || len(rest) < 29+int(rest[28]) {
+			return bad()
+		}
+		p := PartLoc{Fid: le.Uint32(rest), Rows: int(le.Uint32(rest[4:])), Off: int64(le.Uint64(rest[8:])),
+			Len: int64(le.Uint64(rest[16:])), Part: int(le.Uint32(rest[24:])), Owner: string(rest[29 : 29+int(rest[28])])}
+		l.Parts = append(l.Parts, p)
+		rest = rest[29+len(p.Owner):]
+	}
+	if uint64(len(rest)) != 4*slots {
+		return bad()
+	}
+	if slots > 0 {
+		if int(slots) != l.Rows {
+			return nil, fmt.Errorf("vector locator has %d slots for %d contents", slots, l.Rows)
+		}
+		l.Slots = make([]uint32, slots)
+		for i := range l.Slots {
+			l.Slots[i] = le.Uint32(rest[4*i:])
+		}
 	}
 	return l, nil
 }
@@ -93,11 +147,17 @@ func (l *Locator) Regions(indexDir string) []vector.Region {
 // is fs.ErrNotExist (the segment has no vectors of that model), a missing
 // log file ErrLogGone. Each part is verified the first time each version of
 // its log file is mapped (verified.go).
-func openVectors(indexDir, segDir, name string, st *stamps) (*vector.Segment, error) {
+func openVectors(indexDir, segDir, name string, st *stamps) (*vector.Segment, *Locator, error) {
 	l, err := ReadLocator(filepath.Join(segDir, name))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	v, err := openLocated(indexDir, name, l, st)
+	return v, l, err
+}
+
+// openLocated maps the parts locator l of the named vector file names.
+func openLocated(indexDir, name string, l *Locator, st *stamps) (*vector.Segment, error) {
 	regions := l.Regions(indexDir)
 	for _, r := range regions {
 		if _, err := os.Stat(r.Path); errors.Is(err, fs.ErrNotExist) {
@@ -111,9 +171,9 @@ func openVectors(indexDir, segDir, name string, st *stamps) (*vector.Segment, er
 	if err != nil {
 		return nil, err
 	}
-	if v.Len() != l.Rows || v.Dim() != l.Dim {
+	if err := checkLocated(v, l); err != nil {
 		v.Close()
-		return nil, fmt.Errorf("vectors hold %d rows of dimension %d, the locator says %d of %d", v.Len(), v.Dim(), l.Rows, l.Dim)
+		return nil, err
 	}
 	for i, r := range regions {
 		key := partStampKey(name, i)
@@ -142,23 +202,57 @@ func regionIdentity(r vector.Region) string {
 
 // OpenSegmentVectors maps a segment's vectors of the named vector file, as
 // a query does (verifying each part once per version of its log file): the
-// stored vectors, one per distinct content, whose rows MapRows maps to the
-// table's (Table.VectorIndex).
+// stored vectors, which MapRows maps to the table's rows (Table.VectorIndex
+// and the locator's slots).
 func OpenSegmentVectors(indexDir, id, name string) (*vector.Segment, error) {
+	return openSegmentVectors(indexDir, id, name, nil)
+}
+
+// openSegmentVectors is OpenSegmentVectors, with the rows of table t
+// mapped to their vectors (MapRows) unless t is nil.
+func openSegmentVectors(indexDir, id, name string, t *Table) (*vector.Segment, error) {
 	dir := Dir(indexDir, id)
 	st := loadStamps(dir)
 	defer st.save()
-	v, err := openVectors(indexDir, dir, name, st)
+	v, l, err := openVectors(indexDir, dir, name, st)
+	if err == nil && t != nil {
+		if err = mapVectors(t, v, l); err != nil {
+			v.Close()
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open vectors of segment %s: %w", id, err)
 	}
 	return v, nil
 }
 
-// PartLoc is where one vector part lies in Badger's value log.
+// checkLocated checks that the mapped parts are those l describes.
+func checkLocated(v *vector.Segment, l *Locator) error {
+	if v.Dim() != l.Dim || v.Parts() != len(l.Parts) {
+		return fmt.Errorf("vectors of dimension %d in %d parts, the locator says %d in %d", v.Dim(), v.Parts(), l.Dim, len(l.Parts))
+	}
+	for i, p := range l.Parts {
+		if n := v.PartLen(i); n != p.Rows {
+			return fmt.Errorf("vector part %d holds %d rows, the locator says %d", i, n, p.Rows)
+		}
+	}
+	if l.Slots == nil && v.Stored() != l.Rows {
+		return fmt.Errorf("vectors hold %d rows, the locator says %d", v.Stored(), l.Rows)
+	}
+	return nil
+}
+
+// PartLoc is where one vector part lies in Badger's value log, and which
+// it is.
 type PartLoc struct {
 	Fid      uint32 // the log file, <db>/<fid as %06d>.vlog
 	Off, Len int64  // the part's bytes (without padding) in that file
+	Rows     int    // the vectors it holds
+	// Owner and Part name the part's key in Badger: part number Part of
+	// segment Owner's vectors (a segment that shares another's vectors
+	// names that segment).
+	Owner string
+	Part  int
 }
 
 // VlogPath is the path of a Badger value log file.

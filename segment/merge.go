@@ -60,14 +60,11 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 	}
 	srcVecs := map[string]*vector.Segment{}
 	for _, name := range models {
-		vs, err := OpenSegmentVectors(indexDir, id, name)
+		vs, err := openSegmentVectors(indexDir, id, name, ct)
 		if err != nil {
 			return err
 		}
 		defer vs.Close()
-		if err := mapVectors(ct, vs); err != nil {
-			return fmt.Errorf("vectors of segment %s: %w", id, err)
-		}
 		srcVecs[name] = vs
 		if vecs[name] == nil {
 			vecs[name] = &VectorRows{Dim: vs.Dim()}

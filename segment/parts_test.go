@@ -51,7 +51,7 @@ func TestWrittenPartsStayVerified(t *testing.T) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := segment.WriteLocator(dir, name, dim, rows, locs); err != nil {
+		if err := segment.WriteLocator(dir, name, &segment.Locator{Dim: dim, Rows: rows, Parts: locs}); err != nil {
 			t.Fatal(err)
 		}
 	}

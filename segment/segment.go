@@ -180,9 +180,9 @@ func Open(indexDir, id, model string) (*Segment, error) {
 		return nil, fmt.Errorf("open segment %s texts: %w: %v", id, ErrCorrupt, err)
 	}
 	if model != "" {
-		vec, err := openVectors(indexDir, Dir(indexDir, id), VectorFileName(model), st)
+		vec, l, err := openVectors(indexDir, Dir(indexDir, id), VectorFileName(model), st)
 		if err == nil {
-			if err = mapVectors(ct, vec); err != nil {
+			if err = mapVectors(ct, vec, l); err != nil {
 				vec.Close()
 			}
 		}

@@ -17,7 +17,12 @@ import (
 
 // vectorIndex maps each of the n rows of a copies column to its stored
 // vector (-1: none) and returns how many vectors are stored.
-func vectorIndex(copies []byte, n int) ([]int32, int) {
+func vectorIndex(copies []byte, n int) ([]int32, int) { return slotIndex(copies, n, nil) }
+
+// slotIndex is vectorIndex with the i-th distinct content's vector at
+// slots[i] when slots is not nil (the caller checks that there are
+// enough; a content past them has none).
+func slotIndex(copies []byte, n int, slots []uint32) ([]int32, int) {
 	idx := make([]int32, n)
 	next := int32(0)
 	for r := 0; r < n; r++ {
@@ -29,6 +34,12 @@ func vectorIndex(copies []byte, n int) ([]int32, int) {
 			idx[r] = idx[c&^renamedCopy]
 		default:
 			idx[r] = next
+			if slots != nil {
+				idx[r] = -1
+				if int(next) < len(slots) {
+					idx[r] = int32(slots[next])
+				}
+			}
 			next++
 		}
 	}
@@ -39,30 +50,55 @@ func vectorIndex(copies []byte, n int) ([]int32, int) {
 // and returns how many vectors the segment stores.
 func (t *Table) VectorIndex() ([]int32, int) { return vectorIndex(t.copies, t.Nrows) }
 
+// StoredHashes returns the content hash of each of the table's distinct
+// contents, in VectorIndex order.
+func (t *Table) StoredHashes() [][16]byte {
+	idx, n := t.VectorIndex()
+	out := make([][16]byte, n)
+	next := int32(0)
+	for r, i := range idx {
+		if i == next {
+			out[i], _ = t.rowHash(r)
+			next++
+		}
+	}
+	return out
+}
+
 // StoredVectors keeps of v, one vector per row added to the writer, the
 // vectors the segment stores: one per distinct content, the first copy's
-// (or a later copy's, if the first has none).
-func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, error) {
+// (or a later copy's, if the first has none). It returns each one's
+// content hash with them.
+func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, [][16]byte, error) {
 	rows := w.Table.Rows
 	if len(v.Q) != len(rows) || len(v.Scales) != len(rows) {
-		return nil, fmt.Errorf("%d vectors for %d rows", len(v.Q), len(rows))
+		return nil, nil, fmt.Errorf("%d vectors for %d rows", len(v.Q), len(rows))
 	}
 	copies := make([]byte, copySize*len(rows))
 	copiesColumn(copies, rows)
 	idx, n := vectorIndex(copies, len(rows))
 	out := &VectorRows{Dim: v.Dim, Q: make([][]int8, n), Scales: make([]float32, n)}
+	hashes := make([][16]byte, n)
 	for r, i := range idx {
 		if i >= 0 && out.Q[i] == nil && v.Q[r] != nil {
 			out.Q[i], out.Scales[i] = v.Q[r], v.Scales[r]
 		}
+		if i >= 0 {
+			hashes[i] = rows[r].Hash
+		}
 	}
-	return out, nil
+	return out, hashes, nil
 }
 
-// mapVectors maps the rows of table t to the stored vectors of vec.
-func mapVectors(t *Table, vec *vector.Segment) error {
-	idx, n := t.VectorIndex()
-	if n != vec.Stored() {
+// mapVectors maps the rows of table t to the stored vectors of vec, which
+// locator l names: the i-th distinct content's is the i-th stored vector,
+// or, with slots, the one its slot names.
+func mapVectors(t *Table, vec *vector.Segment, l *Locator) error {
+	idx, n := slotIndex(t.copies, t.Nrows, l.Slots)
+	if n != l.Rows {
+		return fmt.Errorf("%d vectors located for %d distinct contents", l.Rows, n)
+	}
+	if l.Slots == nil && n != vec.Stored() {
 		return fmt.Errorf("%d vectors stored for %d distinct contents", vec.Stored(), n)
 	}
 	return vec.MapRows(idx)

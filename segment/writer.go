@@ -3,6 +3,7 @@ package segment
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sync/errgroup"
 
@@ -113,6 +114,11 @@ type EncodedVectors struct {
 	Parts     [][]byte
 	Sizes     []int64 // each part without its padding
 	Locs      []PartLoc
+	// Shared are other segments' parts whose vectors the segment shares,
+	// after its own (Locs); Slots, with them, where each distinct content's
+	// vector is (Locator.Slots).
+	Shared []PartLoc
+	Slots  []uint32
 }
 
 // EncodeVectors encodes each vector file's rows as parts (keyed by file
@@ -146,7 +152,11 @@ func WriteLocators(dir string, enc map[string]*EncodedVectors) error {
 		return err
 	}
 	for name, e := range enc {
-		if err := WriteLocator(dir, name, e.Dim, e.Rows, e.Locs); err != nil {
+		l := &Locator{Dim: e.Dim, Rows: e.Rows, Parts: append(slices.Clip(e.Locs), e.Shared...), Slots: e.Slots}
+		if e.Slots != nil {
+			l.Rows = len(e.Slots)
+		}
+		if err := WriteLocator(dir, name, l); err != nil {
 			return err
 		}
 	}

@@ -34,16 +34,8 @@ func VectorCoverage(indexDir string, rowsBySeg map[string]int) []ModelCoverage {
 }
 
 // VectorRows is how many vectors (rows, of every model) the segments ids
-// hold, by their locators.
+// hold, by their locators: each part once, however many share it.
 func VectorRows(indexDir string, ids []string) int {
-	n := 0
-	for _, id := range ids {
-		names, _ := segment.VectorFiles(indexDir, id)
-		for _, name := range names {
-			if l, err := segment.ReadLocator(segment.File(indexDir, id, name)); err == nil {
-				n += l.Rows
-			}
-		}
-	}
-	return n
+	rows, _ := VectorBytes(indexDir, ids)
+	return int(rows)
 }

@@ -15,8 +15,9 @@ import (
 // while an indexer runs.
 type Parts struct {
 	// Vectors are the live segments' vector parts in Badger's value log,
-	// as their locators name them; VectorRows the vectors they hold (one
-	// per distinct content of a segment, every model's).
+	// as their locators name them, each once however many segments share
+	// it; VectorRows the vectors they hold (every model's: one per content
+	// no other segment stored when its segment was written).
 	Vectors    int64 `json:"vectors"`
 	VectorRows int64 `json:"vector_rows"`
 	// ValueLog is Badger's value log (db/*.vlog); what it holds beyond
@@ -134,8 +135,14 @@ func (p *Parts) addSegmentFile(rel string, n int64, live map[string]bool) {
 }
 
 // VectorBytes is how many rows and bytes of vector parts (every model's,
-// without padding) the locators of segments ids name.
+// without padding) the locators of segments ids name, each part once
+// however many segments share it.
 func VectorBytes(indexDir string, ids []string) (rows, n int64) {
+	type key struct {
+		owner, name string
+		part        int
+	}
+	seen := map[key]bool{}
 	for _, id := range ids {
 		names, _ := segment.VectorFiles(indexDir, id)
 		for _, name := range names {
@@ -143,8 +150,13 @@ func VectorBytes(indexDir string, ids []string) (rows, n int64) {
 			if err != nil {
 				continue
 			}
-			rows += int64(l.Rows)
 			for _, part := range l.Parts {
+				k := key{part.Owner, name, part.Part}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				rows += int64(part.Rows)
 				n += part.Len
 			}
 		}

@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 12.
+// On-disk layout of the bcindex store, schema version 13.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -13,13 +13,16 @@ package store
 //	  "s/" + segment ID + "/" + vector file name + "/" + part (u16, big endian)
 //	                          → a segment's int8 vectors and scales of one
 //	                            model, one per distinct content of the
-//	                            segment (its first row with text of its own
-//	                            and that content hash; the copies column
-//	                            maps every row to it, Table.VectorIndex),
-//	                            PartRows vectors a part, in package
-//	                            vector's segment format, padded to MinPart so
-//	                            that Badger keeps them in its value log
-//	                            (NNNNNN.vlog), where queries map them (vlog.go)
+//	                            segment that no other live segment stored
+//	                            when it was written (its first row with
+//	                            text of its own and that content hash; the
+//	                            copies column maps every row to it,
+//	                            Table.VectorIndex), PartRows vectors a part,
+//	                            in package vector's segment format, padded
+//	                            to MinPart so that Badger keeps them in its
+//	                            value log (NNNNNN.vlog), where queries map
+//	                            them (vlog.go); a part stays while a live
+//	                            segment's locator names it
 //	  "e/" + content hash (16 B) + uvarint prompt version + chat model name
 //	                          → JSON summary a chat model wrote of a chunk's
 //	                            text (`git bcindex enhance`): summary,
@@ -58,8 +61,12 @@ package store
 //	                          grams.bin, with its first line number
 //	                          (segment/content.go)
 //	  vec-<model>.loc         where the segment's vectors of a model are in
-//	                          Badger's value log: file, offset and length of
-//	                          each part (locator.go)
+//	                          Badger's value log: file, offset, length,
+//	                          rows and key (owner segment, part number) of
+//	                          each part, its own first, then other
+//	                          segments' parts it shares, and, when it
+//	                          shares any, each distinct content's slot
+//	                          among their vectors (locator.go)
 //	trees/<ab>/<cdef…>      flattened (path, blob, skip reason) listing of a
 //	                        tree, keyed by tree SHA; paths front-coded, a
 //	                        CRC-32C at the end (a cache: rebuilt when damaged)
@@ -129,6 +136,12 @@ package store
 //	   which only segment rows are read for, are left out (a version 3
 //	   record of an earlier schema-12 store is read as its header, so
 //	   such a store needs no rebuild).
+//	13: a segment stores a vector only for a content that no other live
+//	   segment stores: its locator (BCVLOC02) also names the parts of
+//	   other segments it shares, with each part's key and rows, and each
+//	   distinct content's slot among the parts' vectors, so that the
+//	   vectors of a history are stored about once per content rather
+//	   than once per segment.
 
 import (
 	"crypto/sha256"
@@ -139,7 +152,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 12
+const SchemaVersion = 13
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

@@ -22,9 +22,10 @@ import (
 // replaced file's inode is freed, and a later file may get its number
 // back with the same size and modification time (on a file system that
 // keeps whole seconds). So a stamp keeps their bytes too (a manifest is a
-// few hundred bytes, a locator a few dozen): a manifest written later
-// names other segments or a later Next, a locator another place in the
-// log. The segment files are mapped by the view, so their inodes stay
+// few hundred bytes, a locator a few dozen, or, when its segment shares
+// other segments' vectors, four bytes a content after its parts): a
+// manifest written later names other segments or a later Next, a locator
+// another place in the log, in its first bytes. The segment files are mapped by the view, so their inodes stay
 // theirs while it is open: a rebuild that writes a segment of the same
 // name writes other files.
 type stamp struct {
@@ -45,8 +46,8 @@ type fileStamp struct {
 	b  []byte
 }
 
-// maxStamped bounds the bytes a stamp keeps of a file; a longer one is
-// compared by identity, size and time alone.
+// maxStamped bounds the bytes a stamp keeps of a file: of a longer one,
+// the first maxStamped (a locator's parts come first).
 const maxStamped = 1 << 16
 
 // takeStamp records the files before the snapshot is opened, so a change
@@ -109,10 +110,8 @@ func readFileStamp(path string) fileStamp {
 		return fileStamp{}
 	}
 	s := fileStamp{fi: fi}
-	if fi.Size() <= maxStamped {
-		if s.b, err = io.ReadAll(io.LimitReader(f, maxStamped+1)); err != nil {
-			return fileStamp{} // unreadable: not the file stamped
-		}
+	if s.b, err = io.ReadAll(io.LimitReader(f, maxStamped)); err != nil {
+		return fileStamp{} // unreadable: not the file stamped
 	}
 	return s
 }

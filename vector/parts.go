@@ -13,7 +13,6 @@ import (
 	"unsafe"
 
 	"github.com/bcindex/bcindex/internal/checksum"
-	"github.com/bcindex/bcindex/internal/mmap"
 )
 
 // Segment is a read-only, memory-mapped set of vector rows: one segment
@@ -24,7 +23,8 @@ type Segment struct {
 	mu    sync.RWMutex
 	parts []part // nil after Close
 	dim   int
-	rows  int // stored rows
+	rows  int  // stored rows
+	gaps  bool // a part but the last holds rows not a multiple of 64
 	// rowVec, when set (MapRows), maps each row a caller names to the
 	// stored row holding its vector, -1 for none.
 	rowVec []int32
@@ -65,9 +65,13 @@ func Open(path string) (*Segment, error) {
 	return OpenRegions([]Region{{Path: path, Off: 0, Len: st.Size()}})
 }
 
-// OpenRegions maps the parts of a segment, in row order. Every part but the
-// last must hold a multiple of 64 rows, so that a scan's 64-row blocks
-// never straddle two parts, and all must have one dimension.
+// OpenRegions maps the parts of a segment, in row order; all must have one
+// dimension. Each part's first row is the first multiple of 64 at or after
+// the end of the part before, so that a scan's 64-row blocks never
+// straddle two parts: after a part whose rows are not a multiple of 64
+// (the last of another segment's parts, which a segment may share), the
+// rows up to the next multiple are a gap that holds no vector (Stored
+// counts it; Row answers none; MapRows refuses to map a row to it).
 func OpenRegions(regions []Region) (*Segment, error) {
 	s := &Segment{}
 	for i, r := range regions {
@@ -77,18 +81,14 @@ func OpenRegions(regions []Region) (*Segment, error) {
 			return nil, err
 		}
 		if i > 0 && p.dim != s.dim {
-			mmap.Unmap(p.mapping)
+			release(p.mapping)
 			s.unmap()
 			return nil, fmt.Errorf("vector: open %s: part %d has dimension %d, part 0 has %d", r.Path, i, p.dim, s.dim)
 		}
-		if i < len(regions)-1 && p.rows%64 != 0 {
-			mmap.Unmap(p.mapping)
-			s.unmap()
-			return nil, fmt.Errorf("vector: open %s: part %d holds %d rows, not a multiple of 64", r.Path, i, p.rows)
-		}
 		s.dim = p.dim
-		p.base = s.rows
-		s.rows += p.rows
+		p.base = int(alignUp(int64(s.rows), 64))
+		s.gaps = s.gaps || p.base != s.rows
+		s.rows = p.base + p.rows
 		s.parts = append(s.parts, p)
 	}
 	if len(s.parts) == 0 {
@@ -133,7 +133,7 @@ func mapPart(r Region) (part, error) {
 	}
 	// Maps start at a page boundary; the region starts wherever it is.
 	lead := r.Off % int64(os.Getpagesize())
-	data, err := mmap.Map(f, r.Off-lead, int(lead+h.size))
+	data, err := acquire(f, r.Path, st, r.Off-lead, int(lead+h.size))
 	if err != nil {
 		return fail("mmap: %w", err)
 	}
@@ -176,6 +176,16 @@ func (s *Segment) Dim() int { return s.dim }
 // Parts returns how many parts the segment has.
 func (s *Segment) Parts() int { return len(s.parts) }
 
+// PartLen returns how many rows part i holds (0 for no such part).
+func (s *Segment) PartLen(i int) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if i < 0 || i >= len(s.parts) {
+		return 0
+	}
+	return s.parts[i].rows
+}
+
 // Verify checks each part's body against its header's CRC-32C: a flipped
 // byte in a vector or a scale is an error, never a silently wrong score. It
 // reads every byte, at about memory bandwidth.
@@ -209,7 +219,8 @@ func (s *Segment) VerifyPart(i int) (err error) {
 	return nil
 }
 
-// partOf returns the part holding row r (0 <= r < s.rows).
+// partOf returns the part holding row r (0 <= r < s.rows), or, for a row
+// in the gap before a part, that part (r < its base).
 func (s *Segment) partOf(r int) *part {
 	i := sort.Search(len(s.parts), func(i int) bool { return s.parts[i].base+s.parts[i].rows > r })
 	return &s.parts[i]
@@ -226,8 +237,8 @@ func (s *Segment) Close() error {
 func (s *Segment) unmap() error {
 	var first error
 	for _, p := range s.parts {
-		if err := mmap.Unmap(p.mapping); err != nil && first == nil {
-			first = fmt.Errorf("vector: munmap: %w", err)
+		if err := release(p.mapping); err != nil && first == nil {
+			first = err
 		}
 	}
 	s.parts = nil

@@ -16,10 +16,30 @@ import (
 // rows this way; Len, Row, RowErr and Search then speak of those rows.
 // It is called once, before the segment is shared.
 func (s *Segment) MapRows(rowVec []int32) error {
+	if !s.gaps {
+		for r, v := range rowVec {
+			if v < -1 || int(v) >= s.rows {
+				return fmt.Errorf("row %d maps to stored row %d of %d", r, v, s.rows)
+			}
+		}
+		s.rowVec = rowVec
+		return nil
+	}
+	// The stored rows in parts, a bit each: one test a row.
+	in := make([]uint64, (s.rows+63)/64)
+	for _, p := range s.parts {
+		for b := p.base / 64; b*64 < p.base+p.rows; b++ {
+			in[b] = 1<<min(64, p.base+p.rows-b*64) - 1
+		}
+	}
 	for r, v := range rowVec {
+		if v >= 0 && int(v) < s.rows && in[v>>6]&(1<<(uint(v)&63)) != 0 || v == -1 {
+			continue
+		}
 		if v < -1 || int(v) >= s.rows {
 			return fmt.Errorf("row %d maps to stored row %d of %d", r, v, s.rows)
 		}
+		return fmt.Errorf("row %d maps to stored row %d, in the gap before a part", r, v)
 	}
 	s.rowVec = rowVec
 	return nil

@@ -30,7 +30,7 @@ func (s *Segment) RowErr(i int) (q []int8, scale float32, err error) {
 		defer guardFault(debug.SetPanicOnFault(true), &err)
 		p := s.partOf(i)
 		r := i - p.base
-		if !usableScale(p.scales[r]) {
+		if r < 0 || !usableScale(p.scales[r]) {
 			return
 		}
 		q, scale = append([]int8(nil), p.vecs[r*s.dim:(r+1)*s.dim]...), p.scales[r]
@@ -39,4 +39,21 @@ func (s *Segment) RowErr(i int) (q []int8, scale float32, err error) {
 		return nil, 0, err
 	}
 	return q, scale, nil
+}
+
+// HasVector reports whether stored row i (MapRows aside) holds a vector:
+// its scale is usable. A row that cannot be read holds none.
+func (s *Segment) HasVector(i int) (ok bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.parts == nil || i < 0 || i >= s.rows {
+		return false
+	}
+	var err error
+	func() {
+		defer guardFault(debug.SetPanicOnFault(true), &err)
+		p := s.partOf(i)
+		ok = i >= p.base && usableScale(p.scales[i-p.base])
+	}()
+	return ok && err == nil
 }

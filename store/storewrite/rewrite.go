@@ -152,7 +152,9 @@ func (s *Store) relocateFile(indexDir, id, name string) error {
 	if slices.Equal(locs, l.Parts) {
 		return nil // in a log file this session left alone
 	}
-	if err := segment.WriteLocator(dir, name, l.Dim, l.Rows, locs); err != nil {
+	moved := *l
+	moved.Parts = locs
+	if err := segment.WriteLocator(dir, name, &moved); err != nil {
 		return fmt.Errorf("relocate vectors of segment %s: %w", id, err)
 	}
 	s.mu.Lock()
@@ -168,7 +170,7 @@ func (s *Store) findParts(id, name string, l *segment.Locator) ([]segment.PartLo
 	sizes := make([]int64, len(l.Parts))
 	err := s.DB.View(func(txn *badger.Txn) error {
 		for i := range l.Parts {
-			item, err := txn.Get(partKey(id, name, i))
+			item, err := txn.Get(partKey(l.Parts[i].Owner, name, l.Parts[i].Part))
 			if err != nil {
 				return err
 			}
@@ -182,5 +184,5 @@ func (s *Store) findParts(id, name string, l *segment.Locator) ([]segment.PartLo
 	if err != nil {
 		return nil, fmt.Errorf("relocate vectors of segment %s: %w", id, err)
 	}
-	return s.locate(id, name, parts, sizes)
+	return s.locateKeys(id, name, l.Parts, parts, sizes)
 }

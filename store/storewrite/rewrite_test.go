@@ -55,7 +55,7 @@ func TestRewriteLogAfterDelete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.DeleteSegmentVectors([]string{"00000001"}); err != nil {
+		if err := s.DeleteSegmentVectors([]string{"00000001"}, []string{"00000002"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Close(); err != nil {
@@ -86,7 +86,7 @@ func TestRewriteLogRelocatesPastAFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSegmentVectors(ids[1:2]); err != nil {
+	if err := s.DeleteSegmentVectors(ids[1:2], nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -52,7 +52,7 @@ func putLocatedSegments(t *testing.T, indexDir string, segs ...string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := segment.WriteLocator(segment.Dir(indexDir, seg), name, dim, rows, locs); err != nil {
+		if err := segment.WriteLocator(segment.Dir(indexDir, seg), name, &segment.Locator{Dim: dim, Rows: rows, Parts: locs}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestTidyLogReclaimsMergedVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSegmentVectors(ids[:5]); err != nil {
+	if err := s.DeleteSegmentVectors(ids[:5], ids[5:]); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -196,7 +196,7 @@ func TestTidyLogPastALargeFileLittleDead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSegmentVectors(append(append([]string(nil), big[8:]...), small...)); err != nil {
+	if err := s.DeleteSegmentVectors(append(append([]string(nil), big[8:]...), small...), live); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -242,7 +242,7 @@ func TestReclaimLogPastTheFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteSegmentVectors(ids[:1]); err != nil {
+	if err := s.DeleteSegmentVectors(ids[:1], ids[1:]); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -130,10 +130,12 @@ func (s *Store) recordWritten() {
 	for _, w := range s.wrote {
 		dir := segment.Dir(indexDir, w.seg)
 		l, err := segment.ReadLocator(filepath.Join(dir, w.name))
-		if err != nil || !slices.Equal(l.Parts, w.locs) {
+		if err != nil || len(l.Parts) < len(w.locs) || !slices.Equal(l.Parts[:len(w.locs)], w.locs) {
 			continue
 		}
-		regions := l.Regions(indexDir)
+		// Only the parts written or moved here: a segment's own come
+		// first, and those it shares with others are verified when read.
+		regions := l.Regions(indexDir)[:len(w.locs)]
 		for _, r := range regions {
 			refreshPages(r.Path, r.Off, r.Len)
 		}
@@ -146,11 +148,20 @@ func (s *Store) recordWritten() {
 }
 
 func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]segment.PartLoc, error) {
+	keys := make([]segment.PartLoc, len(parts))
+	for i := range keys {
+		keys[i] = segment.PartLoc{Owner: seg, Part: i}
+	}
+	return s.locateKeys(seg, name, keys, parts, sizes)
+}
+
+// locateKeys is locate for parts named by keys (Owner and Part).
+func (s *Store) locateKeys(seg, name string, keys []segment.PartLoc, parts [][]byte, sizes []int64) ([]segment.PartLoc, error) {
 	locs := make([]segment.PartLoc, len(parts))
 	logs := &logReader{dir: filepath.Dir(s.opts.Dir)}
 	err := s.DB.View(func(txn *badger.Txn) error {
 		for i := range parts {
-			item, err := txn.Get(partKey(seg, name, i))
+			item, err := txn.Get(partKey(keys[i].Owner, name, keys[i].Part))
 			if err != nil {
 				return err
 			}
@@ -158,7 +169,11 @@ func (s *Store) locate(seg, name string, parts [][]byte, sizes []int64) ([]segme
 			if err != nil {
 				return err
 			}
-			locs[i] = segment.PartLoc{Fid: fid, Off: start, Len: sizes[i]}
+			if len(parts[i]) < 24 {
+				return fmt.Errorf("vector part of %d bytes", len(parts[i]))
+			}
+			rows := int(binary.LittleEndian.Uint64(parts[i][16:]))
+			locs[i] = segment.PartLoc{Fid: fid, Off: start, Len: sizes[i], Rows: rows, Owner: keys[i].Owner, Part: keys[i].Part}
 			if err := s.checkPlace(locs[i], parts[i]); err != nil {
 				return err
 			}
@@ -189,31 +204,37 @@ func (s *Store) checkPlace(loc segment.PartLoc, part []byte) error {
 	return nil
 }
 
-// DeleteSegmentVectors deletes the vector parts of the segments ids.
-func (s *Store) DeleteSegmentVectors(ids []string) error {
+// DeleteSegmentVectors deletes the vector parts of the segments ids but
+// those that a segment of live (the manifest's segments, after ids left
+// it) shares.
+func (s *Store) DeleteSegmentVectors(ids, live []string) error {
 	drop := map[string]bool{}
 	for _, id := range ids {
 		drop[id] = true
 	}
-	_, err := s.deleteParts(func(seg string) bool { return drop[seg] })
+	_, err := s.deleteParts(live, func(seg string) bool { return drop[seg] })
 	return err
 }
 
 // DeleteOrphanVectors deletes the vector parts of every segment not in
-// live: those of segments removed while the database was not open (a
-// repair, a run killed between writing and publishing). It returns how
-// many vectors (rows) they held.
+// live that no live segment shares: those of segments removed while the
+// database was not open (a repair, a run killed between writing and
+// publishing), and of merged segments once no segment shares them. It
+// returns how many vectors (rows) they held.
 func (s *Store) DeleteOrphanVectors(live []string) (int, error) {
 	keep := map[string]bool{}
 	for _, id := range live {
 		keep[id] = true
 	}
-	return s.deleteParts(func(seg string) bool { return !keep[seg] })
+	return s.deleteParts(live, func(seg string) bool { return !keep[seg] })
 }
 
-// deleteParts deletes the parts of the segments drop accepts and returns
-// how many rows they held, read from each part's header.
-func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
+// deleteParts deletes the parts of the segments drop accepts, but those
+// the locators of the live segments name, and returns how many rows they
+// held, read from each part's header. A live segment whose locator cannot
+// be read is damaged: its parts are left until it is dropped.
+func (s *Store) deleteParts(live []string, drop func(seg string) bool) (int, error) {
+	named := namedParts(filepath.Dir(s.opts.Dir), live)
 	var keys [][]byte
 	rows := 0
 	err := s.DB.View(func(txn *badger.Txn) error {
@@ -221,7 +242,7 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			item := it.Item()
-			if seg, ok := segmentOfPartKey(item.Key()); ok && drop(seg) {
+			if seg, ok := segmentOfPartKey(item.Key()); ok && drop(seg) && !named[string(item.Key())] {
 				keys = append(keys, item.KeyCopy(nil))
 				item.Value(func(v []byte) error {
 					if len(v) >= 24 {
@@ -243,4 +264,23 @@ func (s *Store) deleteParts(drop func(seg string) bool) (int, error) {
 		return 0, fmt.Errorf("delete vector parts: %w", err)
 	}
 	return rows, nil
+}
+
+// namedParts are the keys of the parts the locators of segments ids name:
+// their own and those they share.
+func namedParts(indexDir string, ids []string) map[string]bool {
+	named := map[string]bool{}
+	for _, id := range ids {
+		names, _ := segment.VectorFiles(indexDir, id)
+		for _, name := range names {
+			l, err := segment.ReadLocator(segment.File(indexDir, id, name))
+			if err != nil {
+				continue
+			}
+			for _, p := range l.Parts {
+				named[string(partKey(p.Owner, name, p.Part))] = true
+			}
+		}
+	}
+	return named
 }

@@ -1,0 +1,74 @@
+package vector
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/bcindex/bcindex/internal/mmap"
+)
+
+// Segments of one store may share parts (a store keeps a vector once and
+// lets several segments name its part): each region of a file is mapped
+// once per process while any segment holds it, so that the pages of a
+// shared part are mapped, and counted in the resident set, once, however
+// many segments scan them.
+var maps = struct {
+	sync.Mutex
+	m map[mapKey]*mapEntry
+}{m: map[mapKey]*mapEntry{}}
+
+type mapKey struct {
+	path     string
+	off, len int64
+}
+
+type mapEntry struct {
+	data []byte
+	fi   os.FileInfo // the file mapped: another file at the path maps anew
+	refs int
+}
+
+// acquire maps n bytes at off (a page boundary) of f, opened at path, or
+// returns the mapping a segment holds of the same bytes of the same file.
+// The caller releases it.
+func acquire(f *os.File, path string, fi os.FileInfo, off int64, n int) ([]byte, error) {
+	k := mapKey{path, off, int64(n)}
+	maps.Lock()
+	defer maps.Unlock()
+	if e := maps.m[k]; e != nil && os.SameFile(e.fi, fi) {
+		e.refs++
+		return e.data, nil
+	}
+	data, err := mmap.Map(f, off, n)
+	if err != nil {
+		return nil, err
+	}
+	if e := maps.m[k]; e == nil {
+		maps.m[k] = &mapEntry{data: data, fi: fi, refs: 1}
+	}
+	return data, nil
+}
+
+// release gives back a mapping acquire returned, unmapping it when no
+// segment holds it any more.
+func release(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	maps.Lock()
+	defer maps.Unlock()
+	for k, e := range maps.m {
+		if len(e.data) > 0 && &e.data[0] == &data[0] {
+			if e.refs--; e.refs > 0 {
+				return nil
+			}
+			delete(maps.m, k)
+			break
+		}
+	}
+	if err := mmap.Unmap(data); err != nil {
+		return fmt.Errorf("vector: munmap: %w", err)
+	}
+	return nil
+}
