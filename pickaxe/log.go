@@ -235,8 +235,9 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 	// whether a matching line moved at all, and for the lines shown
 	// which copies of a matching line are the added or removed ones
 	// (the ones its records hold too). A submodule's line is never both.
-	gitDecides := open && s.opts.Grep || unaligned && !s.opts.CommitsOnly
-	if gitDecides = gitDecides && !ch.From.IsZero() && !ch.To.IsZero() && ch.FromMode != filemode.Submodule && ch.ToMode != filemode.Submodule; gitDecides {
+	both := !ch.From.IsZero() && !ch.To.IsZero() && ch.FromMode != filemode.Submodule && ch.ToMode != filemode.Submodule
+	gitDecides := both && (open && s.opts.Grep || unaligned && !s.opts.CommitsOnly)
+	if gitDecides {
 		s.mu.Lock()
 		s.stats.GitDiffs++
 		s.mu.Unlock()
