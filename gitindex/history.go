@@ -107,7 +107,7 @@ func (r *Repo) HistoryTips(opts HistoryOptions) ([]plumbing.Hash, error) {
 // walkFirstParent calls fn for from and its first-parent ancestors, newest
 // first, until fn returns false or the root is passed.
 func (r *Repo) walkFirstParent(ctx context.Context, from plumbing.Hash, fn func(*object.Commit) bool) error {
-	shallow := r.shallowCommits()
+	shallow := r.ShallowCommits()
 	h := from
 	for !h.IsZero() {
 		if err := ctx.Err(); err != nil {
@@ -149,9 +149,11 @@ func (r *Repo) walkCommit(h plumbing.Hash) (*object.Commit, error) {
 	return c, nil
 }
 
-// shallowCommits lists the commits at the boundary of a shallow clone
-// (.git/shallow): their parents are not in the repository.
-func (r *Repo) shallowCommits() map[plumbing.Hash]bool {
+// ShallowCommits lists the commits at the boundary of a shallow clone
+// (.git/shallow). Git takes each for a commit without parents, whatever
+// its object names (the parents are, most often, not in the repository):
+// its diff is against the empty tree, as a root commit's.
+func (r *Repo) ShallowCommits() map[plumbing.Hash]bool {
 	out := map[plumbing.Hash]bool{}
 	b, err := os.ReadFile(filepath.Join(r.CommonDir, "shallow"))
 	if err != nil {

@@ -28,7 +28,10 @@
 // number of copies changed is in any diff. When matching lines remain on
 // both sides in equal numbers, only the diff's alignment can tell, and
 // git's own diff of the two blobs decides (it honours diff.algorithm, as
-// git log does).
+// git log does). The lines a match shows are the ones git's diff adds
+// and removes: where a matching line's text is in both blobs, which copies
+// are new is the alignment's to say, and git's diff says it too (unless
+// Options.CommitsOnly leaves the lines out).
 //
 // Regexes are RE2 syntax read with git's REG_NEWLINE rules ('.' and [^...]
 // never match a newline, '^' and '$' match at line boundaries); GNU's \<

@@ -42,29 +42,51 @@ func splitLines(content []byte) []numbered {
 // outside the lines both start and end with (which git's diff trims before
 // it diffs, so they are never added or removed). added and removed are the
 // matching lines whose number of copies went up or down: any diff adds or
-// removes them. sameNonEmpty is true when matching lines remain on both
-// sides in equal numbers, so that only the diff itself can say whether it
-// moved any of them.
-func changedMatches(m Matcher, old, new []byte) (added, removed []Line, sameNonEmpty bool) {
-	a, b := splitLines(old), splitLines(new)
+// removes that many copies of them. sameNonEmpty is true when matching
+// lines remain on both sides in equal numbers, so that only the diff
+// itself can say whether it moved any of them. unaligned is true when
+// added and removed may not be the lines git's diff shows: a matching
+// line whose text the other blob holds too (between the trimmed lines or
+// among them) may be paired with a copy there or not, and which copies
+// are new is the diff's alignment to say, not their count. A matching
+// line whose text the other blob lacks is added or removed by any diff.
+func changedMatches(m Matcher, old, new []byte) (added, removed []Line, sameNonEmpty, unaligned bool) {
+	all := splitLines(old)
+	a, b := all, splitLines(new)
 	for len(a) > 0 && len(b) > 0 && bytes.Equal(a[0].text, b[0].text) {
 		a, b = a[1:], b[1:]
 	}
+	prefix := len(all) - len(a)
 	for len(a) > 0 && len(b) > 0 && bytes.Equal(a[len(a)-1].text, b[len(b)-1].text) {
 		a, b = a[:len(a)-1], b[:len(b)-1]
 	}
 	count := map[string]int{}
+	side := map[string]uint8{} // 1: in old's matching lines, 2: in new's
 	var ma, mb []numbered
 	for _, l := range a {
 		if matchLine(m, l.text) {
 			ma = append(ma, l)
 			count[string(l.text)]--
+			side[string(l.text)] |= 1
 		}
 	}
 	for _, l := range b {
 		if matchLine(m, l.text) {
 			mb = append(mb, l)
 			count[string(l.text)]++
+			side[string(l.text)] |= 2
+		}
+	}
+	for _, v := range side {
+		unaligned = unaligned || v == 3
+	}
+	if !unaligned && len(side) > 0 {
+		// The lines both blobs start and end with are in both.
+		for _, l := range append(all[:prefix:prefix], all[prefix+len(a):]...) {
+			if _, ok := side[string(l.text)]; ok {
+				unaligned = true
+				break
+			}
 		}
 	}
 	// Report the last copies removed and the last copies added of a line.
@@ -80,7 +102,7 @@ func changedMatches(m Matcher, old, new []byte) (added, removed []Line, sameNonE
 			added = append([]Line{lineOf(mb[i])}, added...)
 		}
 	}
-	return added, removed, len(added) == 0 && len(removed) == 0 && len(ma) > 0
+	return added, removed, len(added) == 0 && len(removed) == 0 && len(ma) > 0, unaligned
 }
 
 // matchLine matches a line as git's diff hands it to -G: with a "\n" even

@@ -28,13 +28,17 @@ func AllBlobs(plumbing.Hash) bool { return true }
 // Options select what Search looks for.
 type Options struct {
 	Pattern
-	Grep       bool              // -G: an added or removed line matches; else -S: the count changed
-	Text       bool              // -G: look into binary files too (git's --text)
-	PathMatch  func(string) bool // only these paths; nil: all
-	Max        int               // stop after this many commits, newest first; 0: no limit
-	Oldest     bool              // search from the oldest commit (with Max 1: when it appeared)
-	Candidates Candidates        // nil: AllBlobs
-	Matcher    Matcher           // nil: Compile(Pattern)
+	Grep      bool              // -G: an added or removed line matches; else -S: the count changed
+	Text      bool              // -G: look into binary files too (git's --text)
+	PathMatch func(string) bool // only these paths; nil: all
+	Max       int               // stop after this many commits, newest first; 0: no limit
+	Oldest    bool              // search from the oldest commit (with Max 1: when it appeared)
+	// CommitsOnly says only the commits and their files are wanted: a
+	// file's lines may be left out where only git's diff could place
+	// them, and the search spares that diff.
+	CommitsOnly bool
+	Candidates  Candidates // nil: AllBlobs
+	Matcher     Matcher    // nil: Compile(Pattern)
 }
 
 // FileMatch is one path of a commit whose matches changed.
@@ -63,7 +67,7 @@ type Stats struct {
 	Pairs     int // changed paths looked at
 	Skipped   int // of them, passed over because neither side was a candidate
 	BlobsRead int
-	GitDiffs  int // -G changes only git's own diff could decide
+	GitDiffs  int // changes only git's own diff could decide (-G) or show the lines of
 	Records   int // changes decided from their records, without blobs
 }
 
@@ -225,9 +229,15 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 		}
 		return fm, nil // -S: the counts say it; a binary file has no lines to show
 	}
-	var ambiguous bool
-	fm.Added, fm.Removed, ambiguous = changedMatches(s.m, old, new)
-	if ambiguous && s.opts.Grep && !ch.From.IsZero() && !ch.To.IsZero() {
+	added, removed, open, unaligned := changedMatches(s.m, old, new)
+	fm.Added, fm.Removed = added, removed
+	// Where the blobs cannot say, git's diff of the two decides: for -G
+	// whether a matching line moved at all, and for the lines shown
+	// which copies of a matching line are the added or removed ones
+	// (the ones its records hold too). A submodule's line is never both.
+	both := !ch.From.IsZero() && !ch.To.IsZero() && ch.FromMode != filemode.Submodule && ch.ToMode != filemode.Submodule
+	gitDecides := both && (open && s.opts.Grep || unaligned && !s.opts.CommitsOnly)
+	if gitDecides {
 		s.mu.Lock()
 		s.stats.GitDiffs++
 		s.mu.Unlock()
@@ -237,6 +247,9 @@ func (s *searcher) change(ctx context.Context, ch gitindex.FileChange) (*FileMat
 	}
 	if s.opts.Grep && len(fm.Added) == 0 && len(fm.Removed) == 0 {
 		return nil, nil
+	}
+	if s.opts.CommitsOnly && unaligned && !gitDecides {
+		fm.Added, fm.Removed = nil, nil // not git's lines: not shown
 	}
 	return fm, nil
 }

@@ -173,3 +173,96 @@ func TestRecordLinesAcrossHunks(t *testing.T) {
 		againstGit(t, repo, hist, "HEAD", tc)
 	}
 }
+
+// TestLinesFollowGitsDiff checks that a change which adds copies of a
+// matching line where the blob already held one shows the lines git's
+// diff adds, from its records and from its blobs alike: which copies are
+// new is the diff's alignment to say, not their count.
+func TestLinesFollowGitsDiff(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "config", "user.email", "a@example.com")
+	git(t, dir, "config", "user.name", "Ann")
+	write := func(lines ...string) {
+		if err := os.WriteFile(dir+"/f.c", []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", "c")
+	}
+	// The new blob adds the first two "\t\tadd(sb," and keeps the third,
+	// the old blob's one, which a change after it leaves between the
+	// lines the blobs start and end with: the last two copies are not
+	// the added ones.
+	write("start", "if (p)", "\tput(sb,", "middle", "if (q)", "\tput(sb,", "other", "\t\tadd(sb,", "end")
+	write("start", "if (p) {", "\t\tadd(sb,", "\telse put(sb,", "}", "middle", "if (q) {", "\t\tadd(sb,",
+		"\telse put(sb,", "}", "other", "\t\tadd(sb,", "end", "more")
+	repo, _, hist := openHistory(t, dir, "HEAD")
+	ctx := context.Background()
+	for _, tc := range []oracleCase{sCase("add(sb,"), gCase(`add\(sb`), sCase("sb,"), gCase("put|add")} {
+		added, removed := gitDiffLines(t, dir, tc.opts)
+		want := fmt.Sprintf("%v %v", removed, added)
+		for _, commits := range [][]Commit{hist, withoutRecords(hist)} {
+			res, st, err := Search(ctx, repo, commits, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res) == 0 || res[0].Commit != hist[len(hist)-1].Hash.String() || len(res[0].Files) != 1 {
+				t.Fatalf("%q: %v, want the second commit", tc.git, res)
+			}
+			f := res[0].Files[0]
+			if got := fmt.Sprintf("%v %v", numbers(f.Removed), numbers(f.Added)); got != want {
+				t.Errorf("%q with %d records: removed and added lines %s, git's diff %s", tc.git, st.Records, got, want)
+			}
+		}
+	}
+	// Asked for the commits alone, -S reads the blobs and runs no diff.
+	o := sCase("add(sb,").opts
+	o.CommitsOnly = true
+	res, st, err := Search(ctx, repo, withoutRecords(hist), o)
+	if err != nil || len(res) != 2 || st.GitDiffs != 0 || st.BlobsRead == 0 {
+		t.Errorf("-S for the commits alone: %d commits, %d diffs by git, %d blobs read (%v)", len(res), st.GitDiffs, st.BlobsRead, err)
+	}
+}
+
+// gitDiffLines returns the numbers of the lines git's diff of the last
+// commit adds and removes that the pattern of o matches.
+func gitDiffLines(t *testing.T, dir string, o Options) (added, removed []int) {
+	t.Helper()
+	m, err := Compile(o.Pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldN, newN := 0, 0
+	for _, l := range strings.Split(git(t, dir, "diff", "-U0", "HEAD~1", "HEAD"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@ "):
+			f := strings.Fields(l)
+			fmt.Sscanf(strings.TrimPrefix(f[1], "-"), "%d", &oldN)
+			fmt.Sscanf(strings.TrimPrefix(f[2], "+"), "%d", &newN)
+		case strings.HasPrefix(l, "---") || strings.HasPrefix(l, "+++"):
+		case strings.HasPrefix(l, "-"):
+			if m.MatchLine([]byte(l[1:] + "\n")) {
+				removed = append(removed, oldN)
+			}
+			oldN++
+		case strings.HasPrefix(l, "+"):
+			if m.MatchLine([]byte(l[1:] + "\n")) {
+				added = append(added, newN)
+			}
+			newN++
+		}
+	}
+	if len(added)+len(removed) == 0 {
+		t.Fatalf("git's diff shows no line matching %q", o.Pattern.Text)
+	}
+	return added, removed
+}
+
+func numbers(ls []Line) []int {
+	var out []int
+	for _, l := range ls {
+		out = append(out, l.Number)
+	}
+	return out
+}

@@ -120,11 +120,13 @@ func loadSide(indexDir string) map[plumbing.Hash]*Commit {
 	return out
 }
 
-// addSide lists the changes of commits against their first parents,
-// writes them as a segment of the side table with their records, and
+// addSide lists the changes of commits against their first parents (a
+// root commit's, or a shallow clone's boundary commit's, against the
+// empty tree), writes them as a segment of the side table with their records, and
 // returns them.
 func addSide(ctx context.Context, r *gitindex.Repo, hashes []plumbing.Hash) ([]Commit, error) {
 	repo := r
+	shallow := repo.ShallowCommits()
 	cs := make([]Commit, 0, len(hashes))
 	parents := make([]plumbing.Hash, 0, len(hashes))
 	for _, h := range hashes {
@@ -135,8 +137,10 @@ func addSide(ctx context.Context, r *gitindex.Repo, hashes []plumbing.Hash) ([]C
 		if err != nil {
 			return nil, err
 		}
+		// A commit at a shallow clone's boundary has no parent to git:
+		// it is diffed against the empty tree, as a root commit is.
 		var parent plumbing.Hash
-		if len(c.ParentHashes) > 0 {
+		if len(c.ParentHashes) > 0 && !shallow[h] {
 			p, err := repo.ReadCommit(c.ParentHashes[0])
 			if err != nil {
 				return nil, err

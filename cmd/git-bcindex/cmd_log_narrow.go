@@ -74,7 +74,8 @@ func (g gitRunner) narrowed(ctx context.Context, p *logPlan, stdout, stderr io.W
 	if e := s.embedder(); e != nil {
 		model = e.ID()
 	}
-	opts := pickaxe.Options{Pattern: pat, Grep: p.grep, Text: p.text}
+	// Only the matching commits are asked: git prints them.
+	opts := pickaxe.Options{Pattern: pat, Grep: p.grep, Text: p.text, CommitsOnly: true}
 	cand, release, indexed := pickaxe.OpenCandidates(repo.IndexDir, model, opts)
 	defer release()
 	if !own && !ownRegex && !indexed {

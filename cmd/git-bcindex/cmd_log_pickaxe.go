@@ -215,7 +215,7 @@ func sinceIntroduced(c *cli.Context, repo *gitindex.Repo, s settings, lit string
 	if err != nil {
 		return err
 	}
-	opts.Oldest, opts.Max = true, 1
+	opts.Oldest, opts.Max, opts.CommitsOnly = true, 1, true
 	first, err := searchHistory(c, repo, s, res.Tip.Hash, opts)
 	if err != nil || len(first) == 0 {
 		return err

@@ -239,3 +239,66 @@ func gitLog(t *testing.T, dir string, args []string) (string, int) {
 	}
 	return out.String(), 0
 }
+
+// TestLogPickaxeShallow indexes the history of a shallow clone whose
+// boundary cuts the merged side branch, and compares log -S/-G, with and
+// without --first-parent, and bcindex's own view with git log's.
+func TestLogPickaxeShallow(t *testing.T) {
+	src := pickaxeHistory(t, 1)
+	// Depth 13 keeps the last two commits of the side branch: the older
+	// is at the boundary, its parent not in the clone.
+	dir := t.TempDir() + "/shallow"
+	if out, err := exec.Command("git", "clone", "--quiet", "--depth", "13", "file://"+src.Dir, dir).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	boundary, err := os.ReadFile(dir + "/.git/shallow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := gittest.At(t, dir)
+	line := clone.Git("rev-list", "--first-parent", "HEAD")
+	var side []string
+	for _, h := range strings.Fields(clone.Git("rev-list", "--no-merges", "HEAD")) {
+		if !strings.Contains(line, h) {
+			side = append(side, h)
+		}
+	}
+	if len(side) != 2 || !strings.Contains(string(boundary), side[1]) {
+		t.Fatalf("the clone's boundary %q does not cut the side branch %q", boundary, side)
+	}
+	if code, _, errOut := runCLI(t, dir, "index", "--history", "200"); code != 0 {
+		t.Fatalf("index --history of a shallow clone: exit %d\n%s", code, errOut)
+	}
+	routes := map[string]int{}
+	logRoute = func(route string, d, c int) { routes[route]++ }
+	defer func() { logRoute = nil }()
+	for _, pat := range pickaxePatterns {
+		for _, opts := range [][]string{{"--oneline"}, {"--first-parent", "--format=%H %s"}, {"--stat"}} {
+			args := append(append([]string{}, pat...), opts...)
+			wantOut, wantCode := gitLog(t, dir, args)
+			code, out, errOut := runCLI(t, dir, append([]string{"log"}, args...)...)
+			if code != wantCode || out != wantOut {
+				t.Errorf("log %q: exit %d, git %d\n--- bcindex\n%s%s--- git\n%s", args, code, wantCode, out, errOut, wantOut)
+			}
+		}
+	}
+	if routes["index"] == 0 {
+		t.Errorf("the index answered none of the calls: %v", routes)
+	}
+	// bcindex's own view: the first-parent commits git log --first-parent
+	// --no-renames lists.
+	for _, pat := range [][]string{{"-S", "alpha"}, {"-S", "TODO"}, {"-G", "^line 1"}, {"-S", "side"}} {
+		wantOut, _ := gitLog(t, dir, append([]string{"--first-parent", "--no-renames", "--format=%H"}, pat...))
+		code, out, errOut := runCLI(t, dir, append([]string{"log", "--json"}, pat...)...)
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if h, ok := strings.CutPrefix(line, `{"commit":"`); ok && len(h) >= 40 {
+				got = append(got, h[:40])
+			}
+		}
+		want := strings.Fields(wantOut)
+		if strings.Join(got, " ") != strings.Join(want, " ") || (code == 0) != (len(want) > 0) {
+			t.Errorf("log --json %q: exit %d, commits %v, git log --first-parent %v\n%s", pat, code, got, want, errOut)
+		}
+	}
+}
