@@ -19,6 +19,30 @@ func (v *view) pathTF(t string, w float64) []rowTF {
 		return nil
 	}
 	forms := append([]string{t}, wordForms(t)...)
+	var counts []pathPost
+	if px := v.pathIndexOf(); px != nil {
+		counts = v.fieldCounts(px, forms)
+	} else {
+		counts = v.scanCounts(forms)
+	}
+	var out []rowTF
+	for _, c := range counts {
+		b := v.added[c.i]
+		allow := v.allow[b.seg]
+		for r := b.first; r < b.first+b.n; r++ {
+			if allow.Test(uint(r)) && v.snap.Segments[b.seg].Lex.DocLen(r) > 0 {
+				out = append(out, rowTF{int32(b.seg), int32(r), w * float64(c.n)})
+			}
+		}
+	}
+	return sumRows(out)
+}
+
+// scanCounts returns, in the order of added, the fields whose lowercased
+// text holds one of forms (distinct), found by scanning the text of them
+// all (pathsHolding), and whose path field holds one as a token, each
+// with how many of its tokens are one of forms.
+func (v *view) scanCounts(forms []string) []pathPost {
 	var hits []int
 	if p := commonPrefix(forms); len(p) >= 3 {
 		// One scan for what every form starts with, then the forms in
@@ -37,29 +61,19 @@ func (v *view) pathTF(t string, w float64) []rowTF {
 		slices.Sort(hits)
 		hits = slices.Compact(hits)
 	}
-	var out []rowTF
+	var out []pathPost
 	for _, i := range hits {
-		b := v.added[i]
 		n := 0
-		for _, tok := range pathField(b.path) {
-			for _, f := range forms {
-				if tok == f {
-					n++
-					break
-				}
+		for _, tok := range pathField(v.added[i].path) {
+			if slices.Contains(forms, tok) {
+				n++
 			}
 		}
-		if n == 0 {
-			continue
-		}
-		allow := v.allow[b.seg]
-		for r := b.first; r < b.first+b.n; r++ {
-			if allow.Test(uint(r)) && v.snap.Segments[b.seg].Lex.DocLen(r) > 0 {
-				out = append(out, rowTF{int32(b.seg), int32(r), w * float64(n)})
-			}
+		if n > 0 {
+			out = append(out, pathPost{int32(i), int32(n)})
 		}
 	}
-	return sumRows(out)
+	return out
 }
 
 // pathField is the tokens of a file's path field: its name without

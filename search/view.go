@@ -67,6 +67,9 @@ type view struct {
 	// ni is the snapshot's name index when memo keeps one (nameIndexOf).
 	niOnce sync.Once
 	ni     *nameIndex
+	// px is the path index of added when memo keeps one (pathIndexOf).
+	pxOnce sync.Once
+	px     *pathIndex
 	// pathsKey names the blobs added (the listings and the path filters)
 	// for the path fields' text kept in memo.
 	pathsKey pathsKey

@@ -1,0 +1,165 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/store"
+)
+
+// TestPathIndexMatchesScan checks the path fields' counts through the
+// path index against the scan of the fields' text and the split of the
+// fields that hold a form, for every token of the paths, their words'
+// forms and pieces that are not tokens, on paths with capitals, digits,
+// dots, hyphens, deep directories and letters beyond ASCII; that a view
+// built on a store's view uses the index from its second text arm, built
+// once; and that the text arm answers the same with it.
+func TestPathIndexMatchesScan(t *testing.T) {
+	paths := []string{
+		"net/retry.go", "cfg/parse.go", "cfg/config/config.config.go",
+		"internal/HTTPServer/ConfigLoader.go", "lib/URLs/IDs/IPv6Parser.go",
+		"a/b/c/deep/er/nested/retry_backoff-policy.v2.test.go", "pkg/v1.2.3/parser2json.go",
+		"docs/Größe/Über_Datei.go", "日本/テスト/ファイル設定.go", "tests/retry_retries/Retrying.go",
+		"x/ParseConfig/parse_config_file.go", "Makefile.go", ".hidden/.config.go", "cmd/retries/retries.go",
+	}
+	files := map[string]string{}
+	for k, p := range paths {
+		files[p] = fmt.Sprintf("package p\n\n// F%d retries the parse of a config.\nfunc F%d(retry int) int { return retry + %d }\n", k, k, k)
+	}
+	r := gittest.New(t)
+	r.Commit("init", files)
+	repo := openRepo(t, r.Dir)
+	run(t, repo, Options{Query: "retry"})
+	ctx := context.Background()
+	emb := embed.Default()
+	p, err := NewPlan(repo, Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+
+	for _, opts := range []Options{{}, {Path: "cfg/"}} {
+		opts.Embedder = emb
+		v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+		px := newPathIndex(v.added)
+		terms := []string{"onfig", "pars", "retr", "zzz", "http", "ipv", "größ", "ファイル", "v1", "json2", "go"}
+		for _, b := range v.added {
+			for _, tok := range pathField(b.path) {
+				terms = append(terms, tok, tok[:min(3, len(tok))])
+				terms = append(terms, wordForms(tok)...)
+			}
+		}
+		found := 0
+		for _, term := range terms {
+			forms := append([]string{term}, wordForms(term)...)
+			scan, indexed := v.scanCounts(forms), v.fieldCounts(px, forms)
+			if !slices.Equal(scan, indexed) {
+				t.Errorf("path %q, %q: by the path index %v; the scan %v", opts.Path, term, indexed, scan)
+			}
+			found += len(scan)
+		}
+		if opts.Path == "" && (len(v.added) < len(paths)-1 || found < 100) {
+			t.Errorf("%d files, %d fields matched in all; the test needs more", len(v.added), found)
+		}
+	}
+
+	opts := Options{Query: "retries parse config", Embedder: emb}
+	if err := parseQuery(&opts); err != nil {
+		t.Fatal(err)
+	}
+	first := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	if first.pathIndexOf() != nil {
+		t.Error("the first text arm on a view built the path index")
+	}
+	second := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	idx := second.pathIndexOf()
+	if idx == nil {
+		t.Fatal("the second text arm on a view has no path index")
+	}
+	if third := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts); third.pathIndexOf() != idx {
+		t.Error("the third text arm on a view built another path index")
+	}
+	for _, terms := range [][]string{{"retries", "parse", "config"}, {"retrying"}, {"httpserver", "loader"}, {"größe"}, {"parser", "json"}} {
+		a, ta := second.textArm(terms)
+		b, tb := first.textArm(terms)
+		if len(b) == 0 || !reflect.DeepEqual(a, b) || ta != tb {
+			t.Errorf("%q: the text arm answers %+v with the path index, %+v without", terms, a, b)
+		}
+	}
+}
+
+// TestPathIndexLoose checks the fields a path index cannot vouch for, where
+// a token of the path field is no piece of the field's text (a cleaned
+// directory reaches back past it): the index keeps one only when its text
+// holds a form, as the scan does.
+func TestPathIndexLoose(t *testing.T) {
+	v := &view{added: []blobRef{
+		{path: "alpha/beta/gamma/delta/../../x.go"},
+		{path: "alpha/beta/gamma/delta/../../alpha.go"},
+		{path: "alpha/beta.go"},
+	}}
+	px := newPathIndex(v.added)
+	if len(px.loose) == 0 {
+		t.Fatal("no field is loose")
+	}
+	for _, term := range []string{"alpha", "beta", "gamma", "delta", "x"} {
+		forms := append([]string{term}, wordForms(term)...)
+		if scan, indexed := v.scanCounts(forms), v.fieldCounts(px, forms); !slices.Equal(scan, indexed) {
+			t.Errorf("%q: by the path index %v; the scan %v", term, indexed, scan)
+		}
+	}
+}
+
+// TestPathIndexConcurrent runs text arms on one store's view at once, so
+// that the path index is built while other queries read it (go test
+// -race), and checks they all answer as the first, without the index.
+func TestPathIndexConcurrent(t *testing.T) {
+	r := gittest.New(t)
+	r.Commit("init", map[string]string{
+		"net/retry.go":     gittest.RetryGo,
+		"cfg/config.go":    "package cfg\n\n// Load reads the configuration file.\nfunc Load(path string) error { return nil }\n",
+		"cfg/retry/tab.go": "package retry\n\n// Table lists the retries.\nvar Table = []int{1, 2}\n",
+	})
+	repo := openRepo(t, r.Dir)
+	run(t, repo, Options{Query: "retry"})
+	emb := embed.Default()
+	p, err := NewPlan(repo, Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(context.Background(), repo, p.Want, emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	opts := Options{Query: "retry config", Embedder: emb}
+	terms := []string{"retry", "config"}
+	want, _ := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts).textArm(terms)
+	if len(want) == 0 {
+		t.Fatal("the text arm found nothing")
+	}
+	got := make([][]cand, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() { got[i], _ = viewOf(repo, rd.Want.Commits[0], rd, 1, &opts).textArm(terms) })
+	}
+	wg.Wait()
+	for i, g := range got {
+		if !reflect.DeepEqual(g, want) {
+			t.Errorf("query %d: %+v; the first %+v", i, g, want)
+		}
+	}
+	if viewOf(repo, rd.Want.Commits[0], rd, 1, &opts).pathIndexOf() == nil {
+		t.Error("no path index after nine text arms")
+	}
+}
