@@ -2,14 +2,18 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
+	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/lexical"
 	"github.com/bcindex/bcindex/store"
 )
 
@@ -161,5 +165,93 @@ func TestPathIndexConcurrent(t *testing.T) {
 	}
 	if viewOf(repo, rd.Want.Commits[0], rd, 1, &opts).pathIndexOf() == nil {
 		t.Error("no path index after nine text arms")
+	}
+}
+
+// TestPathIndexMatchesScanRepo is TestPathIndexMatchesScan's comparison
+// on a repository indexed already (BCINDEX_BENCH_REPO; skipped without):
+// every token of its path fields, their words' forms and prefixes; then
+// the answers of queries asked three times on one store's view, the path
+// index built by the second, against a store opened for each.
+func TestPathIndexMatchesScanRepo(t *testing.T) {
+	dir := os.Getenv("BCINDEX_BENCH_REPO")
+	if dir == "" {
+		t.Skip("BCINDEX_BENCH_REPO names an indexed repository")
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	emb := embed.Default()
+	p, err := NewPlan(repo, Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	opts := Options{Embedder: emb}
+	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	px := newPathIndex(v.added)
+	seen := map[string]bool{}
+	var terms []string
+	add := func(ws ...string) {
+		for _, w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				terms = append(terms, w)
+			}
+		}
+	}
+	for _, q := range repoBenchQueries {
+		add(lexical.Tokens(q)...)
+	}
+	for _, b := range v.added {
+		for _, tok := range pathField(b.path) {
+			add(tok, tok[:min(3, len(tok))])
+			add(wordForms(tok)...)
+		}
+	}
+	found := 0
+	for _, term := range terms {
+		forms := append([]string{term}, wordForms(term)...)
+		scan, indexed := v.scanCounts(forms), v.fieldCounts(px, forms)
+		if !slices.Equal(scan, indexed) {
+			t.Errorf("%q: %d fields by the path index, %d by the scan", term, len(indexed), len(scan))
+		}
+		found += len(scan)
+	}
+	t.Logf("%d paths, %d terms, %d fields matched, %d loose", len(v.added), len(terms), found, len(px.loose))
+	if found == 0 {
+		t.Error("no path field matched")
+	}
+
+	queries := append(slices.Clone(repoBenchQueries), "close the connection when the context is cancelled",
+		"encode a value as json", "walk a directory tree recursively", "ParseDuration", "newReader", "hash a password")
+	for _, q := range queries {
+		for _, o := range []Options{{}, {Mode: ModeText}, {Files: true}, {Path: "*_test.go"}} {
+			o.Query, o.Embedder = q, emb
+			want, err := json.Marshal(run(t, repo, o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			po, err := NewPlan(repo, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := NewSearcher(rd, po)
+			for i := range 3 {
+				res, err := s.Search(ctx, nil, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, _ := json.Marshal(res); string(got) != string(want) {
+					t.Errorf("%q %+v, query %d on the kept view differs from a store opened for it", q, o, i)
+				}
+			}
+		}
 	}
 }
