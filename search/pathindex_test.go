@@ -255,3 +255,35 @@ func TestPathIndexMatchesScanRepo(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPathIndex measures building the path index of a repository
+// indexed already (BCINDEX_BENCH_REPO; skipped without): what a view's
+// second text arm pays once.
+func BenchmarkPathIndex(b *testing.B) {
+	dir := os.Getenv("BCINDEX_BENCH_REPO")
+	if dir == "" {
+		b.Skip("BCINDEX_BENCH_REPO names an indexed repository")
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	emb := embed.Default()
+	p, err := NewPlan(repo, Options{Embedder: emb})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rd.Close()
+	opts := Options{Embedder: emb}
+	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	b.ResetTimer()
+	defer reportCPU(b, cpuTime())
+	for i := 0; i < b.N; i++ {
+		newPathIndex(v.added)
+	}
+}
