@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -257,8 +258,9 @@ func TestPathIndexMatchesScanRepo(t *testing.T) {
 }
 
 // BenchmarkPathIndex measures building the path index of a repository
-// indexed already (BCINDEX_BENCH_REPO; skipped without): what a view's
-// second text arm pays once.
+// indexed already (BCINDEX_BENCH_REPO; skipped without), what a view's
+// second text arm pays once, and the path fields' counts of the default
+// queries' terms by the scan and by the index (every query's, per op).
 func BenchmarkPathIndex(b *testing.B) {
 	dir := os.Getenv("BCINDEX_BENCH_REPO")
 	if dir == "" {
@@ -281,9 +283,32 @@ func BenchmarkPathIndex(b *testing.B) {
 	defer rd.Close()
 	opts := Options{Embedder: emb}
 	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
-	b.ResetTimer()
-	defer reportCPU(b, cpuTime())
-	for i := 0; i < b.N; i++ {
-		newPathIndex(v.added)
+	b.Run("build", func(b *testing.B) {
+		defer reportCPU(b, cpuTime())
+		for i := 0; i < b.N; i++ {
+			newPathIndex(v.added)
+		}
+	})
+	// The path fields' counts of the default queries' terms, per query.
+	var forms [][]string
+	for _, t := range lexical.Tokens(strings.Join(repoBenchQueries, " ")) {
+		forms = append(forms, append([]string{t}, wordForms(t)...))
+	}
+	v.lowerPaths()
+	px := newPathIndex(v.added)
+	for _, arm := range []string{"scan", "index"} {
+		b.Run(arm, func(b *testing.B) {
+			defer reportCPU(b, cpuTime())
+			for i := 0; i < b.N; i++ {
+				for _, fs := range forms {
+					if arm == "scan" {
+						v.scanCounts(fs)
+					} else {
+						v.fieldCounts(px, fs)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(forms))/float64(len(repoBenchQueries)), "terms/query")
+		})
 	}
 }
