@@ -175,27 +175,8 @@ func TestPathIndexConcurrent(t *testing.T) {
 // the answers of queries asked three times on one store's view, the path
 // index built by the second, against a store opened for each.
 func TestPathIndexMatchesScanRepo(t *testing.T) {
-	dir := os.Getenv("BCINDEX_BENCH_REPO")
-	if dir == "" {
-		t.Skip("BCINDEX_BENCH_REPO names an indexed repository")
-	}
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	emb := embed.Default()
-	p, err := NewPlan(repo, Options{Embedder: emb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	opts := Options{Embedder: emb}
-	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	repo, rd, v := openBenchRepoView(t)
+	ctx, emb := context.Background(), embed.Default()
 	px := newPathIndex(v.added)
 	seen := map[string]bool{}
 	var terms []string
@@ -262,27 +243,7 @@ func TestPathIndexMatchesScanRepo(t *testing.T) {
 // second text arm pays once, and the path fields' counts of the default
 // queries' terms by the scan and by the index (every query's, per op).
 func BenchmarkPathIndex(b *testing.B) {
-	dir := os.Getenv("BCINDEX_BENCH_REPO")
-	if dir == "" {
-		b.Skip("BCINDEX_BENCH_REPO names an indexed repository")
-	}
-	repo, err := gitindex.OpenRepo(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	emb := embed.Default()
-	p, err := NewPlan(repo, Options{Embedder: emb})
-	if err != nil {
-		b.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer rd.Close()
-	opts := Options{Embedder: emb}
-	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	_, _, v := openBenchRepoView(b)
 	b.Run("build", func(b *testing.B) {
 		defer reportCPU(b, cpuTime())
 		for i := 0; i < b.N; i++ {
@@ -311,4 +272,30 @@ func BenchmarkPathIndex(b *testing.B) {
 			b.ReportMetric(float64(len(forms))/float64(len(repoBenchQueries)), "terms/query")
 		})
 	}
+}
+
+// openBenchRepoView opens the repository BCINDEX_BENCH_REPO names
+// (skipping without), its store at the default revision, closed when tb
+// ends, and the view of that revision a default query reads.
+func openBenchRepoView(tb testing.TB) (*gitindex.Repo, *store.View, *view) {
+	dir := os.Getenv("BCINDEX_BENCH_REPO")
+	if dir == "" {
+		tb.Skip("BCINDEX_BENCH_REPO names an indexed repository")
+	}
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	emb := embed.Default()
+	p, err := NewPlan(repo, Options{Embedder: emb})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rd, err := store.Open(context.Background(), repo, p.Want, emb.ID())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { rd.Close() })
+	opts := Options{Embedder: emb}
+	return repo, rd, viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
 }
