@@ -138,6 +138,18 @@ func (p *Parts) addSegmentFile(rel string, n int64, live map[string]bool) {
 // without padding) the locators of segments ids name, each part once
 // however many segments share it.
 func VectorBytes(indexDir string, ids []string) (rows, n int64) {
+	EachNamedPart(indexDir, ids, func(_ string, part segment.PartLoc) {
+		rows += int64(part.Rows)
+		n += part.Len
+	})
+	return rows, n
+}
+
+// EachNamedPart calls each once with every vector part (and the vector
+// file it is of) that the locators of segments ids name: their own and
+// those they share, however many segments share it. A locator that
+// cannot be read names nothing.
+func EachNamedPart(indexDir string, ids []string, each func(name string, part segment.PartLoc)) {
 	type key struct {
 		owner, name string
 		part        int
@@ -152,16 +164,13 @@ func VectorBytes(indexDir string, ids []string) (rows, n int64) {
 			}
 			for _, part := range l.Parts {
 				k := key{part.Owner, name, part.Part}
-				if seen[k] {
-					continue
+				if !seen[k] {
+					seen[k] = true
+					each(name, part)
 				}
-				seen[k] = true
-				rows += int64(part.Rows)
-				n += part.Len
 			}
 		}
 	}
-	return rows, n
 }
 
 // LogBytes is the disk space of Badger's value log in indexDir.

@@ -13,6 +13,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/bcindex/bcindex/segment"
+	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/vector"
 )
 
@@ -270,17 +271,8 @@ func (s *Store) deleteParts(live []string, drop func(seg string) bool) (int, err
 // their own and those they share.
 func namedParts(indexDir string, ids []string) map[string]bool {
 	named := map[string]bool{}
-	for _, id := range ids {
-		names, _ := segment.VectorFiles(indexDir, id)
-		for _, name := range names {
-			l, err := segment.ReadLocator(segment.File(indexDir, id, name))
-			if err != nil {
-				continue
-			}
-			for _, p := range l.Parts {
-				named[string(partKey(p.Owner, name, p.Part))] = true
-			}
-		}
-	}
+	store.EachNamedPart(indexDir, ids, func(name string, p segment.PartLoc) {
+		named[string(partKey(p.Owner, name, p.Part))] = true
+	})
 	return named
 }
