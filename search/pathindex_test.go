@@ -41,17 +41,8 @@ func TestPathIndexMatchesScan(t *testing.T) {
 	r.Commit("init", files)
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "retry"})
-	ctx := context.Background()
 	emb := embed.Default()
-	p, err := NewPlan(repo, Options{Embedder: emb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd := openDefaultStore(t, repo)
 
 	for _, opts := range []Options{{}, {Path: "cfg/"}} {
 		opts.Embedder = emb
@@ -286,6 +277,14 @@ func openBenchRepoView(tb testing.TB) (*gitindex.Repo, *store.View, *view) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	rd := openDefaultStore(tb, repo)
+	opts := Options{Embedder: embed.Default()}
+	return repo, rd, viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+}
+
+// openDefaultStore opens repo's store at the revision a default search
+// reads, with the built-in model, closed when tb ends.
+func openDefaultStore(tb testing.TB, repo *gitindex.Repo) *store.View {
 	emb := embed.Default()
 	p, err := NewPlan(repo, Options{Embedder: emb})
 	if err != nil {
@@ -296,6 +295,5 @@ func openBenchRepoView(tb testing.TB) (*gitindex.Repo, *store.View, *view) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { rd.Close() })
-	opts := Options{Embedder: emb}
-	return repo, rd, viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
+	return rd
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/store"
 )
 
 // TestViewMemoShared checks the blobs and rows a view derives once per
@@ -28,15 +27,7 @@ func TestViewMemoShared(t *testing.T) {
 	run(t, repo, Options{Query: "retry"})
 	ctx := context.Background()
 	emb := embed.Default()
-	p, err := NewPlan(repo, Options{Embedder: emb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, emb.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd := openDefaultStore(t, repo)
 
 	opts := Options{Query: "retry", Embedder: emb}
 	a := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)
