@@ -69,8 +69,8 @@ func (w *walker) blockWalk(n *sitter.Node, parent, depth, level int) {
 	if level > 200 { // pathological nesting
 		return
 	}
-	cur := sitter.NewTreeCursor(n)
-	defer cur.Close()
+	cur := w.cur.at(n)
+	defer w.cur.done(cur)
 	for ok := cur.GoToFirstChild(); ok; ok = cur.GoToNextSibling() {
 		k := cur.CurrentNode()
 		if !k.IsNamed() {

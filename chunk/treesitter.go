@@ -110,6 +110,7 @@ type walker struct {
 	// when none: the containers inside it make no error windows of their
 	// own for that parent.
 	errOf int
+	cur   cursors // reused by children and blockWalk
 }
 
 // splitTree parses src and chunks its definitions. ok is false when the parse
@@ -239,6 +240,7 @@ func chunkTree(lang, p string, src []byte, li lineIndex, tree *sitter.Tree, prob
 		f.SyntaxErrors, errs, f.broken = syntaxErrors(root, src, li)
 	}
 	w := &walker{root: root, src: src, li: li, g: grammarFor(lang), errs: errs, probe: probe}
+	defer w.cur.close()
 	n := len(src)
 	w.chunks = append(w.chunks, Chunk{
 		Kind: vocab.KindFile, Name: path.Base(p), Parent: -1,
@@ -284,8 +286,8 @@ func anyValid(items []item) bool {
 
 // children lists the named children of n.
 func (w *walker) children(n *sitter.Node) []item {
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
+	c := w.cur.at(n)
+	defer w.cur.done(c)
 	var items []item
 	for ok := c.GoToFirstChild(); ok; ok = c.GoToNextSibling() {
 		k := c.CurrentNode()
