@@ -60,8 +60,14 @@ func decodeRuns(dst []uint32, b []byte, docs int) ([]uint32, bool) {
 		if v>>1 >= uint64(docs) || run > uint64(docs) || first+run > uint64(docs) {
 			return dst, false
 		}
-		for d := first; d < first+run; d++ {
-			dst = append(dst, uint32(d))
+		if run == 1 {
+			dst = append(dst, uint32(first))
+		} else {
+			at := len(dst)
+			dst = slices.Grow(dst, int(run))[:at+int(run)]
+			for k := range dst[at:] {
+				dst[at+k] = uint32(first) + uint32(k)
+			}
 		}
 		next = first + run
 	}
