@@ -18,15 +18,19 @@
 // may hold a match, where the blob's document alone holds nearly every
 // trigram a query asks for.
 //
-// Documents are numbered in the order the writer received them; the file
-// maps each document to its blob's index in the segment's chunk table
-// (chunks.bin, sorted by blob SHA) and back, so that the index stores no
-// blob names of its own.
+// Documents are numbered by the min-hash signatures of their trigram sets
+// (a blob's pieces right after its document), so that near-identical sets,
+// the versions of a file a history's segment holds, are neighbours and
+// their shared trigrams' postings are runs of consecutive documents; ties
+// keep the order the writer received them in. The file maps each document
+// to its blob's index in the segment's chunk table (chunks.bin, sorted by
+// blob SHA) and back, so that the index stores no blob names of its own.
 //
 // # File format (grams.bin, little endian)
 //
 //	header, 64 bytes:
-//	  0  magic "BCGRAM04" (still read: "BCGRAM03", without pieces;
+//	  0  magic "BCGRAM05" (still read: "BCGRAM04", whose postings are a
+//	     uvarint gap per document; "BCGRAM03", that and no pieces;
 //	     "BCGRAM02", whose trigram entries are 12 bytes, uint32 trigram
 //	     then uint64 offset; "BCGRAM01", those and binary blobs without
 //	     documents)
@@ -52,8 +56,12 @@
 //	         the offset of its postings list; the last entry is a
 //	         sentinel (trigram 0xffffff, offset the postings bytes), so
 //	         that entry i+1 gives the end of list i
-//	postings: per trigram the documents holding it, ascending, as uvarint
-//	         gaps (the first document itself, then document - previous - 1)
+//	postings: per trigram the documents holding it, ascending, as runs of
+//	         consecutive documents: per run a uvarint of gap<<1 | (length
+//	         > 1), gap being the run's first document minus the previous
+//	         run's last minus one (the first run: its first document), and
+//	         for a run of more than one document a uvarint of its length
+//	         minus two
 //
 // Open checks the header and sizes; Verify checks the checksums and every
 // structure. Reads are bound-checked, so a damaged file yields an error or

@@ -33,6 +33,7 @@ type Index struct {
 	blobDoc  []byte
 	entries  []byte
 	wide     bool // 12-byte entries (BCGRAM01, BCGRAM02)
+	gaps     bool // postings of a gap per document (before BCGRAM05)
 	post     []byte
 	checksum uint32
 }
@@ -62,9 +63,11 @@ func Parse(data []byte) (*Index, error) {
 		return nil, corrupt("%d bytes, shorter than the header", len(data))
 	}
 	h := data[:headerSize]
-	esize := entrySize
+	esize, gaps := entrySize, true
 	switch string(h[:8]) {
-	case magic, magicV3:
+	case magic:
+		gaps = false
+	case magicV4, magicV3:
 	case magicV2, magicV1:
 		esize = wideEntry
 	default:
@@ -80,6 +83,7 @@ func Parse(data []byte) (*Index, error) {
 		grams:    int(binary.LittleEndian.Uint32(h[16:])),
 		checksum: binary.LittleEndian.Uint32(h[32:]),
 		wide:     esize == wideEntry,
+		gaps:     gaps,
 	}
 	postLen := binary.LittleEndian.Uint64(h[24:])
 	want := uint64(headerSize) + 4*uint64(ix.docs) + 4*uint64(ix.blobs) + uint64(esize)*(uint64(ix.grams)+1) + postLen
@@ -218,19 +222,14 @@ func (ix *Index) appendList(dst []uint32, i int) ([]uint32, error) {
 	if err != nil {
 		return dst, err
 	}
-	prev := int64(-1)
-	for len(b) > 0 {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return dst, corrupt("postings of entry %d: bad varint", i)
-		}
-		b = b[n:]
-		d := prev + 1 + int64(v)
-		if d >= int64(ix.docs) || v > uint64(ix.docs) {
-			return dst, corrupt("postings of entry %d name document %d of %d", i, d, ix.docs)
-		}
-		dst = append(dst, uint32(d))
-		prev = d
+	ok := false
+	if ix.gaps {
+		dst, ok = decodeGaps(dst, b, ix.docs)
+	} else {
+		dst, ok = decodeRuns(dst, b, ix.docs)
+	}
+	if !ok {
+		return dst, corrupt("postings of entry %d: bad or beyond document %d", i, ix.docs)
 	}
 	return dst, nil
 }

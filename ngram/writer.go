@@ -9,8 +9,9 @@ import (
 )
 
 const (
-	magic      = "BCGRAM04"
-	magicV3    = "BCGRAM03" // no pieces: still read
+	magic      = "BCGRAM05"
+	magicV4    = "BCGRAM04" // postings of a gap per document: still read
+	magicV3    = "BCGRAM03" // and no pieces: still read
 	magicV2    = "BCGRAM02" // 12-byte trigram entries: still read
 	magicV1    = "BCGRAM01" // and binary blobs without documents: still read
 	headerSize = 64
@@ -184,32 +185,45 @@ func (w *Writer) Append(src *Index, shaOf func(blob int) [20]byte, keep func([20
 }
 
 // Encode returns the file for a segment whose chunk table lists nblobs
-// blobs; blobIndex gives a document's blob index in it.
+// blobs; blobIndex gives a document's blob index in it. Documents are
+// numbered anew (docOrder) and their postings written as runs.
 func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([]byte, error) {
+	newDoc := w.docOrder()
 	order := make([]int32, len(w.lists))
-	postLen := 0
 	for i := range order {
 		order[i] = int32(i)
-		postLen += len(w.lists[i].buf)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return int(w.lists[a].gram) - int(w.lists[b].gram) })
-	size := headerSize + 4*len(w.shas) + 4*nblobs + entrySize*(len(w.lists)+1) + postLen
+	var post []byte
+	ends := make([]uint64, len(order))
+	var scratch []uint32
+	for k, i := range order {
+		scratch = w.lists[i].renumber(scratch, newDoc)
+		post = appendRuns(post, scratch)
+		ends[k] = uint64(len(post))
+	}
+	if len(post) >= maxPostings {
+		return nil, fmt.Errorf("ngram: %d bytes of postings, more than a file holds", len(post))
+	}
+	size := headerSize + 4*len(w.shas) + 4*nblobs + entrySize*(len(w.lists)+1) + len(post)
 	out := make([]byte, headerSize, size)
 	blobDoc := make([]uint32, nblobs)
 	for i := range blobDoc {
 		blobDoc[i] = NoDoc
 	}
+	docBlob := make([]uint32, len(w.shas))
 	for d, sha := range w.shas {
 		b, ok := blobIndex(sha)
 		if !ok || b >= nblobs {
 			return nil, fmt.Errorf("ngram: document %d names blob %x, not in the segment", d, sha)
 		}
+		nd := newDoc[d]
 		if w.piece[d] {
-			out = binary.LittleEndian.AppendUint32(out, uint32(b)|pieceBit)
+			docBlob[nd] = uint32(b) | pieceBit
 			continue
 		}
-		out = binary.LittleEndian.AppendUint32(out, uint32(b))
-		blobDoc[b] = uint32(d)
+		docBlob[nd] = uint32(b)
+		blobDoc[b] = nd
 		if w.isBin[d] {
 			blobDoc[b] |= binaryBit
 		}
@@ -219,21 +233,19 @@ func (w *Writer) Encode(nblobs int, blobIndex func(sha [20]byte) (int, bool)) ([
 			blobDoc[b] = BinaryDoc
 		}
 	}
+	for _, b := range docBlob {
+		out = binary.LittleEndian.AppendUint32(out, b)
+	}
 	for _, d := range blobDoc {
 		out = binary.LittleEndian.AppendUint32(out, d)
 	}
-	if postLen >= maxPostings {
-		return nil, fmt.Errorf("ngram: %d bytes of postings, more than a file holds", postLen)
-	}
 	off := uint64(0)
-	for _, i := range order {
+	for k, i := range order {
 		out = binary.LittleEndian.AppendUint64(out, off<<24|uint64(w.lists[i].gram))
-		off += uint64(len(w.lists[i].buf))
+		off = ends[k]
 	}
 	out = binary.LittleEndian.AppendUint64(out, off<<24|sentinelGram)
-	for _, i := range order {
-		out = append(out, w.lists[i].buf...)
-	}
+	out = append(out, post...)
 	h := out[:headerSize]
 	copy(h, magic)
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.shas)))

@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 13.
+// On-disk layout of the bcindex store, schema version 14.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -142,6 +142,11 @@ package store
 //	   distinct content's slot among the parts' vectors, so that the
 //	   vectors of a history are stored about once per content rather
 //	   than once per segment.
+//	14: grams.bin (BCGRAM05) numbers a segment's documents by the
+//	   min-hash signatures of their trigram sets, so that the versions of
+//	   a file are neighbours, and stores each postings list as runs of
+//	   consecutive documents: most of a history's postings are parts of
+//	   long runs.
 
 import (
 	"crypto/sha256"
@@ -152,7 +157,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 13
+const SchemaVersion = 14
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
