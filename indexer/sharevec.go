@@ -28,7 +28,7 @@ type shareTable struct {
 	from  []string // the segments read, in manifest order
 	parts []segment.PartLoc
 	// at is each content's part (index into parts) and row in it.
-	at map[[16]byte]sharedAt
+	at shareIndex
 }
 
 type sharedAt struct{ part, row uint32 }
@@ -51,7 +51,7 @@ func (ix *Indexer) sharing(name string, live []string) (*shareTable, error) {
 		}
 		return t, nil
 	}
-	t = &shareTable{from: slices.Clone(live), at: map[[16]byte]sharedAt{}}
+	t = &shareTable{from: slices.Clone(live)}
 	for _, id := range live {
 		if err := t.add(ix.repo.IndexDir, id, name); err != nil {
 			return nil, err
@@ -111,11 +111,9 @@ func (t *shareTable) add(indexDir, id, name string) error {
 		}
 		index[i] = uint32(k)
 	}
+	var add []shareEntry
 	for c, h := range hashes {
-		if h == ([16]byte{}) {
-			continue
-		}
-		if _, ok := t.at[h]; ok {
+		if h == ([16]byte{}) || t.at.has(h) {
 			continue
 		}
 		s := c
@@ -131,9 +129,11 @@ func (t *shareTable) add(indexDir, id, name string) error {
 			return fmt.Errorf("segment %s: vector %d lies in no part", id, s)
 		}
 		if index[i] != noPart {
-			t.at[h] = sharedAt{index[i], uint32(s - bases[i])}
+			hi, lo := entryKey(h)
+			add = append(add, shareEntry{hi, lo, sharedAt{index[i], uint32(s - bases[i])}})
 		}
 	}
+	t.at = t.at.addAll(add)
 	return nil
 }
 
@@ -150,7 +150,7 @@ func (t *shareTable) share(v *segment.VectorRows, hashes [][16]byte, owners map[
 	var shared []segment.PartLoc
 	sharedIdx := map[uint32]uint32{}
 	for i, q := range v.Q {
-		at, ok := t.at[hashes[i]]
+		at, ok := t.at.get(hashes[i])
 		if ok && q != nil && hashes[i] != ([16]byte{}) && owners[t.parts[at.part].Owner] {
 			k, seen := sharedIdx[at.part]
 			if !seen {

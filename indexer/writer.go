@@ -203,7 +203,8 @@ func (w *runWriter) publish(flushed func()) error {
 // then part by part, each part flushed on its own: the entries of one
 // batch reach Badger's log in no fixed order, and the locators, which
 // name where the parts are, are then the same on every run that wrote the
-// same before.
+// same before. Each part's pages leave the resident set once flushed
+// (Store.DropMappedPages).
 func putVectors(st *storewrite.Store, id string, enc map[string]*segment.EncodedVectors) error {
 	names := make([]string, 0, len(enc))
 	for name := range enc {
@@ -220,6 +221,7 @@ func putVectors(st *storewrite.Store, id string, enc map[string]*segment.Encoded
 			if err := b.Flush(); err != nil {
 				return err
 			}
+			st.DropMappedPages()
 		}
 	}
 	return nil

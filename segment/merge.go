@@ -117,7 +117,11 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 			}
 			rows[i] = r
 			rowMap[first+i] = int32(base + i)
-			if r.Indexed && w.firstCopy(base+i, r.Hash) == base+i {
+			fc := -1 // the row's first copy in the writer; -1: no text of its own
+			if r.Indexed {
+				fc = w.firstCopy(base+i, r.Hash)
+			}
+			if fc == base+i {
 				c := ct.firstCopy(first + i)
 				postMap[c] = int32(base + i)
 				if c != first+i {
@@ -132,6 +136,11 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 				}
 			}
 			for name, vs := range srcVecs {
+				if !vectorUsed(vecs[name], fc, base+i) {
+					vecs[name].Q = append(vecs[name].Q, nil)
+					vecs[name].Scales = append(vecs[name].Scales, 0)
+					continue
+				}
 				q, s, err := vs.RowErr(first + i)
 				if err != nil {
 					return fmt.Errorf("read vectors: %w", err)
@@ -146,6 +155,16 @@ func (w *Writer) Append(indexDir, id string, models []string, keep func(plumbing
 	// empty file, say, last in the segment) have no postings to copy.
 	n := min(len(rowMap), lex.Rows())
 	return lw.AppendRows(lex, rowMap[:n], postMap[:n], diff)
+}
+
+// vectorUsed reports whether the segment will store the vector of the
+// writer's row (as StoredVectors keeps them, v holding one vector per row
+// added): it has text of its own, and no earlier copy of its content
+// (first, its first copy) has a vector. A merge copies no other, which on
+// git's history left out most of the vectors a merge of half a million
+// rows read (a content repeats across the merged segments).
+func vectorUsed(v *VectorRows, first, row int) bool {
+	return first >= 0 && (first == row || len(v.Q) != row || v.Q[first] == nil)
 }
 
 // VectorFiles lists a segment's vector locators.

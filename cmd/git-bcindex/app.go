@@ -98,6 +98,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if p := os.Getenv("BCINDEX_MEMPROFILE"); p != "" {
+		defer profileHeapPeak(p)()
+	}
 	limitMemory()
 	if call, ok := gitLogArgs(args); ok {
 		return runGitLog(ctx, call, stdout, stderr) // git log's arguments and answer

@@ -95,6 +95,7 @@ func manSections() string {
 		[2]string{"GIT_BCINDEX_SKIP", "When 1, the git hooks do nothing, for this command or this shell."},
 		[2]string{"NO_COLOR", "When set, output is never coloured."},
 		[2]string{"BCINDEX_CPUPROFILE", "Write a CPU profile of the command to this file, for benchmarks."},
+		[2]string{"BCINDEX_MEMPROFILE", "Write the heap profile of the command's largest live heap to this file, for measurements."},
 		[2]string{"BCINDEX_KERNEL", "generic, avx2 or avx512: the highest SIMD level the vector and embedding kernels may use (default: the best this CPU has; a level the CPU lacks is never used). git bcindex version shows the kernel in use; version --check compares every kernel with the portable one."},
 		[2]string{"GOMEMLIMIT", "Soft limit of the Go heap (default 256MiB): the collector runs earlier as the heap nears it, which bounds the peak memory of a large index."},
 	)

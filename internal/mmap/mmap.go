@@ -49,3 +49,13 @@ func Unmap(b []byte) error {
 	}
 	return unmap(b)
 }
+
+// Release takes the pages of a mapping Map returned out of the process's
+// resident set, leaving it mapped: they stay in the page cache (the file
+// is mapped read-only, so none is lost) and the next read faults them
+// back in from there. Where mmap is not available it does nothing.
+func Release(b []byte) {
+	if len(b) > 0 {
+		release(b)
+	}
+}

@@ -16,3 +16,6 @@ func mapAt(f *os.File, off int64, size int) ([]byte, error) {
 }
 
 func unmap(b []byte) error { return unix.Munmap(b) }
+
+// release is best effort: a mapping it cannot advise stays as it was.
+func release(b []byte) { unix.Madvise(b, unix.MADV_DONTNEED) }

@@ -73,6 +73,16 @@ func (b *Batch) PutVectorPart(seg, name string, i int, part []byte) error {
 	return b.Put(partKey(seg, name, i), part)
 }
 
+// DropMappedPages takes this process's pages of the index's mapped files
+// (the database's and the segments') out of its resident set
+// (dropMappedPages). Badger writes a vector part through its mapping of
+// the log file and keeps the file mapped while the store is open, and an
+// indexing run keeps the live segments mapped to look blobs up: a writer
+// calls this after each part it flushed, so that the parts a run writes
+// (a merge of git's history writes up to 140 MB of them) and the pages
+// of the segments it read do not all stay resident until it ends.
+func (s *Store) DropMappedPages() { dropMappedPages(filepath.Dir(s.opts.Dir)) }
+
 // PutVectorParts adds a segment's vector parts for the named vector file.
 // Badger keeps the values until the batch is flushed: parts must not
 // change meanwhile.
