@@ -109,3 +109,28 @@ func TestMergesShareAndGCCompacts(t *testing.T) {
 		t.Errorf("after gc and a run, scores differ from an index of one run")
 	}
 }
+
+// TestRunsCompactAtTheirEnd: with a low floor, each run's end rewrites
+// the parts its merges left dead vectors in, so the runs alone leave one
+// vector per distinct content, scoring as an index built in one run.
+func TestRunsCompactAtTheirEnd(t *testing.T) {
+	defer func(floor int64) { storewrite.TidyFloor = floor }(storewrite.TidyFloor)
+	storewrite.TidyFloor = 4 // compact any dead vector
+	const versions = 12
+	r, tags := versionsRepo(t, versions)
+	emb := embed.Default()
+	for _, tag := range tags {
+		indexRevs(t, r.Dir, emb, tag)
+	}
+	distinct, ids := distinctContents(t, r.Dir, emb)
+	if len(ids) >= versions {
+		t.Fatalf("%d segments for %d runs: none merged", len(ids), versions)
+	}
+	if stored, dead := storedVectors(t, r.Dir, emb); stored != distinct || dead != 0 {
+		t.Errorf("%d vectors stored (%d dead) for %d distinct contents", stored, dead, distinct)
+	}
+	ref := referenceIndex(t, r, emb, tags...)
+	if got, want := searchAll(t, r.Dir, emb, sharingQueries), searchAll(t, ref, emb, sharingQueries); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("scores differ from an index of one run:\n%v\n%v", got, want)
+	}
+}
