@@ -92,6 +92,9 @@ func TestMergesShareAndGCCompacts(t *testing.T) {
 	if got := searchAll(t, r.Dir, emb, sharingQueries); !slices.EqualFunc(got, before, slices.Equal) {
 		t.Errorf("after gc, scores differ from before:\n%v\n%v", got, before)
 	}
+	if rep, err := storewrite.Check(context.Background(), repo.IndexDir, func(string) error { return nil }); err != nil || len(rep.Damaged) > 0 {
+		t.Errorf("check after gc: %+v, %v", rep, err)
+	}
 	ref := referenceIndex(t, r, emb, tags...)
 	if got, want := searchAll(t, r.Dir, emb, sharingQueries), searchAll(t, ref, emb, sharingQueries); !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("after gc, scores differ from an index of one run:\n%v\n%v", got, want)
