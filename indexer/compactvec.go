@@ -25,6 +25,8 @@ func compactFloor(reclaim bool) int64 {
 // compactVectors rewrites the parts the live segments ids name without
 // their dead vectors when they hold more than compactFloor of them. It is
 // best effort, like the tidy after it: a part left whole answers the same.
-func (ix *Indexer) compactVectors(ids []string) {
-	storewrite.CompactVectors(ix.repo.IndexDir, ids, compactFloor(ix.reclaimLog))
+// It reports whether it rewrote any part.
+func (ix *Indexer) compactVectors(ids []string) bool {
+	c, err := storewrite.CompactVectors(ix.repo.IndexDir, ids, compactFloor(ix.reclaimLog))
+	return err == nil && c.Parts > 0
 }
