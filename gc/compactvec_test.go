@@ -137,3 +137,41 @@ func TestRunsCompactAtTheirEnd(t *testing.T) {
 		t.Errorf("scores differ from an index of one run:\n%v\n%v", got, want)
 	}
 }
+
+// TestGCSegmentsShareEachOther: gc rewrites stale segments into several,
+// each sharing what the ones written before it store, so the store holds
+// one vector per distinct content, scoring as an index of the live
+// revisions built in one run.
+func TestGCSegmentsShareEachOther(t *testing.T) {
+	const versions = 12
+	r, tags := versionsRepo(t, versions)
+	// A file of another path whose functions are a.go's, in another blob:
+	// gc packs blobs by path, so it lands in another segment than a.go.
+	r.Commit("copy", map[string]string{"z/z.go": functionsFile("a", 13, versions-1)})
+	r.Git("tag", "copy")
+	tags = append(tags, "copy")
+	emb := embed.Default()
+	for _, tag := range tags {
+		indexRevs(t, r.Dir, emb, tag)
+	}
+	for _, tag := range tags[:4] {
+		r.Git("tag", "-d", tag)
+	}
+	repo, err := gitindex.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb, MergeRows: 40}), 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct, ids := distinctContents(t, r.Dir, emb)
+	if stored, dead := storedVectors(t, r.Dir, emb); stored != distinct || dead != 0 || len(ids) < 2 {
+		t.Errorf("gc %+v: %d segments, %d vectors stored (%d dead) for %d distinct contents", sum, len(ids), stored, dead, distinct)
+	}
+	ref := referenceIndex(t, r, emb, append([]string{"HEAD"}, tags[4:]...)...)
+	if got, want := searchAll(t, r.Dir, emb, sharingQueries), searchAll(t, ref, emb, sharingQueries); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("after gc, scores differ from an index of the live revisions:\n%v\n%v", got, want)
+	}
+}
