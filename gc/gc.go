@@ -30,6 +30,7 @@ type Summary struct {
 	SegmentsAfter       int           `json:"segments_after"`
 	BlobRecords         int           `json:"blob_records_deleted"`          // Badger blob records deleted
 	Vectors             int           `json:"vectors_deleted"`               // vectors deleted from Badger (of dropped blobs, other models, or segments no longer live)
+	PartsCompacted      int           `json:"parts_compacted"`               // vector parts rewritten without their dead vectors (counted in Vectors)
 	LogFiles            int           `json:"log_files_rewritten"`           // Badger value-log files rewritten to reclaim deleted vectors
 	Listings            int           `json:"listings_deleted"`              // cached tree listings deleted
 	Summaries           int           `json:"summaries_deleted"`             // generated summaries of texts only dead blobs held
@@ -114,6 +115,9 @@ func (ix *collector) gc(ctx context.Context, lockWait time.Duration, opts Option
 	}
 	if err == nil {
 		err = ix.sweepStore(st, live, vecsBefore, sum)
+	}
+	if err == nil {
+		err = compactParts(st, dir, sum)
 	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
@@ -300,6 +304,23 @@ func (ix *collector) compact(st *storewrite.Store, m *store.Manifest, live map[p
 		return fmt.Errorf("gc: rewrite segments: %w", err)
 	}
 	sum.SegmentsAfter = len(m.Segments)
+	return nil
+}
+
+// compactParts rewrites the vector parts the live segments name without
+// the vectors none of them uses (storewrite.CompactParts): the parts of
+// merged or dropped segments that a live one still shares.
+func compactParts(st *storewrite.Store, dir string, sum *Summary) error {
+	m, err := store.ReadManifest(dir)
+	if err != nil {
+		return err
+	}
+	c, err := st.CompactParts(dir, m.Segments)
+	sum.PartsCompacted += c.Parts
+	sum.Vectors += c.Dropped
+	if err != nil {
+		return fmt.Errorf("gc: %w", err)
+	}
 	return nil
 }
 

@@ -119,7 +119,7 @@ func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop
 			next.Segments = append(next.Segments, id)
 		}
 	}
-	owners := slices.Clone(next.Segments) // the segments that stay
+	owners := slices.Clone(next.Segments) // the segments that stay, and those written
 	var written []string
 	// unwrite removes what this rewrite wrote when it publishes nothing (a
 	// killed rewrite leaves it to the next run's removal of orphans).
@@ -140,6 +140,9 @@ func (ix *Indexer) rewriteSegments(st *storewrite.Store, m *store.Manifest, drop
 			written = append(written, id)
 			next.Segments = append(next.Segments, id)
 			next.Next++
+			// The next parts share what this one stores: it is
+			// published with them, or removed with them.
+			owners = append(owners, id)
 		}
 	}
 	if len(written) == 0 {

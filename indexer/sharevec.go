@@ -16,11 +16,13 @@ import (
 // the index rather than once per segment. A part is deleted once no live
 // segment's locator names it (storewrite's deleteParts).
 //
-// Only a part whose owner is live, and is not about to be dropped, is
-// shared: a merge stores the vectors of the segments it merges again
-// rather than keep their parts alive, so that merged segments leave no
-// dead vectors behind but in parts that a segment written before the
-// merge still shares.
+// Every part that a segment which stays names is shared, whoever wrote
+// it: it stays in Badger anyway. A merge thus stores only the vectors of
+// the segments it merges that no segment which stays names, and the parts
+// those segments wrote that no kept segment names go with them. A part of
+// a dropped segment that a kept one still shares keeps the dropped
+// segment's other vectors until storewrite's CompactParts rewrites it
+// without them (compactvec.go).
 
 // shareTable finds where the live segments store a content's vector of
 // one vector file.
@@ -32,8 +34,6 @@ type shareTable struct {
 }
 
 type sharedAt struct{ part, row uint32 }
-
-const noPart = ^uint32(0)
 
 // sharing returns the table of the named vector file over the live
 // segments: the one read last when they are those it read and maybe more
@@ -90,7 +90,7 @@ func (t *shareTable) add(indexDir, id, name string) error {
 		return nil
 	}
 	// The parts' first stored rows, and each part's index in t.parts
-	// (noPart: a part of a segment no longer live, not shared further).
+	// (every part a segment read names is shared: it stays while named).
 	bases := make([]int, len(l.Parts))
 	index := make([]uint32, len(l.Parts))
 	n := 0
@@ -100,10 +100,6 @@ func (t *shareTable) add(indexDir, id, name string) error {
 		}
 		bases[i] = (n + 63) &^ 63
 		n = bases[i] + p.Rows
-		if !slices.Contains(t.from, p.Owner) {
-			index[i] = noPart
-			continue
-		}
 		k := slices.IndexFunc(t.parts, func(q segment.PartLoc) bool { return q.Owner == p.Owner && q.Part == p.Part })
 		if k < 0 {
 			k = len(t.parts)
@@ -128,22 +124,20 @@ func (t *shareTable) add(indexDir, id, name string) error {
 		if i < 0 || s-bases[i] >= l.Parts[i].Rows {
 			return fmt.Errorf("segment %s: vector %d lies in no part", id, s)
 		}
-		if index[i] != noPart {
-			hi, lo := entryKey(h)
-			add = append(add, shareEntry{hi, lo, sharedAt{index[i], uint32(s - bases[i])}})
-		}
+		hi, lo := entryKey(h)
+		add = append(add, shareEntry{hi, lo, sharedAt{index[i], uint32(s - bases[i])}})
 	}
 	t.at = t.at.addAll(add)
 	return nil
 }
 
 // share keeps of v, the vectors of a new segment's distinct contents
-// (hashes), those that no part of a segment that may be shared stores
-// (owners: live, and not dropped by the write), and returns them with
+// (hashes), those that no part the table's segments name stores (they
+// are live, and not dropped by the write), and returns them with
 // the other segments' parts the segment shares and, when it shares any,
 // each content's slot (segment.Locator). The new segment's own parts
 // come first in its locator: its i-th own vector is stored vector i.
-func (t *shareTable) share(v *segment.VectorRows, hashes [][16]byte, owners map[string]bool) (*segment.VectorRows, []segment.PartLoc, []uint32) {
+func (t *shareTable) share(v *segment.VectorRows, hashes [][16]byte) (*segment.VectorRows, []segment.PartLoc, []uint32) {
 	own := &segment.VectorRows{Dim: v.Dim}
 	ownOf := make([]int32, len(v.Q))    // the own vector's index, or -1
 	refOf := make([]sharedAt, len(v.Q)) // with -1: the part (in shared) and row
@@ -151,7 +145,7 @@ func (t *shareTable) share(v *segment.VectorRows, hashes [][16]byte, owners map[
 	sharedIdx := map[uint32]uint32{}
 	for i, q := range v.Q {
 		at, ok := t.at.get(hashes[i])
-		if ok && q != nil && hashes[i] != ([16]byte{}) && owners[t.parts[at.part].Owner] {
+		if ok && q != nil && hashes[i] != ([16]byte{}) {
 			k, seen := sharedIdx[at.part]
 			if !seen {
 				k = uint32(len(shared))
@@ -195,15 +189,11 @@ type sharedVectors struct {
 }
 
 // shareVectors keeps in vecs, each vector file's vectors of a new
-// segment's distinct contents (hashes), those that no segment of owners
-// (live segments that stay) stores, and returns, by file, the parts of
-// owners it shares instead.
+// segment's distinct contents (hashes), those that no part the locators
+// of owners (live segments that stay) name stores, and returns, by file,
+// the parts it shares instead.
 func (ix *Indexer) shareVectors(vecs map[string]*segment.VectorRows, hashes [][16]byte, owners []string) (map[string]sharedVectors, error) {
 	out := map[string]sharedVectors{}
-	ok := map[string]bool{}
-	for _, id := range owners {
-		ok[id] = true
-	}
 	for name, v := range vecs {
 		if len(v.Q) != len(hashes) {
 			return nil, fmt.Errorf("share vectors: %d vectors for %d contents", len(v.Q), len(hashes))
@@ -212,8 +202,8 @@ func (ix *Indexer) shareVectors(vecs map[string]*segment.VectorRows, hashes [][1
 		if err != nil {
 			return nil, err
 		}
-		own, parts, slots := t.share(v, hashes, ok)
-		if err := currentPlaces(ix.repo.IndexDir, name, parts); err != nil {
+		own, parts, slots := t.share(v, hashes)
+		if err := currentPlaces(ix.repo.IndexDir, name, parts, owners); err != nil {
 			return nil, err
 		}
 		vecs[name] = own
@@ -233,25 +223,45 @@ func attachShared(enc map[string]*segment.EncodedVectors, shared map[string]shar
 	}
 }
 
-// currentPlaces sets each part to where its owner's locator says it is
-// now: a rewrite of the value log since the table was read moved the
-// parts it held, and pointed their owners' locators at the new places.
-func currentPlaces(indexDir, name string, parts []segment.PartLoc) error {
+// currentPlaces sets each part to where a locator that names it says it
+// is now (its owner's, when the owner is live, else one of owners'): a
+// rewrite of the value log since the table was read moved the parts it
+// held, and pointed every live locator at the new places.
+func currentPlaces(indexDir, name string, parts []segment.PartLoc, owners []string) error {
 	read := map[string]*segment.Locator{}
+	locator := func(id string) *segment.Locator {
+		l, ok := read[id]
+		if !ok {
+			l, _ = segment.ReadLocator(segment.File(indexDir, id, name))
+			read[id] = l
+		}
+		return l
+	}
 	for i, p := range parts {
-		l := read[p.Owner]
-		if l == nil {
-			var err error
-			if l, err = segment.ReadLocator(segment.File(indexDir, p.Owner, name)); err != nil {
-				return fmt.Errorf("share vectors of segment %s: %w", p.Owner, err)
+		found := false
+		for _, id := range namers(p.Owner, owners) {
+			l := locator(id)
+			if l == nil {
+				continue
 			}
-			read[p.Owner] = l
+			k := slices.IndexFunc(l.Parts, func(q segment.PartLoc) bool { return q.Owner == p.Owner && q.Part == p.Part })
+			if k >= 0 && l.Parts[k].Rows == p.Rows && l.Parts[k].Len == p.Len {
+				parts[i], found = l.Parts[k], true
+				break
+			}
 		}
-		k := slices.IndexFunc(l.Parts, func(q segment.PartLoc) bool { return q.Owner == p.Owner && q.Part == p.Part })
-		if k < 0 || l.Parts[k].Rows != p.Rows || l.Parts[k].Len != p.Len {
-			return fmt.Errorf("share vectors: segment %s no longer holds its part %d", p.Owner, p.Part)
+		if !found {
+			return fmt.Errorf("share vectors: no live segment names part %d of segment %s", p.Part, p.Owner)
 		}
-		parts[i] = l.Parts[k]
 	}
 	return nil
+}
+
+// namers are the segments whose locators may name a part of owner: owner
+// first when it is one of owners.
+func namers(owner string, owners []string) []string {
+	if !slices.Contains(owners, owner) {
+		return owners
+	}
+	return append([]string{owner}, owners...)
 }

@@ -97,10 +97,17 @@ func (ix *Indexer) removeOrphans(m *store.Manifest) {
 // a log file, and merges leave the vectors of the smaller segments dead in
 // theirs. The last run of a history index reclaims any dead bytes past
 // the floor (storewrite.ReclaimLog), whatever their share of the log.
+// Parts that hold many dead vectors are rewritten without them first
+// (compactVectors), so that the log finds their old bytes dead; the last
+// run of a history index then rewrites the log whatever the floor, so
+// that the store it leaves holds each content's vector once.
 func (ix *Indexer) tidyLog() {
 	m, err := store.ReadManifest(ix.repo.IndexDir)
+	compacted := err == nil && ix.compactVectors(m.Segments)
 	switch {
 	case err != nil:
+	case ix.reclaimLog && compacted:
+		storewrite.RewriteLog(ix.repo.IndexDir, m.Segments)
 	case ix.reclaimLog:
 		storewrite.ReclaimLog(ix.repo.IndexDir, m.Segments)
 	default:
