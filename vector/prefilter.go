@@ -21,13 +21,14 @@ import (
 // exactly, as before: its scan is fast already, and the stores the
 // quality suites search answer as they did.
 var (
-	prefilterMin   = 1 << 16 // candidate rows below which the scan is exact
-	prefilterDepth = 2000    // rows a segment keeps for exact scores, at least
+	prefilterMin    = 1 << 16 // candidate rows below which the scan is exact
+	prefilterDepth  = 2000    // rows a segment keeps for exact scores, at least
+	prefilterPerHit = 50      // and rows it keeps per hit asked for
 )
 
 // depthFor returns how many rows a prefiltered search for k hits keeps:
-// prefilterDepth, or 10k if more.
-func depthFor(k int) int { return max(prefilterDepth, 10*k) }
+// prefilterDepth, or 50k if more (10,000 for the 200 the vector arm asks).
+func depthFor(k int) int { return max(prefilterDepth, prefilterPerHit*k) }
 
 // Depth returns how many rows of a large segment Search scores exactly
 // for k hits (SearchDepth's depth), once the segment has been searched.

@@ -11,11 +11,12 @@ import (
 	"github.com/bits-and-blooms/bitset"
 )
 
-// setPrefilter sets the prefilter's settings for the rest of the test.
+// setPrefilter sets the prefilter's settings for the rest of the test:
+// depth rows kept, whatever the hits asked for.
 func setPrefilter(t *testing.T, minRows, depth int) {
-	oldMin, oldDepth := prefilterMin, prefilterDepth
-	prefilterMin, prefilterDepth = minRows, depth
-	t.Cleanup(func() { prefilterMin, prefilterDepth = oldMin, oldDepth })
+	oldMin, oldDepth, oldPer := prefilterMin, prefilterDepth, prefilterPerHit
+	prefilterMin, prefilterDepth, prefilterPerHit = minRows, depth, 0
+	t.Cleanup(func() { prefilterMin, prefilterDepth, prefilterPerHit = oldMin, oldDepth, oldPer })
 }
 
 // naiveSigns returns row's sign bits, one bool a value.
