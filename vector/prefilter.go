@@ -163,7 +163,7 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 		for i := n; i < 64; i++ {
 			d[i] = noDist
 		}
-		if words == 4 && bits.OnesCount64(m) >= 16 {
+		if words == 4 && bits.OnesCount64(m) >= 48 {
 			// 256 dimensions, the built-in model's: every row of the
 			// block, without branches; a row that is no candidate gets
 			// noDist and no count.
@@ -181,7 +181,12 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 		}
 		for ; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
-			x := qs.distance(sk.bits[(local+i)*words:])
+			var x int
+			if r := (local + i) * words; words == 4 {
+				x = dist4(qs, sk.bits[r:r+4:r+4])
+			} else {
+				x = qs.distance(sk.bits[r:])
+			}
 			d[i] = uint16(x)
 			hist[x]++
 		}
