@@ -163,16 +163,15 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 		for i := n; i < 64; i++ {
 			d[i] = noDist
 		}
-		if words == 4 && bits.OnesCount64(m) >= 48 {
+		if words == 4 && bits.OnesCount64(m) >= denseFrom {
 			// 256 dimensions, the built-in model's: every row of the
 			// block, without branches; a row that is no candidate gets
 			// noDist and no count.
-			b := sk.bits[local*4 : (local+n)*4]
+			distBlock(qs, sk.bits[local*4:(local+n)*4], d[:n])
 			for i := range n {
-				x := dist4(qs, b[i*4:i*4+4:i*4+4])
 				in := int(m >> uint(i) & 1)
-				hist[x] += in
-				d[i] = uint16(x) | uint16(in-1)
+				hist[d[i]] += in
+				d[i] |= uint16(in - 1)
 			}
 			continue
 		}
@@ -190,6 +189,30 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 			d[i] = uint16(x)
 			hist[x]++
 		}
+	}
+}
+
+// A distKernel sets d[i] to the distance (querySketch.distance) of the
+// i-th four-word row of b, for every i < len(d); every kernel sets the
+// same numbers.
+type distKernel func(qs *querySketch, b []uint64, d []uint16)
+
+// distBlock is the distance kernel of dense blocks, chosen with dotRows
+// (kernel_simd_amd64.go; the AVX-512 one needs VPOPCNTQ), and denseFrom
+// the candidates of 64 rows from which a block takes it;
+// allDistKernels holds every one this build and CPU can run, for the
+// tests.
+var (
+	distBlock      distKernel = distBlockGo
+	denseFrom                 = 48
+	allDistKernels            = map[string]distKernel{"go": distBlockGo}
+)
+
+// distBlockGo is the portable distance kernel.
+func distBlockGo(qs *querySketch, b []uint64, d []uint16) {
+	b = b[:4*len(d)]
+	for i := range d {
+		d[i] = uint16(dist4(qs, b[i*4:i*4+4:i*4+4]))
 	}
 }
 

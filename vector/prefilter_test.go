@@ -265,3 +265,58 @@ func TestSignMag(t *testing.T) {
 		}
 	}
 }
+
+// TestDistKernels checks every distance kernel against
+// querySketch.distance, for odd and even row counts.
+func TestDistKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 30))
+	for trial := range 20 {
+		q, ok := quantizeQuery(randUnit(rng, 256))
+		if !ok {
+			t.Fatal("query did not quantise")
+		}
+		qs := sketchQuery(q)
+		n := 1 + trial*3
+		b := make([]uint64, 4*n)
+		for i := range b {
+			b[i] = rng.Uint64()
+		}
+		for name, dist := range allDistKernels {
+			d := make([]uint16, n)
+			dist(qs, b, d)
+			for i := range d {
+				if want := qs.distance(b[i*4:]); int(d[i]) != want {
+					t.Fatalf("kernel %s, %d rows, row %d: %d, want %d", name, n, i, d[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestPrefilterDenseBlocks checks the prefiltered search with every
+// distance kernel taking every block with a candidate, against the
+// reference, with and without a filter.
+func TestPrefilterDenseBlocks(t *testing.T) {
+	setPrefilter(t, 0, 150)
+	d := makeData(t, rand.New(rand.NewPCG(8, 8)), 256, 1500, 5)
+	s, _, _ := openParts(t, d)
+	every3 := bitset.New(1500)
+	for i := uint(0); i < 1500; i += 3 {
+		every3.Set(i)
+	}
+	oldDist, oldFrom := distBlock, denseFrom
+	defer func() { distBlock, denseFrom = oldDist, oldFrom }()
+	rng := rand.New(rand.NewPCG(8, 9))
+	for name, dist := range allDistKernels {
+		distBlock, denseFrom = dist, 1
+		for range 5 {
+			q := randUnit(rng, 256)
+			for _, allow := range []*bitset.BitSet{nil, every3} {
+				got := hitsOf(s.searchDepth(dotRows, signRows, q, 20, 150, allow))
+				if want := d.prefilteredTopK(q, 20, 150, allow); !slices.Equal(got, want) {
+					t.Fatalf("kernel %s: got %v, want %v", name, got, want)
+				}
+			}
+		}
+	}
+}

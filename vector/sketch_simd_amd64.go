@@ -59,3 +59,36 @@ func signRowsAVX512(vecs []int8, dim, lo, hi int, out []uint64) {
 	}
 	archsimd.ClearAVXUpperBits()
 }
+
+// distBlockAVX512 is distBlockGo two rows a step: the eight words of two
+// rows XORed with the query's signs (twice over), each magnitude plane
+// ANDed, counted (VPOPCNTQ) and weighted by a shift, and each row's four
+// lanes summed.
+func distBlockAVX512(qs *querySketch, b []uint64, d []uint16) {
+	n := len(d)
+	b = b[:4*n]
+	var two [5][8]uint64
+	for w := range 4 {
+		two[0][w], two[0][w+4] = qs.signs[w], qs.signs[w]
+		for p := range magBits {
+			two[p+1][w], two[p+1][w+4] = qs.planes[p][w], qs.planes[p][w]
+		}
+	}
+	sv := archsimd.LoadUint64x8(&two[0])
+	p0, p1 := archsimd.LoadUint64x8(&two[1]), archsimd.LoadUint64x8(&two[2])
+	p2, p3 := archsimd.LoadUint64x8(&two[3]), archsimd.LoadUint64x8(&two[4])
+	var o [8]uint64
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		x := archsimd.LoadUint64x8((*[8]uint64)(b[i*4 : i*4+8])).Xor(sv)
+		c := x.And(p0).OnesCount().Add(x.And(p1).OnesCount().ShiftAllLeft(1)).
+			Add(x.And(p2).OnesCount().ShiftAllLeft(2)).Add(x.And(p3).OnesCount().ShiftAllLeft(3))
+		c.Store(&o)
+		d[i] = uint16(o[0] + o[1] + o[2] + o[3])
+		d[i+1] = uint16(o[4] + o[5] + o[6] + o[7])
+	}
+	archsimd.ClearAVXUpperBits()
+	if i < n {
+		d[i] = uint16(dist4(qs, b[i*4:i*4+4:i*4+4]))
+	}
+}
