@@ -127,7 +127,7 @@ func BenchmarkSearch(b *testing.B) {
 					if cpu0 == 0 {
 						cpu0 = processCPU()
 					}
-					if hits := hitsOf(s.search(dot, query, 10, nil)); len(hits) != 10 {
+					if hits := hitsOf(s.searchDepth(dot, signRows, query, 10, 0, nil)); len(hits) != 10 {
 						b.Fatalf("%d hits", len(hits))
 					}
 				}
@@ -149,12 +149,63 @@ func BenchmarkSearch(b *testing.B) {
 				if cpu0 == 0 {
 					cpu0 = processCPU()
 				}
-				if hits := hitsOf(s.Search(query, 10, allow)); len(hits) != 10 {
+				if hits := hitsOf(s.SearchDepth(query, 10, 0, allow)); len(hits) != 10 {
 					b.Fatalf("%d hits", len(hits))
 				}
 			}
 			reportCPU(b, cpu0)
 		})
+		// The prefiltered search, the default kernel scoring, each sign
+		// kernel building the sketches (before the timer, as a kept
+		// segment has them).
+		for _, name := range names {
+			b.Run(fmt.Sprintf("rows=%s/prefilter/sign=%s", size.name, name), func(b *testing.B) {
+				s, sign := benchSegment(b, size.rows), allSignKernels[name]
+				for i := range s.parts {
+					s.parts[i].cell.sk = nil
+				}
+				if hits := hitsOf(s.searchDepth(dotRows, sign, query, 10, depthFor(10), nil)); len(hits) != 10 {
+					b.Fatalf("%d hits", len(hits))
+				}
+				b.ResetTimer()
+				var cpu0 time.Duration
+				for b.Loop() {
+					if cpu0 == 0 {
+						cpu0 = processCPU()
+					}
+					if hits := hitsOf(s.searchDepth(dotRows, sign, query, 10, depthFor(10), nil)); len(hits) != 10 {
+						b.Fatalf("%d hits", len(hits))
+					}
+				}
+				reportCPU(b, cpu0)
+			})
+		}
+	}
+}
+
+// BenchmarkSketch reports how fast each sign kernel builds a segment's
+// sketches, in bytes of vectors read per second.
+func BenchmarkSketch(b *testing.B) {
+	var names []string
+	for name := range allSignKernels {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, size := range benchSizes {
+		for _, name := range names {
+			b.Run(fmt.Sprintf("rows=%s/kernel=%s", size.name, name), func(b *testing.B) {
+				s, sign := benchSegment(b, size.rows), allSignKernels[name]
+				b.SetBytes(int64(size.rows) * benchDim)
+				for b.Loop() {
+					for i := range s.parts {
+						s.parts[i].cell.sk = nil
+						if _, err := s.parts[i].sketchOf(sign); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -176,7 +227,7 @@ func BenchmarkScanVsMem(b *testing.B) {
 			minSearch, minMem := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
 			for b.Loop() {
 				t0 := time.Now()
-				if hits := hitsOf(s.Search(query, 10, nil)); len(hits) != 10 {
+				if hits := hitsOf(s.SearchDepth(query, 10, 0, nil)); len(hits) != 10 {
 					b.Fatalf("%d hits", len(hits))
 				}
 				t1 := time.Now()

@@ -1,5 +1,6 @@
-// Package vector stores quantised embedding vectors and answers exact
-// nearest-neighbour queries over them.
+// Package vector stores quantised embedding vectors and answers
+// nearest-neighbour queries over them: exactly, or for large segments
+// through a sign-bit pre-filter.
 //
 // # Where vectors live
 //
@@ -50,6 +51,12 @@
 // 12 ms on one core); the portable Go
 // kernel is about an order of magnitude slower. BenchmarkScanVsMem reports the
 // ratio to a plain read of the same bytes.
+//
+// A segment of at least 65,536 candidate rows is not scanned exactly from
+// its second search on: the rows' sign bits, built once per mapped part
+// and process, pick the rows nearest the query, and only those are scored
+// (prefilter.go, sketch.go); SearchDepth with depth 0 always scans every
+// row.
 //
 // # Segment file format (version 1)
 //

@@ -24,7 +24,9 @@ func TestSearchSelf(t *testing.T) {
 
 // TestSearchShardingIndependent checks that results do not depend on how
 // many workers share the scan: 70,000 rows of 64 dimensions are five 1 MB
-// runs, more than some worker counts below and fewer than others.
+// runs, more than some worker counts below and fewer than others. The
+// exact scan is checked against the reference, and so is the prefiltered
+// search, here of any number of rows.
 func TestSearchShardingIndependent(t *testing.T) {
 	const n = 70000
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -35,18 +37,25 @@ func TestSearchShardingIndependent(t *testing.T) {
 		allow.Set(i)
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	var first [2][]Hit
-	for _, procs := range []int{1, 2, 3, 7, 16} {
-		runtime.GOMAXPROCS(procs)
-		for i, a := range []*bitset.BitSet{nil, allow} {
-			hits := hitsOf(d.seg.Search(query, 25, a))
-			if first[i] == nil {
-				first[i] = hits
-				if want := d.exactTopK(query, 25, a); !slices.Equal(hits, want) {
-					t.Fatalf("GOMAXPROCS %d: got %v, want %v", procs, hits, want)
+	setPrefilter(t, 0, 1000)
+	for _, depth := range []int{0, 1000} {
+		var first [2][]Hit
+		for _, procs := range []int{1, 2, 3, 7, 16} {
+			runtime.GOMAXPROCS(procs)
+			for i, a := range []*bitset.BitSet{nil, allow} {
+				hits := hitsOf(d.seg.searchDepth(dotRows, signRows, query, 25, depth, a))
+				if first[i] == nil {
+					first[i] = hits
+					want := d.exactTopK(query, 25, a)
+					if depth > 0 {
+						want = d.prefilteredTopK(query, 25, depth, a)
+					}
+					if !slices.Equal(hits, want) {
+						t.Fatalf("depth %d, GOMAXPROCS %d: got %v, want %v", depth, procs, hits, want)
+					}
+				} else if !slices.Equal(hits, first[i]) {
+					t.Fatalf("depth %d, GOMAXPROCS %d: got %v, want %v", depth, procs, hits, first[i])
 				}
-			} else if !slices.Equal(hits, first[i]) {
-				t.Fatalf("GOMAXPROCS %d: got %v, want %v", procs, hits, first[i])
 			}
 		}
 	}

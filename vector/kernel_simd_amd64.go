@@ -39,15 +39,24 @@ func init() {
 	}
 	if cpu >= simdlevel.AVX2 {
 		allKernels["avx2"] = dotRowsAVX2
+		allSignKernels["avx2"] = signRowsAVX2
 	}
+	popcnt := archsimd.X86.AVX512VPOPCNTDQ()
 	if cpu >= simdlevel.AVX512 {
 		allKernels["avx512"] = dotRowsAVX512
+		allSignKernels["avx512"] = signRowsAVX512
+		if popcnt {
+			allDistKernels["avx512"] = distBlockAVX512
+		}
 	}
 	switch simdlevel.Choose(cpu) {
 	case simdlevel.AVX512:
-		dotRows, kernelName = dotRowsAVX512, "avx512"
+		dotRows, signRows, kernelName = dotRowsAVX512, signRowsAVX512, "avx512"
+		if popcnt {
+			distBlock, denseFrom = distBlockAVX512, 16
+		}
 	case simdlevel.AVX2:
-		dotRows, kernelName = dotRowsAVX2, "avx2"
+		dotRows, signRows, kernelName = dotRowsAVX2, signRowsAVX2, "avx2"
 	}
 }
 

@@ -27,27 +27,30 @@ type mapEntry struct {
 	data []byte
 	fi   os.FileInfo // the file mapped: another file at the path maps anew
 	refs int
+	cell *sketchCell // the region's sign-bit sketch, built on first use
 }
 
 // acquire maps n bytes at off (a page boundary) of f, opened at path, or
 // returns the mapping a segment holds of the same bytes of the same file.
-// The caller releases it.
-func acquire(f *os.File, path string, fi os.FileInfo, off int64, n int) ([]byte, error) {
+// The caller releases it. The cell holds the mapped bytes' sketch, shared
+// like the mapping.
+func acquire(f *os.File, path string, fi os.FileInfo, off int64, n int) ([]byte, *sketchCell, error) {
 	k := mapKey{path, off, int64(n)}
 	maps.Lock()
 	defer maps.Unlock()
 	if e := maps.m[k]; e != nil && os.SameFile(e.fi, fi) {
 		e.refs++
-		return e.data, nil
+		return e.data, e.cell, nil
 	}
 	data, err := mmap.Map(f, off, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	cell := &sketchCell{}
 	if e := maps.m[k]; e == nil {
-		maps.m[k] = &mapEntry{data: data, fi: fi, refs: 1}
+		maps.m[k] = &mapEntry{data: data, fi: fi, refs: 1, cell: cell}
 	}
-	return data, nil
+	return data, cell, nil
 }
 
 // release gives back a mapping acquire returned, unmapping it when no

@@ -32,6 +32,8 @@ type Segment struct {
 	// the rows it allowed (rowmap.go): a kept view asks with the same
 	// rows query after query.
 	allowed atomic.Pointer[storedSet]
+	// searched is set by the first Search: the next are prefiltered.
+	searched atomic.Bool
 }
 
 // part is one mapped region in the segment file format.
@@ -44,6 +46,7 @@ type part struct {
 	dim     int
 	base    int // the segment row of the part's first row
 	bodyCRC uint32
+	cell    *sketchCell // the rows' sign-bit sketch (sketch.go)
 }
 
 // Region is where one part of a segment lies: Len bytes at offset Off of
@@ -133,12 +136,12 @@ func mapPart(r Region) (part, error) {
 	}
 	// Maps start at a page boundary; the region starts wherever it is.
 	lead := r.Off % int64(os.Getpagesize())
-	data, err := acquire(f, r.Path, st, r.Off-lead, int(lead+h.size))
+	data, cell, err := acquire(f, r.Path, st, r.Off-lead, int(lead+h.size))
 	if err != nil {
 		return fail("mmap: %w", err)
 	}
 	seg := data[lead:]
-	p := part{mapping: data, body: seg[headerSize:h.size], rows: h.rows, dim: h.dim, bodyCRC: h.bodyCRC}
+	p := part{mapping: data, body: seg[headerSize:h.size], rows: h.rows, dim: h.dim, bodyCRC: h.bodyCRC, cell: cell}
 	if n := h.rows * h.dim; n > 0 {
 		p.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&seg[h.vecOff])), n)
 	}

@@ -53,7 +53,7 @@ func (s *Segment) Stored() int { return s.rows }
 // ordered as Search orders rows (score, then row). Rows that share a
 // vector score the same, so the k best rows are among the rows of the k
 // best vectors.
-func (s *Segment) searchMapped(dot kernel, query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
+func (s *Segment) searchMapped(dot kernel, query []float32, k, depth int, allow *bitset.BitSet) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
@@ -65,7 +65,7 @@ func (s *Segment) searchMapped(dot kernel, query []float32, k int, allow *bitset
 	if set.stored == nil {
 		return nil, nil
 	}
-	hits, err := s.search(dot, query, k, set.stored)
+	hits, err := s.searchDepth(dot, signRows, query, k, depth, set.stored)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}

@@ -76,7 +76,9 @@ func (q *query) setBias() {
 }
 
 // Search returns the k best rows (cosine with query, highest first) among rows
-// set in allow (nil = all rows). Exact, parallel across cores.
+// set in allow (nil = all rows), parallel across cores. Exact on a segment
+// of fewer than prefilterMin candidate rows; on a larger one, the best of
+// the rows whose sign bits are nearest the query's (prefilter.go).
 //
 // The score of a row is the dot product of the unit-length query (quantised
 // to integers of at most queryMax) with the stored int8 row times its scale; for rows stored from
@@ -86,16 +88,40 @@ func (q *query) setBias() {
 // len(query) != Dim, the query is zero or not finite, or the segment is
 // closed; it returns ErrFault, and no hits, when the mapped rows could not
 // be read.
+//
+// A segment's first search scores every row even when it is large: a
+// process that searches once reads every vector either way, and building
+// the sketches first would only add to it. From its second on, a large
+// segment's searches are prefiltered, the second building the sketches.
 func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
-	if s != nil && s.rowVec != nil {
-		return s.searchMapped(dotRows, query, k, allow)
+	depth := 0
+	if s != nil && s.searched.Swap(true) {
+		depth = depthFor(k)
 	}
-	return s.search(dotRows, query, k, allow)
+	return s.SearchDepth(query, k, depth, allow)
+}
+
+// SearchDepth is Search that, on a segment large enough (prefilter.go),
+// scores exactly only the depth rows whose sign bits are nearest the
+// query's; depth 0 scores every row, as a small segment's Search does.
+// Search's depth is the one its recall was measured with.
+func (s *Segment) SearchDepth(query []float32, k, depth int, allow *bitset.BitSet) ([]Hit, error) {
+	if s != nil && s.rowVec != nil {
+		return s.searchMapped(dotRows, query, k, depth, allow)
+	}
+	return s.searchDepth(dotRows, signRows, query, k, depth, allow)
 }
 
 // search is Search with the kernel dot; the tests run every kernel the CPU
 // has through it.
 func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
+	return s.searchDepth(dot, signRows, query, k, depthFor(k), allow)
+}
+
+// searchDepth is search that ranks a large segment's rows by their sketches
+// (built with sign) and scores only the best depth of them exactly
+// (prefilter.go); depth 0 scores every row.
+func (s *Segment) searchDepth(dot kernel, sign signKernel, query []float32, k, depth int, allow *bitset.BitSet) ([]Hit, error) {
 	if s == nil || k <= 0 || len(query) != s.dim {
 		return nil, nil
 	}
@@ -108,7 +134,7 @@ func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSe
 	if s.parts == nil || s.rows == 0 {
 		return nil, nil
 	}
-	sc := scan{q: q, dot: dot, k: k, limit: s.rows}
+	sc := scan{q: q, dot: dot, sign: sign, k: k, limit: s.rows}
 	if allow != nil {
 		sc.filtered = true
 		sc.allow = allow.Words()
@@ -117,6 +143,9 @@ func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSe
 			return nil, nil
 		}
 	}
+	if sc.prefilters(depth) {
+		return s.searchSketched(&sc, depth)
+	}
 
 	// Workers take runs of whole 64-row blocks (one allow word each) from a
 	// shared counter until none are left, so a core that another process
@@ -124,9 +153,34 @@ func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSe
 	// Runs are at least minRunBytes of vectors, so handing them out costs
 	// next to nothing, and there are few enough workers that goroutine
 	// start-up stays negligible. A run never leaves its part.
-	const minRunBytes = 1 << 20
-	runBlocks := max(1, minRunBytes/(64*s.dim))
-	limitBlocks := (sc.limit + 63) / 64
+	runs := s.spans(sc.limit, max(1, minRunBytes/(64*s.dim)))
+	workers := workersFor(len(runs))
+	results := make([]*topK, workers)
+	err := parallel(workers, len(runs), func(w int, next func() (int, bool)) error {
+		top := newTopK(min(k, sc.limit))
+		results[w] = top
+		for r, ok := next(); ok; r, ok = next() {
+			sc.run(top, runs[r])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := results[0]
+	for _, r := range results[1:] {
+		all.h = append(all.h, r.h...)
+	}
+	return all.sorted(k), nil
+}
+
+// minRunBytes is the least a worker takes from the shared counter at once.
+const minRunBytes = 1 << 20
+
+// spans returns the segment's 64-row blocks below row limit in runs of at
+// most runBlocks, none of which leaves its part.
+func (s *Segment) spans(limit, runBlocks int) []span {
+	limitBlocks := (limit + 63) / 64
 	var runs []span
 	for i := range s.parts {
 		p := &s.parts[i]
@@ -135,42 +189,42 @@ func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSe
 			runs = append(runs, span{p, b, min(hi, b+runBlocks)})
 		}
 	}
-	blocks := limitBlocks
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(runs)))
-	results := make([]*topK, workers)
+	return runs
+}
+
+// workersFor is how many goroutines share n tasks: GOMAXPROCS, at most n.
+func workersFor(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// parallel runs work on workers goroutines, numbered from 0, each taking
+// task numbers below n from a shared counter through next until none are
+// left, and returns the first error: ErrFault for a fault in mapped
+// memory.
+func parallel(workers, n int, work func(w int, next func() (int, bool)) error) error {
+	var counter atomic.Int64
+	next := func() (int, bool) {
+		i := int(counter.Add(1)) - 1
+		return i, i < n
+	}
 	errs := make([]error, workers)
-	var next atomic.Int64
-	work := func(i int) {
-		top := newTopK(min(k, blocks*64))
-		results[i] = top
-		defer guardFault(debug.SetPanicOnFault(true), &errs[i])
-		for {
-			r := int(next.Add(1)) - 1
-			if r >= len(runs) {
-				break
-			}
-			sc.run(top, runs[r])
-		}
+	one := func(w int) {
+		defer guardFault(debug.SetPanicOnFault(true), &errs[w])
+		errs[w] = work(w, next)
 	}
 	if workers == 1 {
-		work(0)
+		one(0)
 	} else {
 		var wg sync.WaitGroup
-		for i := range workers {
-			wg.Go(func() { work(i) })
+		for w := range workers {
+			wg.Go(func() { one(w) })
 		}
 		wg.Wait()
 	}
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	all := results[0]
-	for _, r := range results[1:] {
-		all.h = append(all.h, r.h...)
-	}
-	return all.sorted(k), nil
+	return nil
 }
 
 // span is a run of 64-row blocks [lo, hi) of the segment, all in part p.
@@ -183,6 +237,7 @@ type span struct {
 type scan struct {
 	q        *query
 	dot      kernel
+	sign     signKernel
 	k        int
 	filtered bool     // allow applies; otherwise every row is a candidate
 	allow    []uint64 // the allow bitset's words
@@ -207,24 +262,7 @@ func (sc *scan) run(top *topK, sp span) {
 	for blk := sp.lo; blk < sp.hi; blk++ {
 		base := blk * 64
 		local := base - p.base // the block's first row in the part
-		m := ^uint64(0)
-		if sc.filtered {
-			m = 0
-			if blk < len(sc.allow) {
-				m = sc.allow[blk]
-			}
-		}
-		if n := sc.limit - base; n < 64 {
-			m &= 1<<n - 1
-		}
-		if n := p.rows - local; n < 64 {
-			m &= 1<<n - 1
-		}
-		for mm := m; mm != 0; mm &= mm - 1 {
-			if i := bits.TrailingZeros64(mm); !usableScale(scales[local+i]) {
-				m &^= 1 << i
-			}
-		}
+		m := sc.blockMask(p, blk)
 		if m == 0 {
 			continue
 		}
@@ -256,6 +294,33 @@ func (sc *scan) run(top *topK, sp span) {
 			top.push(Hit{Row: base + i, Score: score})
 		}
 	}
+}
+
+// blockMask returns the candidates of 64-row block blk of part p, a bit
+// each: the rows allow allows, below limit and the part's end, that hold
+// a vector.
+func (sc *scan) blockMask(p *part, blk int) uint64 {
+	base := blk * 64
+	local := base - p.base
+	m := ^uint64(0)
+	if sc.filtered {
+		m = 0
+		if blk < len(sc.allow) {
+			m = sc.allow[blk]
+		}
+	}
+	if n := sc.limit - base; n < 64 {
+		m &= 1<<n - 1
+	}
+	if n := p.rows - local; n < 64 {
+		m &= 1<<n - 1
+	}
+	for mm := m; mm != 0; mm &= mm - 1 {
+		if i := bits.TrailingZeros64(mm); !usableScale(p.scales[local+i]) {
+			m &^= 1 << i
+		}
+	}
+	return m
 }
 
 // usableScale reports whether a row with scale rs has a vector: rs is a
