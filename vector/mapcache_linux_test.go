@@ -56,11 +56,11 @@ func TestReleaseDropsPagesOfHeldMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := acquire(f, path, fi, 0, len(want))
+	a, _, err := acquire(f, path, fi, 0, len(want))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := acquire(f, path, fi, 0, len(want))
+	b, _, err := acquire(f, path, fi, 0, len(want))
 	if err != nil {
 		t.Fatal(err)
 	}
