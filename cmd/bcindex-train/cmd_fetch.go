@@ -195,20 +195,38 @@ func fetchOne(ctx context.Context, cache string, s *source) (string, error) {
 		if len(debs) != 1 {
 			return "", fmt.Errorf("apt-get download left %d packages", len(debs))
 		}
-		x := dir
-		if s.Kind == "debzip" {
-			x = filepath.Join(tmp, "x")
-		}
+		// The package is unpacked beside the cache's src/ and moved there
+		// whole, so that a fresh cache (no src/ yet) and another fetch of
+		// the same package at once both end with one complete tree.
+		x := filepath.Join(tmp, "x")
 		if _, err := runCmd(ctx, tmp, "dpkg-deb", "-x", debs[0], x); err != nil {
 			return "", err
 		}
-		os.Remove(debs[0])
 		if s.Kind == "debzip" {
-			if err := unzipSources(x, dir); err != nil {
+			z := filepath.Join(tmp, "z")
+			if err := os.MkdirAll(z, 0o755); err != nil {
 				return "", err
 			}
+			if err := unzipSources(x, z); err != nil {
+				return "", err
+			}
+			x = z
 		}
-		return dir, markDone(dir)
+		if err := markDone(x); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.Rename(x, dir); err != nil && !done(dir) {
+			// A tree an earlier fetch left unfinished: replace it.
+			os.RemoveAll(dir)
+			if err := os.Rename(x, dir); err != nil && !done(dir) {
+				return "", fmt.Errorf("unpack %s: %w", s, err)
+			}
+		}
+		os.Remove(debs[0])
+		return dir, nil
 	case "debsrc":
 		return fetchDebSource(ctx, cache, s)
 	}
