@@ -2,41 +2,12 @@ package vector
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
-	"unsafe"
-)
 
-// residentKB returns the resident kilobytes of this process's mapping
-// that starts at data (its Rss line in /proc/self/smaps).
-func residentKB(t *testing.T, data []byte) int {
-	t.Helper()
-	smaps, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no smaps: %v", err)
-	}
-	start := fmt.Sprintf("%x-", uintptr(unsafe.Pointer(&data[0])))
-	in := false
-	for line := range strings.Lines(string(smaps)) {
-		if f := strings.Fields(line); len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
-			in = strings.HasPrefix(f[0], start)
-			continue
-		}
-		if in && strings.HasPrefix(line, "Rss:") {
-			kb, err := strconv.Atoi(strings.Fields(line)[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb
-		}
-	}
-	t.Fatalf("no mapping at %s in smaps", start)
-	return 0
-}
+	"github.com/bcindex/bcindex/internal/testkit/memtest"
+)
 
 // TestReleaseDropsPagesOfHeldMapping: a segment closing its hold on a
 // mapping another still holds takes the pages it read out of the resident
@@ -70,13 +41,13 @@ func TestReleaseDropsPagesOfHeldMapping(t *testing.T) {
 	if !bytes.Equal(b, want) {
 		t.Fatal("mapping reads other bytes")
 	}
-	if kb := residentKB(t, a); kb < len(want)/1024 {
+	if kb := memtest.ResidentKB(t, a); kb < len(want)/1024 {
 		t.Fatalf("%d KB resident after reading %d KB", kb, len(want)/1024)
 	}
 	if err := release(b); err != nil {
 		t.Fatal(err)
 	}
-	if kb := residentKB(t, a); kb != 0 {
+	if kb := memtest.ResidentKB(t, a); kb != 0 {
 		t.Fatalf("%d KB resident after the reader released the mapping", kb)
 	}
 	if !bytes.Equal(a, want) {

@@ -1,46 +1,14 @@
 package storewrite
 
 import (
-	"bufio"
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
-	"unsafe"
 
+	"github.com/bcindex/bcindex/internal/testkit/memtest"
 	"golang.org/x/sys/unix"
 )
-
-// residentKB is the Rss /proc/self/smaps gives for the mapping at b.
-func residentKB(t *testing.T, b []byte) int {
-	t.Helper()
-	smaps, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	head := fmt.Sprintf("%x-", uintptr(unsafe.Pointer(&b[0])))
-	in := false
-	sc := bufio.NewScanner(bytes.NewReader(smaps))
-	for sc.Scan() {
-		line := sc.Text()
-		if f := strings.Fields(line); len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
-			in = strings.HasPrefix(line, head)
-			continue
-		}
-		if v, ok := strings.CutPrefix(line, "Rss:"); ok && in {
-			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-	}
-	t.Fatalf("no mapping at %s in /proc/self/smaps", head)
-	return 0
-}
 
 // mapFile maps a new file of size bytes, shared or private, writable.
 func mapFile(t *testing.T, path string, size int, flags int) []byte {
@@ -83,19 +51,19 @@ func TestDropMappedPagesKeepsTheBytes(t *testing.T) {
 	}
 	want := bytes.Clone(shared)
 	for _, b := range [][]byte{shared, private, outside} {
-		if kb := residentKB(t, b); kb != size>>10 {
+		if kb := memtest.ResidentKB(t, b); kb != size>>10 {
 			t.Fatalf("setup: %d kB of a mapping of %d resident", kb, size>>10)
 		}
 	}
 
 	dropMappedPages(dir)
-	if kb := residentKB(t, shared); kb != 0 {
+	if kb := memtest.ResidentKB(t, shared); kb != 0 {
 		t.Errorf("%d kB of the shared mapping still resident", kb)
 	}
-	if kb := residentKB(t, private); kb != size>>10 {
+	if kb := memtest.ResidentKB(t, private); kb != size>>10 {
 		t.Errorf("%d kB of the private mapping resident, were %d", kb, size>>10)
 	}
-	if kb := residentKB(t, outside); kb != size>>10 {
+	if kb := memtest.ResidentKB(t, outside); kb != size>>10 {
 		t.Errorf("%d kB of the mapping outside the directory resident, were %d", kb, size>>10)
 	}
 	if !bytes.Equal(shared, want) {
