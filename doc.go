@@ -92,6 +92,7 @@
 //	internal/testkit/suite         the multilingual quality suite
 //	internal/testkit/gittest       real git repositories in temporary directories
 //	internal/testkit/indextest     test repositories opened, embeddings counted
+//	internal/testkit/memtest       how much of a mapping is resident
 //	internal/testkit/storetest     a real store's records read and written
 //	internal/testkit/weaviatetest  real Weaviate servers on loopback
 //
