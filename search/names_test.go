@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"os"
 	"slices"
 	"strings"
@@ -18,32 +17,16 @@ import (
 // names, names beyond ASCII and a path filter; and that a view built on
 // a store's view uses the index from its second query, built once.
 func TestNameIndexMatchesScan(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{
+	repo := indexTwice(t, map[string]string{
 		"net/retry.go": gittest.RetryGo,
 		"p/p.go":       undocumented,
 		"cfg/parse.go": "package cfg\n\n// ParseConfig reads a configuration.\nfunc ParseConfig(s string) string { return s }\n\nfunc parse_config_file(s string) string { return s }\n\nfunc Größe() int { return 1 }\n\nfunc ÜberParse() int { return 2 }\n",
 		"lib/conf.rb":  "class Conf\n  def self.parse_config(s)\n    s\n  end\n\n  def parse(s)\n    s\n  end\nend\n",
-	})
-	repo := openRepo(t, r.Dir)
-	run(t, repo, Options{Query: "retry"})
-	r.Commit("more", map[string]string{
+	}, map[string]string{
 		"cfg/more.go": "package cfg\n\n// Parser parses.\ntype Parser struct{}\n\n// Parse parses s.\nfunc (p *Parser) Parse(s string) string { return s }\n\nfunc parseConfigAgain() {}\n",
 	})
-	run(t, repo, Options{Query: "retry"})
-	ctx := context.Background()
-	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	if len(rd.Snap.Segments) < 2 {
-		t.Fatalf("%d segments; the test needs two", len(rd.Snap.Segments))
-	}
+	rd := openDefaultView(t, repo)
+	requireSegments(t, rd, 2)
 	ni := newNameIndex(rd.Snap)
 	queries := []string{"parse", "Parse", "parse config", "parse_config", "ParseConfig", "parseconfig",
 		"Conf.parse_config", "parse_config_file", "größe", "GRÖSSE", "über", "Parser", "pa", "p", "retry", "Retry",
@@ -104,16 +87,7 @@ func TestNameIndexMatchesScanRepo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd := openDefaultView(t, repo)
 	ni := newNameIndex(rd.Snap)
 	opts := Options{Embedder: embed.Default()}
 	v := viewOf(repo, rd.Want.Commits[0], rd, 1, &opts)

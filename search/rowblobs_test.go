@@ -1,13 +1,11 @@
 package search
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/store"
 )
 
 // TestRowBlobsMatchTable checks the rows' blobs built from the blob
@@ -15,34 +13,18 @@ import (
 // view opened once keeps them and the joined path fields for the next
 // query (a different path filter joins its own), until it is reopened.
 func TestRowBlobsMatchTable(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{
+	repo := indexTwice(t, map[string]string{
 		"net/retry.go":        gittest.RetryGo,
 		"net/copy/retry.go":   gittest.RetryGo,
 		"p/p.go":              undocumented,
 		"Deep/A/B/C/Parse.go": "package c\n\n// Parse reads a line.\nfunc Parse(s string) string { return s }\n\n// Twice reads it twice.\nfunc Twice(s string) string { return s + s }\n",
 		"ÜBER/Größe.go":       "package g\n\n// Size is a size.\nfunc Size() int { return 1 }\n",
-	})
-	repo := openRepo(t, r.Dir)
-	run(t, repo, Options{Query: "retry"})
-	r.Commit("more", map[string]string{
+	}, map[string]string{
 		"cfg/config.go": "package cfg\n\n// Load reads the configuration file.\nfunc Load(path string) error { return nil }\n\nfunc retried(p string) error { return nil }\n",
 		"cfg/retry.go":  "package cfg\n\n// Retries counts the retries.\nvar Retries = 3\n",
 	})
-	run(t, repo, Options{Query: "retry"})
-	ctx := context.Background()
-	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	if len(rd.Snap.Segments) < 2 {
-		t.Fatalf("%d segments; the test needs two", len(rd.Snap.Segments))
-	}
+	rd := openDefaultView(t, repo)
+	requireSegments(t, rd, 2)
 	rb := newRowBlobs(rd.Snap)
 	rows := 0
 	for s, seg := range rd.Snap.Segments {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"math"
 	"slices"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/store"
 )
 
 // TestTextArmMatchesMaps checks the text arm's merged lists against the
@@ -18,41 +16,25 @@ import (
 // numbers, over two segments, a blob at two paths, word forms, path terms
 // and generated summaries.
 func TestTextArmMatchesMaps(t *testing.T) {
-	r := gittest.New(t)
-	r.Commit("init", map[string]string{
+	repo := indexTwice(t, map[string]string{
 		"net/retry.go":      gittest.RetryGo,
 		"net/copy/retry.go": gittest.RetryGo,
 		"p/p.go":            undocumented,
 		// A word four directories up is not in the path field.
 		"header/pkg/alpha/beta/gamma/retries.go": "package c\n\n// Parse reads a line.\nfunc Parse(s string) string { return s }\n",
 		"parse/header.go":                        "package parse\n\n// ParseHeader parses a header line.\nfunc ParseHeader(b []byte) string { return string(b) }\n\n// parsing headers again\nfunc reparse(h string) string { return h + h }\n",
-	})
-	repo := openRepo(t, r.Dir)
-	run(t, repo, Options{Query: "retry"})
-	r.Commit("more", map[string]string{
+	}, map[string]string{
 		"cfg/config.go": "package cfg\n\n// Load reads the configuration file, retrying a parse that failed.\nfunc Load(path string) error { return retried(path) }\n\nfunc retried(p string) error { return nil }\n",
 		"cfg/retry.go":  "package cfg\n\n// Retries counts the retries of a header parse.\nvar Retries = 3\n",
 		// Two rows of one file scoring the same: the file's best is the first.
 		"cfg/tie.go": "package cfg\n\n// alpha retries the header parse with a backoff, then gives up on the header parse.\nfunc alpha(h string) error {\n\tfor i := 0; i < 3; i++ {\n\t\tif h != \"\" {\n\t\t\treturn nil\n\t\t}\n\t}\n\treturn nil\n}\n\n// gamma retries the header parse with a backoff, then gives up on the header parse.\nfunc gamma(h string) error {\n\tfor i := 0; i < 3; i++ {\n\t\tif h != \"\" {\n\t\t\treturn nil\n\t\t}\n\t}\n\treturn nil\n}\n",
 	})
-	run(t, repo, Options{Query: "retry"})
 	writeSummaries(t, repo, map[string]string{
 		"wq":   "Retries a flaky operation with a growing pause between tries.",
 		"Load": "Reads the configuration and parses its header.",
 	})
-	ctx := context.Background()
-	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	if len(rd.Snap.Segments) < 2 {
-		t.Fatalf("%d segments; the test needs two", len(rd.Snap.Segments))
-	}
+	rd := openDefaultView(t, repo)
+	requireSegments(t, rd, 2)
 	for _, q := range []string{"retry with backoff", "parsing the header", "header pkg beta retries", "retries", "configuration file retried", "operation pause", "nothing-matches-this"} {
 		opts := Options{Query: q, Embedder: embed.Default()}
 		if err := parseQuery(&opts); err != nil {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/store"
 )
 
 // TestTopFilesMatchesSort checks topFiles, which keeps the best n files
@@ -29,16 +27,7 @@ func TestTopFilesMatchesSort(t *testing.T) {
 	r.Commit("init", files)
 	repo := openRepo(t, r.Dir)
 	run(t, repo, Options{Query: "retry"})
-	ctx := context.Background()
-	p, err := NewPlan(repo, Options{Embedder: embed.Default()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := store.Open(ctx, repo, p.Want, embed.Default().ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd := openDefaultView(t, repo)
 	opts := Options{Query: "retries the request", Embedder: embed.Default()}
 	if err := parseQuery(&opts); err != nil {
 		t.Fatal(err)
