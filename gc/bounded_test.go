@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -21,6 +19,7 @@ import (
 	"github.com/bcindex/bcindex/grep"
 	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/search"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
@@ -101,7 +100,7 @@ func TestGCBoundsItsMerges(t *testing.T) {
 	if _, err := GC(ctx, indexer.NewIndexer(trepo, indexer.Options{Embedder: emb, MergeRows: limit}), 0, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	got, want := segmentFiles(t, trepo.IndexDir), segmentFiles(t, repo.IndexDir)
+	got, want := storetest.SegmentFiles(t, trepo.IndexDir), storetest.SegmentFiles(t, repo.IndexDir)
 	if len(want) < 3*written {
 		t.Fatalf("segment files: %v", slices.Sorted(maps.Keys(want)))
 	}
@@ -120,30 +119,6 @@ func TestGCBoundsItsMerges(t *testing.T) {
 	if again, err := store.ReadManifest(repo.IndexDir); err != nil || !slices.Equal(again.Segments, m.Segments) || again.Next != m.Next {
 		t.Errorf("second gc rewrote segments: %+v, was %+v (%v)", again, m, err)
 	}
-}
-
-// segmentFiles returns the bytes of every file under segments/ but each
-// segment's record of verified file versions (identities on disk), by path.
-func segmentFiles(t *testing.T, indexDir string) map[string][]byte {
-	t.Helper()
-	root := segment.Root(indexDir)
-	out := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "verified" {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = b
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // copyDir copies a directory tree (the store of a repository).

@@ -8,13 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dgraph-io/badger/v4"
-
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
-	"github.com/bcindex/bcindex/store/storewrite"
 )
 
 // functionsFile is a Go file of n functions, those in edited changed.
@@ -140,27 +137,4 @@ func distinctContents(t *testing.T, dir string, emb embed.Embedder) (int, []stri
 		}
 	}
 	return len(seen), ids
-}
-
-// partKeys counts the vector parts Badger holds for segment id.
-func partKeys(t *testing.T, indexDir, id string) int {
-	t.Helper()
-	st, err := storewrite.OpenStore(indexDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	n := 0
-	err = st.DB.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("s/" + id + "/")})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			n++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

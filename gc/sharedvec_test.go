@@ -9,6 +9,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/indexer"
+	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 )
@@ -89,7 +90,7 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 			_, after := distinctContents(t, r.Dir, emb)
 			if deleted == "feature" {
 				// Its segment stored only the edit's vectors: gone.
-				if n := partKeys(t, repo.IndexDir, before[2]); n != 0 || slices.Contains(after, before[2]) {
+				if n := storetest.PartKeys(t, repo.IndexDir, before[2]); n != 0 || slices.Contains(after, before[2]) {
 					t.Errorf("the deleted branch's segment keeps %d parts (live %v)", n, after)
 				}
 			}
@@ -106,7 +107,7 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 				}
 			}
 			for _, id := range before {
-				if n := partKeys(t, repo.IndexDir, id); (n > 0) != named[id] {
+				if n := storetest.PartKeys(t, repo.IndexDir, id); (n > 0) != named[id] {
 					t.Errorf("segment %s: %d parts in the store, named by a live locator: %v", id, n, named[id])
 				}
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,7 +13,7 @@ import (
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
-	"github.com/bcindex/bcindex/segment"
+	"github.com/bcindex/bcindex/internal/testkit/storetest"
 )
 
 // realSources returns this module's own sources from a few packages and
@@ -52,31 +51,6 @@ func realSources(t *testing.T) map[string]string {
 	return files
 }
 
-// segmentFiles returns the bytes of every file the index keeps under
-// segments/ but each segment's record of verified file versions, which
-// holds the files' identities on disk (inode, times), by path.
-func segmentFiles(t *testing.T, indexDir string) map[string][]byte {
-	t.Helper()
-	root := segment.Root(indexDir)
-	out := map[string][]byte{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "verified" {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		out[rel] = b
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // TestIndexIsDeterministic: two indexes of one repository, each run with
 // several workers and checkpoints that cut it into segments that are then
 // merged, write byte-identical segment files.
@@ -100,7 +74,7 @@ func TestIndexIsDeterministic(t *testing.T) {
 		if sum.BlobsNew < 100 || sum.Chunks < 1000 {
 			t.Fatalf("indexed %d blobs, %d chunks: too few to compare", sum.BlobsNew, sum.Chunks)
 		}
-		got = append(got, segmentFiles(t, repo.IndexDir))
+		got = append(got, storetest.SegmentFiles(t, repo.IndexDir))
 	}
 	a, b := got[0], got[1]
 	var names []string

@@ -4,37 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dgraph-io/badger/v4"
-
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
+	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/store/storewrite"
 )
-
-// partKeys counts the vector parts Badger holds for segment id.
-func partKeys(t *testing.T, indexDir, id string) int {
-	t.Helper()
-	st, err := storewrite.OpenStore(indexDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	n := 0
-	err = st.DB.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("s/" + id + "/")})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			n++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 // TestRunDropsPartsOfAKilledRun: a killed run wrote vector parts under the
 // segment ID the next run takes, more of them than that run writes, and
@@ -68,7 +44,7 @@ func TestRunDropsPartsOfAKilledRun(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := partKeys(t, repo.IndexDir, next); n != 5 {
+	if n := storetest.PartKeys(t, repo.IndexDir, next); n != 5 {
 		t.Fatalf("setup: %d parts under %s", n, next)
 	}
 
@@ -82,10 +58,10 @@ func TestRunDropsPartsOfAKilledRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := partKeys(t, repo.IndexDir, next); n != len(l.Parts) || n >= 5 {
+	if n := storetest.PartKeys(t, repo.IndexDir, next); n != len(l.Parts) || n >= 5 {
 		t.Errorf("segment %s: %d parts in the store, its locator names %d", next, n, len(l.Parts))
 	}
-	if n := partKeys(t, repo.IndexDir, after); n != 0 {
+	if n := storetest.PartKeys(t, repo.IndexDir, after); n != 0 {
 		t.Errorf("%d parts left under %s, which no segment holds", n, after)
 	}
 }
