@@ -35,12 +35,16 @@ func (t *toEmbed) bytes() int {
 // How the embedding stage waits for more blobs before a call that is not
 // full: a stream that pauses (a large blob being parsed, the end of the
 // work) sends what it has after embedIdle; a slow steady one after
-// embedMaxWait.
-const (
-	embedIdle          = 100 * time.Millisecond
-	embedMaxWait       = 2 * time.Second
-	embedCallsInFlight = 4
+// embedMaxWait. Variables so that a test can take time out of the count
+// of calls.
+var (
+	embedIdle    = 100 * time.Millisecond
+	embedMaxWait = 2 * time.Second
 )
+
+// embedCallsInFlight is how many calls run at once when the embedder
+// sets no limit.
+const embedCallsInFlight = 4
 
 // embedLimits says whether blobs leave their embedding to the stage, and
 // the limits of its calls: those of an embedder with request limits (a
