@@ -45,7 +45,9 @@ import (
 //	   a .h file holding C++ is parsed as C++; error recovery tries only
 //	   lines in the parse's broken parts, so a file with a small error
 //	   keeps its budget for them.
-const Version = 9
+//	10: a Lua parse starts from the scanner's initial state, not from
+//	   what the previous Lua parse left in its globals.
+const Version = 10
 
 // Chunk is one searchable unit of a file: the file itself, a definition, a
 // markdown section or a window of lines.

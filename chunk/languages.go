@@ -46,6 +46,7 @@ func tableGrammars(m map[string]*grammar) {
 	add("shell", bash.GetLanguage(), bashSpec)
 	add("lua", lua.GetLanguage(), luaSpec)
 	m["lua"].serial = new(sync.Mutex) // its scanner state is a C global
+	m["lua"].reset = resetLuaScanner
 	add("ocaml", ocaml.GetLanguage(), ocamlSpec)
 	add("protobuf", protobuf.GetLanguage(), protoSpec)
 	add("sql", sql.GetLanguage(), sqlSpec)

@@ -37,8 +37,11 @@ type grammar struct {
 	// spec drives visitTable.
 	spec *langSpec
 	// serial is set for grammars whose external scanner keeps global state
-	// (Lua): their parses must not run concurrently.
+	// (Lua): their parses must not run concurrently, and reset clears that
+	// state before each parse, which would otherwise start from whatever
+	// the previous parse of the grammar left.
 	serial *sync.Mutex
+	reset  func()
 }
 
 var (
@@ -186,7 +189,7 @@ func parseTree(lang string, src []byte, ranges []sitter.Range, base int, old *si
 	if g.serial != nil {
 		g.serial.Lock()
 	}
-	tree := parseWithin(parser, src, old, parseLimitMicros(base, len(src)))
+	tree := parseWithin(parser, src, old, parseLimitMicros(base, len(src)), g.reset)
 	if g.serial != nil {
 		g.serial.Unlock()
 	}
@@ -206,14 +209,18 @@ const maxParseStretch = 64
 // stopped parse could resume, but a resumed parse from old forgets which
 // ranges differ from old's), up to maxParseStretch times limit. A parse
 // that stopped before its clock limit failed for another reason and is
-// not run again. It returns nil when the parse failed.
-func parseWithin(parser *sitter.Parser, src []byte, old *sitter.Tree, limit int) *sitter.Tree {
+// not run again. reset, when not nil, runs before each try. It returns
+// nil when the parse failed.
+func parseWithin(parser *sitter.Parser, src []byte, old *sitter.Tree, limit int, reset func()) *sitter.Tree {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	for clock := limit; ; clock *= 2 {
 		parser.SetOperationLimit(clock)
 		began := time.Now()
 		start, known := threadCPU()
+		if reset != nil {
+			reset()
+		}
 		tree, err := parser.ParseCtx(context.Background(), old, src)
 		if err == nil && tree != nil {
 			return tree
