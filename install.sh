@@ -52,7 +52,7 @@ if rev=$(git rev-parse HEAD 2>/dev/null); then
 fi
 # The tree-sitter parsers (C, through cgo) are compiled at -O3 unless
 # CGO_CFLAGS says otherwise: parsing is most of a cold index's CPU, and on
-# semble's benchmark repositories -O3 took about 5% off it (Go's default is
+# semble's benchmark repositories -O3 took 4–5% off it (Go's default is
 # -O2); the trees, and so the chunks and the index, are the same bytes.
 : "${CGO_CFLAGS:=-O3 -g}"
 export CGO_CFLAGS
