@@ -77,6 +77,12 @@ func (w *walker) blockWalk(n *sitter.Node, parent, depth, level int) {
 			continue
 		}
 		s, e := int(k.StartByte()), int(k.EndByte())
+		// A node may take in trailing comments its parent's chunk leaves
+		// out (langSpec.codeEnds).
+		e = min(e, w.chunks[parent].EndByte)
+		if e <= s {
+			continue
+		}
 		sl, el := w.li.lines(s, e)
 		if el-sl+1 < microMinBlock {
 			continue // too small to hold a block

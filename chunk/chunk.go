@@ -47,7 +47,11 @@ import (
 //	   keeps its budget for them.
 //	10: a Lua parse starts from the scanner's initial state, not from
 //	   what the previous Lua parse left in its globals.
-const Version = 10
+//	11: a Scala definition ends at its last token of code (or its `end`
+//	   marker), not at the blank lines and comments its braceless body
+//	   takes in up to the next definition: those overlapped the next
+//	   definition's chunk and sent the whole file to windows.
+const Version = 11
 
 // Chunk is one searchable unit of a file: the file itself, a definition, a
 // markdown section or a window of lines.

@@ -260,7 +260,8 @@ var scalaSpec = &langSpec{
 		"type_definition":      fn(vocab.KindType),
 		"given_definition":     fn(vocab.KindFunction, "body"),
 	},
-	through: map[string]string{"package_clause": "body", "template_body": ""},
+	through:  map[string]string{"package_clause": "body", "template_body": ""},
+	codeEnds: true,
 }
 
 var swiftSpec = &langSpec{

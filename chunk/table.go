@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"bytes"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -23,6 +24,10 @@ type langSpec struct {
 	// attrs are sibling node types placed before a definition that belong to
 	// it (Rust #[attributes], decorators).
 	attrs map[string]bool
+	// codeEnds: a definition ends at its last token of code (codeEnd).
+	// Scala's indented bodies take in the blank lines and comments up to
+	// the next definition, whose chunk would overlap them.
+	codeEnds bool
 }
 
 // defSpec says how one definition node becomes a chunk.
@@ -117,7 +122,12 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 			sigStart++
 		}
 	}
-	i := w.add(kind, name, parent, start, it.end, w.sigTo(sigStart, it.n, sigBody), doc, it.n)
+	end := it.end
+	if s.codeEnds {
+		end = codeEnd(it.n, it.start)
+		end = max(end, endMarker(w.src, it.end, name))
+	}
+	i := w.add(kind, name, parent, start, end, w.sigTo(sigStart, it.n, sigBody), doc, it.n)
 	if doc == "" && body != nil && body != it.n {
 		w.chunks[i].Doc = w.innerDoc(w.children(body))
 	}
@@ -125,6 +135,49 @@ func visitTable(w *walker, it item, parent int, inClass bool) {
 		// Functions in a class body are methods, not those of a module.
 		w.into(body, i, kind != vocab.KindModule)
 	}
+}
+
+// codeEnd is where n's last token of code ends: its last child that is
+// neither a comment nor empty, followed down to a leaf. It is never before
+// start.
+func codeEnd(n *sitter.Node, start int) int {
+	for depth := 0; depth < 200; depth++ {
+		var last *sitter.Node
+		for i := int(n.ChildCount()) - 1; i >= 0; i-- {
+			c := n.Child(i)
+			if c != nil && !isComment(c.Type()) && c.EndByte() > c.StartByte() {
+				last = c
+				break
+			}
+		}
+		if last == nil {
+			break
+		}
+		n = last
+	}
+	return max(int(n.EndByte()), start)
+}
+
+// endMarker is the end of a Scala 3 end marker ("end Name" on a line of
+// its own) of the definition called name when one is the next code from
+// from, else 0. The grammar leaves the marker out of the definition's node.
+func endMarker(src []byte, from int, name string) int {
+	i := from
+	for i < len(src) && isBlank(src[i]) {
+		i++
+	}
+	ls := bytes.LastIndexByte(src[:i], '\n') + 1
+	if ls == 0 || len(bytes.TrimSpace(src[ls:i])) > 0 || !bytes.HasPrefix(src[i:], []byte("end ")) {
+		return 0
+	}
+	e := len(src)
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		e = i + j
+	}
+	if string(bytes.TrimSpace(src[i+len("end "):e])) != name {
+		return 0
+	}
+	return len(bytes.TrimRight(src[:e], " \t\r"))
 }
 
 // bodyPath resolves a defSpec body entry.
