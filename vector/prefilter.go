@@ -31,7 +31,7 @@ var (
 func depthFor(k int) int { return max(prefilterDepth, prefilterPerHit*k) }
 
 // Depth returns how many rows of a large segment Search scores exactly
-// for k hits (SearchDepth's depth), once the segment has been searched.
+// for k hits (SearchDepth's depth).
 func Depth(k int) int { return depthFor(k) }
 
 // noDist marks a row that is not a candidate in a distance table.
@@ -62,7 +62,7 @@ func (sc *scan) prefilters(depth int) bool {
 var dists sync.Pool
 
 // searchSketched is the prefiltered search: sketches of the parts not
-// sketched yet are built, the candidates' distances counted into a table
+// read yet are made from their sign blocks, the candidates' distances counted into a table
 // and a histogram, the depth nearest kept (ties by lower row) and scored.
 func (s *Segment) searchSketched(sc *scan, depth int) ([]Hit, error) {
 	parts := s.parts
@@ -70,7 +70,7 @@ func (s *Segment) searchSketched(sc *scan, depth int) ([]Hit, error) {
 	if err := parallel(workersFor(len(parts)), len(parts), func(_ int, next func() (int, bool)) error {
 		for i, ok := next(); ok; i, ok = next() {
 			if parts[i].base < sc.limit {
-				if _, err := parts[i].sketchOf(sc.sign); err != nil {
+				if _, err := parts[i].sketchOf(); err != nil {
 					return err
 				}
 			}

@@ -1,9 +1,11 @@
 package vector
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"runtime/debug"
 	"sync"
+	"unsafe"
 )
 
 // A sketch holds each row's sign bits: bit i%64 of word i/64 of a row is
@@ -13,10 +15,12 @@ import (
 // query's (querySketch.distance) rank rows roughly as their dot products
 // do (prefilter.go).
 //
-// Sketches are built from the mapped rows, once per mapped region and
-// process: every segment that maps the same bytes of the same file shares
-// the region's mapping (mapcache.go) and so its sketch, and a view kept
-// across queries builds it on its first prefiltered search.
+// A part stores its rows' sketches after their scales (EncodeParts, the
+// sign block of the segment format), so a query maps them instead of
+// reading every vector to compute them. The sketch of a mapped region is
+// made once per process on its first prefiltered search (sketchOf):
+// every segment that maps the same bytes of the same file shares the
+// region's mapping (mapcache.go) and so its sketch.
 type sketch struct {
 	words int      // uint64 words per row: (dim+63)/64
 	bits  []uint64 // rows × words
@@ -37,7 +41,7 @@ func sketchWords(dim int) int { return (dim + 63) / 64 }
 // kernel writes the same bits.
 type signKernel func(vecs []int8, dim, lo, hi int, out []uint64)
 
-// signRows is the sign kernel sketches are built with, chosen with dotRows
+// signRows is the sign kernel parts' sketches are encoded with, chosen with dotRows
 // (kernel_simd_amd64.go); allSignKernels holds every one this build and
 // CPU can run, for the tests.
 var (
@@ -131,10 +135,12 @@ func (qs *querySketch) distance(row []uint64) int {
 	return n
 }
 
-// sketchOf returns part p's sketch, building it on first use with the
-// sign kernel sign. It returns ErrFault, and builds nothing, when the
-// mapped rows could not be read.
-func (p *part) sketchOf(sign signKernel) (sk *sketch, err error) {
+// sketchOf returns part p's sketch, made on first use from the part's
+// stored sign bits: mapped where they are, when their words are aligned,
+// or else copied (a part lies wherever the store's log put it), and the
+// rows whose scale is usable. It returns ErrFault, and makes nothing, when
+// the mapped part could not be read.
+func (p *part) sketchOf() (sk *sketch, err error) {
 	c := p.cell
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -143,12 +149,17 @@ func (p *part) sketchOf(sign signKernel) (sk *sketch, err error) {
 	}
 	defer guardFault(debug.SetPanicOnFault(true), &err)
 	words := sketchWords(p.dim)
-	b := make([]uint64, p.rows*words)
-	// Rows in runs of a few hundred keep the kernel's output in cache.
-	const run = 512
-	for lo := 0; lo < p.rows; lo += run {
-		hi := min(p.rows, lo+run)
-		sign(p.vecs, p.dim, lo, hi, b[lo*words:hi*words])
+	n := p.rows * words
+	var b []uint64
+	switch {
+	case n == 0:
+	case littleEndian && uintptr(unsafe.Pointer(&p.signs[0]))%8 == 0:
+		b = unsafe.Slice((*uint64)(unsafe.Pointer(&p.signs[0])), n)
+	default:
+		b = make([]uint64, n)
+		for i := range b {
+			b[i] = binary.LittleEndian.Uint64(p.signs[8*i:])
+		}
 	}
 	has := make([]uint64, (p.rows+63)/64)
 	for r, sc := range p.scales[:p.rows] {
