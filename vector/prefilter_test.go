@@ -1,6 +1,8 @@
 package vector
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
@@ -203,11 +205,11 @@ func TestFirstSearchPrefiltered(t *testing.T) {
 	}
 }
 
-// TestStoredSignsMatchKernels checks that every part's sketch, made from
-// the sign bits the part stores, holds what each sign kernel computes
-// from its mapped vectors, for parts whose sign block is mapped where it
-// lies (aligned) and copied (not), and for dimensions with and without a
-// partial last word.
+// TestStoredSignsMatchKernels checks that every part's sketch is the sign
+// block the part stores, read where it is mapped, and holds what each
+// sign kernel computes from its mapped vectors, for parts whose sign
+// block lies at 8-byte aligned addresses and at others, and for
+// dimensions with and without a partial last word.
 func TestStoredSignsMatchKernels(t *testing.T) {
 	for _, dim := range []int{8, 100, 256} {
 		d := makeData(t, rand.New(rand.NewPCG(uint64(dim), 11)), dim, 700, 9)
@@ -219,18 +221,21 @@ func TestStoredSignsMatchKernels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mapped := len(sk.bits) > 0 && &sk.bits[0] == (*uint64)(unsafe.Pointer(&p.signs[0]))
-			aligned[mapped]++
+			if &sk.bits[0] != &p.signs[0] {
+				t.Fatalf("dim %d, part %d: the sketch is not the mapped sign block", dim, i)
+			}
+			al := uintptr(unsafe.Pointer(&sk.bits[0]))%8 == 0
+			aligned[al]++
 			for name, sign := range allSignKernels {
 				want := make([]uint64, p.rows*sk.words)
 				sign(p.vecs, p.dim, 0, p.rows, want)
-				if !slices.Equal(sk.bits, want) {
-					t.Fatalf("dim %d, part %d (mapped %v): stored sign bits differ from kernel %s's", dim, i, mapped, name)
+				if !bytes.Equal(sk.bits, wordsLE(want)) {
+					t.Fatalf("dim %d, part %d (aligned %v): stored sign bits differ from kernel %s's", dim, i, al, name)
 				}
 			}
 		}
 		if aligned[true] == 0 || aligned[false] == 0 {
-			t.Fatalf("dim %d: parts with mapped sign bits %d, copied %d; want both", dim, aligned[true], aligned[false])
+			t.Fatalf("dim %d: parts with aligned sign bits %d, unaligned %d; want both", dim, aligned[true], aligned[false])
 		}
 	}
 }
@@ -284,7 +289,7 @@ func TestPrefilterSketchShared(t *testing.T) {
 	if _, err := s2.SearchDepth(d.floats[3], 5, 50, nil); err != nil || s2.parts[0].cell.sk != sk {
 		t.Fatalf("second search built the sketch again (err %v)", err)
 	}
-	if n := bits.OnesCount64(sk.bits[0]); n == 0 {
+	if n := bits.OnesCount64(binary.LittleEndian.Uint64(sk.bits)); n == 0 {
 		t.Fatal("row 0's sketch is empty")
 	}
 }
@@ -335,15 +340,16 @@ func TestDistKernels(t *testing.T) {
 		}
 		qs := sketchQuery(q)
 		n := 1 + trial*3
-		b := make([]uint64, 4*n)
+		b := make([]byte, 32*n+1)
 		for i := range b {
-			b[i] = rng.Uint64()
+			b[i] = byte(rng.Uint32())
 		}
+		b = b[1:] // rows at addresses that are not 8-byte aligned
 		for name, dist := range allDistKernels {
 			d := make([]uint16, n)
 			dist(qs, b, d)
 			for i := range d {
-				if want := qs.distance(b[i*4:]); int(d[i]) != want {
+				if want := qs.distance(b[i*32:]); int(d[i]) != want {
 					t.Fatalf("kernel %s, %d rows, row %d: %d, want %d", name, n, i, d[i], want)
 				}
 			}
@@ -377,4 +383,13 @@ func TestPrefilterDenseBlocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wordsLE returns words as little-endian bytes, as a part stores them.
+func wordsLE(w []uint64) []byte {
+	b := make([]byte, 0, 8*len(w))
+	for _, x := range w {
+		b = binary.LittleEndian.AppendUint64(b, x)
+	}
+	return b
 }

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"runtime/debug"
 	"sync"
-	"unsafe"
 )
 
 // A sketch holds each row's sign bits: bit i%64 of word i/64 of a row is
@@ -23,7 +22,7 @@ import (
 // region's mapping (mapcache.go) and so its sketch.
 type sketch struct {
 	words int      // uint64 words per row: (dim+63)/64
-	bits  []uint64 // rows × words
+	bits  []byte   // rows × words, little-endian: the part's mapped sign block
 	has   []uint64 // a bit a row: set when its scale is usable
 }
 
@@ -124,22 +123,22 @@ func maxDist(dim int) int { return (1<<magBits - 1) * dim }
 // distance is the sum of the query's magnitudes (signMag) over the values
 // whose sign differs in the row's sketch row: the sign-bit estimate of
 // the dot product, sum(|q|) - 2 × distance, falls as it grows.
-func (qs *querySketch) distance(row []uint64) int {
-	row = row[:len(qs.signs)]
+func (qs *querySketch) distance(row []byte) int {
+	row = row[:8*len(qs.signs)]
 	n := 0
-	for i, x := range row {
-		x ^= qs.signs[i]
+	for i := range qs.signs {
+		x := binary.LittleEndian.Uint64(row[8*i:]) ^ qs.signs[i]
 		n += bits.OnesCount64(x&qs.planes[0][i]) + 2*bits.OnesCount64(x&qs.planes[1][i]) +
 			4*bits.OnesCount64(x&qs.planes[2][i]) + 8*bits.OnesCount64(x&qs.planes[3][i])
 	}
 	return n
 }
 
-// sketchOf returns part p's sketch, made on first use from the part's
-// stored sign bits: mapped where they are, when their words are aligned,
-// or else copied (a part lies wherever the store's log put it), and the
-// rows whose scale is usable. It returns ErrFault, and makes nothing, when
-// the mapped part could not be read.
+// sketchOf returns part p's sketch, made on first use: the part's mapped
+// sign block, read where it lies (a part lies wherever the store's log put
+// it, so its words need not be aligned; the distances load them as
+// bytes), and the rows whose scale is usable. It returns ErrFault, and
+// makes nothing, when the mapped part could not be read.
 func (p *part) sketchOf() (sk *sketch, err error) {
 	c := p.cell
 	c.mu.Lock()
@@ -149,24 +148,12 @@ func (p *part) sketchOf() (sk *sketch, err error) {
 	}
 	defer guardFault(debug.SetPanicOnFault(true), &err)
 	words := sketchWords(p.dim)
-	n := p.rows * words
-	var b []uint64
-	switch {
-	case n == 0:
-	case littleEndian && uintptr(unsafe.Pointer(&p.signs[0]))%8 == 0:
-		b = unsafe.Slice((*uint64)(unsafe.Pointer(&p.signs[0])), n)
-	default:
-		b = make([]uint64, n)
-		for i := range b {
-			b[i] = binary.LittleEndian.Uint64(p.signs[8*i:])
-		}
-	}
 	has := make([]uint64, (p.rows+63)/64)
 	for r, sc := range p.scales[:p.rows] {
 		if usableScale(sc) {
 			has[r/64] |= 1 << (uint(r) & 63)
 		}
 	}
-	c.sk = &sketch{words: words, bits: b, has: has}
+	c.sk = &sketch{words: words, bits: p.signs[:8*words*p.rows], has: has}
 	return c.sk, nil
 }
