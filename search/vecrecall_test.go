@@ -51,7 +51,7 @@ type segHit struct {
 
 // vectorTop is the vector arm's k best rows of the snapshot (every row of
 // each segment), each segment searched with SearchDepth at depth (0:
-// exactly; -1: the depth Search keeps once a segment is searched).
+// exactly; -1: the depth Search keeps).
 func vectorTop(t *testing.T, snap *store.Snapshot, q []float32, k, depth int) []segHit {
 	var all []segHit
 	for s, seg := range snap.Segments {

@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 14.
+// On-disk layout of the bcindex store, schema version 15.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -12,7 +12,8 @@ package store
 //	                            the segment rows')
 //	  "s/" + segment ID + "/" + vector file name + "/" + part (u16, big endian)
 //	                          → a segment's int8 vectors and scales of one
-//	                            model, one per distinct content of the
+//	                            model (and each vector's sign bits), one per
+//	                            distinct content of the
 //	                            segment that no other live segment stored
 //	                            when it was written (its first row with
 //	                            text of its own and that content hash; the
@@ -147,6 +148,10 @@ package store
 //	   a file are neighbours, and stores each postings list as runs of
 //	   consecutive documents: most of a history's postings are parts of
 //	   long runs.
+//	15: a vector part (package vector's segment format version 2) stores
+//	   each row's sign bits after its scales, which the vector arm's
+//	   pre-filter compares, so a query maps them instead of computing
+//	   them from every vector; parts of version 1 are not read.
 
 import (
 	"crypto/sha256"
@@ -157,7 +162,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")

@@ -52,32 +52,37 @@
 // kernel is about an order of magnitude slower. BenchmarkScanVsMem reports the
 // ratio to a plain read of the same bytes.
 //
-// A segment of at least 65,536 candidate rows is not scanned exactly from
-// its second search on: the rows' sign bits, built once per mapped part
-// and process, pick the rows nearest the query, and only those are scored
-// (prefilter.go, sketch.go); SearchDepth with depth 0 always scans every
-// row.
+// A segment of at least 65,536 candidate rows is not scanned exactly: the
+// rows' sign bits, which each part stores, pick the rows nearest the
+// query, and only those are scored (prefilter.go, sketch.go);
+// SearchDepth with depth 0 always scans every row.
 //
-// # Segment file format (version 1)
+// # Segment file format (version 2)
 //
 // All integers are little-endian. The header is 64 bytes:
 //
 //	off len field
 //	  0   5 magic "BCVEC"
 //	  5   1 reserved, 0
-//	  6   2 format version, 1
+//	  6   2 format version, 2
 //	  8   4 dim (1..65536)
 //	 12   4 reserved, 0
 //	 16   8 rows
 //	 24   8 offset of the vector block (64)
 //	 32   8 offset of the scale block (vector block end rounded up to 64)
-//	 40   8 file size (scale block offset + 4*rows)
+//	 40   8 file size (sign block offset + 8*words*rows)
 //	 48   4 CRC-32C of everything after the header
-//	 52   8 reserved, 0
+//	 52   8 offset of the sign block (scale block end rounded up to 64)
 //	 60   4 CRC-32C (Castagnoli) of bytes 0..59
 //
 // The vector block holds rows*dim int8 values, row after row; zero padding
-// follows up to a 64-byte boundary; the scale block holds rows float32 scales.
+// follows up to a 64-byte boundary; the scale block holds rows float32 scales,
+// then zero padding up to a 64-byte boundary; the sign block holds each
+// row's sign bits in words = (dim+63)/64 uint64s: bit i%64 of word i/64
+// set when the row's value i is negative (the pre-filter's sketch,
+// sketch.go; 32 bytes for 256 dimensions, an eighth of the row's values).
+// Version 1, without the sign block, is not read: a store of it is
+// rebuilt (its schema is older).
 // Keeping the int8 data in one contiguous, aligned block (and the scales in
 // another) lets a scan stream memory front to back with full-width SIMD loads.
 // A row added without a vector has dim zero bytes and scale 0.

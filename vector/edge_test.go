@@ -43,7 +43,7 @@ func TestSearchShardingIndependent(t *testing.T) {
 		for _, procs := range []int{1, 2, 3, 7, 16} {
 			runtime.GOMAXPROCS(procs)
 			for i, a := range []*bitset.BitSet{nil, allow} {
-				hits := hitsOf(d.seg.searchDepth(dotRows, signRows, query, 25, depth, a))
+				hits := hitsOf(d.seg.searchDepth(dotRows, query, 25, depth, a))
 				if first[i] == nil {
 					first[i] = hits
 					want := d.exactTopK(query, 25, a)

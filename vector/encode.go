@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/bcindex/bcindex/internal/checksum"
 )
@@ -52,7 +53,8 @@ func encodeParts(dim, per int, q [][]int8, scales []float32, minSize int) ([][]b
 // encodePart lays rows out as one segment file in memory.
 func encodePart(dim int, q [][]int8, scales []float32, minSize int) ([]byte, error) {
 	rows := len(q)
-	vecOff, scaleOff, size := layout(dim, rows)
+	l := layout(dim, rows)
+	vecOff, scaleOff, size := l.vecOff, l.scaleOff, l.size
 	b := make([]byte, max(size, int64(minSize)))
 	for i, r := range q {
 		s := scales[i]
@@ -68,7 +70,8 @@ func encodePart(dim int, q [][]int8, scales []float32, minSize int) ([]byte, err
 		copy(b[vecOff+int64(i*dim):], int8Bytes(r))
 		binary.LittleEndian.PutUint32(b[scaleOff+4*int64(i):], math.Float32bits(s))
 	}
-	h := header{dim: dim, rows: rows, vecOff: vecOff, scaleOff: scaleOff, size: size,
+	putSigns(b, dim, rows, l)
+	h := header{dim: dim, rows: rows, vecOff: vecOff, scaleOff: scaleOff, signOff: l.signOff, size: size,
 		bodyCRC: checksum.Sum(b[headerSize:size])}
 	copy(b, h.marshal())
 	return b, nil
@@ -77,6 +80,29 @@ func encodePart(dim int, q [][]int8, scales []float32, minSize int) ([]byte, err
 // EncodedSize is the length of a part of rows rows of dimension dim,
 // without padding.
 func EncodedSize(dim, rows int) int64 {
-	_, _, size := layout(dim, rows)
-	return size
+	return layout(dim, rows).size
+}
+
+// putSigns writes the sign bits of the part b's rows (its vector block
+// written) to its sign block: each row's sketch (sketch.go), its words
+// little-endian, so that a query maps the pre-filter's data instead of
+// computing it from every vector.
+func putSigns(b []byte, dim, rows int, l shape) {
+	if rows == 0 {
+		return
+	}
+	words := sketchWords(dim)
+	vecs := unsafe.Slice((*int8)(unsafe.Pointer(&b[l.vecOff])), rows*dim)
+	const run = 512
+	out := make([]uint64, run*words)
+	for lo := 0; lo < rows; lo += run {
+		hi := min(rows, lo+run)
+		o := out[:(hi-lo)*words]
+		clear(o)
+		signRows(vecs, dim, lo, hi, o)
+		at := l.signOff + 8*int64(lo*words)
+		for i, w := range o {
+			binary.LittleEndian.PutUint64(b[at+8*int64(i):], w)
+		}
+	}
 }

@@ -32,8 +32,6 @@ type Segment struct {
 	// the rows it allowed (rowmap.go): a kept view asks with the same
 	// rows query after query.
 	allowed atomic.Pointer[storedSet]
-	// searched is set by the first Search: the next are prefiltered.
-	searched atomic.Bool
 }
 
 // part is one mapped region in the segment file format.
@@ -42,6 +40,7 @@ type part struct {
 	body    []byte // the region's bytes after its header, up to its size
 	vecs    []int8
 	scales  []float32
+	signs   []byte // the sign block: each row's sketch words, little-endian
 	rows    int
 	dim     int
 	base    int // the segment row of the part's first row
@@ -146,7 +145,8 @@ func mapPart(r Region) (part, error) {
 		p.vecs = unsafe.Slice((*int8)(unsafe.Pointer(&seg[h.vecOff])), n)
 	}
 	if h.rows > 0 {
-		sb := seg[h.scaleOff:h.size]
+		p.signs = seg[h.signOff:h.size:h.size]
+		sb := seg[h.scaleOff:h.signOff]
 		if littleEndian && uintptr(unsafe.Pointer(&sb[0]))%4 == 0 {
 			p.scales = unsafe.Slice((*float32)(unsafe.Pointer(&sb[0])), h.rows)
 		} else {

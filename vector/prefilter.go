@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"runtime/debug"
 	"sync"
@@ -31,7 +32,7 @@ var (
 func depthFor(k int) int { return max(prefilterDepth, prefilterPerHit*k) }
 
 // Depth returns how many rows of a large segment Search scores exactly
-// for k hits (SearchDepth's depth), once the segment has been searched.
+// for k hits (SearchDepth's depth).
 func Depth(k int) int { return depthFor(k) }
 
 // noDist marks a row that is not a candidate in a distance table.
@@ -62,7 +63,7 @@ func (sc *scan) prefilters(depth int) bool {
 var dists sync.Pool
 
 // searchSketched is the prefiltered search: sketches of the parts not
-// sketched yet are built, the candidates' distances counted into a table
+// read yet are made from their sign blocks, the candidates' distances counted into a table
 // and a histogram, the depth nearest kept (ties by lower row) and scored.
 func (s *Segment) searchSketched(sc *scan, depth int) ([]Hit, error) {
 	parts := s.parts
@@ -70,7 +71,7 @@ func (s *Segment) searchSketched(sc *scan, depth int) ([]Hit, error) {
 	if err := parallel(workersFor(len(parts)), len(parts), func(_ int, next func() (int, bool)) error {
 		for i, ok := next(); ok; i, ok = next() {
 			if parts[i].base < sc.limit {
-				if _, err := parts[i].sketchOf(sc.sign); err != nil {
+				if _, err := parts[i].sketchOf(); err != nil {
 					return err
 				}
 			}
@@ -167,7 +168,7 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 			// 256 dimensions, the built-in model's: every row of the
 			// block, without branches; a row that is no candidate gets
 			// noDist and no count.
-			distBlock(qs, sk.bits[local*4:(local+n)*4], d[:n])
+			distBlock(qs, sk.bits[local*32:(local+n)*32], d[:n])
 			for i := range n {
 				in := int(m >> uint(i) & 1)
 				hist[d[i]] += in
@@ -181,10 +182,10 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 		for ; m != 0; m &= m - 1 {
 			i := bits.TrailingZeros64(m)
 			var x int
-			if r := (local + i) * words; words == 4 {
-				x = dist4(qs, sk.bits[r:r+4:r+4])
+			if r := (local + i) * words * 8; words == 4 {
+				x = dist4(qs, sk.bits[r:r+32:r+32])
 			} else {
-				x = qs.distance(sk.bits[r:])
+				x = qs.distance(sk.bits[r : r+8*words])
 			}
 			d[i] = uint16(x)
 			hist[x]++
@@ -193,9 +194,9 @@ func (sc *scan) distances(sp span, qs *querySketch, dist []uint16, hist []int) {
 }
 
 // A distKernel sets d[i] to the distance (querySketch.distance) of the
-// i-th four-word row of b, for every i < len(d); every kernel sets the
-// same numbers.
-type distKernel func(qs *querySketch, b []uint64, d []uint16)
+// i-th four-word row of b (32 bytes, its words little-endian), for every
+// i < len(d); every kernel sets the same numbers.
+type distKernel func(qs *querySketch, b []byte, d []uint16)
 
 // distBlock is the distance kernel of dense blocks, chosen with dotRows
 // (kernel_simd_amd64.go; the AVX-512 one needs VPOPCNTQ), and denseFrom
@@ -209,18 +210,19 @@ var (
 )
 
 // distBlockGo is the portable distance kernel.
-func distBlockGo(qs *querySketch, b []uint64, d []uint16) {
-	b = b[:4*len(d)]
+func distBlockGo(qs *querySketch, b []byte, d []uint16) {
+	b = b[:32*len(d)]
 	for i := range d {
-		d[i] = uint16(dist4(qs, b[i*4:i*4+4:i*4+4]))
+		d[i] = uint16(dist4(qs, b[i*32:i*32+32:i*32+32]))
 	}
 }
 
 // dist4 is qs.distance of a four-word row, unrolled.
-func dist4(qs *querySketch, o []uint64) int {
+func dist4(qs *querySketch, o []byte) int {
 	s, p0, p1, p2, p3 := qs.signs[:4:4], qs.planes[0][:4:4], qs.planes[1][:4:4], qs.planes[2][:4:4], qs.planes[3][:4:4]
-	o = o[:4:4]
-	x0, x1, x2, x3 := o[0]^s[0], o[1]^s[1], o[2]^s[2], o[3]^s[3]
+	o = o[:32:32]
+	le := binary.LittleEndian
+	x0, x1, x2, x3 := le.Uint64(o[0:])^s[0], le.Uint64(o[8:])^s[1], le.Uint64(o[16:])^s[2], le.Uint64(o[24:])^s[3]
 	c0 := bits.OnesCount64(x0&p0[0]) + bits.OnesCount64(x1&p0[1]) + bits.OnesCount64(x2&p0[2]) + bits.OnesCount64(x3&p0[3])
 	c1 := bits.OnesCount64(x0&p1[0]) + bits.OnesCount64(x1&p1[1]) + bits.OnesCount64(x2&p1[2]) + bits.OnesCount64(x3&p1[3])
 	c2 := bits.OnesCount64(x0&p2[0]) + bits.OnesCount64(x1&p2[1]) + bits.OnesCount64(x2&p2[2]) + bits.OnesCount64(x3&p2[3])

@@ -1,12 +1,17 @@
 package vector
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/bits-and-blooms/bitset"
 )
@@ -111,7 +116,7 @@ func TestSignKernels(t *testing.T) {
 }
 
 // TestPrefilterMatchesReference checks the prefiltered search with every
-// dot and sign kernel against the reference, over parts, filters and
+// dot kernel against the reference, over parts, filters and
 // dimensions with and without the four-word path, and that it does
 // differ from the exact scan: the kept rows are not every row.
 func TestPrefilterMatchesReference(t *testing.T) {
@@ -133,18 +138,16 @@ func TestPrefilterMatchesReference(t *testing.T) {
 		}
 		withKernels(t, func(t *testing.T, dot kernel) {
 			differs := 0
-			for sname, sign := range allSignKernels {
-				for _, allow := range []*bitset.BitSet{nil, every3, short} {
-					for qi, query := range queries {
-						for _, k := range []int{1, 10, 25} {
-							got := hitsOf(s.searchDepth(dot, sign, query, k, depthFor(k), allow))
-							want := d.prefilteredTopK(query, k, depthFor(k), allow)
-							if !slices.Equal(got, want) {
-								t.Fatalf("dim %d, sign kernel %s, query %d, k %d: got %v, want %v", dim, sname, qi, k, got, want)
-							}
-							if !slices.Equal(got, d.exactTopK(query, k, allow)) {
-								differs++
-							}
+			for _, allow := range []*bitset.BitSet{nil, every3, short} {
+				for qi, query := range queries {
+					for _, k := range []int{1, 10, 25} {
+						got := hitsOf(s.searchDepth(dot, query, k, depthFor(k), allow))
+						want := d.prefilteredTopK(query, k, depthFor(k), allow)
+						if !slices.Equal(got, want) {
+							t.Fatalf("dim %d, query %d, k %d: got %v, want %v", dim, qi, k, got, want)
+						}
+						if !slices.Equal(got, d.exactTopK(query, k, allow)) {
+							differs++
 						}
 					}
 				}
@@ -185,26 +188,86 @@ func TestPrefilterSmallSegmentsExact(t *testing.T) {
 	}
 }
 
-// TestFirstSearchExact checks that a large segment's first Search scores
-// every row and builds no sketch, and that its second builds them.
-func TestFirstSearchExact(t *testing.T) {
+// TestFirstSearchPrefiltered checks that a large segment's first Search
+// is prefiltered, from the sketch the parts store, and makes the sketch
+// it keeps.
+func TestFirstSearchPrefiltered(t *testing.T) {
 	setPrefilter(t, 0, 40)
 	d := makeData(t, rand.New(rand.NewPCG(6, 6)), 64, 3000, 0)
 	s, _, _ := openParts(t, d)
 	q := randUnit(rand.New(rand.NewPCG(1, 9)), 64)
-	if got, want := hitsOf(s.Search(q, 25, nil)), d.exactTopK(q, 25, nil); !slices.Equal(got, want) {
-		t.Fatalf("first search: got %v, want the exact %v", got, want)
+	want := d.prefilteredTopK(q, 25, depthFor(25), nil)
+	if slices.Equal(want, d.exactTopK(q, 25, nil)) {
+		t.Fatal("the prefilter's answer is the exact one: the test cannot tell them apart")
 	}
-	if s.parts[0].cell.sk != nil {
-		t.Fatal("the first search built a sketch")
+	if got := hitsOf(s.Search(q, 25, nil)); !slices.Equal(got, want) || s.parts[0].cell.sk == nil {
+		t.Fatalf("first search: got %v, want the prefilter's %v (sketch made: %v)", got, want, s.parts[0].cell.sk != nil)
 	}
-	if got, want := hitsOf(s.Search(q, 25, nil)), d.prefilteredTopK(q, 25, depthFor(25), nil); !slices.Equal(got, want) || s.parts[0].cell.sk == nil {
-		t.Fatalf("second search: got %v, want the prefilter's %v (sketch built: %v)", got, want, s.parts[0].cell.sk != nil)
+}
+
+// TestStoredSignsMatchKernels checks that every part's sketch is the sign
+// block the part stores, read where it is mapped, and holds what each
+// sign kernel computes from its mapped vectors, for parts whose sign
+// block lies at 8-byte aligned addresses and at others, and for
+// dimensions with and without a partial last word.
+func TestStoredSignsMatchKernels(t *testing.T) {
+	for _, dim := range []int{8, 100, 256} {
+		d := makeData(t, rand.New(rand.NewPCG(uint64(dim), 11)), dim, 700, 9)
+		s, _, _ := openParts(t, d)
+		aligned := map[bool]int{}
+		for i := range s.parts {
+			p := &s.parts[i]
+			sk, err := p.sketchOf()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if &sk.bits[0] != &p.signs[0] {
+				t.Fatalf("dim %d, part %d: the sketch is not the mapped sign block", dim, i)
+			}
+			al := uintptr(unsafe.Pointer(&sk.bits[0]))%8 == 0
+			aligned[al]++
+			for name, sign := range allSignKernels {
+				want := make([]uint64, p.rows*sk.words)
+				sign(p.vecs, p.dim, 0, p.rows, want)
+				if !bytes.Equal(sk.bits, wordsLE(want)) {
+					t.Fatalf("dim %d, part %d (aligned %v): stored sign bits differ from kernel %s's", dim, i, al, name)
+				}
+			}
+		}
+		if aligned[true] == 0 || aligned[false] == 0 {
+			t.Fatalf("dim %d: parts with aligned sign bits %d, unaligned %d; want both", dim, aligned[true], aligned[false])
+		}
+	}
+}
+
+// TestDamagedSignsDetected checks that a flipped byte in a part's sign
+// block fails the part's checksum (which a store checks once per version
+// of its log before a query maps the part) and SelectRows, so damaged
+// sign bits are never searched or copied on.
+func TestDamagedSignsDetected(t *testing.T) {
+	d := makeData(t, rand.New(rand.NewPCG(3, 12)), 64, 100, 0)
+	parts, err := encodeParts(d.dim, 128, d.rows, d.scales, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := parts[0]
+	l := layout(d.dim, 100)
+	b[l.signOff+8*37] ^= 0x10
+	path := filepath.Join(t.TempDir(), "part")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openSegment(t, path)
+	if err := s.VerifyPart(0); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("VerifyPart of a damaged sign block = %v, want a checksum mismatch", err)
+	}
+	if _, err := SelectRows(b, []int{1, 2}, 0); err == nil {
+		t.Fatal("SelectRows copied a part with a damaged sign block")
 	}
 }
 
 // TestPrefilterSketchShared checks that segments mapping the same part
-// share its sketch, built once.
+// share its sketch, made once.
 func TestPrefilterSketchShared(t *testing.T) {
 	setPrefilter(t, 0, 50)
 	d := makeData(t, rand.New(rand.NewPCG(2, 2)), 32, 500, 0)
@@ -226,13 +289,13 @@ func TestPrefilterSketchShared(t *testing.T) {
 	if _, err := s2.SearchDepth(d.floats[3], 5, 50, nil); err != nil || s2.parts[0].cell.sk != sk {
 		t.Fatalf("second search built the sketch again (err %v)", err)
 	}
-	if n := bits.OnesCount64(sk.bits[0]); n == 0 {
+	if n := bits.OnesCount64(binary.LittleEndian.Uint64(sk.bits)); n == 0 {
 		t.Fatal("row 0's sketch is empty")
 	}
 }
 
 // TestPrefilterTruncatedUnderTheMapping checks that a prefiltered search
-// of rows whose file was truncated returns ErrFault, whether it builds
+// of rows whose file was truncated returns ErrFault, whether it makes
 // the sketches or has them already.
 func TestPrefilterTruncatedUnderTheMapping(t *testing.T) {
 	setPrefilter(t, 0, 50)
@@ -277,15 +340,16 @@ func TestDistKernels(t *testing.T) {
 		}
 		qs := sketchQuery(q)
 		n := 1 + trial*3
-		b := make([]uint64, 4*n)
+		b := make([]byte, 32*n+1)
 		for i := range b {
-			b[i] = rng.Uint64()
+			b[i] = byte(rng.Uint32())
 		}
+		b = b[1:] // rows at addresses that are not 8-byte aligned
 		for name, dist := range allDistKernels {
 			d := make([]uint16, n)
 			dist(qs, b, d)
 			for i := range d {
-				if want := qs.distance(b[i*4:]); int(d[i]) != want {
+				if want := qs.distance(b[i*32:]); int(d[i]) != want {
 					t.Fatalf("kernel %s, %d rows, row %d: %d, want %d", name, n, i, d[i], want)
 				}
 			}
@@ -312,11 +376,20 @@ func TestPrefilterDenseBlocks(t *testing.T) {
 		for range 5 {
 			q := randUnit(rng, 256)
 			for _, allow := range []*bitset.BitSet{nil, every3} {
-				got := hitsOf(s.searchDepth(dotRows, signRows, q, 20, 150, allow))
+				got := hitsOf(s.searchDepth(dotRows, q, 20, 150, allow))
 				if want := d.prefilteredTopK(q, 20, 150, allow); !slices.Equal(got, want) {
 					t.Fatalf("kernel %s: got %v, want %v", name, got, want)
 				}
 			}
 		}
 	}
+}
+
+// wordsLE returns words as little-endian bytes, as a part stores them.
+func wordsLE(w []uint64) []byte {
+	b := make([]byte, 0, 8*len(w))
+	for _, x := range w {
+		b = binary.LittleEndian.AppendUint64(b, x)
+	}
+	return b
 }

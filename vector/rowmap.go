@@ -65,7 +65,7 @@ func (s *Segment) searchMapped(dot kernel, query []float32, k, depth int, allow 
 	if set.stored == nil {
 		return nil, nil
 	}
-	hits, err := s.searchDepth(dot, signRows, query, k, depth, set.stored)
+	hits, err := s.searchDepth(dot, query, k, depth, set.stored)
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}

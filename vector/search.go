@@ -88,16 +88,12 @@ func (q *query) setBias() {
 // closed; it returns ErrFault, and no hits, when the mapped rows could not
 // be read.
 //
-// A segment's first search scores every row even when it is large: a
-// process that searches once reads every vector either way, and building
-// the sketches first would only add to it. From its second on, a large
-// segment's searches are prefiltered, the second building the sketches.
+// A large segment is prefiltered from its first search on: its parts
+// store the sign bits the pre-filter compares (sketch.go), so a process
+// that searches once reads those and the kept rows instead of every
+// vector.
 func (s *Segment) Search(query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
-	depth := 0
-	if s != nil && s.searched.Swap(true) {
-		depth = depthFor(k)
-	}
-	return s.SearchDepth(query, k, depth, allow)
+	return s.SearchDepth(query, k, depthFor(k), allow)
 }
 
 // SearchDepth is Search that, on a segment large enough (prefilter.go),
@@ -108,19 +104,19 @@ func (s *Segment) SearchDepth(query []float32, k, depth int, allow *bitset.BitSe
 	if s != nil && s.rowVec != nil {
 		return s.searchMapped(dotRows, query, k, depth, allow)
 	}
-	return s.searchDepth(dotRows, signRows, query, k, depth, allow)
+	return s.searchDepth(dotRows, query, k, depth, allow)
 }
 
 // search is Search with the kernel dot; the tests run every kernel the CPU
 // has through it.
 func (s *Segment) search(dot kernel, query []float32, k int, allow *bitset.BitSet) ([]Hit, error) {
-	return s.searchDepth(dot, signRows, query, k, depthFor(k), allow)
+	return s.searchDepth(dot, query, k, depthFor(k), allow)
 }
 
 // searchDepth is search that ranks a large segment's rows by their sketches
-// (built with sign) and scores only the best depth of them exactly
+// and scores only the best depth of them exactly
 // (prefilter.go); depth 0 scores every row.
-func (s *Segment) searchDepth(dot kernel, sign signKernel, query []float32, k, depth int, allow *bitset.BitSet) ([]Hit, error) {
+func (s *Segment) searchDepth(dot kernel, query []float32, k, depth int, allow *bitset.BitSet) ([]Hit, error) {
 	if s == nil || k <= 0 || len(query) != s.dim {
 		return nil, nil
 	}
@@ -133,7 +129,7 @@ func (s *Segment) searchDepth(dot kernel, sign signKernel, query []float32, k, d
 	if s.parts == nil || s.rows == 0 {
 		return nil, nil
 	}
-	sc := scan{q: q, dot: dot, sign: sign, k: k, limit: s.rows}
+	sc := scan{q: q, dot: dot, k: k, limit: s.rows}
 	if allow != nil {
 		sc.filtered = true
 		sc.allow = allow.Words()
@@ -236,7 +232,6 @@ type span struct {
 type scan struct {
 	q        *query
 	dot      kernel
-	sign     signKernel
 	k        int
 	filtered bool     // allow applies; otherwise every row is a candidate
 	allow    []uint64 // the allow bitset's words

@@ -10,7 +10,7 @@ import (
 
 const (
 	segMagic   = "BCVEC"
-	segVersion = 1
+	segVersion = 2
 	headerSize = 64
 	blockAlign = 64
 	maxSegRows = int64(1) << 40 // keeps every offset computation far from overflow
@@ -22,19 +22,33 @@ type header struct {
 	rows     int
 	vecOff   int64
 	scaleOff int64
+	signOff  int64
 	size     int64
 	bodyCRC  uint32
 }
 
-// layout computes the offsets of a version-1 segment with the given shape.
-func layout(dim, rows int) (vecOff, scaleOff, size int64) {
-	vecOff = headerSize
-	scaleOff = alignUp(vecOff+int64(rows)*int64(dim), blockAlign)
-	size = scaleOff + 4*int64(rows)
-	return
+// shape is where a part's blocks lie: the vectors, the scales and the
+// sign bits (sketch.go), and the part's size.
+type shape struct {
+	vecOff, scaleOff, signOff, size int64
+}
+
+// layout computes the offsets of a version-2 segment with the given shape.
+func layout(dim, rows int) shape {
+	var l shape
+	l.vecOff = headerSize
+	l.scaleOff = alignUp(l.vecOff+int64(rows)*int64(dim), blockAlign)
+	l.signOff = alignUp(l.scaleOff+4*int64(rows), blockAlign)
+	l.size = l.signOff + 8*int64(sketchWords(dim))*int64(rows)
+	return l
 }
 
 func alignUp(n, a int64) int64 { return (n + a - 1) &^ (a - 1) }
+
+// shape returns the offsets the header names.
+func (h *header) shape() shape {
+	return shape{vecOff: h.vecOff, scaleOff: h.scaleOff, signOff: h.signOff, size: h.size}
+}
 
 func (h *header) marshal() []byte {
 	b := make([]byte, headerSize)
@@ -46,6 +60,7 @@ func (h *header) marshal() []byte {
 	binary.LittleEndian.PutUint64(b[32:], uint64(h.scaleOff))
 	binary.LittleEndian.PutUint64(b[40:], uint64(h.size))
 	binary.LittleEndian.PutUint32(b[48:], h.bodyCRC)
+	binary.LittleEndian.PutUint64(b[52:], uint64(h.signOff))
 	binary.LittleEndian.PutUint32(b[60:], checksum.Sum(b[:60]))
 	return b
 }
@@ -77,11 +92,11 @@ func parseHeader(b []byte) (header, error) {
 		scaleOff: int64(binary.LittleEndian.Uint64(b[32:])),
 		size:     int64(binary.LittleEndian.Uint64(b[40:])),
 		bodyCRC:  binary.LittleEndian.Uint32(b[48:]),
+		signOff:  int64(binary.LittleEndian.Uint64(b[52:])),
 	}
-	vecOff, scaleOff, size := layout(h.dim, h.rows)
-	if h.vecOff != vecOff || h.scaleOff != scaleOff || h.size != size {
-		return h, fmt.Errorf("inconsistent layout for %d rows of dim %d: offsets %d/%d size %d, want %d/%d size %d",
-			h.rows, h.dim, h.vecOff, h.scaleOff, h.size, vecOff, scaleOff, size)
+	if l := layout(h.dim, h.rows); h.shape() != l {
+		return h, fmt.Errorf("inconsistent layout for %d rows of dim %d: offsets %d/%d/%d size %d, want %d/%d/%d size %d",
+			h.rows, h.dim, h.vecOff, h.scaleOff, h.signOff, h.size, l.vecOff, l.scaleOff, l.signOff, l.size)
 	}
 	return h, nil
 }

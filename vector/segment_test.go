@@ -175,17 +175,19 @@ func TestOpenCorrupt(t *testing.T) {
 		{"partial header", orig[:10], "truncated"},
 		{"header only", orig[:headerSize], "truncated"},
 		{"missing last byte", orig[:len(orig)-1], "truncated"},
-		{"missing scales", orig[:len(orig)-12], "truncated"},
+		{"missing sign bits", orig[:len(orig)-24], "truncated"},
 		{"trailing byte", append(append([]byte(nil), orig...), 0), "trailing"},
 		{"bad magic", edit(false, func(b []byte) []byte { b[0] = 'X'; return b }), "bad magic"},
 		{"header bit flip", edit(false, func(b []byte) []byte { b[17] ^= 1; return b }), "checksum"},
 		{"checksum flip", edit(false, func(b []byte) []byte { b[61] ^= 1; return b }), "checksum"},
-		{"version 2", edit(true, func(b []byte) []byte { b[6] = 2; return b }), "version 2"},
+		{"version 1 (no sign bits)", edit(true, func(b []byte) []byte { b[6] = 1; return b }), "version 1"},
+		{"version 3", edit(true, func(b []byte) []byte { b[6] = 3; return b }), "version 3"},
 		{"dim 0", edit(true, func(b []byte) []byte { b[8] = 0; return b }), "dimension 0"},
 		{"dim too large", edit(true, func(b []byte) []byte { b[11] = 1; return b }), "invalid dimension"},
 		{"rows too large", edit(true, func(b []byte) []byte { b[23] = 0x80; return b }), "row count"},
 		{"more rows", edit(true, func(b []byte) []byte { b[16] = 4; return b }), "inconsistent layout"},
 		{"scale offset", edit(true, func(b []byte) []byte { b[32] += 64; return b }), "inconsistent layout"},
+		{"sign offset", edit(true, func(b []byte) []byte { b[52] += 64; return b }), "inconsistent layout"},
 		{"text", []byte(strings.Repeat("not a segment\n", 10)), "bad magic"},
 	}
 	for _, tc := range tests {
@@ -218,7 +220,7 @@ func TestOpenCorrupt(t *testing.T) {
 		// The body is not checksummed at Open; garbage scales (NaN, Inf,
 		// negative) must simply not match, never crash or poison results.
 		b := edit(false, func(b []byte) []byte {
-			_, scaleOff, _ := layout(8, 3)
+			scaleOff := layout(8, 3).scaleOff
 			binary.LittleEndian.PutUint32(b[scaleOff:], math.Float32bits(float32(math.NaN())))
 			binary.LittleEndian.PutUint32(b[scaleOff+4:], math.Float32bits(float32(math.Inf(1))))
 			binary.LittleEndian.PutUint32(b[scaleOff+8:], math.Float32bits(-1))

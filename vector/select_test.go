@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,7 +9,8 @@ import (
 )
 
 // TestSelectRows: the selected rows of a part read back with their
-// vectors and scales, and a part with a flipped body byte is refused.
+// vectors, scales and sign bits, and a part with a flipped body byte is
+// refused.
 func TestSelectRows(t *testing.T) {
 	const dim = 8
 	q := make([][]int8, 5)
@@ -16,6 +18,7 @@ func TestSelectRows(t *testing.T) {
 	for i := range q {
 		q[i] = make([]int8, dim)
 		q[i][i] = int8(10 + i)
+		q[i][7-i/2] = -int8(3 + i) // sign bits that differ row by row
 		scales[i] = float32(i+1) / 10
 	}
 	q[2], scales[2] = nil, 0 // a row without vector
@@ -45,6 +48,15 @@ func TestSelectRows(t *testing.T) {
 		if !slices.Equal(got, q[r]) || scale != scales[r] {
 			t.Errorf("row %d (was %d): %v %v, want %v %v", i, r, got, scale, q[r], scales[r])
 		}
+	}
+	sk, err := s.parts[0].sketchOf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]uint64, len(keep))
+	signRowsGo(s.parts[0].vecs, dim, 0, len(keep), want)
+	if !bytes.Equal(sk.bits, wordsLE(want)) || want[0] == 0 {
+		t.Errorf("selected part's sign bits %x, want %x", sk.bits, want)
 	}
 	parts[0][headerSize+3] ^= 1
 	if _, err := SelectRows(parts[0], keep, 0); err == nil {

@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"runtime/debug"
 	"sync"
@@ -13,13 +14,15 @@ import (
 // query's (querySketch.distance) rank rows roughly as their dot products
 // do (prefilter.go).
 //
-// Sketches are built from the mapped rows, once per mapped region and
-// process: every segment that maps the same bytes of the same file shares
-// the region's mapping (mapcache.go) and so its sketch, and a view kept
-// across queries builds it on its first prefiltered search.
+// A part stores its rows' sketches after their scales (EncodeParts, the
+// sign block of the segment format), so a query maps them instead of
+// reading every vector to compute them. The sketch of a mapped region is
+// made once per process on its first prefiltered search (sketchOf):
+// every segment that maps the same bytes of the same file shares the
+// region's mapping (mapcache.go) and so its sketch.
 type sketch struct {
 	words int      // uint64 words per row: (dim+63)/64
-	bits  []uint64 // rows × words
+	bits  []byte   // rows × words, little-endian: the part's mapped sign block
 	has   []uint64 // a bit a row: set when its scale is usable
 }
 
@@ -37,7 +40,7 @@ func sketchWords(dim int) int { return (dim + 63) / 64 }
 // kernel writes the same bits.
 type signKernel func(vecs []int8, dim, lo, hi int, out []uint64)
 
-// signRows is the sign kernel sketches are built with, chosen with dotRows
+// signRows is the sign kernel parts' sketches are encoded with, chosen with dotRows
 // (kernel_simd_amd64.go); allSignKernels holds every one this build and
 // CPU can run, for the tests.
 var (
@@ -120,21 +123,23 @@ func maxDist(dim int) int { return (1<<magBits - 1) * dim }
 // distance is the sum of the query's magnitudes (signMag) over the values
 // whose sign differs in the row's sketch row: the sign-bit estimate of
 // the dot product, sum(|q|) - 2 × distance, falls as it grows.
-func (qs *querySketch) distance(row []uint64) int {
-	row = row[:len(qs.signs)]
+func (qs *querySketch) distance(row []byte) int {
+	row = row[:8*len(qs.signs)]
 	n := 0
-	for i, x := range row {
-		x ^= qs.signs[i]
+	for i := range qs.signs {
+		x := binary.LittleEndian.Uint64(row[8*i:]) ^ qs.signs[i]
 		n += bits.OnesCount64(x&qs.planes[0][i]) + 2*bits.OnesCount64(x&qs.planes[1][i]) +
 			4*bits.OnesCount64(x&qs.planes[2][i]) + 8*bits.OnesCount64(x&qs.planes[3][i])
 	}
 	return n
 }
 
-// sketchOf returns part p's sketch, building it on first use with the
-// sign kernel sign. It returns ErrFault, and builds nothing, when the
-// mapped rows could not be read.
-func (p *part) sketchOf(sign signKernel) (sk *sketch, err error) {
+// sketchOf returns part p's sketch, made on first use: the part's mapped
+// sign block, read where it lies (a part lies wherever the store's log put
+// it, so its words need not be aligned; the distances load them as
+// bytes), and the rows whose scale is usable. It returns ErrFault, and
+// makes nothing, when the mapped part could not be read.
+func (p *part) sketchOf() (sk *sketch, err error) {
 	c := p.cell
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -143,19 +148,12 @@ func (p *part) sketchOf(sign signKernel) (sk *sketch, err error) {
 	}
 	defer guardFault(debug.SetPanicOnFault(true), &err)
 	words := sketchWords(p.dim)
-	b := make([]uint64, p.rows*words)
-	// Rows in runs of a few hundred keep the kernel's output in cache.
-	const run = 512
-	for lo := 0; lo < p.rows; lo += run {
-		hi := min(p.rows, lo+run)
-		sign(p.vecs, p.dim, lo, hi, b[lo*words:hi*words])
-	}
 	has := make([]uint64, (p.rows+63)/64)
 	for r, sc := range p.scales[:p.rows] {
 		if usableScale(sc) {
 			has[r/64] |= 1 << (uint(r) & 63)
 		}
 	}
-	c.sk = &sketch{words: words, bits: b, has: has}
+	c.sk = &sketch{words: words, bits: p.signs[:8*words*p.rows], has: has}
 	return c.sk, nil
 }

@@ -61,12 +61,12 @@ func signRowsAVX512(vecs []int8, dim, lo, hi int, out []uint64) {
 }
 
 // distBlockAVX512 is distBlockGo two rows a step: the eight words of two
-// rows XORed with the query's signs (twice over), each magnitude plane
+// rows (64 bytes, loaded as bytes wherever they lie) XORed with the query's signs (twice over), each magnitude plane
 // ANDed, counted (VPOPCNTQ) and weighted by a shift, and each row's four
 // lanes summed.
-func distBlockAVX512(qs *querySketch, b []uint64, d []uint16) {
+func distBlockAVX512(qs *querySketch, b []byte, d []uint16) {
 	n := len(d)
-	b = b[:4*n]
+	b = b[:32*n]
 	var two [5][8]uint64
 	for w := range 4 {
 		two[0][w], two[0][w+4] = qs.signs[w], qs.signs[w]
@@ -80,7 +80,7 @@ func distBlockAVX512(qs *querySketch, b []uint64, d []uint16) {
 	var o [8]uint64
 	i := 0
 	for ; i+2 <= n; i += 2 {
-		x := archsimd.LoadUint64x8((*[8]uint64)(b[i*4 : i*4+8])).Xor(sv)
+		x := archsimd.LoadUint8x64((*[64]uint8)(b[i*32 : i*32+64])).AsUint64x8().Xor(sv)
 		c := x.And(p0).OnesCount().Add(x.And(p1).OnesCount().ShiftAllLeft(1)).
 			Add(x.And(p2).OnesCount().ShiftAllLeft(2)).Add(x.And(p3).OnesCount().ShiftAllLeft(3))
 		c.Store(&o)
@@ -89,6 +89,6 @@ func distBlockAVX512(qs *querySketch, b []uint64, d []uint16) {
 	}
 	archsimd.ClearAVXUpperBits()
 	if i < n {
-		d[i] = uint16(dist4(qs, b[i*4:i*4+4:i*4+4]))
+		d[i] = uint16(dist4(qs, b[i*32:i*32+32:i*32+32]))
 	}
 }
