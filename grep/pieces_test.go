@@ -15,8 +15,14 @@ import (
 // holds far apart reads nothing, one on a single line reads it, and the
 // lines are git grep's.
 func TestGrepLargeFileInPieces(t *testing.T) {
+	for _, n := range []int{60000, 16000} { // about 2 MB, 0.35 MB
+		t.Run(fmt.Sprint(n), func(t *testing.T) { grepInPieces(t, n) })
+	}
+}
+
+// grepInPieces is TestGrepLargeFileInPieces for a file of n lines.
+func grepInPieces(t *testing.T, n int) {
 	var b strings.Builder
-	const n = 60000 // about 2 MB
 	for i := 0; i < n; i++ {
 		switch i {
 		case n / 100:

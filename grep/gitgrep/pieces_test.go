@@ -70,9 +70,22 @@ func piecedRepo(t *testing.T) (*gittest.Repo, []byte, []int) {
 	if len(ngram.Bounds(tail)) < 2 {
 		t.Fatalf("tail.txt is not cut: %v", tends)
 	}
+	mid, mends := midText()
+	if len(mid) >= 1<<20 || len(mends) < 4 {
+		t.Fatalf("mid.txt: %d bytes, %d pieces", len(mid), len(mends))
+	}
+	mark(t, mid, mends[0], "midpin_top piece 2")
+	mark(t, mid, lastLine(mid, mends[1]), "midpin_end piece 2")
+	mark(t, mid, lastLine(mid, len(mid)), "midpin_bottom")
 	r := gittest.New(t)
-	r.Commit("init", map[string]string{"big.txt": string(text), "tail.txt": string(tail), "small.txt": "needle_first small\n"})
+	r.Commit("init", map[string]string{"big.txt": string(text), "tail.txt": string(tail), "mid.txt": string(mid), "small.txt": "needle_first small\n"})
 	return r, text, ends
+}
+
+// midText is a file over ngram.PiecedSize and under 1 MiB (0.33 MB, 5
+// pieces), and where it is cut.
+func midText() ([]byte, []int) {
+	return piecedText(7000)
 }
 
 func slicesEqual(a, b []int) bool {
@@ -121,6 +134,13 @@ func TestRunPiecesMatchGit(t *testing.T) {
 		{"-n", "-p", "needle_first"},
 		{"-n", "-W", "needleFunc"},
 		{"-n", "needle_nowhere"},
+		{"-n", "midpin"},
+		{"-n", "midpin_end", "HEAD"},
+		{"-c", "midpin_top"},
+		{"-l", "-E", "midpin_(top|bottom)"},
+		{"-L", "midpin_top"},
+		{"-n", "-C1", "midpin_top", "HEAD"},
+		{"-v", "-c", "midpin"},
 	})
 }
 
@@ -168,6 +188,10 @@ func TestRunPiecesStats(t *testing.T) {
 	}
 	if got, want := decoded("-c", "needle_last late", "HEAD"), piece(25); got != want {
 		t.Errorf("needle_last late: %d bytes decoded, want piece 26: %d", got, want)
+	}
+	_, mends := midText()
+	if got, want := decoded("-n", "midpin_end", "HEAD"), mends[1]-mends[0]; got != want {
+		t.Errorf("midpin_end: %d bytes decoded, want mid.txt's piece 2: %d", got, want)
 	}
 	if got, want := decoded("-n", "-C1", "needle_first", "HEAD"), len(text)+small; got != want {
 		t.Errorf("needle_first -C1: %d bytes decoded, want the whole file: %d", got, want)
