@@ -24,43 +24,52 @@ import (
 // size its header gives, and its content is checked against the object's
 // name.
 
-// looseObjects is the set of loose objects in one objects directory, read
-// on first use. An object written later, or one that git packed and pruned
-// since, is no error: the caller asks go-git.
+// looseObjects is the set of loose objects in one objects directory, each
+// objects/xx/ directory read on the first lookup of a name that starts
+// with xx: a search reads a few objects and so lists a few directories,
+// not every loose object of a repository that git has not packed. An
+// object written later, or one that git packed and pruned since, is no
+// error: the caller asks go-git.
 type looseObjects struct {
+	dir     string
+	buckets [256]looseBucket
+}
+
+// looseBucket is the names in one objects/xx/ directory.
+type looseBucket struct {
 	once sync.Once
-	dir  string
 	has  map[plumbing.Hash]struct{}
 }
 
 func newLooseObjects(objectsDir string) *looseObjects { return &looseObjects{dir: objectsDir} }
 
-// contains reports whether h was a loose object when the set was read.
+// contains reports whether h was a loose object when its directory was
+// read.
 func (l *looseObjects) contains(h plumbing.Hash) bool {
 	if l == nil {
 		return false
 	}
-	l.once.Do(l.scan)
-	_, ok := l.has[h]
+	b := &l.buckets[h[0]]
+	b.once.Do(func() { b.has = scanLoose(l.dir, h[0]) })
+	_, ok := b.has[h]
 	return ok
 }
 
-// scan lists objects/xx/ directories; a packed repository has none, so
-// this costs one directory read.
-func (l *looseObjects) scan() {
-	l.has = map[plumbing.Hash]struct{}{}
-	dirs, _ := os.ReadDir(l.dir)
-	for _, d := range dirs {
-		if !d.IsDir() || len(d.Name()) != 2 {
-			continue
-		}
-		files, _ := os.ReadDir(filepath.Join(l.dir, d.Name()))
-		for _, f := range files {
-			if name := d.Name() + f.Name(); len(name) == 40 && plumbing.IsHash(name) {
-				l.has[plumbing.NewHash(name)] = struct{}{}
-			}
+// scanLoose lists the objects of objects/xx/ for xx = first; a packed
+// repository has no such directory, so this costs one failed open.
+func scanLoose(dir string, first byte) map[plumbing.Hash]struct{} {
+	prefix := fmt.Sprintf("%02x", first)
+	files, _ := os.ReadDir(filepath.Join(dir, prefix))
+	if len(files) == 0 {
+		return nil
+	}
+	has := make(map[plumbing.Hash]struct{}, len(files))
+	for _, f := range files {
+		if name := prefix + f.Name(); len(name) == 40 && plumbing.IsHash(name) {
+			has[plumbing.NewHash(name)] = struct{}{}
 		}
 	}
+	return has
 }
 
 // read returns the content of a loose object of type want (nil when its

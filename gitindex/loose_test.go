@@ -144,3 +144,35 @@ func TestDamagedLooseBlobWithPackedCopy(t *testing.T) {
 		t.Errorf("read %q, %v; want the packed copy", got, err)
 	}
 }
+
+// TestLooseLookupListsOneDirectory: a lookup lists only the objects/xx/
+// directory of its name, so a search that reads a few objects of a
+// repository with many loose ones lists a few directories; every loose
+// object is still found, and a name that is not loose is not.
+func TestLooseLookupListsOneDirectory(t *testing.T) {
+	r := gittest.New(t)
+	files := map[string]string{}
+	for i := range 64 {
+		files[fmt.Sprintf("f%d.go", i)] = fmt.Sprintf("package f\n\nconst N%d = %d\n", i, i)
+	}
+	r.Commit("loose", files)
+	objects := filepath.Join(r.Dir, ".git", "objects")
+	l := newLooseObjects(objects)
+	first := plumbing.NewHash(r.Git("rev-parse", "HEAD:f0.go"))
+	if !l.contains(first) {
+		t.Fatalf("%s is loose but not found", first)
+	}
+	for b := range l.buckets {
+		if b != int(first[0]) && l.buckets[b].has != nil {
+			t.Errorf("objects/%02x/ was listed for a lookup in objects/%02x/", b, first[0])
+		}
+	}
+	for name := range files {
+		if h := plumbing.NewHash(r.Git("rev-parse", "HEAD:"+name)); !l.contains(h) {
+			t.Errorf("%s (%s) is loose but not found", name, h)
+		}
+	}
+	if l.contains(plumbing.NewHash(strings.Repeat("ab", 20))) {
+		t.Error("a name with no object is found")
+	}
+}
