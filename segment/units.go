@@ -35,10 +35,22 @@ func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
 	return h, t.indexed(i)
 }
 
-// indexed reports whether row i has text of its own.
-func (t *Table) indexed(i int) bool {
-	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
+// copyEntry returns row i's copies entry: its unit's, or the row itself
+// for a unit whose rows are each their own first copy.
+func (t *Table) copyEntry(i int) uint32 {
+	u := t.unitOf(i)
+	if u >= t.Nunits {
+		return uint32(i)
+	}
+	c := binary.LittleEndian.Uint32(t.copies[u*copySize:])
+	if c == selfCopy {
+		return uint32(i)
+	}
+	return c
 }
+
+// indexed reports whether row i has text of its own.
+func (t *Table) indexed(i int) bool { return t.copyEntry(i) != noText }
 
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own).
@@ -50,7 +62,7 @@ func (t *Table) firstCopy(i int) int {
 // copyOf returns firstCopy(i) and whether row i is a copy named
 // otherwise than its first copy (the copies entry's renamedCopy bit).
 func (t *Table) copyOf(i int) (first int, renamed bool) {
-	c := binary.LittleEndian.Uint32(t.copies[i*copySize:])
+	c := t.copyEntry(i)
 	if c == noText {
 		return i, false
 	}

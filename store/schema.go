@@ -1,6 +1,6 @@
 package store
 
-// On-disk layout of the bcindex store, schema version 14.
+// On-disk layout of the bcindex store, schema version 15.
 //
 // Everything lives in <common git dir>/bcindex/:
 //
@@ -40,14 +40,15 @@ package store
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
 //	  chunks.bin              a unit table, one entry per distinct chunk of
-//	                          the segment (content hash in a column of its
-//	                          own, kind, language, name, line count and
-//	                          byte length, and signature and Meta
-//	                          compressed in frames of units), a fixed-size
-//	                          row per chunk of each blob naming its unit
-//	                          and where it starts, with its first copy in a
-//	                          column of its own, and the blob table (sorted
-//	                          by SHA → row range) (segment/chunks.go)
+//	                          the segment (content hash and first copy in
+//	                          columns of their own, kind, language, name,
+//	                          line count and byte length, and signature
+//	                          and Meta compressed in frames of units), a
+//	                          12-byte row per chunk of each blob naming its
+//	                          unit, start byte, start line and parent, the
+//	                          blobs' row spans in row order, and the blob
+//	                          table (sorted by SHA → row range)
+//	                          (segment/chunks.go)
 //	  lex.bin                 BM25 postings over the rows, once per content:
 //	                          a row that repeats an earlier row's content
 //	                          (copies column) has its length but no
@@ -147,6 +148,11 @@ package store
 //	   a file are neighbours, and stores each postings list as runs of
 //	   consecutive documents: most of a history's postings are parts of
 //	   long runs.
+//	15: chunks.bin (BCSEG007) keeps a row in 12 bytes instead of 24: the
+//	   copies entry is the unit's (a unit has one content hash and name),
+//	   the blob follows from a column of the blobs' row spans in row
+//	   order, and the start line and parent (as rows back) take 16 bits
+//	   each, with the few that do not fit in a column of wide rows.
 
 import (
 	"crypto/sha256"
@@ -157,7 +163,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
