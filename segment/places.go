@@ -54,27 +54,26 @@ func (t *Table) firstOfRow(i int) int {
 }
 
 // blobOfRow returns the index of row i's blob in the table, or -1 when it
-// is out of range: the span holding the row, by bisection of the spans'
-// first rows.
+// is out of range: the span holding the row, by a bisection of the spans'
+// first rows that halves a fixed count (one compare a step, no early exit).
 func (t *Table) blobOfRow(i int) int {
 	n := len(t.spans) / spanSize
 	if i < 0 || i >= t.Nrows || n == 0 {
 		return -1
 	}
 	le := binary.LittleEndian
-	lo, hi := 0, n // the last span whose first row is <= i is lo-1
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if int(le.Uint32(t.spans[m*spanSize:])) <= i {
-			lo = m + 1
-		} else {
-			hi = m
+	base := 0 // the last span whose first row is <= i is in base..base+n-1
+	for n > 1 {
+		half := n >> 1
+		if int(le.Uint32(t.spans[(base+half)*spanSize:])) <= i {
+			base += half
 		}
+		n -= half
 	}
-	if lo == 0 {
+	if int(le.Uint32(t.spans[base*spanSize:])) > i {
 		return -1
 	}
-	b := int(le.Uint32(t.spans[(lo-1)*spanSize+4:]))
+	b := int(le.Uint32(t.spans[base*spanSize+4:]))
 	if b >= t.Nblobs {
 		return -1
 	}

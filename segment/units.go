@@ -28,25 +28,22 @@ func (t *Table) unitRec(u int) []byte {
 // rowHash reads the references, the hashes and the copies columns only,
 // never the row or the unit record.
 func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
-	u := t.unitOf(i)
-	if u < t.Nunits {
-		h = [16]byte(t.hashes[u*hashSize : (u+1)*hashSize])
+	u := int(binary.LittleEndian.Uint32(t.refs[i*refSize:]))
+	if u >= t.Nunits {
+		return h, false
 	}
-	return h, t.indexed(i)
+	return [16]byte(t.hashes[u*hashSize : (u+1)*hashSize]), binary.LittleEndian.Uint32(t.copies[u*copySize:]) != noText
 }
 
-// copyEntry returns row i's copies entry: its unit's, or the row itself
-// for a unit whose rows are each their own first copy.
+// copyEntry returns row i's copies entry, its unit's (noText for a unit
+// out of range). Read as a row, noText and selfCopy are past every row, so
+// a row whose entry is not a row before it is its own first copy.
 func (t *Table) copyEntry(i int) uint32 {
-	u := t.unitOf(i)
+	u := int(binary.LittleEndian.Uint32(t.refs[i*refSize:]))
 	if u >= t.Nunits {
-		return uint32(i)
+		return noText
 	}
-	c := binary.LittleEndian.Uint32(t.copies[u*copySize:])
-	if c == selfCopy {
-		return uint32(i)
-	}
-	return c
+	return binary.LittleEndian.Uint32(t.copies[u*copySize:])
 }
 
 // indexed reports whether row i has text of its own.
@@ -63,13 +60,10 @@ func (t *Table) firstCopy(i int) int {
 // otherwise than its first copy (the copies entry's renamedCopy bit).
 func (t *Table) copyOf(i int) (first int, renamed bool) {
 	c := t.copyEntry(i)
-	if c == noText {
-		return i, false
-	}
 	if f := int(c &^ renamedCopy); f < i {
 		return f, c&renamedCopy != 0
 	}
-	return i, false // a first copy, or never written so: a first copy comes first
+	return i, false // a first copy, no text, or never written so: a first copy comes first
 }
 
 // unitFrame is one decompressed frame of details: each unit's signature
