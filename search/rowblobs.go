@@ -6,9 +6,9 @@ import (
 
 // rowBlobs is, for each segment of a snapshot, every row's blob (its index
 // in the segment's blob table) and every blob's first row, in slices: the
-// text arm asks for the blob of each row holding a query term, and reading
-// those out of the mapped row table (36 bytes a row, read at random) cost
-// more than building these from the blob table once.
+// text arm asks for the blob of each row holding a query term, and finding
+// those in the mapped table (a bisection of its blobs' row spans a row)
+// costs more than building these from the blob table once.
 type rowBlobs struct {
 	blob  [][]int32 // [segment][row]: the blob, -1 for a row of none
 	first [][]int32 // [segment][blob]: its first row

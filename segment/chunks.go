@@ -11,19 +11,26 @@ import (
 
 // chunks.bin layout (little endian):
 //
-//	header   64 B: magic "BCSEG006", nblobs u32, nrows u32, dictLen u32,
+//	header   64 B: magic "BCSEG007", nblobs u32, nrows u32, dictLen u32,
 //	         namesLen u32, detailsLen u32, at 28 the CRC-32C of everything
-//	         after the header, nunits u32 at 32, 36..59 zero, at 60 the
-//	         CRC-32C of bytes 0..59
+//	         after the header, nunits u32 at 32, nwide u32 at 36, nspans
+//	         u32 at 40, 44..59 zero, at 60 the CRC-32C of bytes 0..59
 //	hashes   nunits × 16 B: each unit's content hash (see Row.Hash)
-//	copies   nrows × u32: the first row of the segment with the row's
-//	         content hash (the row itself when it is the first), its bit
-//	         31 (renamedCopy) set when the row is a copy whose name is not
-//	         its first copy's, or noText (0xffffffff) when the row has no
-//	         text of its own
+//	copies   nunits × u32: for the rows of each unit, the first row of the
+//	         segment with the unit's content hash (a row that is it is its
+//	         own first copy), its bit 31 (renamedCopy) set when that row's
+//	         name is not the unit's, noText (0xffffffff) when the unit has
+//	         no text of its own, or selfCopy (0x7fffffff) when each of its
+//	         rows is its own first copy (text without a content hash)
 //	refs     nrows × u32: each row's unit
-//	rows     nrows × 16 B: blob index u32, parent row i32 (-1 none), start
-//	         line u32, start byte u32
+//	rows     nrows × 8 B: start byte u32, start line u16, parent u16 (0:
+//	         none, else how many rows before the row it is); a row whose
+//	         start line or parent does not fit has 0xffff in both and its
+//	         values in the wide rows
+//	wide     nwide × 12 B in row order: row u32, start line u32, parent
+//	         i32 (-1 none)
+//	spans    nspans × 8 B: first row u32 and blob index u32 of each blob
+//	         with rows, in row order (the blob of a row, by bisection)
 //	units    nunits × 12 B, see unitSize
 //	unames   nunits × 8 B: each unit's name, offset u32 and length u16 in
 //	         the names heap, pad u16
@@ -35,6 +42,12 @@ import (
 //	dict     kinds then languages: u16 count, then (u8 len, bytes) each
 //	names    the units' names, back to back
 //	details  one zstd frame per unitsPerFrame units
+//
+// A row is 12 bytes (its unit and its 8-byte place): what a row's copies
+// entry says follows from its unit (a unit is one content hash, one name
+// and whether there is text), its blob from the spans, and a chunk's start
+// line and its parent, a few rows before it in the same blob, fit 16 bits
+// but in very long files.
 //
 // A unit is what the rows of many blob versions share: everything a row
 // holds except where it is (blob, parent, start line and byte). Its
@@ -49,12 +62,12 @@ import (
 // their first row, so a blob's new units are consecutive and the same rows
 // give the same file.
 //
-// The hashes (per unit) and the copies (per row) are columns of their own
-// because a search over many revisions reads them for every visible row
-// (search.view.distinctContent, rowsWithContent): the copies column lets a
-// search keep one row per distinct content by reading 4 bytes a row, in
-// row order, and tells whether a row has text of its own without reading
-// the row or its unit; the hash, read once per distinct content, is the
+// The hashes and the copies are columns of their own because a search over
+// many revisions reads them for every visible row
+// (search.view.distinctContent, rowsWithContent): the references and the
+// copies let a search keep one row per distinct content by reading 4 bytes
+// a row, in row order, and its unit's entry, and tell whether a row has
+// text of its own without reading the row or its unit; the hash, read once per distinct content, is the
 // row's 4-byte reference and the unit's 16 bytes, and the versions of a
 // file refer to the same few units. The hashes start right after the
 // header, so a hash never straddles a cache line.
@@ -64,10 +77,12 @@ import (
 // Meta) is compressed per frame of units: for each unit, uvarint length
 // and bytes of the signature, then of the encoded Meta.
 const (
-	segMagic      = "BCSEG006"
+	segMagic      = "BCSEG007"
 	headerSize    = 64
 	blobSize      = 36
-	rowSize       = 16
+	rowSize       = 8
+	wideSize      = 12
+	spanSize      = 8
 	unitSize      = 12
 	unameSize     = 8
 	hashSize      = 16
@@ -80,6 +95,12 @@ const (
 
 	// noText is the copies entry of a row without text of its own.
 	noText = 1<<32 - 1
+	// selfCopy is the copies entry of a unit whose rows are each their
+	// own first copy: indexed text without a content hash.
+	selfCopy = 1<<31 - 1
+	// wideMark is the start line and parent of a row whose values are in
+	// the wide rows.
+	wideMark = 1<<16 - 1
 	// renamedCopy marks the copies entry of a copy named otherwise than
 	// its first copy: a row's terms include its name's tokens, so its
 	// terms are its first copy's corrected by the names' (search's text

@@ -23,9 +23,10 @@ type Table struct {
 	Nunits       int // distinct units the rows refer to
 	kinds, langs []string
 	hashes       []byte // nunits × 16
-	copies       []byte // nrows × u32
+	copies       []byte // nunits × u32
 	refs         []byte // nrows × u32
 	rows, units  []byte
+	wide, spans  []byte
 	unames       []byte // nunits × 8
 	blobs        []byte
 	frames       []byte
@@ -89,13 +90,14 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 		return nil, fmt.Errorf("checksum mismatch")
 	}
 	t := &Table{data: data, Nblobs: int(le.Uint32(data[8:])), Nrows: int(le.Uint32(data[12:])), Nunits: int(le.Uint32(data[32:]))}
-	if t.Nrows >= renamedCopy {
+	nwide, nspans := uint64(le.Uint32(data[36:])), uint64(le.Uint32(data[40:]))
+	if t.Nrows >= selfCopy {
 		return nil, fmt.Errorf("%d rows, more than the copies column numbers", t.Nrows)
 	}
 	dictLen, namesLen, detailsLen := int(le.Uint32(data[16:])), int(le.Uint32(data[20:])), int(le.Uint32(data[24:]))
 	nframes := (t.Nunits + unitsPerFrame - 1) / unitsPerFrame
-	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+unitSize+unameSize) + uint64(t.Nrows)*(copySize+refSize+rowSize) +
-		uint64(t.Nblobs)*blobSize + uint64(nframes)*frameSize + uint64(dictLen) + uint64(namesLen) + uint64(detailsLen)
+	want := uint64(headerSize) + uint64(t.Nunits)*(hashSize+copySize+unitSize+unameSize) + uint64(t.Nrows)*(refSize+rowSize) +
+		nwide*wideSize + nspans*spanSize + uint64(t.Nblobs)*blobSize + uint64(nframes)*frameSize + uint64(dictLen) + uint64(namesLen) + uint64(detailsLen)
 	if want != uint64(len(data)) {
 		return nil, fmt.Errorf("size %d, header says %d", len(data), want)
 	}
@@ -106,9 +108,11 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 		return b
 	}
 	t.hashes = section(t.Nunits * hashSize)
-	t.copies = section(t.Nrows * copySize)
+	t.copies = section(t.Nunits * copySize)
 	t.refs = section(t.Nrows * refSize)
 	t.rows = section(t.Nrows * rowSize)
+	t.wide = section(int(nwide) * wideSize)
+	t.spans = section(int(nspans) * spanSize)
 	t.units = section(t.Nunits * unitSize)
 	t.unames = section(t.Nunits * unameSize)
 	t.blobs = section(t.Nblobs * blobSize)
@@ -130,6 +134,9 @@ func parseTableVerify(data []byte, verify bool) (*Table, error) {
 			if u := le.Uint32(t.refs[i*refSize:]); int(u) >= t.Nunits {
 				return nil, fmt.Errorf("row %d refers to unit %d of %d", i, u, t.Nunits)
 			}
+		}
+		if err := t.checkPlaces(); err != nil {
+			return nil, err
 		}
 	}
 	for i := range t.recent {
@@ -216,27 +223,6 @@ func (t *Table) BlobRange(i int) (first, n int) {
 	return int(binary.LittleEndian.Uint32(rec[20:])), int(binary.LittleEndian.Uint32(rec[24:]))
 }
 
-// firstOfRow returns the first row of row i's blob, or -1 when the row's
-// blob index is out of range.
-func (t *Table) firstOfRow(i int) int {
-	b := t.blobOfRow(i)
-	if b < 0 {
-		return -1
-	}
-	first, _ := t.BlobRange(b)
-	return first
-}
-
-// blobOfRow returns the index of row i's blob in the table, or -1 when it
-// is out of range.
-func (t *Table) blobOfRow(i int) int {
-	b := int(binary.LittleEndian.Uint32(t.rows[i*rowSize:]))
-	if b < 0 || b >= t.Nblobs {
-		return -1
-	}
-	return b
-}
-
 // BlobInfo returns what the table records about blob i.
 func (t *Table) BlobInfo(i int) BlobInfo {
 	rec := t.blobs[i*blobSize:]
@@ -258,10 +244,11 @@ func (t *Table) Row(i int) Row {
 	rec := t.rows[i*rowSize : (i+1)*rowSize]
 	le := binary.LittleEndian
 	u := t.unitRec(t.unitOf(i))
-	start, startByte := le.Uint32(rec[8:]), le.Uint32(rec[12:])
+	startByte := le.Uint32(rec[0:])
+	start, parent := t.place(i, rec)
 	r := Row{
-		Blob:        int(le.Uint32(rec[0:])),
-		Parent:      int(int32(le.Uint32(rec[4:]))),
+		Blob:        t.blobOfRow(i),
+		Parent:      parent,
 		SyntaxError: u[2]&flagSyntaxError != 0,
 		Indexed:     t.indexed(i),
 		StartLine:   int(start),

@@ -94,29 +94,40 @@ func (w *TableWriter) Encode() []byte {
 	unitOf, firsts := units(w.Rows)
 	nrows, nunits := len(w.Rows), len(firsts)
 	nframes := (nunits + unitsPerFrame - 1) / unitsPerFrame
+	wide, spans := wideRows(w.Rows), w.spans(blobIdx)
 	// The fixed-size sections are written in place after the header.
 	hashesAt := headerSize
 	copiesAt := hashesAt + nunits*hashSize
-	refsAt := copiesAt + nrows*copySize
+	refsAt := copiesAt + nunits*copySize
 	rowsAt := refsAt + nrows*refSize
-	unitsAt := rowsAt + nrows*rowSize
+	wideAt := rowsAt + nrows*rowSize
+	spansAt := wideAt + len(wide)*wideSize
+	unitsAt := spansAt + len(spans)*spanSize
 	unamesAt := unitsAt + nunits*unitSize
 	blobsAt := unamesAt + nunits*unameSize
 	framesAt := blobsAt + len(sorted)*blobSize
 	out := make([]byte, framesAt+nframes*frameSize)
 	le := binary.LittleEndian
-	for bi, b := range w.Blobs {
-		for r := b.first; r < b.first+b.n; r++ {
-			row := &w.Rows[r]
-			rec := out[rowsAt+r*rowSize : rowsAt+(r+1)*rowSize]
-			le.PutUint32(rec[0:], uint32(blobIdx[bi]))
-			le.PutUint32(rec[4:], uint32(int32(row.Parent)))
-			le.PutUint32(rec[8:], uint32(row.StartLine))
-			le.PutUint32(rec[12:], uint32(row.StartByte))
-			le.PutUint32(out[refsAt+r*refSize:], unitOf[r])
-		}
+	for r := range w.Rows {
+		row := &w.Rows[r]
+		rec := out[rowsAt+r*rowSize : rowsAt+(r+1)*rowSize]
+		le.PutUint32(rec[0:], uint32(row.StartByte))
+		line, parent := narrow(r, row)
+		le.PutUint16(rec[4:], line)
+		le.PutUint16(rec[6:], parent)
+		le.PutUint32(out[refsAt+r*refSize:], unitOf[r])
 	}
-	copiesColumn(out[copiesAt:refsAt], w.Rows)
+	for k, r := range wide {
+		rec := out[wideAt+k*wideSize:]
+		le.PutUint32(rec[0:], uint32(r))
+		le.PutUint32(rec[4:], uint32(w.Rows[r].StartLine))
+		le.PutUint32(rec[8:], uint32(int32(w.Rows[r].Parent)))
+	}
+	for k, s := range spans {
+		le.PutUint32(out[spansAt+k*spanSize:], s[0])
+		le.PutUint32(out[spansAt+k*spanSize+4:], s[1])
+	}
+	unitCopies(out[copiesAt:refsAt], w.Rows, firsts)
 	kinds, langs := newDict(), newDict()
 	var names, details bytes.Buffer
 	nameAt := map[string]uint32{}
@@ -177,6 +188,8 @@ func (w *TableWriter) Encode() []byte {
 	le.PutUint32(out[20:], uint32(names.Len()))
 	le.PutUint32(out[24:], uint32(details.Len()))
 	le.PutUint32(out[32:], uint32(nunits))
+	le.PutUint32(out[36:], uint32(len(wide)))
+	le.PutUint32(out[40:], uint32(len(spans)))
 	out = append(out, dict.Bytes()...)
 	out = append(out, names.Bytes()...)
 	out = append(out, details.Bytes()...)
@@ -185,7 +198,63 @@ func (w *TableWriter) Encode() []byte {
 	return out
 }
 
-// copiesColumn fills the copies section: for each row, the first row with
+// narrow returns row r's start line and parent as its 8-byte record holds
+// them: the parent as how many rows before r it is (0: none), or wideMark
+// for both when either does not fit.
+func narrow(r int, row *Row) (line, parent uint16) {
+	if row.StartLine < 0 || row.StartLine >= wideMark {
+		return wideMark, wideMark
+	}
+	if row.Parent < 0 {
+		return uint16(row.StartLine), 0
+	}
+	if d := r - row.Parent; d > 0 && d < wideMark {
+		return uint16(row.StartLine), uint16(d)
+	}
+	return wideMark, wideMark
+}
+
+// wideRows lists the rows whose start line or parent the 8-byte record
+// cannot hold.
+func wideRows(rows []Row) []int {
+	var out []int
+	for r := range rows {
+		if line, _ := narrow(r, &rows[r]); line == wideMark {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// spans lists the first row and the sorted blob index of each blob with
+// rows, in row order (AddBlob adds blobs in row order).
+func (w *TableWriter) spans(blobIdx []int) [][2]uint32 {
+	var out [][2]uint32
+	for bi, b := range w.Blobs {
+		if b.n > 0 {
+			out = append(out, [2]uint32{uint32(b.first), uint32(blobIdx[bi])})
+		}
+	}
+	return out
+}
+
+// unitCopies fills the copies section: each unit's rows have the copies
+// entry of its first row (the same content hash, name and text or none
+// give the same entry), but for a unit with text and no content hash,
+// whose rows are each their own first copy.
+func unitCopies(out []byte, rows []Row, firsts []int) {
+	column := make([]byte, copySize*len(rows))
+	copiesColumn(column, rows)
+	for u, r := range firsts {
+		c := binary.LittleEndian.Uint32(column[copySize*r:])
+		if rows[r].Indexed && rows[r].Hash == ([16]byte{}) {
+			c = selfCopy
+		}
+		binary.LittleEndian.PutUint32(out[copySize*u:], c)
+	}
+}
+
+// copiesColumn fills a copies column: for each row, the first row with
 // the same content hash, with the renamedCopy bit when the row's name
 // (as the table stores it) is not its first copy's, or noText for a row
 // without text of its own.

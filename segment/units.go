@@ -28,17 +28,26 @@ func (t *Table) unitRec(u int) []byte {
 // rowHash reads the references, the hashes and the copies columns only,
 // never the row or the unit record.
 func (t *Table) rowHash(i int) (h [16]byte, indexed bool) {
-	u := t.unitOf(i)
-	if u < t.Nunits {
-		h = [16]byte(t.hashes[u*hashSize : (u+1)*hashSize])
+	u := int(binary.LittleEndian.Uint32(t.refs[i*refSize:]))
+	if u >= t.Nunits {
+		return h, false
 	}
-	return h, t.indexed(i)
+	return [16]byte(t.hashes[u*hashSize : (u+1)*hashSize]), binary.LittleEndian.Uint32(t.copies[u*copySize:]) != noText
+}
+
+// copyEntry returns row i's copies entry, its unit's (noText for a unit
+// out of range). Read as a row, noText and selfCopy are past every row, so
+// a row whose entry is not a row before it is its own first copy.
+func (t *Table) copyEntry(i int) uint32 {
+	u := int(binary.LittleEndian.Uint32(t.refs[i*refSize:]))
+	if u >= t.Nunits {
+		return noText
+	}
+	return binary.LittleEndian.Uint32(t.copies[u*copySize:])
 }
 
 // indexed reports whether row i has text of its own.
-func (t *Table) indexed(i int) bool {
-	return binary.LittleEndian.Uint32(t.copies[i*copySize:]) != noText
-}
+func (t *Table) indexed(i int) bool { return t.copyEntry(i) != noText }
 
 // firstCopy returns the first row with row i's content hash (i itself when
 // it is the first or has no text of its own).
@@ -50,14 +59,11 @@ func (t *Table) firstCopy(i int) int {
 // copyOf returns firstCopy(i) and whether row i is a copy named
 // otherwise than its first copy (the copies entry's renamedCopy bit).
 func (t *Table) copyOf(i int) (first int, renamed bool) {
-	c := binary.LittleEndian.Uint32(t.copies[i*copySize:])
-	if c == noText {
-		return i, false
-	}
+	c := t.copyEntry(i)
 	if f := int(c &^ renamedCopy); f < i {
 		return f, c&renamedCopy != 0
 	}
-	return i, false // a first copy, or never written so: a first copy comes first
+	return i, false // a first copy, no text, or never written so: a first copy comes first
 }
 
 // unitFrame is one decompressed frame of details: each unit's signature

@@ -15,18 +15,19 @@ import (
 // stored vectors (vectorIndex), and a history whose versions repeat most
 // functions stores each function's vector once per segment.
 
-// vectorIndex maps each of the n rows of a copies column to its stored
-// vector (-1: none) and returns how many vectors are stored.
-func vectorIndex(copies []byte, n int) ([]int32, int) { return slotIndex(copies, n, nil) }
+// vectorIndex maps each of the n rows of a copies column (copies returns a
+// row's entry) to its stored vector (-1: none) and returns how many
+// vectors are stored.
+func vectorIndex(copies func(r int) uint32, n int) ([]int32, int) { return slotIndex(copies, n, nil) }
 
 // slotIndex is vectorIndex with the i-th distinct content's vector at
 // slots[i] when slots is not nil (the caller checks that there are
 // enough; a content past them has none).
-func slotIndex(copies []byte, n int, slots []uint32) ([]int32, int) {
+func slotIndex(copies func(r int) uint32, n int, slots []uint32) ([]int32, int) {
 	idx := make([]int32, n)
 	next := int32(0)
 	for r := 0; r < n; r++ {
-		c := binary.LittleEndian.Uint32(copies[r*copySize:])
+		c := copies(r)
 		switch {
 		case c == noText:
 			idx[r] = -1
@@ -48,7 +49,7 @@ func slotIndex(copies []byte, n int, slots []uint32) ([]int32, int) {
 
 // VectorIndex maps each row of the table to its stored vector (-1: none)
 // and returns how many vectors the segment stores.
-func (t *Table) VectorIndex() ([]int32, int) { return vectorIndex(t.copies, t.Nrows) }
+func (t *Table) VectorIndex() ([]int32, int) { return vectorIndex(t.copyEntry, t.Nrows) }
 
 // StoredHashes returns the content hash of each of the table's distinct
 // contents, in VectorIndex order.
@@ -76,7 +77,7 @@ func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, [][16]byte, error) {
 	}
 	copies := make([]byte, copySize*len(rows))
 	copiesColumn(copies, rows)
-	idx, n := vectorIndex(copies, len(rows))
+	idx, n := vectorIndex(func(r int) uint32 { return binary.LittleEndian.Uint32(copies[r*copySize:]) }, len(rows))
 	out := &VectorRows{Dim: v.Dim, Q: make([][]int8, n), Scales: make([]float32, n)}
 	hashes := make([][16]byte, n)
 	for r, i := range idx {
@@ -94,7 +95,7 @@ func (w *Writer) StoredVectors(v *VectorRows) (*VectorRows, [][16]byte, error) {
 // locator l names: the i-th distinct content's is the i-th stored vector,
 // or, with slots, the one its slot names.
 func mapVectors(t *Table, vec *vector.Segment, l *Locator) error {
-	idx, n := slotIndex(t.copies, t.Nrows, l.Slots)
+	idx, n := slotIndex(t.copyEntry, t.Nrows, l.Slots)
 	if n != l.Rows {
 		return fmt.Errorf("%d vectors located for %d distinct contents", l.Rows, n)
 	}

@@ -41,14 +41,15 @@ package store
 //	                        CRC-32C of the rest (crc32c)
 //	segments/<id>/          one immutable segment per indexing run (merged by gc)
 //	  chunks.bin              a unit table, one entry per distinct chunk of
-//	                          the segment (content hash in a column of its
-//	                          own, kind, language, name, line count and
-//	                          byte length, and signature and Meta
-//	                          compressed in frames of units), a fixed-size
-//	                          row per chunk of each blob naming its unit
-//	                          and where it starts, with its first copy in a
-//	                          column of its own, and the blob table (sorted
-//	                          by SHA → row range) (segment/chunks.go)
+//	                          the segment (content hash and first copy in
+//	                          columns of their own, kind, language, name,
+//	                          line count and byte length, and signature
+//	                          and Meta compressed in frames of units), a
+//	                          12-byte row per chunk of each blob naming its
+//	                          unit, start byte, start line and parent, the
+//	                          blobs' row spans in row order, and the blob
+//	                          table (sorted by SHA → row range)
+//	                          (segment/chunks.go)
 //	  lex.bin                 BM25 postings over the rows, once per content:
 //	                          a row that repeats an earlier row's content
 //	                          (copies column) has its length but no
@@ -152,6 +153,11 @@ package store
 //	   each row's sign bits after its scales, which the vector arm's
 //	   pre-filter compares, so a query maps them instead of computing
 //	   them from every vector; parts of version 1 are not read.
+//	16: chunks.bin (BCSEG007) keeps a row in 12 bytes instead of 24: the
+//	   copies entry is the unit's (a unit has one content hash and name),
+//	   the blob follows from a column of the blobs' row spans in row
+//	   order, and the start line and parent (as rows back) take 16 bits
+//	   each, with the few that do not fit in a column of wide rows.
 
 import (
 	"crypto/sha256"
@@ -162,7 +168,7 @@ import (
 )
 
 // SchemaVersion is the version of the layout described above.
-const SchemaVersion = 15
+const SchemaVersion = 16
 
 // ErrSchema is returned when the store was written by another schema version.
 var ErrSchema = errors.New("index schema mismatch")
