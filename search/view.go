@@ -105,10 +105,6 @@ type visibleBlob struct {
 // lacks, and where their rows are; otherwise the listings are compared
 // here and each blob is looked up.
 func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, ls []*gitindex.Listing, fresh [][]gitindex.Entry, located [][]store.BlobLoc, opts *Options) *view {
-	v := newViewOf(repo, commit, snap, opts)
-	ns := len(snap.Segments)
-	v.allow = make([]*bitset.BitSet, ns)
-	v.slot = make([][]int32, ns)
 	// The entries to add bound the blobs the view will hold.
 	total := 0
 	for _, locs := range located {
@@ -118,12 +114,7 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 			}
 		}
 	}
-	for i, seg := range snap.Segments {
-		v.allow[i] = bitset.New(uint(seg.Rows()))
-		v.slot[i] = make([]int32, seg.Blobs())
-	}
-	v.added = make([]blobRef, 0, total)
-	v.visible = make([]visibleBlob, 0, total)
+	v := emptyView(repo, commit, snap, total, opts)
 	for i, l := range ls {
 		var locs []store.BlobLoc
 		es := l.Entries
@@ -135,6 +126,22 @@ func newView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, 
 		}
 		v.add(es, i, locs, opts)
 	}
+	return v
+}
+
+// emptyView is a view of no blob yet, with room for blobs of them, ready
+// for add.
+func emptyView(repo *gitindex.Repo, commit gitindex.Commit, snap *store.Snapshot, blobs int, opts *Options) *view {
+	v := newViewOf(repo, commit, snap, opts)
+	ns := len(snap.Segments)
+	v.allow = make([]*bitset.BitSet, ns)
+	v.slot = make([][]int32, ns)
+	for i, seg := range snap.Segments {
+		v.allow[i] = bitset.New(uint(seg.Rows()))
+		v.slot[i] = make([]int32, seg.Blobs())
+	}
+	v.added = make([]blobRef, 0, blobs)
+	v.visible = make([]visibleBlob, 0, blobs)
 	return v
 }
 

@@ -3,7 +3,6 @@ package timeline
 import (
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/bcindex/bcindex/gitindex"
 	"github.com/bcindex/bcindex/lexical"
 )
 
@@ -47,7 +46,7 @@ func (h *history) bestMatch(at, other int, id identity, ref *instance) (identity
 	var best identity
 	var bestIn *instance
 	bestSim := 0.0
-	for _, e := range gitindex.ChangedEntries(h.listings[other], h.listings[at]) {
+	for _, e := range h.changedEntries(at, other) {
 		loc, ok := h.snap.FindBlob(e.Blob)
 		if !ok {
 			continue

@@ -3,7 +3,6 @@ package timeline
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -77,18 +76,19 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts search.Options) (*LogRes
 		return nil, err
 	}
 	h := &history{repo: repo, rows: map[blobKey]*instance{}, absent: map[blobKey]bool{}}
+	var cached []gitindex.HistoryCommit
 	for _, c := range all {
-		if l, err := repo.CachedListing(c.Tree); err == nil {
-			h.commits = append(h.commits, c)
-			h.listings = append(h.listings, l)
+		if gitindex.ListingCached(repo.IndexDir, c.Tree) {
+			cached = append(cached, c)
 		}
 	}
-	res := &LogResult{Commits: len(h.commits)}
+	noHistory := fmt.Errorf("no indexed history of %s (run `git bcindex index --history N`): %w", opts.Rev, store.ErrNoIndex)
+	if len(cached) == 0 {
+		return nil, noHistory
+	}
+	res := &LogResult{}
 	if len(all) > 0 {
 		res.Tip = all[len(all)-1].Commit
-	}
-	if len(h.commits) == 0 {
-		return nil, fmt.Errorf("no indexed history of %s (run `git bcindex index --history N`): %w", opts.Rev, store.ErrNoIndex)
 	}
 	model := ""
 	if opts.Embedder != nil {
@@ -100,7 +100,28 @@ func Log(ctx context.Context, repo *gitindex.Repo, opts search.Options) (*LogRes
 	}
 	defer snap.Close()
 	h.snap = snap
-	v := search.NewRanking(repo, res.Tip, snap, h.listings, &opts)
+	// The listings are read one at a time: the ranking and the history
+	// keep what they need of each, never all of them.
+	b := search.NewRankingBuilder(repo, res.Tip, snap, &opts)
+	var prev *gitindex.Listing
+	for _, c := range cached {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, err := repo.CachedListing(c.Tree)
+		if err != nil {
+			continue // unreadable: as if not indexed
+		}
+		h.commits = append(h.commits, c)
+		h.addListing(prev, l)
+		b.Add(l)
+		prev = l
+	}
+	res.Commits = len(h.commits)
+	if len(h.commits) == 0 {
+		return nil, noHistory
+	}
+	v := b.Ranking()
 	v.LoadSummaries(&opts)
 	ranked, err := v.Rank(ctx, &opts)
 	if err != nil {
@@ -157,23 +178,15 @@ type blobKey struct {
 
 // history is the indexed first-parent history, oldest first.
 type history struct {
-	repo     *gitindex.Repo
-	snap     *store.Snapshot
-	commits  []gitindex.HistoryCommit
-	listings []*gitindex.Listing
-	rows     map[blobKey]*instance
-	absent   map[blobKey]bool
-	texts    map[plumbing.Hash][]byte
-}
-
-// blobAt returns the blob at path in commit i.
-func (h *history) blobAt(i int, path string) (plumbing.Hash, bool) {
-	es := h.listings[i].Entries
-	j := sort.Search(len(es), func(j int) bool { return es[j].Path >= path })
-	if j < len(es) && es[j].Path == path && es[j].Skip == gitindex.SkipNone {
-		return es[j].Blob, true
-	}
-	return plumbing.ZeroHash, false
+	repo    *gitindex.Repo
+	snap    *store.Snapshot
+	commits []gitindex.HistoryCommit
+	paths   map[string][]pathState // see addListing
+	fresh   [][]gitindex.Entry     // per commit: ChangedEntries(previous, this)
+	gone    [][]gitindex.Entry     // per commit: ChangedEntries(this, previous)
+	rows    map[blobKey]*instance
+	absent  map[blobKey]bool
+	texts   map[plumbing.Hash][]byte
 }
 
 // lookup finds the chunk id names in commit i.
