@@ -8,7 +8,6 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 	"github.com/bcindex/bcindex/store/storewrite"
@@ -73,16 +72,8 @@ func TestMergesShareAndGCCompacts(t *testing.T) {
 	}
 	before := searchAll(t, r.Dir, emb, sharingQueries)
 
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
 	// Segments of 10 rows and more are full: gc rewrites none of them.
-	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb, MergeRows: 20}), 0, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum, indexDir := runGC(t, r.Dir, emb, 20)
 	if sum.PartsCompacted == 0 || sum.Vectors < dead {
 		t.Errorf("gc summary %+v, %d dead vectors before", sum, dead)
 	}
@@ -92,7 +83,7 @@ func TestMergesShareAndGCCompacts(t *testing.T) {
 	if got := searchAll(t, r.Dir, emb, sharingQueries); !slices.EqualFunc(got, before, slices.Equal) {
 		t.Errorf("after gc, scores differ from before:\n%v\n%v", got, before)
 	}
-	if rep, err := storewrite.Check(context.Background(), repo.IndexDir, func(string) error { return nil }); err != nil || len(rep.Damaged) > 0 {
+	if rep, err := storewrite.Check(context.Background(), indexDir, func(string) error { return nil }); err != nil || len(rep.Damaged) > 0 {
 		t.Errorf("check after gc: %+v, %v", rep, err)
 	}
 	ref := referenceIndex(t, r, emb, tags...)
@@ -157,15 +148,7 @@ func TestGCSegmentsShareEachOther(t *testing.T) {
 	for _, tag := range tags[:4] {
 		r.Git("tag", "-d", tag)
 	}
-	repo, err := gitindex.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb, MergeRows: 40}), 0, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum, _ := runGC(t, r.Dir, emb, 40)
 	distinct, ids := distinctContents(t, r.Dir, emb)
 	if stored, dead := storedVectors(t, r.Dir, emb); stored != distinct || dead != 0 || len(ids) < 2 {
 		t.Errorf("gc %+v: %d segments, %d vectors stored (%d dead) for %d distinct contents", sum, len(ids), stored, dead, distinct)

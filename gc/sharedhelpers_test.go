@@ -10,6 +10,7 @@ import (
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
+	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/gittest"
 	"github.com/bcindex/bcindex/store"
 )
@@ -137,4 +138,20 @@ func distinctContents(t *testing.T, dir string, emb embed.Embedder) (int, []stri
 		}
 	}
 	return len(seen), ids
+}
+
+// runGC runs gc on the repository at dir with merges of up to mergeRows
+// rows and returns its summary and the repository's index directory.
+func runGC(t *testing.T, dir string, emb embed.Embedder, mergeRows int) (*Summary, string) {
+	t.Helper()
+	repo, err := gitindex.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb, MergeRows: mergeRows}), 0, Options{})
+	if err != nil {
+		t.Fatalf("gc: %v", err)
+	}
+	return sum, repo.IndexDir
 }

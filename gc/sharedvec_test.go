@@ -1,14 +1,12 @@
 package gc
 
 import (
-	"context"
 	"os"
 	"slices"
 	"testing"
 
 	"github.com/bcindex/bcindex/embed"
 	"github.com/bcindex/bcindex/gitindex"
-	"github.com/bcindex/bcindex/indexer"
 	"github.com/bcindex/bcindex/internal/testkit/storetest"
 	"github.com/bcindex/bcindex/segment"
 	"github.com/bcindex/bcindex/store"
@@ -63,18 +61,10 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 			indexRevs(t, r.Dir, emb, "feature")
 			_, before := distinctContents(t, r.Dir, emb)
 			r.Git("branch", "-q", "-D", deleted)
-			repo, err := gitindex.OpenRepo(r.Dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer repo.Close()
 			// Segments of 10 rows and more are full: gc rewrites only
 			// those that hold a dead blob and keeps the others, which
 			// share their vectors.
-			sum, err := GC(context.Background(), indexer.NewIndexer(repo, indexer.Options{Embedder: emb, MergeRows: 20}), 0, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			sum, indexDir := runGC(t, r.Dir, emb, 20)
 			// Deleting feature drops its segment, whose vectors no other
 			// shares; deleting old rewrites its segment without the dead
 			// blob, and keeps its parts, which main's segment shares.
@@ -90,7 +80,7 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 			_, after := distinctContents(t, r.Dir, emb)
 			if deleted == "feature" {
 				// Its segment stored only the edit's vectors: gone.
-				if n := storetest.PartKeys(t, repo.IndexDir, before[2]); n != 0 || slices.Contains(after, before[2]) {
+				if n := storetest.PartKeys(t, indexDir, before[2]); n != 0 || slices.Contains(after, before[2]) {
 					t.Errorf("the deleted branch's segment keeps %d parts (live %v)", n, after)
 				}
 			}
@@ -98,7 +88,7 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 			named := map[string]bool{}
 			name := segment.VectorFileName(emb.ID())
 			for _, id := range after {
-				l, err := segment.ReadLocator(segment.File(repo.IndexDir, id, name))
+				l, err := segment.ReadLocator(segment.File(indexDir, id, name))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +97,7 @@ func TestGCKeepsSharedVectors(t *testing.T) {
 				}
 			}
 			for _, id := range before {
-				if n := storetest.PartKeys(t, repo.IndexDir, id); (n > 0) != named[id] {
+				if n := storetest.PartKeys(t, indexDir, id); (n > 0) != named[id] {
 					t.Errorf("segment %s: %d parts in the store, named by a live locator: %v", id, n, named[id])
 				}
 			}
